@@ -1,0 +1,81 @@
+package engine
+
+import (
+	"fmt"
+	"time"
+)
+
+// Memory is what an actor believes. It is the actor's own view, which may be
+// stale: a paused worker still believes it holds its lease.
+type Memory struct {
+	Token       int64 // fencing token it holds, 0: none
+	Epoch       int64 // namespace epoch it works under
+	HoldsLease  bool
+	HoldsLeader bool
+	Read        int64 // value it read before computing its write
+	HasRead     bool
+	Writes      int // writes attempted, for operation ids
+}
+
+// Actor is a worker, the operator or another participant, with a program.
+type Actor struct {
+	Name    string
+	Label   string
+	Paused  bool
+	Pause   string // why it is paused
+	Waiting string // why its current step could not proceed
+	Memory  Memory
+
+	program []Step
+	pc      int
+	leases  LeaseStore
+	ledger  Ledger
+}
+
+// Done reports whether the actor has run its whole program.
+func (a *Actor) Done() bool { return a.pc >= len(a.program) }
+
+// NextStep names the step the actor runs when stepped next.
+func (a *Actor) NextStep() string {
+	if a.Done() {
+		return ""
+	}
+	return a.program[a.pc].Name
+}
+
+// Turn is what a step sees: its actor, the actor's connections, the lab clock.
+type Turn struct {
+	lab   *Lab
+	Actor *Actor
+}
+
+func (t *Turn) Mode() Mode                 { return t.lab.mode }
+func (t *Turn) Now() time.Time             { return t.lab.Now() }
+func (t *Turn) Seed() Seed                 { return t.lab.scenario.Seed }
+func (t *Turn) LeaseTTL() time.Duration    { return t.lab.backends.LeaseTTL }
+func (t *Turn) Leases() LeaseStore         { return t.Actor.leases }
+func (t *Turn) Ledger() Ledger             { return t.Actor.ledger }
+func (t *Turn) Memory() *Memory            { return &t.Actor.Memory }
+func (t *Turn) Coordination() Coordination { return t.lab.backends.Coordination }
+func (t *Turn) Actors() []*Actor           { return t.lab.actors }
+
+// Emit adds an event for this actor; Code is prefixed with the actor's name.
+func (t *Turn) Emit(layer Layer, code, state, detail, guard string) {
+	t.lab.emit(Event{Actor: t.Actor.Name, Layer: layer, Code: t.Actor.Name + "_" + code,
+		State: state, Detail: detail, Guard: guard})
+}
+
+// Emitf is Emit without a guard and with a formatted detail.
+func (t *Turn) Emitf(layer Layer, code, state, format string, args ...any) {
+	t.Emit(layer, code, state, fmt.Sprintf(format, args...), "")
+}
+
+// OperationID names a write: stable per job, token and attempt, so a retry
+// of the same write has the same id.
+func (t *Turn) OperationID(job string) string {
+	m := t.Memory()
+	if m.Token > 0 {
+		return fmt.Sprintf("%s/e%d/t%d", job, m.Epoch, m.Token)
+	}
+	return fmt.Sprintf("%s/%s/%d", job, t.Actor.Name, m.Writes)
+}

@@ -1,0 +1,26 @@
+package engine
+
+import "time"
+
+// Event is one line of the timeline.
+type Event struct {
+	Sequence int
+	At       time.Duration // lab time since the scenario's start
+	Actor    string
+	Layer    Layer
+	Code     string // e.g. A_RESUME
+	State    string // e.g. REJECTED
+	Detail   string
+	// Guard is the check that decided the step, as evaluated, if one ran.
+	Guard string
+}
+
+// Break is an invariant of DESIGN §7 that a step broke.
+type Break struct {
+	Invariant int
+	// Anomaly is the UNSAFE verdict it stands for: STALE_OVERWRITE, ...
+	Anomaly string
+	Detail  string
+	// Sequence is the last event of the step that broke it.
+	Sequence int
+}

@@ -1,0 +1,134 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+)
+
+// The anomaly each invariant of DESIGN §7 stands for when it breaks.
+var anomalies = map[int]string{
+	1: "STALE_OVERWRITE",
+	2: "STALE_WRITE",
+	3: "PARTIAL_COMMIT",
+	4: "DUPLICATE_EFFECT",
+}
+
+// Invariants are the rules of DESIGN §7, in words, for screens and help.
+var Invariants = map[int]string{
+	1: "a committed write carries a token above every token accepted before it",
+	2: "a write happens only under the current membership, region, version and namespace",
+	3: "business state, checkpoint, execution and outbox change together or not at all",
+	4: "an OperationId is applied at most once by the provider",
+}
+
+// CheckLedger finds the invariants the database state breaks. Executions
+// from index fresh on were committed by the step just taken, so they are
+// checked against the configuration as it stands now (invariant 2); older
+// ones were checked when they were new. It does no IO.
+func CheckLedger(s LedgerState, fresh int) []Break {
+	var breaks []Break
+	add := func(n int, format string, args ...any) {
+		breaks = append(breaks, Break{Invariant: n, Anomaly: anomalies[n], Detail: fmt.Sprintf(format, args...)})
+	}
+
+	// 1: within a namespace epoch, committed tokens only grow.
+	highest := map[int64]int64{}
+	for _, e := range s.Executions {
+		if e.State != "COMMITTED" || e.FencingToken == 0 {
+			continue
+		}
+		if top := highest[e.NamespaceEpoch]; e.FencingToken <= top {
+			add(1, "%s committed token %d after token %d was accepted", e.Owner, e.FencingToken, top)
+			continue
+		}
+		highest[e.NamespaceEpoch] = e.FencingToken
+	}
+
+	// 2: a fresh commit matches the configuration of the moment.
+	tenants := map[string]Tenant{}
+	for _, t := range s.Tenants {
+		tenants[t.TenantID] = t
+	}
+	for i := fresh; i < len(s.Executions); i++ {
+		e := s.Executions[i]
+		if e.State != "COMMITTED" {
+			continue
+		}
+		t, ok := tenants[e.TenantID]
+		switch {
+		case !ok || !t.Active || t.MembershipRevision != e.MembershipRevision:
+			add(2, "%s wrote under membership revision %d, current is %s", e.Owner, e.MembershipRevision, describeTenant(t, ok))
+		case t.RegionID != e.RegionID || t.RegionEpoch != e.RegionEpoch:
+			add(2, "%s wrote from %s epoch %d, authoritative is %s epoch %d", e.Owner, e.RegionID, e.RegionEpoch, t.RegionID, t.RegionEpoch)
+		case e.ContractVersion < max(s.Rollout.MinimumWriterVersion, s.Rollout.CheckpointSchemaVersion):
+			add(2, "%s wrote with contract %d, the rollout requires %d", e.Owner, e.ContractVersion,
+				max(s.Rollout.MinimumWriterVersion, s.Rollout.CheckpointSchemaVersion))
+		case e.NamespaceEpoch != 0 && e.NamespaceEpoch != s.Rollout.NamespaceEpoch:
+			add(2, "%s wrote under namespace epoch %d, current is %d", e.Owner, e.NamespaceEpoch, s.Rollout.NamespaceEpoch)
+		}
+	}
+
+	// 3: every committed execution has its outbox row, and the checkpoint
+	// agrees with the business row.
+	outbox := map[string]bool{}
+	for _, o := range s.Outbox {
+		outbox[o.OperationID] = true
+	}
+	committed := map[string]bool{}
+	for _, e := range s.Executions {
+		if e.State == "COMMITTED" {
+			committed[e.OperationID] = true
+			if !outbox[e.OperationID] {
+				add(3, "execution %s committed without its outbox row", e.OperationID)
+			}
+		}
+	}
+	for id := range outbox {
+		if !committed[id] {
+			add(3, "outbox row %s has no committed execution", id)
+		}
+	}
+	for _, c := range s.Checkpoints {
+		r, ok := s.Resource(c.ConflictKey)
+		if ok && (r.SummaryValue != c.SummaryValue || r.LastAcceptedFence != c.FencingToken && c.FencingToken != 0) {
+			add(3, "checkpoint of %s (%d, token %d) disagrees with the resource (%d, fence %d)",
+				c.ConflictKey, c.SummaryValue, c.FencingToken, r.SummaryValue, r.LastAcceptedFence)
+		}
+	}
+	return breaks
+}
+
+func describeTenant(t Tenant, ok bool) string {
+	switch {
+	case !ok:
+		return "no assignment"
+	case !t.Active:
+		return "tenant removed"
+	default:
+		return fmt.Sprintf("revision %d", t.MembershipRevision)
+	}
+}
+
+// checkInvariants reads the database and records breaks not seen before,
+// on the step just taken.
+func (l *Lab) checkInvariants(ctx context.Context) error {
+	state, err := l.ledger.State(ctx)
+	if err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	for _, b := range l.breaks {
+		seen[b.Detail] = true
+	}
+	for _, b := range CheckLedger(state, l.seenExecs) {
+		if seen[b.Detail] {
+			continue
+		}
+		b.Sequence = len(l.events)
+		l.breaks = append(l.breaks, b)
+		l.emit(Event{Actor: "lab", Layer: LayerDatabase, Code: fmt.Sprintf("INVARIANT_%d", b.Invariant),
+			State: "BROKEN", Detail: b.Detail})
+	}
+	l.seenExecs = len(state.Executions)
+	return nil
+}

@@ -1,0 +1,357 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Backends are the real systems a lab runs against.
+type Backends struct {
+	Coordination Coordination
+	Database     Database
+	// LeaseTTL is the TTL of every lease the workers take.
+	LeaseTTL time.Duration
+}
+
+// Errors of lab operations that the user caused, as opposed to a backend.
+var (
+	ErrPaused        = errors.New("is paused")
+	ErrProgramDone   = errors.New("has finished its program")
+	ErrUnknownActor  = errors.New("no such actor")
+	ErrGuidedDone    = errors.New("the guided order is over")
+	ErrNothingToUndo = errors.New("nothing to undo")
+	ErrUndoNeedsLab  = errors.New("undo replays on the lab clock; a real Redis's TTLs run on the wall clock")
+	ErrNoExpiry      = errors.New("no key in Redis has a TTL")
+)
+
+// loggedAction is an entry of the action log; guided marks one taken from
+// the guided order, so undo can put the guided position back.
+type loggedAction struct {
+	Action
+	guided bool
+}
+
+// Lab is one scenario in one mode on one set of backends.
+type Lab struct {
+	scenario *Scenario
+	mode     Mode
+	backends Backends
+
+	ledger Ledger // the lab's own connection: seeding and snapshots
+	actors []*Actor
+
+	clock      time.Duration
+	events     []Event
+	breaks     []Break
+	log        []loggedAction
+	guided     []Action
+	guidedNext int
+	seenExecs  int // executions already checked against invariant 2
+}
+
+// NewLab opens the lab's connections and resets the backends to the
+// scenario's seeded state.
+func NewLab(ctx context.Context, backends Backends, scenario *Scenario, mode Mode) (*Lab, error) {
+	l := &Lab{scenario: scenario, mode: mode, backends: backends}
+	ledger, err := backends.Database.Connect(ctx, "lab")
+	if err != nil {
+		return nil, err
+	}
+	l.ledger = ledger
+	for _, spec := range scenario.Actors(mode) {
+		actor := &Actor{Name: spec.Name, Label: spec.Label, program: spec.Program,
+			leases: backends.Coordination.Client(spec.Name)}
+		if actor.ledger, err = backends.Database.Connect(ctx, spec.Name); err != nil {
+			l.Close(ctx)
+			return nil, err
+		}
+		l.actors = append(l.actors, actor)
+	}
+	if err := l.Reset(ctx); err != nil {
+		l.Close(ctx)
+		return nil, err
+	}
+	return l, nil
+}
+
+// Close closes the lab's connections. The backends keep their state, so a
+// user can look at the rows afterwards.
+func (l *Lab) Close(ctx context.Context) {
+	if l.ledger != nil {
+		l.ledger.Close(ctx)
+	}
+	for _, a := range l.actors {
+		if a.ledger != nil {
+			a.ledger.Close(ctx)
+		}
+	}
+}
+
+func (l *Lab) Scenario() *Scenario { return l.scenario }
+func (l *Lab) Mode() Mode          { return l.mode }
+func (l *Lab) Backends() Backends  { return l.backends }
+func (l *Lab) Actors() []*Actor    { return l.actors }
+func (l *Lab) Events() []Event     { return l.events }
+func (l *Lab) Breaks() []Break     { return l.breaks }
+func (l *Lab) Clock() time.Duration {
+	return l.clock
+}
+
+// Now is the lab clock as a time: the seed's start plus the time advanced.
+func (l *Lab) Now() time.Time { return l.scenario.Seed.Now.Add(l.clock) }
+
+// Reset brings Redis and PostgreSQL back to the scenario's seeded state,
+// whatever an earlier run left, and clears the actors and the timeline.
+func (l *Lab) Reset(ctx context.Context) error {
+	seed := l.scenario.Seed
+	if err := l.backends.Coordination.Wipe(ctx); err != nil {
+		return err
+	}
+	if err := l.backends.Coordination.Client("lab").Bootstrap(ctx, seed.ConflictKey, seed.NamespaceEpoch, seed.CounterStart); err != nil {
+		return err
+	}
+	if err := l.ledger.Seed(ctx, seed); err != nil {
+		return err
+	}
+	for _, a := range l.actors {
+		a.pc, a.Paused, a.Pause, a.Waiting = 0, false, "", ""
+		a.Memory = Memory{Epoch: seed.NamespaceEpoch}
+	}
+	l.clock, l.events, l.breaks, l.log = 0, nil, nil, nil
+	l.guided = l.scenario.Guided(l.mode)
+	l.guidedNext, l.seenExecs = 0, 0
+	return nil
+}
+
+// Actor finds an actor by name.
+func (l *Lab) Actor(name string) (*Actor, error) {
+	for _, a := range l.actors {
+		if a.Name == name {
+			return a, nil
+		}
+	}
+	return nil, fmt.Errorf("%q: %w", name, ErrUnknownActor)
+}
+
+// GuidedNext is the next action of the guided order, if any is left.
+func (l *Lab) GuidedNext() (Action, bool) {
+	if l.guidedNext >= len(l.guided) {
+		return Action{}, false
+	}
+	return l.guided[l.guidedNext], true
+}
+
+// GuidedProgress is how far the guided order has come.
+func (l *Lab) GuidedProgress() (done, total int) { return l.guidedNext, len(l.guided) }
+
+// Next takes the next action of the guided order.
+func (l *Lab) Next(ctx context.Context) error {
+	action, ok := l.GuidedNext()
+	if !ok {
+		return ErrGuidedDone
+	}
+	if err := l.apply(ctx, action); err != nil {
+		return err
+	}
+	l.guidedNext++
+	l.log = append(l.log, loggedAction{Action: action, guided: true})
+	return nil
+}
+
+// RunGuided takes every remaining action of the guided order.
+func (l *Lab) RunGuided(ctx context.Context) error {
+	for {
+		err := l.Next(ctx)
+		if errors.Is(err, ErrGuidedDone) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// Do takes one action chosen by the user.
+func (l *Lab) Do(ctx context.Context, action Action) error {
+	if err := l.apply(ctx, action); err != nil {
+		return err
+	}
+	l.log = append(l.log, loggedAction{Action: action})
+	return nil
+}
+
+// Undo resets the lab and replays every action but the last, on the lab
+// clock. It needs the embedded Redis: a real one cannot rewind its TTLs.
+func (l *Lab) Undo(ctx context.Context) error {
+	if len(l.log) == 0 {
+		return ErrNothingToUndo
+	}
+	if !l.backends.Coordination.Virtual() {
+		return ErrUndoNeedsLab
+	}
+	replay := l.log[:len(l.log)-1]
+	if err := l.Reset(ctx); err != nil {
+		return err
+	}
+	for _, entry := range replay {
+		if err := l.apply(ctx, entry.Action); err != nil {
+			return fmt.Errorf("replay %s: %w", entry.Action, err)
+		}
+		if entry.guided {
+			l.guidedNext++
+		}
+		l.log = append(l.log, entry)
+	}
+	return nil
+}
+
+// apply performs one action and checks the invariants afterwards. A failed
+// action leaves no entry in the log.
+func (l *Lab) apply(ctx context.Context, action Action) error {
+	var err error
+	switch action.Kind {
+	case StepActor:
+		err = l.step(ctx, action.Actor)
+	case PauseActor, ResumeActor:
+		err = l.setPaused(action.Actor, action.Kind == PauseActor, action.Note)
+	case AdvanceClock:
+		err = l.advance(ctx, action.By)
+	case AdvanceToExpiry:
+		err = l.advanceToExpiry(ctx)
+	}
+	if err != nil {
+		return err
+	}
+	return l.checkInvariants(ctx)
+}
+
+func (l *Lab) step(ctx context.Context, name string) error {
+	a, err := l.Actor(name)
+	if err != nil {
+		return err
+	}
+	if a.Paused {
+		return fmt.Errorf("%s %w (%s): resume it first", a.Name, ErrPaused, a.Pause)
+	}
+	if a.Done() {
+		return fmt.Errorf("%s %w", a.Name, ErrProgramDone)
+	}
+	outcome, err := a.program[a.pc].Run(ctx, &Turn{lab: l, Actor: a})
+	if err != nil {
+		l.emit(Event{Actor: a.Name, Layer: LayerAPI, Code: a.Name + "_ERROR", State: "ERROR", Detail: err.Error()})
+		return fmt.Errorf("%s: %s: %w", a.Name, a.program[a.pc].Name, err)
+	}
+	if outcome == Advance {
+		a.pc++
+		a.Waiting = ""
+	}
+	return nil
+}
+
+func (l *Lab) setPaused(name string, paused bool, why string) error {
+	a, err := l.Actor(name)
+	if err != nil {
+		return err
+	}
+	if a.Paused == paused {
+		return nil
+	}
+	a.Paused = paused
+	if paused {
+		if why == "" {
+			why = "paused"
+		}
+		a.Pause = why
+		l.emit(Event{Actor: a.Name, Layer: LayerAPI, Code: a.Name + "_PAUSE", State: "PAUSED",
+			Detail: fmt.Sprintf("%s stops (%s); it still believes what it believed", a.Name, why)})
+		return nil
+	}
+	a.Pause = ""
+	detail := fmt.Sprintf("%s wakes up and carries on", a.Name)
+	if a.Memory.HoldsLease {
+		detail = fmt.Sprintf("%s wakes up still believing it holds token %d", a.Name, a.Memory.Token)
+	}
+	l.emit(Event{Actor: a.Name, Layer: LayerAPI, Code: a.Name + "_RESUME", State: "RUNNING", Detail: detail})
+	return nil
+}
+
+func (l *Lab) advance(ctx context.Context, by time.Duration) error {
+	before, err := l.backends.Coordination.Keys(ctx)
+	if err != nil {
+		return err
+	}
+	if err := l.backends.Coordination.Elapse(ctx, by); err != nil {
+		return err
+	}
+	l.clock += by
+	after, err := l.backends.Coordination.Keys(ctx)
+	if err != nil {
+		return err
+	}
+	detail := fmt.Sprintf("lab clock +%s → %s", by, formatClock(l.clock))
+	if gone := vanished(before, after); len(gone) > 0 {
+		detail += "; expired: " + strings.Join(gone, ", ")
+	}
+	l.emit(Event{Actor: "clock", Layer: LayerCoordination, Code: "CLOCK_ADVANCE", State: "ADVANCED", Detail: detail})
+	return nil
+}
+
+// advanceToExpiry advances exactly to the soonest TTL among the lab keys
+// (on a real server, a moment past it, so the key is surely gone).
+func (l *Lab) advanceToExpiry(ctx context.Context) error {
+	keys, err := l.backends.Coordination.Keys(ctx)
+	if err != nil {
+		return err
+	}
+	var soonest time.Duration
+	for _, k := range keys {
+		if k.TTL > 0 && (soonest == 0 || k.TTL < soonest) {
+			soonest = k.TTL
+		}
+	}
+	if soonest == 0 {
+		return ErrNoExpiry
+	}
+	if !l.backends.Coordination.Virtual() {
+		soonest += 5 * time.Millisecond
+	}
+	return l.advance(ctx, soonest)
+}
+
+func vanished(before, after []RedisKey) []string {
+	present := map[string]bool{}
+	for _, k := range after {
+		present[k.Key] = true
+	}
+	var gone []string
+	for _, k := range before {
+		if !present[k.Key] {
+			gone = append(gone, k.Key)
+		}
+	}
+	sort.Strings(gone)
+	return gone
+}
+
+func (l *Lab) emit(e Event) {
+	e.Sequence = len(l.events) + 1
+	e.At = l.clock
+	l.events = append(l.events, e)
+}
+
+// formatClock shows lab time as m:ss.mmm, or m:ss when whole seconds.
+func formatClock(d time.Duration) string {
+	m := int(d / time.Minute)
+	s := d % time.Minute
+	if s%time.Second == 0 {
+		return fmt.Sprintf("%d:%02d", m, int(s/time.Second))
+	}
+	return fmt.Sprintf("%d:%06.3f", m, s.Seconds())
+}
+
+// FormatClock is formatClock for the screens.
+func FormatClock(d time.Duration) string { return formatClock(d) }

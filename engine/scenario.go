@@ -1,0 +1,140 @@
+// Package engine is the heart of fencelab: a lab runs one scenario in one
+// mode against real backends, one step at a time. It defines the ports it
+// needs (ports.go) and knows no driver and no screen.
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Mode is SAFE (the protections on) or UNSAFE (the naive code).
+type Mode int
+
+const (
+	Safe Mode = iota
+	Unsafe
+)
+
+func (m Mode) String() string {
+	if m == Unsafe {
+		return "UNSAFE"
+	}
+	return "SAFE"
+}
+
+// ParseMode reads "safe" or "unsafe" in any case.
+func ParseMode(s string) (Mode, error) {
+	switch strings.ToLower(s) {
+	case "safe":
+		return Safe, nil
+	case "unsafe":
+		return Unsafe, nil
+	}
+	return Safe, fmt.Errorf("unknown mode %q (want safe or unsafe)", s)
+}
+
+// Layer is where an event happened, as the seed draws its architecture.
+type Layer string
+
+const (
+	LayerAPI          Layer = "api"
+	LayerCoordination Layer = "coordination"
+	LayerDatabase     Layer = "database"
+	LayerExternal     Layer = "external"
+)
+
+// Scenario is one entry of the catalog: its seeded state, its actors'
+// programs per mode, the guided order (the seed's timeline) and what the
+// catalog predicts.
+type Scenario struct {
+	ID    string
+	Title string
+	// Story is the one-line story of the catalog.
+	Story string
+	Seed  Seed
+	// Expected is the correct business value.
+	Expected int64
+	// Actors builds the actors' programs for a mode.
+	Actors func(Mode) []ActorSpec
+	// Guided is the seed's timeline for a mode.
+	Guided func(Mode) []Action
+	// Predicted is the catalog's outcome per mode, to compare a run with.
+	Predicted map[Mode]Prediction
+}
+
+// Prediction is a catalog row: final value, last accepted fence (0: none)
+// and verdict.
+type Prediction struct {
+	Final   int64
+	Fence   int64
+	Verdict string
+}
+
+// ActorSpec is an actor and its program.
+type ActorSpec struct {
+	Name    string // short, shown in events: "A"
+	Label   string // "worker A (daily-summary)"
+	Program []Step
+}
+
+// Step is one atomic interaction with one backend.
+type Step struct {
+	Name string
+	Run  func(ctx context.Context, t *Turn) (StepOutcome, error)
+}
+
+// StepOutcome says whether the actor moves on to its next step.
+type StepOutcome int
+
+const (
+	// Advance: the step is done; the program moves on.
+	Advance StepOutcome = iota
+	// Wait: the step could not proceed (a contended lease); the actor stays
+	// on it and tries again when stepped.
+	Wait
+)
+
+// ActionKind is what the user (or the guided order) asks the lab to do.
+type ActionKind int
+
+const (
+	StepActor ActionKind = iota
+	PauseActor
+	ResumeActor
+	AdvanceClock    // by Action.By
+	AdvanceToExpiry // to the next key expiry in Redis
+)
+
+// Action is one entry of the lab's action log.
+type Action struct {
+	Kind  ActionKind
+	Actor string
+	By    time.Duration
+	// Note is why, for pauses: "GC pause".
+	Note string
+}
+
+func (a Action) String() string {
+	switch a.Kind {
+	case StepActor:
+		return "step " + a.Actor
+	case PauseActor:
+		return "pause " + a.Actor
+	case ResumeActor:
+		return "resume " + a.Actor
+	case AdvanceClock:
+		return "advance clock " + a.By.String()
+	default:
+		return "advance clock to the next lease expiry"
+	}
+}
+
+// Shorthands for guided orders.
+func Do(actor string) Action            { return Action{Kind: StepActor, Actor: actor} }
+func Pause(actor, why string) Action    { return Action{Kind: PauseActor, Actor: actor, Note: why} }
+func Resume(actor string) Action        { return Action{Kind: ResumeActor, Actor: actor} }
+func AdvanceBy(by time.Duration) Action { return Action{Kind: AdvanceClock, By: by} }
+func AdvanceToNextExpiry() Action       { return Action{Kind: AdvanceToExpiry} }

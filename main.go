@@ -1,0 +1,130 @@
+// Command fencelab is a keyboard-driven explorer of job safety in
+// distributed systems: real workers against a real Redis and a real
+// PostgreSQL, one step at a time, in SAFE and UNSAFE mode.
+//
+//	fencelab                      the explorer, on lease-overrun in SAFE mode
+//	fencelab list                 the catalog
+//	fencelab run ID|--all [--mode safe|unsafe|both] [--json]
+//
+// main.go parses the command line; backends.go starts the stores and wires
+// them into the engine; run.go is the headless run.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/pflag"
+
+	"github.com/fencelab/fencelab/scenarios"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := fencelab(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+const usage = `fencelab — watch why a leader lease alone is not enough
+
+usage:
+  fencelab [flags]                        the explorer (lease-overrun, SAFE)
+  fencelab list                           the scenario catalog
+  fencelab run ID|--all [flags]           run the guided order headless
+        --mode safe|unsafe|both           (default safe)
+        --json                            one JSON object per scenario × mode
+
+flags:
+`
+
+// fencelab runs one command line and returns the exit code.
+func fencelab(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	flags := pflag.NewFlagSet("fencelab", pflag.ContinueOnError)
+	flags.SetOutput(io.Discard)
+	var c config
+	var (
+		all        bool
+		mode       string
+		asJSON     bool
+		helpWanted bool
+	)
+	flags.StringVar(&c.redisURL, "redis", "", "use a real Redis `URL` (redis://HOST:PORT/DB) instead of the embedded one")
+	flags.StringVar(&c.pgDSN, "pg", "", "use an existing PostgreSQL (`DSN`) instead of an ephemeral cluster; only schema fencelab is touched")
+	flags.BoolVar(&c.allowUnsafe, "allow-unsafe", false, "let UNSAFE runs write to the server given with --pg")
+	flags.DurationVar(&c.leaseTTL, "lease-ttl", 0, "lease TTL (default 30s on the embedded Redis, 1.5s on a real one)")
+	flags.BoolVarP(&c.verbose, "verbose", "v", false, "say more about the backends")
+	flags.BoolVar(&all, "all", false, "run: every scenario")
+	flags.StringVar(&mode, "mode", "safe", "run: safe, unsafe or both")
+	flags.BoolVar(&asJSON, "json", false, "run: print JSON")
+	flags.BoolVarP(&helpWanted, "help", "h", false, "show this help")
+
+	if err := flags.Parse(args); err != nil {
+		fmt.Fprintf(stderr, "fencelab: %v (fencelab --help)\n", err)
+		return exitUsage
+	}
+	if helpWanted {
+		fmt.Fprint(stdout, usage+flags.FlagUsages())
+		return exitOK
+	}
+	if err := c.check(); err != nil {
+		return report(stderr, err)
+	}
+
+	rest := flags.Args()
+	command := ""
+	if len(rest) > 0 {
+		command, rest = rest[0], rest[1:]
+	}
+	var err error
+	switch command {
+	case "list":
+		if len(rest) > 0 {
+			err = usageError("list takes no arguments, got %q", rest)
+			break
+		}
+		listCatalog(stdout)
+	case "run":
+		var req runRequest
+		req, err = parseRunRequest(rest, all, mode, asJSON, c)
+		if err == nil {
+			err = runHeadless(ctx, c, req, stdout, stderr)
+		}
+	case "":
+		err = usageError("the explorer is not built yet; try: fencelab run lease-overrun --mode both")
+	default:
+		err = usageError("unknown command %q (want list or run; fencelab --help)", command)
+	}
+	return report(stderr, err)
+}
+
+// report prints an error as one line and maps it to an exit code.
+func report(stderr io.Writer, err error) int {
+	if err == nil {
+		return exitOK
+	}
+	var exit *exitError
+	if errors.As(err, &exit) {
+		if exit.err != nil {
+			fmt.Fprintf(stderr, "fencelab: %s\n", firstLine(exit.err))
+		}
+		return exit.code
+	}
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintln(stderr, "fencelab: interrupted")
+		return 130
+	}
+	fmt.Fprintf(stderr, "fencelab: %s\n", firstLine(err))
+	return exitUnreachable
+}
+
+func listCatalog(w io.Writer) {
+	for _, s := range scenarios.All() {
+		fmt.Fprintf(w, "%-22s %s\n%-22s %s\n", s.ID, s.Title, "", s.Story)
+	}
+}

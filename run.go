@@ -1,0 +1,280 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/scenarios"
+)
+
+// runRequest is a parsed `fencelab run`.
+type runRequest struct {
+	scenarios []*engine.Scenario
+	modes     []engine.Mode
+	json      bool
+}
+
+func parseRunRequest(args []string, all bool, mode string, asJSON bool, c config) (runRequest, error) {
+	req := runRequest{json: asJSON}
+	switch {
+	case all && len(args) > 0:
+		return req, usageError("run takes a scenario id or --all, not both")
+	case all:
+		req.scenarios = scenarios.All()
+	case len(args) == 0:
+		return req, usageError("run needs a scenario id or --all (one of: %s)", strings.Join(scenarios.IDs(), ", "))
+	default:
+		for _, id := range args {
+			s, ok := scenarios.ByID(id)
+			if !ok {
+				return req, usageError("unknown scenario %q (one of: %s)", id, strings.Join(scenarios.IDs(), ", "))
+			}
+			req.scenarios = append(req.scenarios, s)
+		}
+	}
+	switch strings.ToLower(mode) {
+	case "both":
+		req.modes = []engine.Mode{engine.Safe, engine.Unsafe}
+	default:
+		m, err := engine.ParseMode(mode)
+		if err != nil {
+			return req, usageError("--mode: %v", err)
+		}
+		req.modes = []engine.Mode{m}
+	}
+	if c.pgDSN != "" && !c.allowUnsafe {
+		for _, m := range req.modes {
+			if m == engine.Unsafe {
+				return req, usageError("UNSAFE runs write naive code paths into --pg's server; pass --allow-unsafe to let them (nothing was written)")
+			}
+		}
+	}
+	return req, nil
+}
+
+// runHeadless runs the guided order of each scenario in each mode and prints
+// the timelines and result strips (or JSON). It fails with exitUnexpected
+// when a run did not end as the catalog predicts.
+func runHeadless(ctx context.Context, c config, req runRequest, stdout, stderr io.Writer) error {
+	b, err := startBackends(ctx, c)
+	if err != nil {
+		return err
+	}
+	defer b.stop()
+
+	describe := backendLines(b)
+	if req.json {
+		if c.verbose {
+			fmt.Fprint(stderr, describe)
+		}
+	} else {
+		fmt.Fprint(stdout, describe)
+	}
+
+	var results []engine.Result
+	for _, s := range req.scenarios {
+		for _, mode := range req.modes {
+			result, err := runOne(ctx, b, s, mode)
+			if err != nil {
+				return err
+			}
+			results = append(results, result)
+			if !req.json {
+				printResult(stdout, result)
+			}
+		}
+	}
+	if req.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(jsonResults(results)); err != nil {
+			return err
+		}
+	}
+	var differ []string
+	for _, r := range results {
+		if !r.AsPredicted() {
+			differ = append(differ, r.Scenario+" "+r.Mode.String())
+		}
+	}
+	if len(differ) > 0 {
+		return &exitError{code: exitUnexpected, err: fmt.Errorf("not as the catalog predicts: %s", strings.Join(differ, ", "))}
+	}
+	return nil
+}
+
+func runOne(ctx context.Context, b *backends, s *engine.Scenario, mode engine.Mode) (engine.Result, error) {
+	lab, err := engine.NewLab(ctx, b.Backends, s, mode)
+	if err != nil {
+		return engine.Result{}, backendFailure(ctx, err)
+	}
+	defer lab.Close(context.WithoutCancel(ctx))
+	if err := lab.RunGuided(ctx); err != nil {
+		return engine.Result{}, backendFailure(ctx, fmt.Errorf("%s %s: %w", s.ID, mode, err))
+	}
+	result, err := lab.Result(ctx)
+	if err != nil {
+		return engine.Result{}, backendFailure(ctx, err)
+	}
+	return result, nil
+}
+
+// backendFailure marks an error in the middle of a run: a server that went
+// away (exit 3), unless the user interrupted.
+func backendFailure(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return context.Canceled
+	}
+	var exit *exitError
+	if errors.As(err, &exit) {
+		return err
+	}
+	return unreachable(err)
+}
+
+func backendLines(b *backends) string {
+	var sb strings.Builder
+	redis := b.Coordination.Describe()
+	if b.Coordination.Virtual() {
+		redis += " (embedded; keys expire on the lab clock)"
+	} else {
+		redis += " (real server; TTLs run on the wall clock)"
+	}
+	fmt.Fprintf(&sb, "redis     %s, lease TTL %s\n", redis, b.LeaseTTL)
+	fmt.Fprintf(&sb, "postgres  %s\n", b.Database.Describe())
+	dsn := b.Database.DSN()
+	if b.ephemeral {
+		fmt.Fprintf(&sb, "          psql %q   (while fencelab runs)\n", dsn)
+	} else {
+		fmt.Fprintf(&sb, "          psql %q   (schema fencelab)\n", redactDSN(dsn))
+	}
+	return sb.String()
+}
+
+// redactDSN hides a password in a URL-form DSN.
+func redactDSN(dsn string) string {
+	scheme := strings.Index(dsn, "://")
+	at := strings.LastIndex(dsn, "@")
+	if scheme < 0 || at < scheme {
+		return dsn
+	}
+	userinfo := dsn[scheme+3 : at]
+	if colon := strings.IndexByte(userinfo, ':'); colon >= 0 {
+		return dsn[:scheme+3] + userinfo[:colon] + ":…" + dsn[at:]
+	}
+	return dsn
+}
+
+func printResult(w io.Writer, r engine.Result) {
+	fmt.Fprintf(w, "\n%s · %s\n", r.Scenario, r.Mode)
+	for _, e := range r.Timeline {
+		fmt.Fprintf(w, "%3d %-9s %-6s %-12s %-18s %-10s %s\n", e.Sequence, engine.FormatClock(e.At),
+			e.Actor, e.Layer, e.Code, e.State, e.Detail)
+		if e.Guard != "" {
+			fmt.Fprintf(w, "%61s guard: %s\n", "", e.Guard)
+		}
+	}
+	fmt.Fprintf(w, "result  expected %d · final %d · last accepted fence %s · verdict %s",
+		r.Expected, r.Final, fence(r.LastAcceptedFence), r.Verdict)
+	if r.AsPredicted() {
+		fmt.Fprintln(w, "  — as the catalog predicts")
+	} else {
+		p := r.Predicted
+		fmt.Fprintf(w, "  — NOT as the catalog predicts (final %d · fence %s · %s)\n", p.Final, fence(p.Fence), p.Verdict)
+	}
+	for _, b := range r.Breaks {
+		fmt.Fprintf(w, "broken  invariant %d at step %d: %s (%s)\n", b.Invariant, b.Sequence, b.Detail, engine.Invariants[b.Invariant])
+	}
+}
+
+func fence(f int64) string {
+	if f == 0 {
+		return "none"
+	}
+	return fmt.Sprint(f)
+}
+
+// The JSON of `run --json`: one object per scenario × mode.
+type jsonResult struct {
+	Scenario          string          `json:"scenario"`
+	Mode              string          `json:"mode"`
+	Expected          int64           `json:"expected"`
+	Final             int64           `json:"final"`
+	LastAcceptedFence *int64          `json:"lastAcceptedFence"`
+	NamespaceEpoch    int64           `json:"namespaceEpoch"`
+	Verdict           string          `json:"verdict"`
+	AsPredicted       bool            `json:"asPredicted"`
+	BrokenInvariants  []jsonBreak     `json:"brokenInvariants"`
+	Executions        []jsonExecution `json:"executions"`
+	Timeline          []jsonEvent     `json:"timeline"`
+}
+
+type jsonBreak struct {
+	Invariant int    `json:"invariant"`
+	Anomaly   string `json:"anomaly"`
+	Sequence  int    `json:"sequence"`
+	Detail    string `json:"detail"`
+}
+
+type jsonExecution struct {
+	JobName      string  `json:"jobName"`
+	FencingToken *int64  `json:"fencingToken"`
+	State        string  `json:"state"`
+	Rejection    *string `json:"rejection"`
+}
+
+type jsonEvent struct {
+	Sequence int    `json:"sequence"`
+	Actor    string `json:"actor"`
+	Layer    string `json:"layer"`
+	Code     string `json:"code"`
+	State    string `json:"state"`
+	Detail   string `json:"detail"`
+	Guard    string `json:"guard,omitempty"`
+}
+
+func jsonResults(results []engine.Result) []jsonResult {
+	out := make([]jsonResult, 0, len(results))
+	for _, r := range results {
+		j := jsonResult{
+			Scenario:          r.Scenario,
+			Mode:              strings.ToLower(r.Mode.String()),
+			Expected:          r.Expected,
+			Final:             r.Final,
+			LastAcceptedFence: optional(r.LastAcceptedFence),
+			NamespaceEpoch:    r.NamespaceEpoch,
+			Verdict:           r.Verdict,
+			AsPredicted:       r.AsPredicted(),
+			BrokenInvariants:  []jsonBreak{},
+			Executions:        []jsonExecution{},
+			Timeline:          []jsonEvent{},
+		}
+		for _, b := range r.Breaks {
+			j.BrokenInvariants = append(j.BrokenInvariants, jsonBreak{b.Invariant, b.Anomaly, b.Sequence, b.Detail})
+		}
+		for _, e := range r.Executions {
+			var rejection *string
+			if e.Rejection != "" {
+				rejection = &e.Rejection
+			}
+			j.Executions = append(j.Executions, jsonExecution{e.JobName, optional(e.FencingToken), e.State, rejection})
+		}
+		for _, e := range r.Timeline {
+			j.Timeline = append(j.Timeline, jsonEvent{e.Sequence, e.Actor, string(e.Layer), e.Code, e.State, e.Detail, e.Guard})
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
+func optional(v int64) *int64 {
+	if v == 0 {
+		return nil
+	}
+	return &v
+}

@@ -1,0 +1,178 @@
+package scenarios
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/fencelab/fencelab/engine"
+)
+
+// worker is how a worker is configured: its job, the configuration it
+// believes current, and how it computes the value it writes.
+type worker struct {
+	name     string
+	job      string
+	revision int64
+	region   string
+	regionEp int64
+	contract int
+	schema   int
+	// value computes the business value from what the worker remembers.
+	value func(m *engine.Memory) int64
+}
+
+func newWorker(name, job string, value func(m *engine.Memory) int64) worker {
+	return worker{name: name, job: job, revision: 7, region: RegionID, regionEp: 3, contract: 2, schema: 1, value: value}
+}
+
+// owner is the worker's id in Redis lease values.
+func (w worker) owner() string { return "worker-" + w.name }
+
+func (w worker) spec(program ...engine.Step) engine.ActorSpec {
+	return engine.ActorSpec{Name: w.name, Label: fmt.Sprintf("worker %s (%s)", w.name, w.job), Program: program}
+}
+
+// acquireLeader takes the job's leader lease; if another worker holds it,
+// this worker waits.
+func (w worker) acquireLeader() engine.Step {
+	return engine.Step{Name: "acquire leader lease " + w.job, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+		grant, err := t.Leases().AcquireLeader(ctx, w.job, w.owner(), t.LeaseTTL())
+		if err != nil {
+			return 0, err
+		}
+		if grant.Outcome == engine.LeaseContended {
+			t.Emitf(engine.LayerCoordination, "LEADER", "CONTENDED",
+				"leader lease of %s is held by %s; %s waits", w.job, grant.Holder, w.name)
+			return engine.Wait, nil
+		}
+		t.Memory().HoldsLeader = true
+		t.Emitf(engine.LayerCoordination, "LEADER", string(grant.Outcome),
+			"%s leads job %s for %s (an owner id, no order)", w.name, w.job, t.LeaseTTL())
+		return engine.Advance, nil
+	}}
+}
+
+// releaseLeader gives the leader lease back.
+func (w worker) releaseLeader() engine.Step {
+	return engine.Step{Name: "release leader lease", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+		status, err := t.Leases().ReleaseLeader(ctx, w.job, w.owner())
+		if err != nil {
+			return 0, err
+		}
+		t.Memory().HoldsLeader = false
+		if status == engine.LeaseDone {
+			t.Emitf(engine.LayerCoordination, "LEADER_RELEASE", "RELEASED", "%s gives up the leader lease of %s", w.name, w.job)
+		} else {
+			t.Emitf(engine.LayerCoordination, "LEADER_RELEASE", "LOST", "%s no longer held the leader lease of %s", w.name, w.job)
+		}
+		return engine.Advance, nil
+	}}
+}
+
+// acquireLease takes the resource lease of the conflict key and with it a
+// fencing token. A contended lease makes the worker wait.
+func (w worker) acquireLease() engine.Step {
+	return engine.Step{Name: "acquire resource lease", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+		m := t.Memory()
+		grant, err := t.Leases().AcquireLease(ctx, ConflictKey, w.owner(), t.LeaseTTL(), m.Epoch)
+		switch {
+		case errors.Is(err, engine.ErrHistoryLost), errors.Is(err, engine.ErrEpochMismatch), errors.Is(err, engine.ErrLeaseCorrupt):
+			t.Emitf(engine.LayerCoordination, "ACQUIRE", "REFUSED", "acquire refused: %v", err)
+			return engine.Wait, nil
+		case err != nil:
+			return 0, err
+		}
+		if grant.Outcome == engine.LeaseContended {
+			t.Emitf(engine.LayerCoordination, "ACQUIRE", "CONTENDED",
+				"the resource lease is held by %s with token %d; %s waits", grant.Holder, grant.HolderToken, w.name)
+			return engine.Wait, nil
+		}
+		m.Token, m.HoldsLease = grant.Token, true
+		t.Emitf(engine.LayerCoordination, "ACQUIRE", string(grant.Outcome),
+			"%s holds the resource lease with fencing token %d for %s", w.name, grant.Token, t.LeaseTTL())
+		return engine.Advance, nil
+	}}
+}
+
+// releaseLease gives the resource lease back if it is still the worker's.
+func (w worker) releaseLease() engine.Step {
+	return engine.Step{Name: "release resource lease", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+		m := t.Memory()
+		status, err := t.Leases().ReleaseLease(ctx, ConflictKey, w.owner(), m.Token, m.Epoch)
+		if err != nil {
+			return 0, err
+		}
+		m.HoldsLease = false
+		switch status {
+		case engine.LeaseDone:
+			t.Emitf(engine.LayerCoordination, "RELEASE", "RELEASED", "%s releases the lease of token %d; the counter stays", w.name, m.Token)
+		case engine.LeaseLost:
+			t.Emitf(engine.LayerCoordination, "RELEASE", "LOST", "token %d's lease was no longer %s's", m.Token, w.name)
+		default:
+			t.Emitf(engine.LayerCoordination, "RELEASE", "EPOCH_MISMATCH", "the namespace epoch moved on since token %d", m.Token)
+		}
+		return engine.Advance, nil
+	}}
+}
+
+// readSummary reads the business value the worker will build on.
+func (w worker) readSummary() engine.Step {
+	return engine.Step{Name: "read summary", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+		v, err := t.Ledger().ReadSummary(ctx, ConflictKey)
+		if err != nil {
+			return 0, err
+		}
+		m := t.Memory()
+		m.Read, m.HasRead = v, true
+		t.Emitf(engine.LayerDatabase, "READ", "READ", "%s reads summary = %d", w.name, v)
+		return engine.Advance, nil
+	}}
+}
+
+// writeSummary writes the worker's value: in SAFE through the fenced
+// mutation, in UNSAFE through the unconditional UPDATE.
+func (w worker) writeSummary() engine.Step {
+	return engine.Step{Name: "write summary", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+		m := t.Memory()
+		m.Writes++
+		write := engine.Write{
+			OperationID:        t.OperationID(w.job),
+			JobName:            w.job,
+			TenantID:           TenantID,
+			ConflictKey:        ConflictKey,
+			Owner:              w.owner(),
+			Token:              m.Token,
+			NamespaceEpoch:     m.Epoch,
+			MembershipRevision: w.revision,
+			RegionID:           w.region,
+			RegionEpoch:        w.regionEp,
+			ContractVersion:    w.contract,
+			CheckpointSchema:   w.schema,
+			Value:              w.value(m),
+			Now:                t.Now(),
+		}
+		mutate := t.Ledger().FencedMutation
+		if t.Mode() == engine.Unsafe {
+			mutate = t.Ledger().UnfencedMutation
+		}
+		result, err := mutate(ctx, write)
+		if err != nil {
+			return 0, err
+		}
+		with := "without a fencing token"
+		if write.Token > 0 {
+			with = fmt.Sprintf("with token %d", write.Token)
+		}
+		if result.Committed {
+			t.Emit(engine.LayerDatabase, "WRITE", "COMMITTED",
+				fmt.Sprintf("%s commits summary = %d %s, with its checkpoint, execution and outbox row", w.name, write.Value, with),
+				result.Guard)
+		} else {
+			t.Emit(engine.LayerDatabase, "WRITE", "REJECTED",
+				fmt.Sprintf("PostgreSQL rejects %s's summary = %d %s: %s", w.name, write.Value, with, result.Rejection),
+				result.Guard)
+		}
+		return engine.Advance, nil
+	}}
+}

@@ -1,0 +1,112 @@
+package pgcluster
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// ErrNoServer means no PostgreSQL server binaries (initdb and postgres) were
+// found on this machine.
+var ErrNoServer = errors.New("pgcluster: no PostgreSQL server binaries found")
+
+// minMajor is the oldest server fencelab supports (initdb --no-instructions).
+const minMajor = 14
+
+// Binaries is one PostgreSQL installation's server programs.
+type Binaries struct {
+	Dir   string // holds initdb and postgres
+	Major int    // e.g. 15
+}
+
+func (b Binaries) path(name string) string { return filepath.Join(b.Dir, name) }
+
+// FindBinaries looks for initdb and postgres where installations usually put
+// them: PATH, `pg_config --bindir`, Debian's /usr/lib/postgresql/*/bin, the
+// source-build prefix and Homebrew's. The newest supported version wins.
+func FindBinaries() (Binaries, error) {
+	var candidates []string
+	if p, err := exec.LookPath("postgres"); err == nil {
+		candidates = append(candidates, filepath.Dir(p))
+	}
+	if out, err := exec.Command("pg_config", "--bindir").Output(); err == nil {
+		candidates = append(candidates, strings.TrimSpace(string(out)))
+	}
+	for _, pattern := range []string{
+		"/usr/lib/postgresql/*/bin",
+		"/usr/pgsql-*/bin",
+		"/usr/local/pgsql/bin",
+		"/opt/homebrew/opt/postgresql@*/bin",
+		"/opt/homebrew/opt/postgresql/bin",
+		"/usr/local/opt/postgresql@*/bin",
+		"/usr/local/opt/postgresql/bin",
+		"/opt/homebrew/bin",
+	} {
+		matches, _ := filepath.Glob(pattern)
+		candidates = append(candidates, matches...)
+	}
+
+	var found []Binaries
+	seen := map[string]bool{}
+	for _, dir := range candidates {
+		if seen[dir] {
+			continue
+		}
+		seen[dir] = true
+		if !isExecutable(filepath.Join(dir, "postgres")) || !isExecutable(filepath.Join(dir, "initdb")) {
+			continue
+		}
+		major, err := serverMajor(filepath.Join(dir, "postgres"))
+		if err != nil || major < minMajor {
+			continue
+		}
+		found = append(found, Binaries{Dir: dir, Major: major})
+	}
+	if len(found) == 0 {
+		return Binaries{}, ErrNoServer
+	}
+	sort.SliceStable(found, func(i, j int) bool { return found[i].Major > found[j].Major })
+	return found[0], nil
+}
+
+func isExecutable(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && !info.IsDir() && info.Mode()&0o111 != 0
+}
+
+var versionPattern = regexp.MustCompile(`\(PostgreSQL\) (\d+)`)
+
+func serverMajor(postgres string) (int, error) {
+	out, err := exec.Command(postgres, "--version").Output()
+	if err != nil {
+		return 0, fmt.Errorf("%s --version: %w", postgres, err)
+	}
+	m := versionPattern.FindSubmatch(out)
+	if m == nil {
+		return 0, fmt.Errorf("%s --version: unexpected output %q", postgres, out)
+	}
+	return strconv.Atoi(string(m[1]))
+}
+
+// InstallHint names the command that installs the server binaries on this
+// kind of machine, for the one-line error when none are found.
+func InstallHint() string {
+	switch {
+	case isExecutable("/usr/bin/apt-get"):
+		return "sudo apt-get install postgresql"
+	case isExecutable("/usr/bin/dnf"):
+		return "sudo dnf install postgresql-server"
+	case isExecutable("/opt/homebrew/bin/brew"), isExecutable("/usr/local/bin/brew"):
+		return "brew install postgresql@16"
+	case isExecutable("/sbin/apk"):
+		return "apk add postgresql"
+	default:
+		return "install the PostgreSQL server package (14 or newer)"
+	}
+}

@@ -1,0 +1,352 @@
+package pgledger
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/fencelab/fencelab/engine"
+)
+
+// Ledger is one actor's connection.
+type Ledger struct {
+	conn *pgx.Conn
+}
+
+// inTx runs fn in a transaction, rolls back when fn fails and wraps a failed
+// commit, so no caller handles a half-done transaction.
+func (l *Ledger) inTx(ctx context.Context, opts pgx.TxOptions, fn func(pgx.Tx) error) error {
+	tx, err := l.conn.BeginTx(ctx, opts)
+	if err != nil {
+		return fmt.Errorf("pgledger: begin: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback(ctx)
+		return err
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return fmt.Errorf("pgledger: commit: %w", err)
+	}
+	return nil
+}
+
+// Seed empties schema fencelab and inserts a scenario's starting rows.
+func (l *Ledger) Seed(ctx context.Context, s engine.Seed) error {
+	err := l.inTx(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+		batch := &pgx.Batch{}
+		batch.Queue(`TRUNCATE fencelab.tenant_assignments, fencelab.rollout_markers, fencelab.resources,
+			fencelab.executions, fencelab.checkpoints, fencelab.outbox, fencelab.effect_receipts RESTART IDENTITY`)
+		batch.Queue(`INSERT INTO fencelab.tenant_assignments
+			(tenant_id, membership_revision, region_id, region_epoch, active) VALUES ($1, $2, $3, $4, true)`,
+			s.TenantID, s.MembershipRevision, s.RegionID, s.RegionEpoch)
+		batch.Queue(`INSERT INTO fencelab.rollout_markers
+			(marker_name, namespace_epoch, minimum_writer_version, checkpoint_schema_version) VALUES ('current', $1, $2, $3)`,
+			s.NamespaceEpoch, s.MinimumWriterVersion, s.CheckpointSchemaVersion)
+		batch.Queue(`INSERT INTO fencelab.resources
+			(conflict_key, namespace_epoch, last_accepted_fence, summary_value, updated_at) VALUES ($1, $2, 0, $3, $4)`,
+			s.ConflictKey, s.NamespaceEpoch, s.InitialValue, s.Now)
+		return tx.SendBatch(ctx, batch).Close()
+	})
+	if err != nil {
+		return fmt.Errorf("pgledger: seed: %w", err)
+	}
+	return nil
+}
+
+// ReadSummary reads a resource's business value.
+func (l *Ledger) ReadSummary(ctx context.Context, conflictKey string) (int64, error) {
+	var value int64
+	err := l.conn.QueryRow(ctx,
+		`SELECT summary_value FROM fencelab.resources WHERE conflict_key = $1`, conflictKey).Scan(&value)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, fmt.Errorf("pgledger: read %s: %w", conflictKey, engine.ErrNotFound)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("pgledger: read %s: %w", conflictKey, err)
+	}
+	return value, nil
+}
+
+// rejection rolls a fenced mutation back; it carries the reason out of inTx.
+type rejection struct{ reason, guard string }
+
+func (r *rejection) Error() string { return r.reason + ": " + r.guard }
+
+// FencedMutation re-checks membership, region, version and namespace, then
+// writes only if the token is above the last accepted one. Business row,
+// checkpoint, execution and outbox commit together; a rejection rolls all of
+// it back and is recorded as an execution of its own.
+func (l *Ledger) FencedMutation(ctx context.Context, w engine.Write) (engine.WriteResult, error) {
+	var guard string
+	err := l.inTx(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+		if rej, err := checkConfiguration(ctx, tx, w); err != nil || rej != nil {
+			if err != nil {
+				return err
+			}
+			return rej
+		}
+		// Lock the row first so the guard reported is the one the UPDATE saw.
+		var previous int64
+		err := tx.QueryRow(ctx, `SELECT last_accepted_fence FROM fencelab.resources WHERE conflict_key = $1 FOR UPDATE`,
+			w.ConflictKey).Scan(&previous)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return fmt.Errorf("pgledger: resource %s: %w", w.ConflictKey, engine.ErrNotFound)
+		}
+		if err != nil {
+			return fmt.Errorf("pgledger: lock resource: %w", err)
+		}
+		tag, err := tx.Exec(ctx, `
+			UPDATE fencelab.resources
+			   SET last_accepted_fence = $3, summary_value = $4, updated_at = $5
+			 WHERE conflict_key = $1 AND namespace_epoch = $2 AND last_accepted_fence < $3`,
+			w.ConflictKey, w.NamespaceEpoch, w.Token, w.Value, w.Now)
+		if err != nil {
+			return fmt.Errorf("pgledger: fenced update: %w", err)
+		}
+		if tag.RowsAffected() != 1 {
+			return explainNoRow(ctx, tx, w)
+		}
+		guard = fmt.Sprintf("incoming %d > last accepted %d → true", w.Token, previous)
+		return recordCommit(ctx, tx, w)
+	})
+	var rej *rejection
+	if errors.As(err, &rej) {
+		if err := l.recordRejection(ctx, w, rej.reason); err != nil {
+			return engine.WriteResult{}, err
+		}
+		return engine.WriteResult{Rejection: rej.reason, Guard: rej.guard}, nil
+	}
+	if err != nil {
+		return engine.WriteResult{}, err
+	}
+	return engine.WriteResult{Committed: true, Guard: guard}, nil
+}
+
+// checkConfiguration runs the checks of DESIGN §4 step 1, in that order. The
+// rows are locked FOR SHARE so the configuration cannot change before commit.
+func checkConfiguration(ctx context.Context, tx pgx.Tx, w engine.Write) (*rejection, error) {
+	var t engine.Tenant
+	err := tx.QueryRow(ctx, `
+		SELECT membership_revision, region_id, region_epoch, active
+		  FROM fencelab.tenant_assignments WHERE tenant_id = $1 FOR SHARE`, w.TenantID).
+		Scan(&t.MembershipRevision, &t.RegionID, &t.RegionEpoch, &t.Active)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return &rejection{engine.StaleMembership, fmt.Sprintf("tenant %s assigned → false", w.TenantID)}, nil
+	case err != nil:
+		return nil, fmt.Errorf("pgledger: load tenant %s: %w", w.TenantID, err)
+	case !t.Active:
+		return &rejection{engine.StaleMembership, fmt.Sprintf("tenant %s active → false", w.TenantID)}, nil
+	case t.MembershipRevision != w.MembershipRevision:
+		return &rejection{engine.StaleMembership, fmt.Sprintf("incoming revision %d = current %d → false",
+			w.MembershipRevision, t.MembershipRevision)}, nil
+	case t.RegionID != w.RegionID || t.RegionEpoch != w.RegionEpoch:
+		return &rejection{engine.WrongRegion, fmt.Sprintf("incoming %s epoch %d = current %s epoch %d → false",
+			w.RegionID, w.RegionEpoch, t.RegionID, t.RegionEpoch)}, nil
+	}
+
+	var r engine.Rollout
+	err = tx.QueryRow(ctx, `
+		SELECT namespace_epoch, minimum_writer_version, checkpoint_schema_version
+		  FROM fencelab.rollout_markers WHERE marker_name = 'current' FOR SHARE`).
+		Scan(&r.NamespaceEpoch, &r.MinimumWriterVersion, &r.CheckpointSchemaVersion)
+	if err != nil {
+		return nil, fmt.Errorf("pgledger: load rollout marker: %w", err)
+	}
+	required := max(r.MinimumWriterVersion, r.CheckpointSchemaVersion)
+	if w.ContractVersion < required {
+		return &rejection{engine.IncompatibleVersion, fmt.Sprintf("incoming contract %d ≥ required %d → false",
+			w.ContractVersion, required)}, nil
+	}
+	if w.NamespaceEpoch != r.NamespaceEpoch {
+		return &rejection{engine.StaleNamespace, fmt.Sprintf("incoming namespace epoch %d = current %d → false",
+			w.NamespaceEpoch, r.NamespaceEpoch)}, nil
+	}
+	return nil, nil
+}
+
+// explainNoRow reloads the resource after a conditional UPDATE matched no
+// row, to say which condition failed.
+func explainNoRow(ctx context.Context, tx pgx.Tx, w engine.Write) error {
+	var epoch, fence int64
+	err := tx.QueryRow(ctx, `SELECT namespace_epoch, last_accepted_fence FROM fencelab.resources WHERE conflict_key = $1`,
+		w.ConflictKey).Scan(&epoch, &fence)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return fmt.Errorf("pgledger: resource %s: %w", w.ConflictKey, engine.ErrNotFound)
+	}
+	if err != nil {
+		return fmt.Errorf("pgledger: reload resource: %w", err)
+	}
+	if epoch != w.NamespaceEpoch {
+		return &rejection{engine.StaleNamespace, fmt.Sprintf("incoming namespace epoch %d = resource's %d → false",
+			w.NamespaceEpoch, epoch)}
+	}
+	return &rejection{engine.StaleFence, fmt.Sprintf("incoming %d > last accepted %d → false", w.Token, fence)}
+}
+
+// recordCommit writes the checkpoint, the execution and the outbox row in
+// the mutation's transaction.
+func recordCommit(ctx context.Context, tx pgx.Tx, w engine.Write) error {
+	effect := w.EffectType
+	if effect == "" {
+		effect = "publish-summary"
+	}
+	batch := &pgx.Batch{}
+	batch.Queue(`
+		INSERT INTO fencelab.checkpoints (conflict_key, fencing_token, schema_version, summary_value, updated_at)
+		VALUES ($1, $2, $3, $4, $5)
+		ON CONFLICT (conflict_key) DO UPDATE
+		   SET fencing_token = EXCLUDED.fencing_token, schema_version = EXCLUDED.schema_version,
+		       summary_value = EXCLUDED.summary_value, updated_at = EXCLUDED.updated_at`,
+		w.ConflictKey, nullToken(w.Token), w.CheckpointSchema, w.Value, w.Now)
+	batch.Queue(insertExecution, w.OperationID, w.JobName, w.TenantID, w.ConflictKey, w.Owner,
+		nullToken(w.Token), w.NamespaceEpoch, "COMMITTED", nil, w.ContractVersion, w.Value, w.Now,
+		w.MembershipRevision, w.RegionID, w.RegionEpoch)
+	batch.Queue(`
+		INSERT INTO fencelab.outbox (operation_id, effect_type, status, attempt_count, next_attempt_at, created_at, updated_at)
+		VALUES ($1, $2, 'PENDING', 0, $3, $3, $3)`,
+		w.OperationID, effect, w.Now)
+	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
+		return fmt.Errorf("pgledger: record commit of %s: %w", w.OperationID, err)
+	}
+	return nil
+}
+
+const insertExecution = `
+	INSERT INTO fencelab.executions (operation_id, job_name, tenant_id, conflict_key, owner, fencing_token,
+	       namespace_epoch, state, rejection, contract_version, summary_value, created_at, updated_at,
+	       membership_revision, region_id, region_epoch)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $13, $14, $15)`
+
+func (l *Ledger) recordRejection(ctx context.Context, w engine.Write, reason string) error {
+	_, err := l.conn.Exec(ctx, insertExecution+` ON CONFLICT (operation_id) DO NOTHING`,
+		w.OperationID, w.JobName, w.TenantID, w.ConflictKey, w.Owner,
+		nullToken(w.Token), w.NamespaceEpoch, "REJECTED", reason, w.ContractVersion, w.Value, w.Now,
+		w.MembershipRevision, w.RegionID, w.RegionEpoch)
+	if err != nil {
+		return fmt.Errorf("pgledger: record rejection of %s: %w", w.OperationID, err)
+	}
+	return nil
+}
+
+func nullToken(token int64) *int64 {
+	if token == 0 {
+		return nil
+	}
+	return &token
+}
+
+// UnfencedMutation is the naive write: no re-check, an unconditional UPDATE
+// that takes the writer's token (if any) as the last accepted fence.
+func (l *Ledger) UnfencedMutation(ctx context.Context, w engine.Write) (engine.WriteResult, error) {
+	err := l.inTx(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `
+			UPDATE fencelab.resources
+			   SET summary_value = $2, updated_at = $3,
+			       last_accepted_fence = CASE WHEN $4::bigint > 0 THEN $4::bigint ELSE last_accepted_fence END
+			 WHERE conflict_key = $1`,
+			w.ConflictKey, w.Value, w.Now, w.Token)
+		if err != nil {
+			return fmt.Errorf("pgledger: unfenced update: %w", err)
+		}
+		if tag.RowsAffected() != 1 {
+			return fmt.Errorf("pgledger: resource %s: %w", w.ConflictKey, engine.ErrNotFound)
+		}
+		return recordCommit(ctx, tx, w)
+	})
+	if err != nil {
+		return engine.WriteResult{}, err
+	}
+	return engine.WriteResult{Committed: true, Guard: "no guard (UNSAFE): unconditional UPDATE"}, nil
+}
+
+// State reads the whole schema in one read-only snapshot.
+func (l *Ledger) State(ctx context.Context) (engine.LedgerState, error) {
+	var s engine.LedgerState
+	err := l.inTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		var err error
+		if s.Resources, err = collect(ctx, tx, `
+			SELECT conflict_key, namespace_epoch, last_accepted_fence, summary_value, updated_at
+			  FROM fencelab.resources ORDER BY conflict_key`,
+			func(row pgx.CollectableRow) (r engine.Resource, err error) {
+				err = row.Scan(&r.ConflictKey, &r.NamespaceEpoch, &r.LastAcceptedFence, &r.SummaryValue, &r.UpdatedAt)
+				return r, err
+			}); err != nil {
+			return err
+		}
+		if s.Tenants, err = collect(ctx, tx, `
+			SELECT tenant_id, membership_revision, region_id, region_epoch, active
+			  FROM fencelab.tenant_assignments ORDER BY tenant_id`,
+			func(row pgx.CollectableRow) (t engine.Tenant, err error) {
+				err = row.Scan(&t.TenantID, &t.MembershipRevision, &t.RegionID, &t.RegionEpoch, &t.Active)
+				return t, err
+			}); err != nil {
+			return err
+		}
+		rollouts, err := collect(ctx, tx, `
+			SELECT namespace_epoch, minimum_writer_version, checkpoint_schema_version
+			  FROM fencelab.rollout_markers WHERE marker_name = 'current'`,
+			func(row pgx.CollectableRow) (r engine.Rollout, err error) {
+				err = row.Scan(&r.NamespaceEpoch, &r.MinimumWriterVersion, &r.CheckpointSchemaVersion)
+				return r, err
+			})
+		if err != nil {
+			return err
+		}
+		if len(rollouts) > 0 {
+			s.Rollout = rollouts[0]
+		}
+		if s.Executions, err = collect(ctx, tx, `
+			SELECT operation_id, job_name, tenant_id, owner, coalesce(fencing_token, 0), coalesce(namespace_epoch, 0),
+			       state, coalesce(rejection, ''), contract_version, coalesce(summary_value, 0),
+			       membership_revision, region_id, region_epoch
+			  FROM fencelab.executions ORDER BY execution_id`,
+			func(row pgx.CollectableRow) (e engine.Execution, err error) {
+				err = row.Scan(&e.OperationID, &e.JobName, &e.TenantID, &e.Owner, &e.FencingToken, &e.NamespaceEpoch,
+					&e.State, &e.Rejection, &e.ContractVersion, &e.SummaryValue,
+					&e.MembershipRevision, &e.RegionID, &e.RegionEpoch)
+				return e, err
+			}); err != nil {
+			return err
+		}
+		if s.Checkpoints, err = collect(ctx, tx, `
+			SELECT conflict_key, coalesce(fencing_token, 0), schema_version, summary_value
+			  FROM fencelab.checkpoints ORDER BY conflict_key`,
+			func(row pgx.CollectableRow) (c engine.Checkpoint, err error) {
+				err = row.Scan(&c.ConflictKey, &c.FencingToken, &c.SchemaVersion, &c.SummaryValue)
+				return c, err
+			}); err != nil {
+			return err
+		}
+		s.Outbox, err = collect(ctx, tx, `
+			SELECT operation_id, effect_type, status, attempt_count, next_attempt_at
+			  FROM fencelab.outbox ORDER BY outbox_id`,
+			func(row pgx.CollectableRow) (o engine.OutboxRow, err error) {
+				err = row.Scan(&o.OperationID, &o.EffectType, &o.Status, &o.AttemptCount, &o.NextAttemptAt)
+				return o, err
+			})
+		return err
+	})
+	if err != nil {
+		return engine.LedgerState{}, fmt.Errorf("pgledger: read state: %w", err)
+	}
+	return s, nil
+}
+
+func collect[T any](ctx context.Context, tx pgx.Tx, sql string, scan pgx.RowToFunc[T]) ([]T, error) {
+	rows, err := tx.Query(ctx, sql)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, scan)
+}
+
+// Close ends the connection.
+func (l *Ledger) Close(ctx context.Context) error {
+	closeCtx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	return l.conn.Close(closeCtx)
+}

@@ -1,0 +1,70 @@
+package pgledger
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/pressly/goose/v3"
+
+	"github.com/fencelab/fencelab/migrations"
+)
+
+// ErrForeignSchema means the server already has a schema named fencelab that
+// fencelab did not create. fencelab leaves it alone.
+var ErrForeignSchema = errors.New("pgledger: schema fencelab exists but was not created by fencelab")
+
+// schemaMark is the comment fencelab puts on its schema, so a later run can
+// tell its own schema from somebody else's of the same name.
+const schemaMark = "created by fencelab; holds lab data only"
+
+// Migrate makes sure schema fencelab exists and is fencelab's, then applies
+// the embedded migrations with goose (version table fencelab.goose_db_version).
+func Migrate(ctx context.Context, config *pgx.ConnConfig) error {
+	conn, err := pgx.ConnectConfig(ctx, config)
+	if err != nil {
+		return fmt.Errorf("pgledger: connect: %w", err)
+	}
+	defer conn.Close(ctx)
+
+	var comment *string
+	err = conn.QueryRow(ctx,
+		`SELECT obj_description(oid, 'pg_namespace') FROM pg_namespace WHERE nspname = 'fencelab'`).Scan(&comment)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		if err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, `CREATE SCHEMA fencelab`); err != nil {
+				return err
+			}
+			_, err := tx.Exec(ctx, `COMMENT ON SCHEMA fencelab IS '`+schemaMark+`'`)
+			return err
+		}); err != nil {
+			return fmt.Errorf("pgledger: create schema fencelab: %w", err)
+		}
+	case err != nil:
+		return fmt.Errorf("pgledger: look for schema fencelab: %w", err)
+	case comment == nil || *comment != schemaMark:
+		return ErrForeignSchema
+	}
+
+	db := stdlib.OpenDB(*config)
+	defer db.Close()
+	return applyMigrations(ctx, db)
+}
+
+func applyMigrations(ctx context.Context, db *sql.DB) error {
+	provider, err := goose.NewProvider(goose.DialectPostgres, db, migrations.FS,
+		goose.WithTableName("fencelab.goose_db_version"),
+		goose.WithDisableGlobalRegistry(true),
+	)
+	if err != nil {
+		return fmt.Errorf("pgledger: migrations: %w", err)
+	}
+	if _, err := provider.Up(ctx); err != nil {
+		return fmt.Errorf("pgledger: apply migrations: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,117 @@
+package redisstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/fencelab/fencelab/engine"
+)
+
+var _ engine.LeaseStore = (*Leases)(nil)
+
+// Leases is one actor's client for the lease scripts. It depends on
+// redis.Scripter only, so a test can wrap it to inject faults.
+type Leases struct {
+	rdb redis.Scripter
+}
+
+// NewLeases runs the lease scripts through rdb.
+func NewLeases(rdb redis.Scripter) *Leases { return &Leases{rdb: rdb} }
+
+func (l *Leases) Bootstrap(ctx context.Context, conflictKey string, namespaceEpoch, counterStart int64) error {
+	k := keysFor(conflictKey)
+	if err := bootstrapScript.Run(ctx, l.rdb, []string{k.counter, k.epoch}, namespaceEpoch, counterStart).Err(); err != nil {
+		return fmt.Errorf("redisstore: bootstrap %s: %w", conflictKey, err)
+	}
+	return nil
+}
+
+func (l *Leases) AcquireLease(ctx context.Context, conflictKey, owner string, ttl time.Duration, namespaceEpoch int64) (engine.LeaseGrant, error) {
+	k := keysFor(conflictKey)
+	reply, err := acquireScript.Run(ctx, l.rdb, []string{k.lease, k.counter, k.epoch},
+		owner, ttl.Milliseconds(), namespaceEpoch).Slice()
+	if err != nil {
+		return engine.LeaseGrant{}, fmt.Errorf("redisstore: acquire %s: %w", conflictKey, scriptError(err))
+	}
+	return parseGrant(reply)
+}
+
+func (l *Leases) RenewLease(ctx context.Context, conflictKey, owner string, token int64, ttl time.Duration, namespaceEpoch int64) (engine.LeaseStatus, error) {
+	k := keysFor(conflictKey)
+	n, err := renewScript.Run(ctx, l.rdb, []string{k.lease, k.epoch}, owner, token, ttl.Milliseconds(), namespaceEpoch).Int()
+	if err != nil {
+		return 0, fmt.Errorf("redisstore: renew %s: %w", conflictKey, err)
+	}
+	return engine.LeaseStatus(n), nil
+}
+
+func (l *Leases) ReleaseLease(ctx context.Context, conflictKey, owner string, token, namespaceEpoch int64) (engine.LeaseStatus, error) {
+	k := keysFor(conflictKey)
+	n, err := releaseScript.Run(ctx, l.rdb, []string{k.lease, k.epoch}, owner, token, namespaceEpoch).Int()
+	if err != nil {
+		return 0, fmt.Errorf("redisstore: release %s: %w", conflictKey, err)
+	}
+	return engine.LeaseStatus(n), nil
+}
+
+func (l *Leases) AcquireLeader(ctx context.Context, job, owner string, ttl time.Duration) (engine.LeaseGrant, error) {
+	reply, err := leaderAcquireScript.Run(ctx, l.rdb, []string{leaderKey(job)}, owner, ttl.Milliseconds()).Slice()
+	if err != nil {
+		return engine.LeaseGrant{}, fmt.Errorf("redisstore: leader %s: %w", job, err)
+	}
+	return parseGrant(reply)
+}
+
+func (l *Leases) ReleaseLeader(ctx context.Context, job, owner string) (engine.LeaseStatus, error) {
+	n, err := leaderReleaseScript.Run(ctx, l.rdb, []string{leaderKey(job)}, owner).Int()
+	if err != nil {
+		return 0, fmt.Errorf("redisstore: release leader %s: %w", job, err)
+	}
+	return engine.LeaseStatus(n), nil
+}
+
+// parseGrant reads {'ACQUIRED'|'EXTENDED', token?} or {'CONTENDED', owner, token?}.
+func parseGrant(reply []any) (engine.LeaseGrant, error) {
+	if len(reply) == 0 {
+		return engine.LeaseGrant{}, errors.New("redisstore: empty script reply")
+	}
+	outcome, _ := reply[0].(string)
+	grant := engine.LeaseGrant{Outcome: engine.LeaseOutcome(outcome)}
+	switch grant.Outcome {
+	case engine.LeaseAcquired, engine.LeaseExtended:
+		if len(reply) > 1 {
+			grant.Token, _ = reply[1].(int64)
+		}
+	case engine.LeaseContended:
+		if len(reply) > 1 {
+			grant.Holder, _ = reply[1].(string)
+		}
+		if len(reply) > 2 {
+			grant.HolderToken, _ = reply[2].(int64)
+		}
+	default:
+		return engine.LeaseGrant{}, fmt.Errorf("redisstore: unexpected script reply %v", reply)
+	}
+	return grant, nil
+}
+
+// scriptError maps the acquire script's error replies to the engine's
+// sentinels, keeping the script's words.
+func scriptError(err error) error {
+	msg := strings.TrimPrefix(err.Error(), "ERR ")
+	for prefix, sentinel := range map[string]error{
+		"FENCE_HISTORY_LOST ": engine.ErrHistoryLost,
+		"FENCE_EPOCH ":        engine.ErrEpochMismatch,
+		"FENCE_CORRUPT ":      engine.ErrLeaseCorrupt,
+	} {
+		if strings.HasPrefix(msg, prefix) {
+			return fmt.Errorf("%w: %s", sentinel, strings.TrimPrefix(msg, prefix))
+		}
+	}
+	return err
+}

@@ -1,0 +1,30 @@
+package redisstore
+
+import (
+	_ "embed"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// One Lua file per script; each is one atomic compare-then-act.
+var (
+	//go:embed scripts/bootstrap.lua
+	bootstrapSource string
+	//go:embed scripts/acquire.lua
+	acquireSource string
+	//go:embed scripts/renew.lua
+	renewSource string
+	//go:embed scripts/release.lua
+	releaseSource string
+	//go:embed scripts/leader_acquire.lua
+	leaderAcquireSource string
+	//go:embed scripts/leader_release.lua
+	leaderReleaseSource string
+
+	bootstrapScript     = redis.NewScript(bootstrapSource)
+	acquireScript       = redis.NewScript(acquireSource)
+	renewScript         = redis.NewScript(renewSource)
+	releaseScript       = redis.NewScript(releaseSource)
+	leaderAcquireScript = redis.NewScript(leaderAcquireSource)
+	leaderReleaseScript = redis.NewScript(leaderReleaseSource)
+)
