@@ -8,6 +8,7 @@ require (
 	github.com/pressly/goose/v3 v3.30.0
 	github.com/redis/go-redis/v9 v9.23.0
 	github.com/spf13/pflag v1.1.0
+	github.com/stretchr/testify v1.12.1
 )
 
 require (
@@ -20,6 +21,7 @@ require (
 	github.com/yuin/gopher-lua v1.1.1 // indirect
 	go.uber.org/atomic v1.12.0 // indirect
 	go.uber.org/multierr v1.11.0 // indirect
+	go.yaml.in/yaml/v3 v3.0.6 // indirect
 	golang.org/x/sync v0.25.0 // indirect
 	golang.org/x/sys v0.50.0 // indirect
 	golang.org/x/text v0.44.0 // indirect

@@ -27,6 +27,19 @@ type Binaries struct {
 
 func (b Binaries) path(name string) string { return filepath.Join(b.Dir, name) }
 
+// SearchPatterns are the install prefixes FindBinaries globs, after PATH and
+// pg_config: Debian's, the PGDG RPMs', a source build's and Homebrew's.
+var SearchPatterns = []string{
+	"/usr/lib/postgresql/*/bin",
+	"/usr/pgsql-*/bin",
+	"/usr/local/pgsql/bin",
+	"/opt/homebrew/opt/postgresql@*/bin",
+	"/opt/homebrew/opt/postgresql/bin",
+	"/usr/local/opt/postgresql@*/bin",
+	"/usr/local/opt/postgresql/bin",
+	"/opt/homebrew/bin",
+}
+
 // FindBinaries looks for initdb and postgres where installations usually put
 // them: PATH, `pg_config --bindir`, Debian's /usr/lib/postgresql/*/bin, the
 // source-build prefix and Homebrew's. The newest supported version wins.
@@ -38,16 +51,7 @@ func FindBinaries() (Binaries, error) {
 	if out, err := exec.Command("pg_config", "--bindir").Output(); err == nil {
 		candidates = append(candidates, strings.TrimSpace(string(out)))
 	}
-	for _, pattern := range []string{
-		"/usr/lib/postgresql/*/bin",
-		"/usr/pgsql-*/bin",
-		"/usr/local/pgsql/bin",
-		"/opt/homebrew/opt/postgresql@*/bin",
-		"/opt/homebrew/opt/postgresql/bin",
-		"/usr/local/opt/postgresql@*/bin",
-		"/usr/local/opt/postgresql/bin",
-		"/opt/homebrew/bin",
-	} {
+	for _, pattern := range SearchPatterns {
 		matches, _ := filepath.Glob(pattern)
 		candidates = append(candidates, matches...)
 	}

@@ -55,10 +55,13 @@ type Cluster struct {
 	stopped   bool
 }
 
-// DefaultDir is where clusters are kept between runs: the user cache dir, or,
-// for root (whose home the unprivileged server user cannot enter),
-// /var/cache/fencelab.
+// DefaultDir is where clusters are kept between runs: $FENCELAB_CACHE_DIR if
+// set, else the user cache dir, or, for root (whose home the unprivileged
+// server user cannot enter), /var/cache/fencelab.
 func DefaultDir(major int) (string, error) {
+	if dir := os.Getenv("FENCELAB_CACHE_DIR"); dir != "" {
+		return filepath.Join(dir, fmt.Sprintf("pg%d", major)), nil
+	}
 	if os.Geteuid() == 0 {
 		return filepath.Join("/var/cache/fencelab", fmt.Sprintf("pg%d", major)), nil
 	}

@@ -1,0 +1,211 @@
+package pgledger_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/store/pgledger"
+	"github.com/fencelab/fencelab/store/storetest"
+)
+
+var start = time.Date(2026, 7, 31, 23, 0, 0, 0, time.UTC)
+
+func seed() engine.Seed {
+	return engine.Seed{
+		ConflictKey: "summary:tenant-a:2026-07", TenantID: "tenant-a", MembershipRevision: 7,
+		RegionID: "region-a", RegionEpoch: 3, NamespaceEpoch: 2,
+		MinimumWriterVersion: 2, CheckpointSchemaVersion: 1, Now: start,
+	}
+}
+
+// write is a fenced write that passes every configuration check.
+func write(token int64, value int64) engine.Write {
+	return engine.Write{
+		OperationID: fmt.Sprintf("op-%d", token), JobName: "daily-summary", TenantID: "tenant-a",
+		ConflictKey: "summary:tenant-a:2026-07", Owner: "worker", Token: token, NamespaceEpoch: 2,
+		MembershipRevision: 7, RegionID: "region-a", RegionEpoch: 3, ContractVersion: 2, CheckpointSchema: 1,
+		Value: value, Now: start.Add(time.Second),
+	}
+}
+
+func seeded(t *testing.T) engine.Ledger {
+	t.Helper()
+	l := storetest.Ledger(t)
+	require.NoError(t, l.Seed(context.Background(), seed()))
+	return l
+}
+
+// Fenced mutation on PostgreSQL: fence 100 commits and 99 is rejected; the
+// rejected write leaves no checkpoint or outbox row of its own.
+func TestFencedMutationRejectsAnOlderFence(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	l := seeded(t)
+
+	res, err := l.FencedMutation(ctx, write(100, 1000))
+	require.NoError(t, err)
+	require.Equal(t, engine.WriteResult{Committed: true, Guard: "incoming 100 > last accepted 0 → true"}, res)
+
+	res, err = l.FencedMutation(ctx, write(99, 990))
+	require.NoError(t, err)
+	require.Equal(t, engine.WriteResult{Rejection: engine.StaleFence, Guard: "incoming 99 > last accepted 100 → false"}, res)
+
+	state, err := l.State(ctx)
+	require.NoError(t, err)
+	resource, _ := state.Resource("summary:tenant-a:2026-07")
+	require.Equal(t, int64(100), resource.LastAcceptedFence)
+	require.Equal(t, int64(1000), resource.SummaryValue)
+	require.Len(t, state.Checkpoints, 1)
+	require.Equal(t, int64(100), state.Checkpoints[0].FencingToken)
+	require.Len(t, state.Outbox, 1)
+	require.Equal(t, "PENDING", state.Outbox[0].Status)
+	require.Len(t, state.Executions, 2)
+	require.Equal(t, "COMMITTED", state.Executions[0].State)
+	require.Equal(t, "REJECTED", state.Executions[1].State)
+	require.Equal(t, engine.StaleFence, state.Executions[1].Rejection)
+
+	// An equal fence is no newer either.
+	res, err = l.FencedMutation(ctx, write(100, 1))
+	require.NoError(t, err)
+	require.Equal(t, engine.StaleFence, res.Rejection)
+}
+
+// Each configuration check, in DESIGN §4's order, and the reason it gives.
+func TestFencedMutationChecksTheConfiguration(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		change func(*engine.Write)
+		reason string
+		guard  string
+	}{
+		{"membership revision 8", func(w *engine.Write) { w.MembershipRevision = 8 }, engine.StaleMembership,
+			"incoming revision 8 = current 7 → false"},
+		{"region-b", func(w *engine.Write) { w.RegionID = "region-b" }, engine.WrongRegion,
+			"incoming region-b epoch 3 = current region-a epoch 3 → false"},
+		{"contract version 1", func(w *engine.Write) { w.ContractVersion = 1 }, engine.IncompatibleVersion,
+			"incoming contract 1 ≥ required 2 → false"},
+		{"namespace epoch 1", func(w *engine.Write) { w.NamespaceEpoch = 1 }, engine.StaleNamespace,
+			"incoming namespace epoch 1 = current 2 → false"},
+		// Membership is checked before region: the first failing check wins.
+		{"revision and region both off", func(w *engine.Write) { w.MembershipRevision = 8; w.RegionID = "region-b" },
+			engine.StaleMembership, "incoming revision 8 = current 7 → false"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			l := seeded(t)
+			w := write(100, 1000)
+			tc.change(&w)
+			res, err := l.FencedMutation(ctx, w)
+			require.NoError(t, err)
+			require.Equal(t, engine.WriteResult{Rejection: tc.reason, Guard: tc.guard}, res)
+
+			state, err := l.State(ctx)
+			require.NoError(t, err)
+			resource, _ := state.Resource(w.ConflictKey)
+			require.Zero(t, resource.SummaryValue)
+			require.Zero(t, resource.LastAcceptedFence)
+			require.Empty(t, state.Checkpoints)
+			require.Empty(t, state.Outbox)
+			require.Len(t, state.Executions, 1)
+			require.Equal(t, tc.reason, state.Executions[0].Rejection)
+		})
+	}
+}
+
+// A resource whose namespace epoch moved on rejects with STALE_NAMESPACE
+// even when the rollout marker was not bumped with it.
+func TestFencedMutationReloadsTheNamespace(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := seed()
+	l := storetest.Ledger(t)
+	require.NoError(t, l.Seed(ctx, s))
+	// The marker says 2, the resource says 3.
+	w := write(100, 1)
+	w.NamespaceEpoch = 2
+	conn := pgledger.RawConn(t, l)
+	_, err := conn.Exec(ctx, `UPDATE fencelab.resources SET namespace_epoch = 3`)
+	require.NoError(t, err)
+	res, err := l.FencedMutation(ctx, w)
+	require.NoError(t, err)
+	require.Equal(t, engine.StaleNamespace, res.Rejection)
+	require.Equal(t, "incoming namespace epoch 2 = resource's 3 → false", res.Guard)
+}
+
+// The UNSAFE write takes any token, even one below the last accepted.
+func TestUnfencedMutationOverwrites(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	l := seeded(t)
+	_, err := l.UnfencedMutation(ctx, write(42, 42))
+	require.NoError(t, err)
+	res, err := l.UnfencedMutation(ctx, write(41, 41))
+	require.NoError(t, err)
+	require.True(t, res.Committed)
+	state, err := l.State(ctx)
+	require.NoError(t, err)
+	resource, _ := state.Resource("summary:tenant-a:2026-07")
+	require.Equal(t, int64(41), resource.LastAcceptedFence)
+	require.Equal(t, int64(41), resource.SummaryValue)
+	require.Len(t, state.Outbox, 2)
+}
+
+// Seeding twice leaves exactly the seeded rows.
+func TestSeedResets(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	l := seeded(t)
+	_, err := l.FencedMutation(ctx, write(100, 1000))
+	require.NoError(t, err)
+	require.NoError(t, l.Seed(ctx, seed()))
+	state, err := l.State(ctx)
+	require.NoError(t, err)
+	require.Len(t, state.Resources, 1)
+	require.Zero(t, state.Resources[0].SummaryValue)
+	require.Empty(t, state.Executions)
+	require.Empty(t, state.Outbox)
+	require.Empty(t, state.Checkpoints)
+	require.Equal(t, engine.Rollout{NamespaceEpoch: 2, MinimumWriterVersion: 2, CheckpointSchemaVersion: 1}, state.Rollout)
+}
+
+// Migrating twice is a no-op; a schema named fencelab that fencelab did not
+// create is refused and left as it was.
+func TestMigrate(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+
+	t.Run("twice", func(t *testing.T) {
+		dsn := storetest.NewDatabaseDSN(t, false)
+		_, err := pgledger.Open(ctx, dsn, "")
+		require.NoError(t, err)
+		_, err = pgledger.Open(ctx, dsn, "")
+		require.NoError(t, err)
+	})
+
+	t.Run("foreign schema", func(t *testing.T) {
+		dsn := storetest.NewDatabaseDSN(t, false)
+		conn, err := pgx.Connect(ctx, dsn)
+		require.NoError(t, err)
+		defer conn.Close(ctx)
+		_, err = conn.Exec(ctx, `CREATE SCHEMA fencelab; CREATE TABLE fencelab.precious (v int); INSERT INTO fencelab.precious VALUES (1)`)
+		require.NoError(t, err)
+
+		_, err = pgledger.Open(ctx, dsn, "")
+		require.ErrorIs(t, err, pgledger.ErrForeignSchema)
+
+		var tables []string
+		rows, err := conn.Query(ctx, `SELECT table_name FROM information_schema.tables WHERE table_schema = 'fencelab'`)
+		require.NoError(t, err)
+		tables, err = pgx.CollectRows(rows, pgx.RowTo[string])
+		require.NoError(t, err)
+		require.Equal(t, []string{"precious"}, tables)
+	})
+}

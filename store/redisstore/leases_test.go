@@ -1,0 +1,185 @@
+package redisstore_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/store/redisstore"
+	"github.com/fencelab/fencelab/store/storetest"
+)
+
+const key = "summary:tenant-a:2026-07"
+
+// The Lua scripts, against miniredis and a real redis-server.
+func TestLeaseScripts(t *testing.T) {
+	storetest.Redises(t, func(t *testing.T, c *redisstore.Coordination) {
+		ctx := context.Background()
+		a, b := c.Client("A"), c.Client("B")
+		ttl := time.Minute
+
+		t.Run("acquire refuses without a bootstrapped history", func(t *testing.T) {
+			require.NoError(t, c.Wipe(ctx))
+			_, err := a.AcquireLease(ctx, key, "worker-A", ttl, 2)
+			require.ErrorIs(t, err, engine.ErrHistoryLost)
+		})
+
+		t.Run("tokens grow, a held lease is contended, the holder extends", func(t *testing.T) {
+			require.NoError(t, c.Wipe(ctx))
+			require.NoError(t, a.Bootstrap(ctx, key, 2, 40))
+
+			grant, err := a.AcquireLease(ctx, key, "worker-A", ttl, 2)
+			require.NoError(t, err)
+			require.Equal(t, engine.LeaseGrant{Outcome: engine.LeaseAcquired, Token: 41}, grant)
+
+			grant, err = b.AcquireLease(ctx, key, "worker-B", ttl, 2)
+			require.NoError(t, err)
+			require.Equal(t, engine.LeaseGrant{Outcome: engine.LeaseContended, Holder: "worker-A", HolderToken: 41}, grant)
+
+			grant, err = a.AcquireLease(ctx, key, "worker-A", ttl, 2)
+			require.NoError(t, err)
+			require.Equal(t, engine.LeaseGrant{Outcome: engine.LeaseExtended, Token: 41}, grant)
+
+			status, err := a.ReleaseLease(ctx, key, "worker-A", 41, 2)
+			require.NoError(t, err)
+			require.Equal(t, engine.LeaseDone, status)
+
+			grant, err = b.AcquireLease(ctx, key, "worker-B", ttl, 2)
+			require.NoError(t, err)
+			require.Equal(t, engine.LeaseGrant{Outcome: engine.LeaseAcquired, Token: 42}, grant, "the counter survives a release")
+		})
+
+		t.Run("renew and release check owner, token and epoch", func(t *testing.T) {
+			require.NoError(t, c.Wipe(ctx))
+			require.NoError(t, a.Bootstrap(ctx, key, 2, 40))
+			_, err := a.AcquireLease(ctx, key, "worker-A", ttl, 2)
+			require.NoError(t, err)
+
+			for _, tc := range []struct {
+				owner string
+				token int64
+				epoch int64
+				want  engine.LeaseStatus
+			}{
+				{"worker-B", 41, 2, engine.LeaseLost},
+				{"worker-A", 40, 2, engine.LeaseLost},
+				{"worker-A", 41, 3, engine.LeaseEpochMismatch},
+				{"worker-A", 41, 2, engine.LeaseDone},
+			} {
+				status, err := a.RenewLease(ctx, key, tc.owner, tc.token, ttl, tc.epoch)
+				require.NoError(t, err)
+				require.Equal(t, tc.want, status, "renew %+v", tc)
+			}
+			status, err := b.ReleaseLease(ctx, key, "worker-B", 41, 2)
+			require.NoError(t, err)
+			require.Equal(t, engine.LeaseLost, status)
+			status, err = a.ReleaseLease(ctx, key, "worker-A", 41, 2)
+			require.NoError(t, err)
+			require.Equal(t, engine.LeaseDone, status)
+			status, err = a.ReleaseLease(ctx, key, "worker-A", 41, 2)
+			require.NoError(t, err)
+			require.Equal(t, engine.LeaseLost, status)
+		})
+
+		t.Run("another namespace epoch is refused", func(t *testing.T) {
+			require.NoError(t, c.Wipe(ctx))
+			require.NoError(t, a.Bootstrap(ctx, key, 3, 0))
+			_, err := a.AcquireLease(ctx, key, "worker-A", ttl, 2)
+			require.ErrorIs(t, err, engine.ErrEpochMismatch)
+			grant, err := a.AcquireLease(ctx, key, "worker-A", ttl, 3)
+			require.NoError(t, err)
+			require.Equal(t, int64(1), grant.Token, "a new epoch starts a new token space")
+		})
+
+		t.Run("bootstrap never lowers the counter", func(t *testing.T) {
+			require.NoError(t, c.Wipe(ctx))
+			require.NoError(t, a.Bootstrap(ctx, key, 2, 40))
+			require.NoError(t, a.Bootstrap(ctx, key, 2, 5))
+			grant, err := a.AcquireLease(ctx, key, "worker-A", ttl, 2)
+			require.NoError(t, err)
+			require.Equal(t, int64(41), grant.Token)
+		})
+
+		t.Run("leader lease holds an owner id", func(t *testing.T) {
+			require.NoError(t, c.Wipe(ctx))
+			grant, err := a.AcquireLeader(ctx, "daily-summary", "worker-A", ttl)
+			require.NoError(t, err)
+			require.Equal(t, engine.LeaseAcquired, grant.Outcome)
+			grant, err = b.AcquireLeader(ctx, "daily-summary", "worker-B", ttl)
+			require.NoError(t, err)
+			require.Equal(t, engine.LeaseGrant{Outcome: engine.LeaseContended, Holder: "worker-A"}, grant)
+			status, err := b.ReleaseLeader(ctx, "daily-summary", "worker-B")
+			require.NoError(t, err)
+			require.Equal(t, engine.LeaseLost, status)
+			status, err = a.ReleaseLeader(ctx, "daily-summary", "worker-A")
+			require.NoError(t, err)
+			require.Equal(t, engine.LeaseDone, status)
+		})
+
+		t.Run("keys are listed with TTLs and expire as time passes", func(t *testing.T) {
+			require.NoError(t, c.Wipe(ctx))
+			require.NoError(t, a.Bootstrap(ctx, key, 2, 40))
+			_, err := a.AcquireLease(ctx, key, "worker-A", 50*time.Millisecond, 2)
+			require.NoError(t, err)
+			keys, err := c.Keys(ctx)
+			require.NoError(t, err)
+			require.Len(t, keys, 3)
+			var lease engine.RedisKey
+			for _, k := range keys {
+				require.Contains(t, k.Key, "fencelab:{")
+				if k.TTL > 0 {
+					lease = k
+				}
+			}
+			require.Equal(t, "worker-A|41", lease.Value)
+			require.NoError(t, c.Elapse(ctx, 60*time.Millisecond))
+			keys, err = c.Keys(ctx)
+			require.NoError(t, err)
+			require.Len(t, keys, 2, "the lease expired, counter and epoch stay")
+		})
+	})
+}
+
+// A lease value that is not owner|token is refused, not parsed as a holder.
+func TestCorruptLease(t *testing.T) {
+	storetest.Redises(t, func(t *testing.T, c *redisstore.Coordination) {
+		ctx := context.Background()
+		require.NoError(t, c.Wipe(ctx))
+		a := c.Client("A")
+		require.NoError(t, a.Bootstrap(ctx, key, 2, 40))
+		// Take a lease, then overwrite it through the admin path a script
+		// would never use.
+		_, err := a.AcquireLease(ctx, key, "worker-A", time.Minute, 2)
+		require.NoError(t, err)
+		keys, err := c.Keys(ctx)
+		require.NoError(t, err)
+		var leaseKey string
+		for _, k := range keys {
+			if k.TTL > 0 {
+				leaseKey = k.Key
+			}
+		}
+		require.NoError(t, redisstore.SetRaw(ctx, c, leaseKey, "garbage"))
+		_, err = a.AcquireLease(ctx, key, "worker-B", time.Minute, 2)
+		require.ErrorIs(t, err, engine.ErrLeaseCorrupt)
+	})
+}
+
+// Wipe deletes the lab's keys and nothing else on the server.
+func TestWipeTouchesOnlyLabKeys(t *testing.T) {
+	storetest.Redises(t, func(t *testing.T, c *redisstore.Coordination) {
+		ctx := context.Background()
+		require.NoError(t, redisstore.SetRaw(ctx, c, "someone:else", "keep me"))
+		require.NoError(t, c.Client("A").Bootstrap(ctx, key, 2, 40))
+		require.NoError(t, c.Wipe(ctx))
+		keys, err := c.Keys(ctx)
+		require.NoError(t, err)
+		require.Empty(t, keys)
+		v, err := redisstore.GetRaw(ctx, c, "someone:else")
+		require.NoError(t, err)
+		require.Equal(t, "keep me", v)
+	})
+}

@@ -1,0 +1,177 @@
+// Package storetest gives tests real backends: one ephemeral PostgreSQL
+// cluster per test package (started in TestMain), a fresh database per test
+// cloned from a migrated template, the embedded Redis, and a real
+// redis-server wherever the binary exists.
+package storetest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/store/pgcluster"
+	"github.com/fencelab/fencelab/store/pgledger"
+	"github.com/fencelab/fencelab/store/redisstore"
+)
+
+const template = "fencelab_template"
+
+var (
+	cluster   *pgcluster.Cluster
+	databases atomic.Int64
+)
+
+// Main starts the package's cluster, migrates the template database, runs
+// the tests, stops the cluster and checks the postmaster is gone.
+func Main(m *testing.M) {
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	// A 0755 directory: the server account (when tests run as root) must be
+	// able to reach its slot below it.
+	dir, err := os.MkdirTemp("", "fencelab-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "storetest:", err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	os.Chmod(dir, 0o755)
+
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cluster, err = pgcluster.Start(ctx, pgcluster.Options{Dir: dir})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "storetest: start PostgreSQL:", err)
+		return 1
+	}
+	pid := cluster.PID()
+	code := func() int {
+		defer cluster.Stop()
+		if err := cluster.CreateDatabase(ctx, template, ""); err != nil {
+			fmt.Fprintln(os.Stderr, "storetest:", err)
+			return 1
+		}
+		config, err := pgledger.ParseConfig(cluster.DSN(template))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "storetest:", err)
+			return 1
+		}
+		if err := pgledger.Migrate(ctx, config); err != nil {
+			fmt.Fprintln(os.Stderr, "storetest: migrate template:", err)
+			return 1
+		}
+		return m.Run()
+	}()
+	if code == 0 && processAlive(pid) {
+		fmt.Fprintf(os.Stderr, "storetest: postmaster %d still runs after Stop\n", pid)
+		return 1
+	}
+	return code
+}
+
+func processAlive(pid int) bool {
+	_, err := os.Stat(fmt.Sprintf("/proc/%d", pid))
+	return err == nil
+}
+
+// Cluster is the package's running cluster.
+func Cluster() *pgcluster.Cluster { return cluster }
+
+// NewDatabaseDSN creates an empty database of the test's own (no schema).
+func NewDatabaseDSN(t testing.TB, fromTemplate bool) string {
+	t.Helper()
+	name := fmt.Sprintf("t%d", databases.Add(1))
+	from := ""
+	if fromTemplate {
+		from = template
+	}
+	if err := cluster.CreateDatabase(context.Background(), name, from); err != nil {
+		t.Fatal(err)
+	}
+	return cluster.DSN(name)
+}
+
+// Database is a migrated database of the test's own.
+func Database(t testing.TB) *pgledger.Database {
+	t.Helper()
+	db, err := pgledger.Open(context.Background(), NewDatabaseDSN(t, true), "postgres (test)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+// Ledger is a connection to a migrated database of the test's own.
+func Ledger(t testing.TB) engine.Ledger {
+	t.Helper()
+	l, err := Database(t).Connect(context.Background(), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close(context.Background()) })
+	return l
+}
+
+// Embedded is a fresh miniredis, closed when the test ends.
+func Embedded(t testing.TB) *redisstore.Coordination {
+	t.Helper()
+	c, err := redisstore.StartEmbedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// RealRedis starts a redis-server of the test's own on a unix socket,
+// without persistence, and stops it when the test ends. Without the binary
+// the test is skipped; CI installs it, so there it runs.
+func RealRedis(t testing.TB) *redisstore.Coordination {
+	t.Helper()
+	bin, err := exec.LookPath("redis-server")
+	if err != nil {
+		t.Skip("redis-server not installed; the real-server half of this test runs where it is (CI installs it)")
+	}
+	dir, err := os.MkdirTemp("", "fencelab-redis-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	socket := filepath.Join(dir, "redis.sock")
+	cmd := exec.Command(bin, "--port", "0", "--unixsocket", socket, "--unixsocketperm", "700",
+		"--save", "", "--appendonly", "no", "--dir", dir)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c, err := redisstore.ConnectOptions(context.Background(),
+			&redis.Options{Network: "unix", Addr: socket}, "redis-server (test)")
+		if err == nil {
+			t.Cleanup(func() { c.Close() })
+			return c
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("redis-server did not answer: %v", err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// Redises runs fn against the embedded Redis and, where the binary exists,
+// a real redis-server, as subtests.
+func Redises(t *testing.T, fn func(t *testing.T, c *redisstore.Coordination)) {
+	t.Run("miniredis", func(t *testing.T) { fn(t, Embedded(t)) })
+	t.Run("redis-server", func(t *testing.T) { fn(t, RealRedis(t)) })
+}
