@@ -231,3 +231,18 @@ func ValidateURL(url string) error {
 	_, err := redis.ParseURL(url)
 	return err
 }
+
+// Delete removes lab keys by name, as a key that vanishes from under a
+// worker (an eviction, an operator's mistake). Names outside the prefix are
+// refused: the lab never deletes what is not its own.
+func (c *Coordination) Delete(ctx context.Context, keys ...string) error {
+	for _, k := range keys {
+		if !strings.HasPrefix(k, Prefix) {
+			return fmt.Errorf("redisstore: refusing to delete %q: not a lab key", k)
+		}
+	}
+	if err := c.admin.Del(ctx, keys...).Err(); err != nil {
+		return fmt.Errorf("redisstore: delete %v: %w", keys, err)
+	}
+	return nil
+}

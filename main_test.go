@@ -1,0 +1,198 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/scenarios"
+	"github.com/fencelab/fencelab/store/pgcluster"
+	"github.com/fencelab/fencelab/store/storetest"
+)
+
+func TestMain(m *testing.M) { storetest.Main(m) }
+
+// call runs one command line in-process.
+func call(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = fencelab(context.Background(), args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// requireOneLine checks a failure is told in exactly one line.
+func requireOneLine(t *testing.T, stderr string, contains string) {
+	t.Helper()
+	lines := strings.Split(strings.TrimRight(stderr, "\n"), "\n")
+	require.Len(t, lines, 1, "stderr: %q", stderr)
+	require.Contains(t, lines[0], contains)
+}
+
+func TestList(t *testing.T) {
+	code, out, _ := call(t, "list")
+	require.Equal(t, 0, code)
+	for _, id := range scenarios.IDs() {
+		require.Contains(t, out, id)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		args     []string
+		code     int
+		contains string
+	}{
+		{"unknown scenario", []string{"run", "no-such-scenario"}, 2, `unknown scenario "no-such-scenario"`},
+		{"unknown command", []string{"frobnicate"}, 2, `unknown command "frobnicate"`},
+		{"unknown flag", []string{"run", "--all", "--colour"}, 2, "unknown flag"},
+		{"bad mode", []string{"run", "lease-overrun", "--mode", "sometimes"}, 2, "--mode"},
+		{"id and --all", []string{"run", "lease-overrun", "--all"}, 2, "not both"},
+		{"nothing to run", []string{"run"}, 2, "scenario id or --all"},
+		{"malformed DSN", []string{"run", "lease-overrun", "--pg", "host=x port=notaport"}, 2, "malformed DSN"},
+		{"malformed Redis URL", []string{"run", "lease-overrun", "--redis", "http://localhost"}, 2, "--redis"},
+		{"negative TTL", []string{"run", "lease-overrun", "--lease-ttl", "-1s"}, 2, "--lease-ttl"},
+		{"PostgreSQL down", []string{"run", "lease-overrun", "--pg", "postgres://nobody@127.0.0.1:1/none"}, 3, "connect"},
+		{"Redis down", []string{"run", "lease-overrun", "--redis", "redis://127.0.0.1:1/0"}, 3, "redis://127.0.0.1:1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			started := time.Now()
+			code, _, stderr := call(t, tc.args...)
+			require.Equal(t, tc.code, code, "stderr: %s", stderr)
+			requireOneLine(t, stderr, tc.contains)
+			require.Less(t, time.Since(started), 10*time.Second)
+		})
+	}
+}
+
+func schemaExists(t *testing.T, dsn string) bool {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), dsn)
+	require.NoError(t, err)
+	defer conn.Close(context.Background())
+	var n int
+	require.NoError(t, conn.QueryRow(context.Background(),
+		`SELECT count(*) FROM pg_namespace WHERE nspname = 'fencelab'`).Scan(&n))
+	return n == 1
+}
+
+// UNSAFE writes to a user's server only with --allow-unsafe; without it
+// nothing at all is written, not even the schema.
+func TestUnsafeOnUserServerNeedsPermission(t *testing.T) {
+	dsn := storetest.NewDatabaseDSN(t, false)
+	code, _, stderr := call(t, "run", "lease-overrun", "--mode", "both", "--pg", dsn)
+	require.Equal(t, 2, code)
+	requireOneLine(t, stderr, "--allow-unsafe")
+	require.False(t, schemaExists(t, dsn))
+}
+
+// A schema named fencelab that fencelab did not create: refused, unchanged.
+func TestForeignSchemaIsRefused(t *testing.T) {
+	ctx := context.Background()
+	dsn := storetest.NewDatabaseDSN(t, false)
+	conn, err := pgx.Connect(ctx, dsn)
+	require.NoError(t, err)
+	defer conn.Close(ctx)
+	_, err = conn.Exec(ctx, `CREATE SCHEMA fencelab; CREATE TABLE fencelab.resources (mine text); INSERT INTO fencelab.resources VALUES ('keep')`)
+	require.NoError(t, err)
+
+	code, _, stderr := call(t, "run", "lease-overrun", "--pg", dsn)
+	require.Equal(t, 2, code)
+	requireOneLine(t, stderr, "not created by fencelab")
+	var mine string
+	require.NoError(t, conn.QueryRow(ctx, `SELECT mine FROM fencelab.resources`).Scan(&mine))
+	require.Equal(t, "keep", mine)
+}
+
+// With --pg the lab leaves its final state in place: the rows in the user's
+// database are the rows the result reports.
+func TestRunOnUserServerLeavesTheReportedRows(t *testing.T) {
+	ctx := context.Background()
+	dsn := storetest.NewDatabaseDSN(t, false)
+	code, stdout, stderr := call(t, "run", "--all", "--mode", "both", "--allow-unsafe", "--json", "--pg", dsn)
+	require.Equal(t, 0, code, stderr)
+
+	var results []jsonResult
+	require.NoError(t, json.Unmarshal([]byte(stdout), &results))
+	require.Len(t, results, 2*len(scenarios.All()))
+	for _, r := range results {
+		require.True(t, r.AsPredicted, "%s %s", r.Scenario, r.Mode)
+		require.NotEmpty(t, r.Timeline)
+	}
+	last := results[len(results)-1]
+
+	conn, err := pgx.Connect(ctx, dsn)
+	require.NoError(t, err)
+	defer conn.Close(ctx)
+	var final int64
+	var fence int64
+	require.NoError(t, conn.QueryRow(ctx,
+		`SELECT summary_value, last_accepted_fence FROM fencelab.resources WHERE conflict_key = $1`,
+		scenarios.ConflictKey).Scan(&final, &fence))
+	require.Equal(t, last.Final, final)
+	require.Equal(t, last.LastAcceptedFence == nil, fence == 0)
+
+	rows, err := conn.Query(ctx, `SELECT job_name, fencing_token, state, rejection FROM fencelab.executions ORDER BY execution_id`)
+	require.NoError(t, err)
+	got, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (jsonExecution, error) {
+		var e jsonExecution
+		return e, row.Scan(&e.JobName, &e.FencingToken, &e.State, &e.Rejection)
+	})
+	require.NoError(t, err)
+	require.Equal(t, last.Executions, got)
+}
+
+// The default: an ephemeral cluster under the cache dir, stopped on exit.
+func TestRunOnEphemeralCluster(t *testing.T) {
+	dir, err := os.MkdirTemp("", "fencelab-cache-")
+	require.NoError(t, err)
+	defer os.RemoveAll(dir)
+	require.NoError(t, os.Chmod(dir, 0o755))
+	t.Setenv("FENCELAB_CACHE_DIR", dir)
+
+	code, stdout, stderr := call(t, "run", "lease-overrun", "--mode", "both")
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stdout, "postgres 15 (ephemeral)")
+	require.Contains(t, stdout, "psql \"host="+dir)
+	require.Contains(t, stdout, "A_WRITE            REJECTED")
+	require.Contains(t, stdout, "guard: incoming 41 > last accepted 42 → false")
+	require.Contains(t, stdout, "verdict STALE_FENCE")
+	require.Contains(t, stdout, "verdict STALE_OVERWRITE")
+
+	out, _ := exec.Command("pgrep", "-f", "postgres -D "+dir).Output()
+	require.Empty(t, strings.TrimSpace(string(out)), "no server left running on the cache dir")
+}
+
+// Without server binaries and without --pg: one line naming the install
+// command and --pg, exit 3.
+func TestNoPostgreSQLBinaries(t *testing.T) {
+	t.Setenv("PATH", "")
+	saved := pgcluster.SearchPatterns
+	pgcluster.SearchPatterns = nil
+	defer func() { pgcluster.SearchPatterns = saved }()
+	code, _, stderr := call(t, "run", "lease-overrun")
+	require.Equal(t, 3, code)
+	requireOneLine(t, stderr, "--pg")
+	require.Contains(t, stderr, "install")
+}
+
+// A run that does not end as the catalog predicts exits 1.
+func TestUnexpectedOutcomeExitsOne(t *testing.T) {
+	s, _ := scenarios.ByID("lease-overrun")
+	wrong := *s
+	wrong.Predicted = map[engine.Mode]engine.Prediction{engine.Safe: {Final: 41, Fence: 41, Verdict: engine.VerdictMatch}}
+	var out, errOut bytes.Buffer
+	err := runHeadless(context.Background(), config{pgDSN: storetest.NewDatabaseDSN(t, false)},
+		runRequest{scenarios: []*engine.Scenario{&wrong}, modes: []engine.Mode{engine.Safe}}, &out, &errOut)
+	require.Equal(t, 1, report(&errOut, err))
+	require.Contains(t, out.String(), "NOT as the catalog predicts")
+}

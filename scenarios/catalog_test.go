@@ -1,0 +1,262 @@
+package scenarios_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/scenarios"
+	"github.com/fencelab/fencelab/store/redisstore"
+	"github.com/fencelab/fencelab/store/storetest"
+)
+
+// execution is the part of an execution row the catalog speaks of.
+type execution struct {
+	Job       string
+	Token     int64
+	State     string
+	Rejection string
+}
+
+type row struct {
+	expected, final, fence int64
+	verdict                string
+	executions             []execution
+	broken                 []int
+}
+
+// The catalog of DESIGN §6, row by row, on the embedded Redis and on a real
+// redis-server.
+var catalog = map[string]map[engine.Mode]row{
+	"lease-overrun": {
+		engine.Safe: {42, 42, 42, engine.StaleFence, []execution{
+			{"daily-summary", 42, "COMMITTED", ""},
+			{"daily-summary", 41, "REJECTED", engine.StaleFence},
+		}, nil},
+		engine.Unsafe: {42, 41, 41, "STALE_OVERWRITE", []execution{
+			{"daily-summary", 42, "COMMITTED", ""},
+			{"daily-summary", 41, "COMMITTED", ""},
+		}, []int{1}},
+	},
+	"cross-job-collision": {
+		engine.Safe: {30, 30, 42, engine.VerdictMatch, []execution{
+			{"daily-summary", 41, "COMMITTED", ""},
+			{"backfill-summary", 42, "COMMITTED", ""},
+		}, nil},
+		engine.Unsafe: {30, 20, 0, engine.VerdictLostUpdate, []execution{
+			{"daily-summary", 0, "COMMITTED", ""},
+			{"backfill-summary", 0, "COMMITTED", ""},
+		}, nil},
+	},
+}
+
+func TestCatalog(t *testing.T) {
+	require.ElementsMatch(t, scenarios.IDs(), keys(catalog), "every scenario has its row here")
+	storetest.Redises(t, func(t *testing.T, redis *redisstore.Coordination) {
+		for _, s := range scenarios.All() {
+			for _, mode := range []engine.Mode{engine.Safe, engine.Unsafe} {
+				t.Run(s.ID+"/"+mode.String(), func(t *testing.T) {
+					want := catalog[s.ID][mode]
+					lab := newLab(t, redis, s, mode)
+					require.NoError(t, lab.RunGuided(context.Background()))
+					got, err := lab.Result(context.Background())
+					require.NoError(t, err)
+
+					require.Equal(t, want.expected, got.Expected, "expected")
+					require.Equal(t, want.final, got.Final, "final")
+					require.Equal(t, want.fence, got.LastAcceptedFence, "last accepted fence")
+					require.Equal(t, want.verdict, got.Verdict, "verdict")
+					require.Equal(t, want.executions, executionsOf(got), "executions")
+					require.Equal(t, want.broken, brokenOf(got), "broken invariants")
+					require.True(t, got.AsPredicted(), "the catalog's prediction agrees")
+				})
+			}
+		}
+	})
+}
+
+// The guided order is the seed's timeline: a contended acquire in SAFE
+// cross-job-collision makes B wait, and UNSAFE lets both jobs in.
+func TestCrossJobCollisionContention(t *testing.T) {
+	ctx := context.Background()
+	s, _ := scenarios.ByID("cross-job-collision")
+	for mode, wantContended := range map[engine.Mode]bool{engine.Safe: true, engine.Unsafe: false} {
+		lab := newLab(t, storetest.Embedded(t), s, mode)
+		require.NoError(t, lab.RunGuided(ctx))
+		contended := false
+		for _, e := range lab.Events() {
+			if e.Code == "B_ACQUIRE" && e.State == "CONTENDED" {
+				contended = true
+				require.Contains(t, e.Detail, "worker-A with token 41")
+			}
+		}
+		require.Equal(t, wantContended, contended, mode.String())
+	}
+}
+
+func newLab(t *testing.T, redis *redisstore.Coordination, s *engine.Scenario, mode engine.Mode) *engine.Lab {
+	t.Helper()
+	ttl := 30 * time.Second
+	if !redis.Virtual() {
+		ttl = 300 * time.Millisecond // the real server's TTLs are waited out
+	}
+	backends := engine.Backends{Coordination: redis, Database: storetest.Database(t), LeaseTTL: ttl}
+	lab, err := engine.NewLab(context.Background(), backends, s, mode)
+	require.NoError(t, err)
+	t.Cleanup(func() { lab.Close(context.Background()) })
+	return lab
+}
+
+func executionsOf(r engine.Result) []execution {
+	var out []execution
+	for _, e := range r.Executions {
+		out = append(out, execution{e.JobName, e.FencingToken, e.State, e.Rejection})
+	}
+	return out
+}
+
+func brokenOf(r engine.Result) []int {
+	var out []int
+	for _, b := range r.Breaks {
+		out = append(out, b.Invariant)
+	}
+	return out
+}
+
+func keys[V any](m map[string]V) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+// lease overrun: token 41's write is rejected STALE_FENCE and token 42's
+// state stays, with the guard as PostgreSQL evaluated it.
+func TestLeaseOverrun(t *testing.T) {
+	ctx := context.Background()
+	s, _ := scenarios.ByID("lease-overrun")
+	lab := newLab(t, storetest.Embedded(t), s, engine.Safe)
+	require.NoError(t, lab.RunGuided(ctx))
+	events := lab.Events()
+	last := events[len(events)-1]
+	require.Equal(t, "A_WRITE", last.Code)
+	require.Equal(t, "REJECTED", last.State)
+	require.Equal(t, "incoming 41 > last accepted 42 → false", last.Guard)
+	result, err := lab.Result(ctx)
+	require.NoError(t, err)
+	require.Equal(t, int64(42), result.Final)
+	require.Equal(t, int64(42), result.LastAcceptedFence)
+}
+
+// End to end: the lease key vanishes under worker A; B's newer token commits
+// 42; A's older token is rejected. Business row, checkpoint, execution and
+// outbox changed together for B's write and not at all for A's.
+func TestEndToEndLeaseKeyDeleted(t *testing.T) {
+	storetest.Redises(t, func(t *testing.T, redis *redisstore.Coordination) {
+		ctx := context.Background()
+		s, _ := scenarios.ByID("lease-overrun")
+		lab := newLab(t, redis, s, engine.Safe)
+		require.NoError(t, lab.Do(ctx, engine.Do("A"))) // leader
+		require.NoError(t, lab.Do(ctx, engine.Do("A"))) // token 41
+
+		lease := labKeys(t, redis, ":lease", "leader:")
+		require.Len(t, lease, 2)
+		require.NoError(t, redis.Delete(ctx, lease...))
+
+		for range 3 { // B: leader, token 42, write
+			require.NoError(t, lab.Do(ctx, engine.Do("B")))
+		}
+		require.NoError(t, lab.Do(ctx, engine.Do("A"))) // A writes with 41
+
+		state, err := lab.Backends().Database.Connect(ctx, "check")
+		require.NoError(t, err)
+		defer state.Close(ctx)
+		ledger, err := state.State(ctx)
+		require.NoError(t, err)
+		resource, _ := ledger.Resource(scenarios.ConflictKey)
+		require.Equal(t, int64(42), resource.SummaryValue)
+		require.Equal(t, int64(42), resource.LastAcceptedFence)
+		require.Equal(t, []engine.Checkpoint{{ConflictKey: scenarios.ConflictKey, FencingToken: 42, SchemaVersion: 1, SummaryValue: 42}}, ledger.Checkpoints)
+		require.Len(t, ledger.Executions, 2)
+		committed, rejected := ledger.Executions[0], ledger.Executions[1]
+		require.Equal(t, "COMMITTED", committed.State)
+		require.Equal(t, int64(42), committed.FencingToken)
+		require.Equal(t, "REJECTED", rejected.State)
+		require.Equal(t, int64(41), rejected.FencingToken)
+		require.Equal(t, engine.StaleFence, rejected.Rejection)
+		require.Len(t, ledger.Outbox, 1)
+		require.Equal(t, committed.OperationID, ledger.Outbox[0].OperationID)
+		require.Empty(t, engine.CheckLedger(ledger, 0))
+	})
+}
+
+func labKeys(t *testing.T, redis *redisstore.Coordination, contains ...string) []string {
+	t.Helper()
+	all, err := redis.Keys(context.Background())
+	require.NoError(t, err)
+	var out []string
+	for _, k := range all {
+		for _, c := range contains {
+			if strings.Contains(k.Key, c) {
+				out = append(out, k.Key)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// Every run starts from the seeded state, whatever the previous run left.
+func TestRunsStartFromTheSeed(t *testing.T) {
+	ctx := context.Background()
+	redis := storetest.Embedded(t)
+	db := storetest.Database(t)
+	s, _ := scenarios.ByID("lease-overrun")
+	backends := engine.Backends{Coordination: redis, Database: db, LeaseTTL: 30 * time.Second}
+	for _, mode := range []engine.Mode{engine.Unsafe, engine.Safe, engine.Safe} {
+		lab, err := engine.NewLab(ctx, backends, s, mode)
+		require.NoError(t, err)
+		require.NoError(t, lab.RunGuided(ctx))
+		result, err := lab.Result(ctx)
+		require.NoError(t, err)
+		require.True(t, result.AsPredicted(), "%s after an earlier run: %+v", mode, result)
+		require.Len(t, result.Executions, 2)
+		lab.Close(ctx)
+	}
+}
+
+// A paused actor cannot step; undo puts back the state before the last
+// action and the guided order resumes from there.
+func TestPauseAndUndo(t *testing.T) {
+	ctx := context.Background()
+	s, _ := scenarios.ByID("lease-overrun")
+	lab := newLab(t, storetest.Embedded(t), s, engine.Safe)
+	require.NoError(t, lab.Do(ctx, engine.Pause("A", "GC pause")))
+	require.ErrorIs(t, lab.Do(ctx, engine.Do("A")), engine.ErrPaused)
+	require.NoError(t, lab.Do(ctx, engine.Resume("A")))
+
+	require.NoError(t, lab.Undo(ctx)) // undo the resume
+	a, err := lab.Actor("A")
+	require.NoError(t, err)
+	require.True(t, a.Paused)
+	require.NoError(t, lab.Undo(ctx)) // undo the pause
+	require.False(t, a.Paused)
+	require.ErrorIs(t, lab.Undo(ctx), engine.ErrNothingToUndo)
+
+	require.NoError(t, lab.RunGuided(ctx))
+	require.NoError(t, lab.Undo(ctx)) // A's rejected write is gone again
+	result, err := lab.Result(ctx)
+	require.NoError(t, err)
+	require.Len(t, result.Executions, 1)
+	require.Equal(t, "write summary", a.NextStep())
+	require.NoError(t, lab.Next(ctx))
+	require.ErrorIs(t, lab.Next(ctx), engine.ErrGuidedDone)
+	result, err = lab.Result(ctx)
+	require.NoError(t, err)
+	require.True(t, result.AsPredicted())
+}
