@@ -39,7 +39,7 @@ func TestCheckLedger(t *testing.T) {
 	}
 	state := func(execs ...Execution) LedgerState {
 		s := LedgerState{Tenants: []Tenant{tenant}, Rollout: rollout, Executions: execs,
-			Resources: []Resource{{ConflictKey: "k", SummaryValue: 5, LastAcceptedFence: 42}},
+			Resources:   []Resource{{ConflictKey: "k", SummaryValue: 5, LastAcceptedFence: 42}},
 			Checkpoints: []Checkpoint{{ConflictKey: "k", SummaryValue: 5, FencingToken: 42}}}
 		for _, e := range execs {
 			if e.State == "COMMITTED" {
