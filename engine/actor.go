@@ -21,6 +21,7 @@ type Memory struct {
 type Actor struct {
 	Name    string
 	Label   string
+	Owner   string
 	Paused  bool
 	Pause   string // why it is paused
 	Waiting string // why its current step could not proceed
@@ -63,6 +64,13 @@ func (t *Turn) Actors() []*Actor           { return t.lab.actors }
 func (t *Turn) Emit(layer Layer, code, state, detail, guard string) {
 	t.lab.emit(Event{Actor: t.Actor.Name, Layer: layer, Code: t.Actor.Name + "_" + code,
 		State: state, Detail: detail, Guard: guard})
+}
+
+// Narrate sets the narration of the event this turn emitted last.
+func (t *Turn) Narrate(format string, args ...any) {
+	if n := len(t.lab.events); n > 0 {
+		t.lab.events[n-1].Narration = fmt.Sprintf(format, args...)
+	}
 }
 
 // Emitf is Emit without a guard and with a formatted detail.

@@ -13,6 +13,9 @@ type Event struct {
 	Detail   string
 	// Guard is the check that decided the step, as evaluated, if one ran.
 	Guard string
+	// Narration says in one plain sentence why the step matters, for a
+	// listener; empty where Detail says enough.
+	Narration string
 }
 
 // Break is an invariant of DESIGN §7 that a step broke.

@@ -127,7 +127,8 @@ func (l *Lab) checkInvariants(ctx context.Context) error {
 		b.Sequence = len(l.events)
 		l.breaks = append(l.breaks, b)
 		l.emit(Event{Actor: "lab", Layer: LayerDatabase, Code: fmt.Sprintf("INVARIANT_%d", b.Invariant),
-			State: "BROKEN", Detail: b.Detail})
+			State: "BROKEN", Detail: b.Detail,
+			Narration: fmt.Sprintf("Invariant %d broke: %s — %s.", b.Invariant, Invariants[b.Invariant], b.Detail)})
 	}
 	l.seenExecs = len(state.Executions)
 	return nil

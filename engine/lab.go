@@ -63,7 +63,7 @@ func NewLab(ctx context.Context, backends Backends, scenario *Scenario, mode Mod
 	}
 	l.ledger = ledger
 	for _, spec := range scenario.Actors(mode) {
-		actor := &Actor{Name: spec.Name, Label: spec.Label, program: spec.Program,
+		actor := &Actor{Name: spec.Name, Label: spec.Label, Owner: spec.Owner, program: spec.Program,
 			leases: backends.Coordination.Client(spec.Name)}
 		if actor.ledger, err = backends.Database.Connect(ctx, spec.Name); err != nil {
 			l.Close(ctx)
@@ -248,6 +248,8 @@ func (l *Lab) step(ctx context.Context, name string) error {
 	if outcome == Advance {
 		a.pc++
 		a.Waiting = ""
+	} else if n := len(l.events); n > 0 {
+		a.Waiting = l.events[n-1].Detail
 	}
 	return nil
 }
@@ -266,16 +268,22 @@ func (l *Lab) setPaused(name string, paused bool, why string) error {
 			why = "paused"
 		}
 		a.Pause = why
+		narration := fmt.Sprintf("%s is frozen mid-job (%s): it cannot notice time passing or its lease running out.", a.Name, why)
+		if a.Memory.HoldsLease {
+			narration = fmt.Sprintf("%s is frozen mid-job (%s) while it holds token %d; nothing tells it when its lease runs out.", a.Name, why, a.Memory.Token)
+		}
 		l.emit(Event{Actor: a.Name, Layer: LayerAPI, Code: a.Name + "_PAUSE", State: "PAUSED",
-			Detail: fmt.Sprintf("%s stops (%s); it still believes what it believed", a.Name, why)})
+			Detail: fmt.Sprintf("%s stops (%s); it still believes what it believed", a.Name, why), Narration: narration})
 		return nil
 	}
 	a.Pause = ""
 	detail := fmt.Sprintf("%s wakes up and carries on", a.Name)
+	narration := ""
 	if a.Memory.HoldsLease {
 		detail = fmt.Sprintf("%s wakes up still believing it holds token %d", a.Name, a.Memory.Token)
+		narration = fmt.Sprintf("%s carries on exactly where it stopped, sure that token %d is still the newest — it has no way to know otherwise.", a.Name, a.Memory.Token)
 	}
-	l.emit(Event{Actor: a.Name, Layer: LayerAPI, Code: a.Name + "_RESUME", State: "RUNNING", Detail: detail})
+	l.emit(Event{Actor: a.Name, Layer: LayerAPI, Code: a.Name + "_RESUME", State: "RUNNING", Detail: detail, Narration: narration})
 	return nil
 }
 
@@ -293,10 +301,12 @@ func (l *Lab) advance(ctx context.Context, by time.Duration) error {
 		return err
 	}
 	detail := fmt.Sprintf("lab clock +%s → %s", by, formatClock(l.clock))
+	narration := ""
 	if gone := vanished(before, after); len(gone) > 0 {
 		detail += "; expired: " + strings.Join(gone, ", ")
+		narration = fmt.Sprintf("Time passes and Redis drops %d expired key(s); whoever held them is not told.", len(gone))
 	}
-	l.emit(Event{Actor: "clock", Layer: LayerCoordination, Code: "CLOCK_ADVANCE", State: "ADVANCED", Detail: detail})
+	l.emit(Event{Actor: "clock", Layer: LayerCoordination, Code: "CLOCK_ADVANCE", State: "ADVANCED", Detail: detail, Narration: narration})
 	return nil
 }
 

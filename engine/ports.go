@@ -90,6 +90,8 @@ type Coordination interface {
 	Wipe(ctx context.Context) error
 	// Keys lists the lab's keys, sorted.
 	Keys(ctx context.Context) ([]RedisKey, error)
+	// LeaseHolder reads who holds the resource lease of a conflict key.
+	LeaseHolder(ctx context.Context, conflictKey string) (owner string, token int64, held bool, err error)
 	// Elapse lets d of lab time pass for key expiry: the embedded server
 	// fast-forwards, a real one is waited on.
 	Elapse(ctx context.Context, d time.Duration) error

@@ -75,8 +75,12 @@ type Prediction struct {
 
 // ActorSpec is an actor and its program.
 type ActorSpec struct {
-	Name    string // short, shown in events: "A"
-	Label   string // "worker A (daily-summary)"
+	Name  string // short, shown in events: "A"
+	Label string // "worker A (daily-summary)"
+	// Owner is the actor's id in Redis lease values ("worker-A"), so a
+	// snapshot can tell whether the lease the actor believes it holds is
+	// really its own.
+	Owner   string
 	Program []Step
 }
 

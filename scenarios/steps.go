@@ -30,7 +30,7 @@ func newWorker(name, job string, value func(m *engine.Memory) int64) worker {
 func (w worker) owner() string { return "worker-" + w.name }
 
 func (w worker) spec(program ...engine.Step) engine.ActorSpec {
-	return engine.ActorSpec{Name: w.name, Label: fmt.Sprintf("worker %s (%s)", w.name, w.job), Program: program}
+	return engine.ActorSpec{Name: w.name, Label: fmt.Sprintf("worker %s (%s)", w.name, w.job), Owner: w.owner(), Program: program}
 }
 
 // acquireLeader takes the job's leader lease; if another worker holds it,
@@ -44,6 +44,7 @@ func (w worker) acquireLeader() engine.Step {
 		if grant.Outcome == engine.LeaseContended {
 			t.Emitf(engine.LayerCoordination, "LEADER", "CONTENDED",
 				"leader lease of %s is held by %s; %s waits", w.job, grant.Holder, w.name)
+			t.Narrate("%s must wait: %s already leads %s.", w.name, grant.Holder, w.job)
 			return engine.Wait, nil
 		}
 		t.Memory().HoldsLeader = true
@@ -86,11 +87,13 @@ func (w worker) acquireLease() engine.Step {
 		if grant.Outcome == engine.LeaseContended {
 			t.Emitf(engine.LayerCoordination, "ACQUIRE", "CONTENDED",
 				"the resource lease is held by %s with token %d; %s waits", grant.Holder, grant.HolderToken, w.name)
+			t.Narrate("%s has to wait: the lease is on the resource itself, so any job that touches this summary takes its turn.", w.name)
 			return engine.Wait, nil
 		}
 		m.Token, m.HoldsLease = grant.Token, true
 		t.Emitf(engine.LayerCoordination, "ACQUIRE", string(grant.Outcome),
 			"%s holds the resource lease with fencing token %d for %s", w.name, grant.Token, t.LeaseTTL())
+		t.Narrate("Redis hands %s fencing token %d: every new holder gets a bigger number than the one before.", w.name, grant.Token)
 		return engine.Advance, nil
 	}}
 }
@@ -126,6 +129,7 @@ func (w worker) readSummary() engine.Step {
 		m := t.Memory()
 		m.Read, m.HasRead = v, true
 		t.Emitf(engine.LayerDatabase, "READ", "READ", "%s reads summary = %d", w.name, v)
+		t.Narrate("%s reads %d and will add to it; whatever it writes later is built on this read.", w.name, v)
 		return engine.Advance, nil
 	}}
 }
@@ -168,10 +172,16 @@ func (w worker) writeSummary() engine.Step {
 			t.Emit(engine.LayerDatabase, "WRITE", "COMMITTED",
 				fmt.Sprintf("%s commits summary = %d %s, with its checkpoint, execution and outbox row", w.name, write.Value, with),
 				result.Guard)
+			if t.Mode() == engine.Unsafe {
+				t.Narrate("%s's UPDATE goes through unconditionally: nothing compares its token with what the database already accepted.", w.name)
+			} else {
+				t.Narrate("PostgreSQL accepts %s: %s, so this is the newest writer it has seen.", w.name, result.Guard)
+			}
 		} else {
 			t.Emit(engine.LayerDatabase, "WRITE", "REJECTED",
 				fmt.Sprintf("PostgreSQL rejects %s's summary = %d %s: %s", w.name, write.Value, with, result.Rejection),
 				result.Guard)
+			t.Narrate("PostgreSQL refuses %s (%s): the check in the same transaction as the write is what stops a stale worker.", w.name, result.Guard)
 		}
 		return engine.Advance, nil
 	}}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -245,4 +246,25 @@ func (c *Coordination) Delete(ctx context.Context, keys ...string) error {
 		return fmt.Errorf("redisstore: delete %v: %w", keys, err)
 	}
 	return nil
+}
+
+// LeaseHolder reads the resource lease of a conflict key.
+func (c *Coordination) LeaseHolder(ctx context.Context, conflictKey string) (string, int64, bool, error) {
+	value, err := c.admin.Get(ctx, keysFor(conflictKey).lease).Result()
+	if errors.Is(err, redis.Nil) {
+		return "", 0, false, nil
+	}
+	if err != nil {
+		return "", 0, false, fmt.Errorf("redisstore: read lease of %s: %w", conflictKey, err)
+	}
+	// owner|token; the owner may itself contain '|', the token never does.
+	i := strings.LastIndexByte(value, '|')
+	if i < 0 {
+		return value, 0, true, nil
+	}
+	token, err := strconv.ParseInt(value[i+1:], 10, 64)
+	if err != nil {
+		return value, 0, true, nil
+	}
+	return value[:i], token, true, nil
 }

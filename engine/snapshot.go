@@ -1,0 +1,109 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Snapshot is everything a screen shows, read from the real backends at
+// one moment. Nothing in it is a copy kept by a UI.
+type Snapshot struct {
+	Scenario *Scenario
+	Mode     Mode
+	Clock    time.Duration
+	Now      time.Time
+
+	RedisName    string
+	RedisVirtual bool
+	DatabaseName string
+	DSN          string
+
+	Actors []ActorView
+	Keys   []RedisKey
+	Ledger LedgerState
+	Events []Event
+	// Guard is the last event whose step ran a guard, if any.
+	Guard  *Event
+	Result Result
+
+	GuidedDone, GuidedTotal int
+	// GuidedNext describes the next guided action; empty when it is over.
+	GuidedNext string
+}
+
+// ActorView is one actor's row: what it is doing, what it believes, and the
+// truth beside it.
+type ActorView struct {
+	Name, Label string
+	NextStep    string
+	Done        bool
+	Paused      bool
+	Pause       string
+	Waiting     string
+	Token       int64
+	Belief      string
+	Truth       string
+	// Deceived: the actor believes it holds the lease, and it does not.
+	Deceived bool
+}
+
+// Snapshot reads the backends and the lab's own state.
+func (l *Lab) Snapshot(ctx context.Context) (Snapshot, error) {
+	s := Snapshot{
+		Scenario:     l.scenario,
+		Mode:         l.mode,
+		Clock:        l.clock,
+		Now:          l.Now(),
+		RedisName:    l.backends.Coordination.Describe(),
+		RedisVirtual: l.backends.Coordination.Virtual(),
+		DatabaseName: l.backends.Database.Describe(),
+		DSN:          l.backends.Database.DSN(),
+		Events:       l.events,
+		GuidedDone:   l.guidedNext,
+		GuidedTotal:  len(l.guided),
+	}
+	var err error
+	if s.Keys, err = l.backends.Coordination.Keys(ctx); err != nil {
+		return s, err
+	}
+	holder, holderToken, held, err := l.backends.Coordination.LeaseHolder(ctx, l.scenario.Seed.ConflictKey)
+	if err != nil {
+		return s, err
+	}
+	if s.Ledger, err = l.ledger.State(ctx); err != nil {
+		return s, err
+	}
+	s.Result = l.resultFrom(s.Ledger)
+	for i := len(l.events) - 1; i >= 0; i-- {
+		if l.events[i].Guard != "" {
+			s.Guard = &l.events[i]
+			break
+		}
+	}
+	if next, ok := l.GuidedNext(); ok {
+		s.GuidedNext = next.String()
+	}
+
+	truth := "lease free"
+	if held {
+		truth = fmt.Sprintf("lease held by %s, token %d", holder, holderToken)
+	}
+	for _, a := range l.actors {
+		v := ActorView{Name: a.Name, Label: a.Label, NextStep: a.NextStep(), Done: a.Done(),
+			Paused: a.Paused, Pause: a.Pause, Waiting: a.Waiting, Token: a.Memory.Token, Truth: truth}
+		switch {
+		case a.Memory.HoldsLease:
+			v.Belief = fmt.Sprintf("holds lease, token %d", a.Memory.Token)
+			v.Deceived = !held || holder != a.Owner || holderToken != a.Memory.Token
+		case a.Memory.HoldsLeader:
+			v.Belief = "leads its job"
+		case a.Memory.Token > 0:
+			v.Belief = fmt.Sprintf("released token %d", a.Memory.Token)
+		default:
+			v.Belief = "holds nothing"
+		}
+		s.Actors = append(s.Actors, v)
+	}
+	return s, nil
+}
