@@ -113,7 +113,7 @@ func startBackends(ctx context.Context, c config) (*backends, error) {
 	b.cluster, err = pgcluster.Start(ctx, pgcluster.Options{})
 	if errors.Is(err, pgcluster.ErrNoServer) {
 		b.stop()
-		return nil, unreachable(fmt.Errorf("no PostgreSQL server binaries found: install them (%s) or pass --pg postgres://USER@HOST/DB", pgcluster.InstallHint()))
+		return nil, noServerError()
 	}
 	if err != nil {
 		b.stop()
@@ -143,6 +143,11 @@ func startRedis(ctx context.Context, c config) (*redisstore.Coordination, error)
 		return nil, unreachable(err)
 	}
 	return coordination, nil
+}
+
+func noServerError() error {
+	return unreachable(fmt.Errorf("no PostgreSQL server binaries found: install them (%s) or pass --pg postgres://USER@HOST/DB",
+		pgcluster.InstallHint()))
 }
 
 // classifyPG tells a refusal of the user's configuration (exit 2) from a

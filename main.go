@@ -34,7 +34,8 @@ func main() {
 const usage = `fencelab — watch why a leader lease alone is not enough
 
 usage:
-  fencelab [flags]                        the explorer (lease-overrun, SAFE)
+  fencelab [flags]                        the explorer (lease-overrun, SAFE);
+                                          ? inside it lists the keys
   fencelab list                           the scenario catalog
   fencelab run ID|--all [flags]           run the guided order headless
         --mode safe|unsafe|both           (default safe)
@@ -96,7 +97,7 @@ func fencelab(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			err = runHeadless(ctx, c, req, stdout, stderr)
 		}
 	case "":
-		err = usageError("the explorer is not built yet; try: fencelab run lease-overrun --mode both")
+		err = explore(ctx, c)
 	default:
 		err = usageError("unknown command %q (want list or run; fencelab --help)", command)
 	}

@@ -27,6 +27,10 @@ type Snapshot struct {
 	Guard  *Event
 	Result Result
 
+	// Settled: the guided order is over or every actor has run its
+	// program, so the verdict is final.
+	Settled bool
+
 	GuidedDone, GuidedTotal int
 	// GuidedNext describes the next guided action; empty when it is over.
 	GuidedNext string
@@ -44,6 +48,10 @@ type ActorView struct {
 	Token       int64
 	Belief      string
 	Truth       string
+	// The truth, as data: who holds the resource lease in Redis.
+	LeaseHeld   bool
+	LeaseHolder string
+	LeaseToken  int64
 	// Deceived: the actor believes it holds the lease, and it does not.
 	Deceived bool
 }
@@ -84,6 +92,12 @@ func (l *Lab) Snapshot(ctx context.Context) (Snapshot, error) {
 	if next, ok := l.GuidedNext(); ok {
 		s.GuidedNext = next.String()
 	}
+	s.Settled = s.GuidedNext == ""
+	allDone := true
+	for _, a := range l.actors {
+		allDone = allDone && a.Done()
+	}
+	s.Settled = s.Settled || allDone
 
 	truth := "lease free"
 	if held {
@@ -91,7 +105,8 @@ func (l *Lab) Snapshot(ctx context.Context) (Snapshot, error) {
 	}
 	for _, a := range l.actors {
 		v := ActorView{Name: a.Name, Label: a.Label, NextStep: a.NextStep(), Done: a.Done(),
-			Paused: a.Paused, Pause: a.Pause, Waiting: a.Waiting, Token: a.Memory.Token, Truth: truth}
+			Paused: a.Paused, Pause: a.Pause, Waiting: a.Waiting, Token: a.Memory.Token, Truth: truth,
+			LeaseHeld: held, LeaseHolder: holder, LeaseToken: holderToken}
 		switch {
 		case a.Memory.HoldsLease:
 			v.Belief = fmt.Sprintf("holds lease, token %d", a.Memory.Token)

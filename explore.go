@@ -1,0 +1,83 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/scenarios"
+	"github.com/fencelab/fencelab/store/pgcluster"
+	"github.com/fencelab/fencelab/tui"
+)
+
+// explore runs the terminal explorer. The first frame shows at once; the
+// backends start behind it. Whatever started is stopped when the explorer
+// ends, however it ends.
+func explore(ctx context.Context, c config) error {
+	starting := "connecting to PostgreSQL…"
+	if c.pgDSN == "" {
+		bins, err := pgcluster.FindBinaries()
+		if err != nil {
+			return noServerError()
+		}
+		starting = fmt.Sprintf("starting PostgreSQL %d…", bins.Major)
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	// Start runs in a command goroutine that may outlive the program: after
+	// quitting, no new start begins and a start under way is waited for.
+	var (
+		mu       sync.Mutex
+		quitting bool
+		inFlight sync.WaitGroup
+		started  *backends
+	)
+	model := tui.New(ctx, tui.Options{
+		Catalog:     scenarios.All(),
+		Scenario:    "lease-overrun",
+		Mode:        engine.Safe,
+		Starting:    starting,
+		AllowUnsafe: c.pgDSN == "" || c.allowUnsafe,
+		Start: func(ctx context.Context) (engine.Backends, error) {
+			mu.Lock()
+			if quitting {
+				mu.Unlock()
+				return engine.Backends{}, context.Canceled
+			}
+			inFlight.Add(1)
+			mu.Unlock()
+			defer inFlight.Done()
+			b, err := startBackends(ctx, c)
+			if err != nil {
+				return engine.Backends{}, err
+			}
+			started = b
+			return b.Backends, nil
+		},
+	})
+	_, runErr := tea.NewProgram(model, tea.WithAltScreen(), tea.WithContext(ctx)).Run()
+
+	// Stop a start still under way, wait for it, then stop what it started.
+	mu.Lock()
+	quitting = true
+	mu.Unlock()
+	cancel()
+	inFlight.Wait()
+	model.Close()
+	if started != nil {
+		started.stop()
+	}
+
+	if err := model.Err(); err != nil {
+		return err
+	}
+	if runErr != nil && !errors.Is(runErr, tea.ErrProgramKilled) && !errors.Is(runErr, tea.ErrInterrupted) {
+		return runErr
+	}
+	return nil
+}

@@ -1,0 +1,53 @@
+package tui
+
+import "github.com/charmbracelet/bubbles/key"
+
+// keyMap is the contract of DESIGN §8; the same map feeds the help screen.
+type keyMap struct {
+	Next   key.Binding
+	Step   key.Binding
+	Select key.Binding
+	Pause  key.Binding
+	Expire key.Binding
+	Second key.Binding
+	Mode   key.Binding
+	Picker key.Binding
+	Reset  key.Binding
+	Undo   key.Binding
+	DSN    key.Binding
+	Scroll key.Binding
+	Help   key.Binding
+	Quit   key.Binding
+}
+
+func newKeyMap() keyMap {
+	return keyMap{
+		Next:   key.NewBinding(key.WithKeys("n", " "), key.WithHelp("n/space", "next guided step")),
+		Step:   key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", "step that actor")),
+		Select: key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab", "select actor")),
+		Pause:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause/resume selected")),
+		Expire: key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "clock to next expiry")),
+		Second: key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "clock +1s")),
+		Mode:   key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "SAFE/UNSAFE")),
+		Picker: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "scenarios")),
+		Reset:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reset")),
+		Undo:   key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo")),
+		DSN:    key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "show DSN")),
+		Scroll: key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown", "k", "j"), key.WithHelp("↑/↓", "scroll timeline")),
+		Help:   key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Quit:   key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+	}
+}
+
+func (k keyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Next, k.Step, k.Pause, k.Expire, k.Mode, k.Picker, k.Undo, k.Help, k.Quit}
+}
+
+func (k keyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Next, k.Step, k.Select, k.Pause},
+		{k.Expire, k.Second, k.Reset, k.Undo},
+		{k.Mode, k.Picker, k.DSN, k.Scroll},
+		{k.Help, k.Quit},
+	}
+}

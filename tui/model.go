@@ -1,0 +1,392 @@
+// Package tui is fencelab's face: a Bubble Tea program that renders engine
+// snapshots and sends engine commands. Every value on screen comes from a
+// snapshot read from the real backends. It knows no driver and no scenario
+// by name; nothing imports it but main.
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/list"
+	"github.com/charmbracelet/bubbles/spinner"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/fencelab/fencelab/engine"
+)
+
+// Options wire the explorer to its backends and catalog.
+type Options struct {
+	Catalog  []*engine.Scenario
+	Scenario string // id to open; empty: the first of the catalog
+	Mode     engine.Mode
+	// Starting says what Start waits for, e.g. "starting PostgreSQL 15…".
+	Starting string
+	// Start brings the backends up. It runs in a tea.Cmd, after the first
+	// frame is on screen.
+	Start func(ctx context.Context) (engine.Backends, error)
+	// AllowUnsafe is false on a user's own server without --allow-unsafe:
+	// the explorer then stays in SAFE mode.
+	AllowUnsafe bool
+}
+
+// The messages of the explorer's commands.
+type (
+	backendsMsg struct{ backends engine.Backends }
+	labMsg      struct {
+		lab  *engine.Lab
+		snap engine.Snapshot
+	}
+	// opMsg is the end of one lab operation: the snapshot after it, and
+	// the operation's error (a user mistake or a backend failure).
+	opMsg struct {
+		snap engine.Snapshot
+		err  error
+	}
+	refreshMsg   struct{ snap engine.Snapshot }
+	tickMsg      struct{}
+	fatalMsg     struct{ err error }
+	labFailedMsg struct{ err error }
+)
+
+func (m fatalMsg) Error() string     { return m.err.Error() }
+func (m labFailedMsg) Error() string { return m.err.Error() }
+
+// op is one lab operation, run in a tea.Cmd.
+type op func(ctx context.Context, lab *engine.Lab) error
+
+// Model is the root model. It holds the current lab and its last snapshot
+// and composes the panes.
+type Model struct {
+	opts     Options
+	keys     keyMap
+	styles   styles
+	help     help.Model
+	spinner  spinner.Model
+	picker   list.Model
+	width    int
+	height   int
+	ctx      context.Context
+	backends *engine.Backends
+	lab      *engine.Lab
+	snap     *engine.Snapshot
+	scenario *engine.Scenario
+	mode     engine.Mode
+
+	busy     bool
+	queue    []op
+	selected int
+	scroll   int // timeline lines scrolled up from the newest
+	showDSN  bool
+	showHelp bool
+	picking  bool
+	status   string
+	statusOK bool
+	fatal    error
+}
+
+// New makes the explorer's model.
+func New(ctx context.Context, opts Options) *Model {
+	m := &Model{
+		opts:    opts,
+		keys:    newKeyMap(),
+		styles:  newStyles(),
+		help:    help.New(),
+		spinner: spinner.New(spinner.WithSpinner(spinner.Line)),
+		picker:  newPicker(opts.Catalog),
+		ctx:     ctx,
+		mode:    opts.Mode,
+		width:   80,
+		height:  24,
+	}
+	m.scenario = opts.Catalog[0]
+	for _, s := range opts.Catalog {
+		if s.ID == opts.Scenario {
+			m.scenario = s
+		}
+	}
+	return m
+}
+
+// Err is the error that ended the explorer, if one did (a backend that
+// could not start).
+func (m *Model) Err() error { return m.fatal }
+
+// Close closes the current lab's connections.
+func (m *Model) Close() {
+	if m.lab != nil {
+		m.lab.Close(context.WithoutCancel(m.ctx))
+	}
+}
+
+func (m *Model) Init() tea.Cmd {
+	return tea.Batch(m.spinner.Tick, m.startBackends())
+}
+
+func (m *Model) startBackends() tea.Cmd {
+	return func() tea.Msg {
+		b, err := m.opts.Start(m.ctx)
+		if err != nil {
+			return fatalMsg{err}
+		}
+		return backendsMsg{b}
+	}
+}
+
+// openLab closes the current lab and opens scenario × mode from its seed.
+func (m *Model) openLab(s *engine.Scenario, mode engine.Mode) tea.Cmd {
+	old, backends, ctx := m.lab, *m.backends, m.ctx
+	m.busy = true
+	return func() tea.Msg {
+		if old != nil {
+			old.Close(ctx)
+		}
+		lab, err := engine.NewLab(ctx, backends, s, mode)
+		if err != nil {
+			return labFailedMsg{err}
+		}
+		snap, err := lab.Snapshot(ctx)
+		if err != nil {
+			lab.Close(ctx)
+			return labFailedMsg{err}
+		}
+		return labMsg{lab, snap}
+	}
+}
+
+// run starts a lab operation, or queues it behind the one running, so keys
+// pressed quickly are all taken, in order.
+func (m *Model) run(o op) tea.Cmd {
+	if m.lab == nil {
+		return nil
+	}
+	if m.busy {
+		if len(m.queue) < 32 {
+			m.queue = append(m.queue, o)
+		}
+		return nil
+	}
+	m.busy = true
+	lab, ctx := m.lab, m.ctx
+	return func() tea.Msg {
+		err := o(ctx, lab)
+		snap, serr := lab.Snapshot(ctx)
+		if err == nil {
+			err = serr
+		}
+		return opMsg{snap: snap, err: err}
+	}
+}
+
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.picker.SetSize(msg.Width, msg.Height-1)
+		m.help.Width = msg.Width
+		return m, nil
+	case spinner.TickMsg:
+		if m.lab != nil || m.fatal != nil {
+			return m, nil
+		}
+		var cmd tea.Cmd
+		m.spinner, cmd = m.spinner.Update(msg)
+		return m, cmd
+	case fatalMsg:
+		m.fatal = msg.err
+		return m, nil
+	case backendsMsg:
+		m.backends = &msg.backends
+		return m, tea.Batch(m.openLab(m.scenario, m.mode), m.tick())
+	case labMsg:
+		m.lab, m.snap, m.busy, m.queue = msg.lab, &msg.snap, false, nil
+		m.scenario, m.mode = msg.lab.Scenario(), msg.lab.Mode()
+		m.selected, m.scroll = 0, 0
+		m.setStatus(fmt.Sprintf("%s in %s mode, from its seeded state", m.scenario.ID, m.mode), true)
+		return m, nil
+	case labFailedMsg:
+		m.busy = false
+		m.setStatus("could not open the lab: "+oneLine(msg.err), false)
+		return m, nil
+	case opMsg:
+		m.busy = false
+		if msg.snap.Scenario != nil {
+			m.snap = &msg.snap
+		}
+		m.scroll = 0
+		if msg.err != nil {
+			m.setStatus(describe(msg.err), false)
+			m.queue = nil // later keys were meant for a state that did not come
+		} else if m.snap != nil && m.snap.GuidedNext == "" && m.snap.GuidedTotal > 0 {
+			m.setStatus("guided order complete — r reset · m other mode · s another scenario", true)
+		} else {
+			m.status = ""
+		}
+		if len(m.queue) > 0 {
+			next := m.queue[0]
+			m.queue = m.queue[1:]
+			return m, m.run(next)
+		}
+		return m, nil
+	case refreshMsg:
+		if !m.busy {
+			m.snap = &msg.snap
+		}
+		return m, nil
+	case tickMsg:
+		return m, tea.Batch(m.refresh(), m.tick())
+	case tea.KeyMsg:
+		return m.handleKey(msg)
+	}
+	return m, nil
+}
+
+// tick refreshes the snapshot on a real Redis, whose TTLs run on the wall
+// clock; the embedded one's only move with the lab clock.
+func (m *Model) tick() tea.Cmd {
+	if m.backends == nil || m.backends.Coordination.Virtual() {
+		return nil
+	}
+	return tea.Tick(500*time.Millisecond, func(time.Time) tea.Msg { return tickMsg{} })
+}
+
+func (m *Model) refresh() tea.Cmd {
+	if m.busy || m.lab == nil {
+		return nil
+	}
+	lab, ctx := m.lab, m.ctx
+	return func() tea.Msg {
+		snap, err := lab.Snapshot(ctx)
+		if err != nil {
+			return opMsg{err: err}
+		}
+		return refreshMsg{snap}
+	}
+}
+
+func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	if key.Matches(msg, m.keys.Quit) && !(m.picking && m.picker.FilterState() == list.Filtering && msg.String() == "q") {
+		return m, tea.Quit
+	}
+	if m.picking {
+		return m.handlePickerKey(msg)
+	}
+	if m.showHelp {
+		m.showHelp = false
+		return m, nil
+	}
+	if m.lab == nil {
+		return m, nil
+	}
+	switch {
+	case key.Matches(msg, m.keys.Help):
+		m.showHelp = true
+	case key.Matches(msg, m.keys.Next):
+		return m, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Next(ctx) })
+	case key.Matches(msg, m.keys.Step):
+		i := int(msg.String()[0] - '1')
+		if m.snap == nil || i >= len(m.snap.Actors) {
+			m.setStatus(fmt.Sprintf("there is no actor %d here", i+1), false)
+			return m, nil
+		}
+		m.selected = i
+		name := m.snap.Actors[i].Name
+		return m, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Do(ctx, engine.Do(name)) })
+	case key.Matches(msg, m.keys.Select):
+		if n := len(m.snap.Actors); n > 0 {
+			if msg.String() == "shift+tab" {
+				m.selected = (m.selected + n - 1) % n
+			} else {
+				m.selected = (m.selected + 1) % n
+			}
+		}
+	case key.Matches(msg, m.keys.Pause):
+		if m.selected >= len(m.snap.Actors) {
+			return m, nil
+		}
+		a := m.snap.Actors[m.selected]
+		action := engine.Pause(a.Name, "paused by you")
+		if a.Paused {
+			action = engine.Resume(a.Name)
+		}
+		return m, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Do(ctx, action) })
+	case key.Matches(msg, m.keys.Expire):
+		return m, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Do(ctx, engine.AdvanceToNextExpiry()) })
+	case key.Matches(msg, m.keys.Second):
+		return m, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Do(ctx, engine.AdvanceBy(time.Second)) })
+	case key.Matches(msg, m.keys.Reset):
+		return m, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Reset(ctx) })
+	case key.Matches(msg, m.keys.Undo):
+		return m, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Undo(ctx) })
+	case key.Matches(msg, m.keys.Mode):
+		if m.busy {
+			return m, nil
+		}
+		other := engine.Unsafe
+		if m.mode == engine.Unsafe {
+			other = engine.Safe
+		}
+		if other == engine.Unsafe && !m.opts.AllowUnsafe {
+			m.setStatus("UNSAFE writes naive code paths into --pg's server; start fencelab with --allow-unsafe to allow it", false)
+			return m, nil
+		}
+		return m, m.openLab(m.scenario, other)
+	case key.Matches(msg, m.keys.Picker):
+		m.picking = true
+	case key.Matches(msg, m.keys.DSN):
+		m.showDSN = !m.showDSN
+	case key.Matches(msg, m.keys.Scroll):
+		switch msg.String() {
+		case "up", "k":
+			m.scroll++
+		case "down", "j":
+			m.scroll = max(0, m.scroll-1)
+		case "pgup":
+			m.scroll += 10
+		case "pgdown":
+			m.scroll = max(0, m.scroll-10)
+		}
+	}
+	return m, nil
+}
+
+func (m *Model) handlePickerKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	if m.picker.FilterState() != list.Filtering {
+		switch msg.String() {
+		case "esc":
+			m.picking = false
+			return m, nil
+		case "enter":
+			item, ok := m.picker.SelectedItem().(scenarioItem)
+			if !ok || m.busy {
+				return m, nil
+			}
+			m.picking = false
+			m.scroll = 0
+			return m, m.openLab(item.s, m.mode)
+		}
+	}
+	var cmd tea.Cmd
+	m.picker, cmd = m.picker.Update(msg)
+	return m, cmd
+}
+
+func (m *Model) setStatus(text string, ok bool) { m.status, m.statusOK = text, ok }
+
+// describe turns an operation's error into the status line: a user's
+// mistake is said plainly; a backend failure says the step did not happen.
+func describe(err error) string {
+	switch {
+	case errors.Is(err, engine.ErrGuidedDone):
+		return "the guided order is over — r reset · m other mode · s another scenario · 1–9 step freely"
+	case errors.Is(err, engine.ErrPaused), errors.Is(err, engine.ErrProgramDone), errors.Is(err, engine.ErrNothingToUndo),
+		errors.Is(err, engine.ErrUndoNeedsLab), errors.Is(err, engine.ErrNoExpiry), errors.Is(err, engine.ErrUnknownActor):
+		return oneLine(err)
+	default:
+		return "backend error, the step did not complete: " + oneLine(err)
+	}
+}

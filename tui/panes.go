@@ -1,0 +1,295 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/fencelab/fencelab/engine"
+)
+
+// The panes render a snapshot into lines. Each gets its width and the most
+// lines it may use, and never returns a line wider than that: a pane that
+// has more to say than room shows what matters most and says what it left
+// out.
+
+// titled puts a pane title above the body, cutting the body to fit.
+func titled(st styles, title string, width, height int, body []string) []string {
+	if height <= 0 {
+		return nil
+	}
+	head := st.pane.Render(title) + " " + st.dim.Render(strings.Repeat("─", max(0, width-ansi.StringWidth(title)-1)))
+	lines := []string{head}
+	room := height - 1
+	if len(body) > room && room > 0 {
+		body = append(body[:room-1:room-1], st.dim.Render(fmt.Sprintf("  … %d more", len(body)-room+1)))
+	}
+	if room > 0 {
+		lines = append(lines, body...)
+	}
+	return fit(lines, width)
+}
+
+// fit cuts every line to width, escape codes and wide runes included.
+func fit(lines []string, width int) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = ansi.Truncate(l, width, "…")
+	}
+	return out
+}
+
+func workersPane(st styles, s engine.Snapshot, selected, width, height int) []string {
+	var body []string
+	perActor := 2
+	if height-1 < 2*len(s.Actors) {
+		perActor = 1
+	}
+	for i, a := range s.Actors {
+		marker := "  "
+		name := fmt.Sprintf("%d %s", i+1, a.Name)
+		if i == selected {
+			marker = "> "
+			name = st.selected.Render(name)
+		}
+		status := "ready"
+		switch {
+		case a.Paused:
+			status = st.state("PAUSED") + " (" + a.Pause + ")"
+		case a.Done:
+			status = st.dim.Render("done")
+		case a.Waiting != "":
+			status = st.state("CONTENDED") + " waits"
+		}
+		next := ""
+		if a.NextStep != "" {
+			next = st.dim.Render(" · next: ") + a.NextStep
+		}
+		token := "no token"
+		if a.Token > 0 {
+			token = fmt.Sprintf("token %d", a.Token)
+		}
+		belief := "believes: " + a.Belief + st.dim.Render(" · truth: ") + a.Truth
+		if a.Deceived {
+			belief += " " + st.rejected.Render("← stale belief")
+		}
+		if perActor == 1 {
+			truth := "lease free"
+			if a.LeaseHeld {
+				truth = fmt.Sprintf("%s holds %d", a.LeaseHolder, a.LeaseToken)
+			}
+			line := fmt.Sprintf("%s%s %s · believes: %s · truth: %s", marker, name, status, a.Belief, truth)
+			if a.Deceived {
+				line += " " + st.rejected.Render("← stale")
+			}
+			body = append(body, line)
+			continue
+		}
+		body = append(body,
+			fmt.Sprintf("%s%s  %s  %s · %s%s", marker, name, st.dim.Render(a.Label), status, token, next),
+			"     "+belief)
+	}
+	return titled(st, "Workers", width, height, body)
+}
+
+func redisPane(st styles, s engine.Snapshot, width, height int) []string {
+	var body []string
+	keyWidth, valueWidth := 0, 0
+	for _, k := range s.Keys {
+		keyWidth, valueWidth = max(keyWidth, len(k.Key)), max(valueWidth, len(k.Value))
+	}
+	for _, k := range s.Keys {
+		ttl := st.dim.Render("no ttl")
+		if k.TTL > 0 {
+			ttl = "ttl " + formatTTL(k.TTL)
+		}
+		body = append(body, fmt.Sprintf("  %-*s  %-*s  %s", keyWidth, k.Key, valueWidth, k.Value, ttl))
+	}
+	if len(body) == 0 {
+		body = append(body, st.dim.Render("  no lab keys"))
+	}
+	if len(body) > height-1 && height > 1 {
+		body = compactKeys(st, s.Keys, width, height-1)
+	}
+	return titled(st, "Redis  "+st.dim.Render(s.RedisName), width, height, body)
+}
+
+// compactKeys packs the keys into few lines, each named by its last
+// segment (lease, counter, leader:JOB), when the pane is short.
+func compactKeys(st styles, keys []engine.RedisKey, width, lines int) []string {
+	var out []string
+	line := " "
+	for _, k := range keys {
+		name := k.Key
+		if i := strings.LastIndex(name, "}:"); i >= 0 {
+			name = name[i+2:]
+		} else {
+			name = strings.TrimPrefix(name, "fencelab:")
+		}
+		item := " " + name + "=" + k.Value
+		if k.TTL > 0 {
+			item += " (" + formatTTL(k.TTL) + ")"
+		}
+		if ansi.StringWidth(line)+ansi.StringWidth(item) > width && line != " " {
+			out = append(out, line)
+			line = " "
+		}
+		line += item
+	}
+	out = append(out, line)
+	if len(out) > lines {
+		out = out[:lines]
+	}
+	return out
+}
+
+func formatTTL(d time.Duration) string {
+	if d%time.Second == 0 {
+		return fmt.Sprintf("%ds", int(d/time.Second))
+	}
+	return fmt.Sprintf("%.3fs", d.Seconds())
+}
+
+func postgresPane(st styles, s engine.Snapshot, width, height int) []string {
+	// In order of importance: the resource row and the guard, then the
+	// newest executions, then the checkpoint. Shown in reading order.
+	var head, checkpoints, executions []string
+	key := s.Scenario.Seed.ConflictKey
+	if r, ok := s.Ledger.Resource(key); ok {
+		head = append(head, fmt.Sprintf("  %s: summary %s · last accepted fence %s · namespace epoch %d",
+			key, st.title.Render(fmt.Sprint(r.SummaryValue)), st.title.Render(fence(r.LastAcceptedFence)), r.NamespaceEpoch))
+	}
+	if g := s.Guard; g != nil {
+		head = append(head, "  guard  "+st.guard.Render(g.Actor+": "+g.Guard)+" → "+st.state(g.State))
+	} else {
+		head = append(head, st.dim.Render("  guard  not evaluated yet"))
+	}
+	for _, c := range s.Ledger.Checkpoints {
+		checkpoints = append(checkpoints, fmt.Sprintf("  checkpoint token %s · schema %d · summary %d", fence(c.FencingToken), c.SchemaVersion, c.SummaryValue))
+	}
+	for _, e := range s.Ledger.Executions {
+		line := fmt.Sprintf("  execution %-16s %-9s token %-4s %s", e.JobName, e.Owner, fence(e.FencingToken), st.state(e.State))
+		if e.Rejection != "" {
+			line += " " + st.rejected.Render(e.Rejection)
+		}
+		executions = append(executions, line)
+	}
+	if len(executions) == 0 {
+		executions = append(executions, st.dim.Render("  no executions yet"))
+	}
+	room := height - 1 - len(head)
+	if room < len(executions) {
+		executions = executions[len(executions)-max(0, room):]
+		checkpoints = nil
+	} else if room < len(executions)+len(checkpoints) {
+		checkpoints = checkpoints[:room-len(executions)]
+	}
+	body := append(append(head, checkpoints...), executions...)
+	return titled(st, "PostgreSQL  "+st.dim.Render(s.DatabaseName+" · schema fencelab"), width, height, body)
+}
+
+func outboxPane(st styles, s engine.Snapshot, width, height int) []string {
+	var body []string
+	for _, o := range s.Ledger.Outbox {
+		body = append(body, fmt.Sprintf("  %-28s %-10s %s · attempts %d", o.OperationID, o.EffectType, st.state(o.Status), o.AttemptCount))
+	}
+	if len(body) == 0 {
+		body = append(body, st.dim.Render("  no outbox rows"))
+	}
+	if len(body) > height-1 && height == 2 {
+		body = []string{body[len(body)-1] + st.dim.Render(fmt.Sprintf(" · %d older", len(body)-1))}
+	}
+	return titled(st, "Outbox", width, height, body)
+}
+
+// timelineLines renders every event; the timeline pane scrolls over them.
+func timelineLines(st styles, s engine.Snapshot, width int) []string {
+	broken := map[int]bool{}
+	for _, b := range s.Result.Breaks {
+		broken[b.Sequence] = true
+	}
+	// Wide: one line an event. Narrow: the detail goes on a line of its own
+	// rather than being cut off.
+	wide := width >= 110
+	var lines []string
+	for _, e := range s.Events {
+		mark := " "
+		if broken[e.Sequence] {
+			mark = st.broken.Render("!")
+		}
+		if wide {
+			lines = append(lines, fmt.Sprintf("%s%3d %-6s %-6s %-13s %-15s %s  %s", mark, e.Sequence, engine.FormatClock(e.At),
+				e.Actor, e.Layer, e.Code, st.state(e.State), e.Detail))
+		} else {
+			lines = append(lines,
+				fmt.Sprintf("%s%3d %-6s %-15s %s", mark, e.Sequence, engine.FormatClock(e.At), e.Code, st.state(e.State)),
+				"       "+e.Detail)
+		}
+		if e.Guard != "" {
+			indent := "       "
+			if wide {
+				indent = strings.Repeat(" ", 47)
+			}
+			lines = append(lines, indent+st.dim.Render("guard: ")+st.guard.Render(e.Guard))
+		}
+	}
+	if len(lines) == 0 {
+		lines = append(lines, st.dim.Render("  nothing has happened yet — press n to take the first guided step"))
+	}
+	return fit(lines, width)
+}
+
+// narrationLines is one plain sentence for the last step, wrapped to at
+// most height lines.
+func narrationLines(st styles, s engine.Snapshot, width, height int) []string {
+	text := "Press n to follow the seed's timeline, or step the actors yourself with 1–9."
+	if n := len(s.Events); n > 0 {
+		last := s.Events[n-1]
+		text = last.Narration
+		if text == "" {
+			text = last.Detail
+		}
+	}
+	wrapped := strings.Split(ansi.Wordwrap(text, width-2, " "), "\n")
+	if len(wrapped) > height {
+		wrapped = wrapped[:height]
+	}
+	for i := range wrapped {
+		wrapped[i] = "  " + st.narration.Render(wrapped[i])
+	}
+	return fit(wrapped, width)
+}
+
+func resultLines(st styles, s engine.Snapshot, width, height int) []string {
+	r := s.Result
+	verdict := st.title.Render(r.Verdict)
+	switch {
+	case len(r.Breaks) > 0:
+		verdict = st.broken.Render(r.Verdict)
+	case !s.Settled:
+		verdict = st.dim.Render("pending")
+	}
+	fenceLabel := "last accepted fence"
+	if width < 100 {
+		fenceLabel = "fence"
+	}
+	lines := []string{fmt.Sprintf("  result  expected %d · final %d · %s %s · verdict %s",
+		r.Expected, r.Final, fenceLabel, fence(r.LastAcceptedFence), verdict)}
+	for _, b := range r.Breaks {
+		lines = append(lines, "  "+st.broken.Render(fmt.Sprintf("BROKEN invariant %d", b.Invariant))+
+			fmt.Sprintf(" at #%d: %s", b.Sequence, b.Detail))
+	}
+	if len(lines) > height {
+		lines = lines[:height]
+	}
+	return fit(lines, width)
+}
+
+func fence(f int64) string {
+	if f == 0 {
+		return "none"
+	}
+	return fmt.Sprint(f)
+}

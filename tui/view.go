@@ -1,0 +1,228 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/fencelab/fencelab/engine"
+)
+
+// The smallest terminal the explorer draws in; below it, it says so.
+const (
+	minWidth  = 80
+	minHeight = 24
+	// wideWidth is where the timeline moves to a column of its own.
+	wideWidth = 150
+)
+
+func (m *Model) View() string {
+	if m.width < minWidth || m.height < minHeight {
+		return strings.Join(fit([]string{
+			fmt.Sprintf("fencelab needs at least %d×%d;", minWidth, minHeight),
+			fmt.Sprintf("this terminal is %d×%d.", m.width, m.height),
+			"Enlarge it, or q to quit.",
+		}, max(m.width, 1)), "\n")
+	}
+	if m.fatal != nil {
+		return strings.Join(fit([]string{
+			m.styles.rejected.Render("fencelab could not start its backends:"),
+			oneLine(m.fatal),
+			"",
+			"q to quit",
+		}, m.width), "\n")
+	}
+	if m.snap == nil {
+		waiting := m.opts.Starting
+		if m.backends != nil {
+			waiting = "opening " + m.scenario.ID + "…"
+		}
+		return strings.Join(fit([]string{
+			m.styles.title.Render("fencelab") + m.styles.dim.Render(" · job safety in distributed systems"),
+			"",
+			m.spinner.View() + " " + waiting,
+		}, m.width), "\n")
+	}
+	if m.picking {
+		return m.picker.View()
+	}
+	if m.showHelp {
+		return m.helpView()
+	}
+	return m.labView()
+}
+
+func (m *Model) helpView() string {
+	m.help.ShowAll = true
+	defer func() { m.help.ShowAll = false }()
+	lines := []string{m.styles.title.Render("fencelab keys"), ""}
+	lines = append(lines, strings.Split(m.help.View(m.keys), "\n")...)
+	lines = append(lines, "", "Invariants checked after every step:")
+	for i := 1; i <= len(engine.Invariants); i++ {
+		lines = append(lines, fmt.Sprintf("  %d. %s", i, engine.Invariants[i]))
+	}
+	lines = append(lines, "", m.styles.dim.Render("any key to go back"))
+	return strings.Join(fit(lines, m.width), "\n")
+}
+
+// labView lays the panes out: stacked below wideWidth, with the timeline in
+// its own column from there on. Header, narration, result and the key line
+// always show; the panes share what is left.
+func (m *Model) labView() string {
+	s, st, w := *m.snap, m.styles, m.width
+	header := m.header(s)
+	narration := narrationLines(st, s, w, 2)
+	result := resultLines(st, s, w, 1+len(s.Result.Breaks))
+	if len(result) > 3 {
+		result = result[:3]
+	}
+	footer := []string{m.statusLine(), m.help.ShortHelpView(m.keys.ShortHelp())}
+	if m.height < 30 {
+		// Short terminals: the status line when there is news, else the keys.
+		footer = footer[1:]
+		if status := m.statusLine(); status != "" {
+			footer = []string{status + m.styles.dim.Render(" · ? help")}
+		}
+	}
+	fixed := len(header) + len(narration) + len(result) + len(footer) + 1 // +1: the narration's rule
+	room := m.height - fixed
+
+	var middle []string
+	if w >= wideWidth {
+		left := w*11/20 - 1
+		right := w - left - 1
+		column := m.stack(s, left, room, false)
+		timeline := m.timeline(s, right, room)
+		middle = sideBySide(column, timeline, left, room)
+	} else {
+		middle = m.stack(s, w, room, true)
+	}
+
+	lines := append(header, middle...)
+	lines = append(lines, st.dim.Render(strings.Repeat("─", w)))
+	lines = append(lines, narration...)
+	lines = append(lines, result...)
+	lines = append(lines, footer...)
+	return strings.Join(fit(lines, w), "\n")
+}
+
+// stack fills height lines with the panes, each getting at least its
+// minimum and then, in order of importance, up to what it needs. With
+// withTimeline the timeline takes whatever is left.
+func (m *Model) stack(s engine.Snapshot, width, height int, withTimeline bool) []string {
+	st := m.styles
+	type pane struct {
+		min, want int
+		grow      int // order in which panes grow past their minimum
+		render    func(h int) []string
+	}
+	actors := len(s.Actors)
+	panes := []pane{
+		{1 + actors, 1 + 2*actors, 1, func(h int) []string { return workersPane(st, s, m.selected, width, h) }},
+		{4, 3 + len(s.Ledger.Checkpoints) + max(1, len(s.Ledger.Executions)), 0, func(h int) []string { return postgresPane(st, s, width, h) }},
+		{2, 1 + max(1, len(s.Keys)), 2, func(h int) []string { return redisPane(st, s, width, h) }},
+		{2, 1 + max(1, len(s.Ledger.Outbox)), 3, func(h int) []string { return outboxPane(st, s, width, h) }},
+	}
+	timelineMin := 0
+	if withTimeline {
+		timelineMin = 4
+	}
+	heights := make([]int, len(panes))
+	left := height - timelineMin
+	for i, p := range panes {
+		heights[i] = min(p.min, max(0, left))
+		left -= heights[i]
+	}
+	for order := range panes {
+		for i, p := range panes {
+			if p.grow == order {
+				grow := min(p.want-heights[i], max(0, left))
+				heights[i] += grow
+				left -= grow
+			}
+		}
+	}
+	var lines []string
+	for i, p := range panes {
+		lines = append(lines, p.render(heights[i])...)
+	}
+	if withTimeline {
+		lines = append(lines, m.timeline(s, width, height-len(lines))...)
+	}
+	for len(lines) < height {
+		lines = append(lines, "")
+	}
+	return lines[:height]
+}
+
+// timeline shows the newest events that fit, scrolled up by m.scroll.
+func (m *Model) timeline(s engine.Snapshot, width, height int) []string {
+	if height <= 0 {
+		return nil
+	}
+	all := timelineLines(m.styles, s, width)
+	room := height - 1
+	maxScroll := max(0, len(all)-room)
+	if m.scroll > maxScroll {
+		m.scroll = maxScroll
+	}
+	end := len(all) - m.scroll
+	start := max(0, end-room)
+	title := fmt.Sprintf("Timeline  %d events", len(s.Events))
+	if m.scroll > 0 {
+		title += fmt.Sprintf(" · scrolled up %d (↓ to follow)", m.scroll)
+	}
+	head := m.styles.pane.Render(title) + " " + m.styles.dim.Render(strings.Repeat("─", max(0, width-ansi.StringWidth(title)-1)))
+	return fit(append([]string{head}, all[start:end]...), width)
+}
+
+func sideBySide(left, right []string, leftWidth, height int) []string {
+	out := make([]string, height)
+	for i := range out {
+		l, r := "", ""
+		if i < len(left) {
+			l = left[i]
+		}
+		if i < len(right) {
+			r = right[i]
+		}
+		pad := max(0, leftWidth-ansi.StringWidth(l))
+		out[i] = l + strings.Repeat(" ", pad) + " │" + r
+	}
+	return out
+}
+
+func (m *Model) header(s engine.Snapshot) []string {
+	st := m.styles
+	mode := st.safe.Render(" SAFE ")
+	if s.Mode == engine.Unsafe {
+		mode = st.unsafe.Render(" UNSAFE ")
+	}
+	first := fmt.Sprintf("%s %s  %s  %s  clock %s", st.title.Render("fencelab"), st.title.Render(s.Scenario.ID), mode,
+		st.dim.Render(s.Scenario.Title), engine.FormatClock(s.Clock))
+	second := fmt.Sprintf("redis %s · postgres %s · guided %d/%d", s.RedisName, s.DatabaseName, s.GuidedDone, s.GuidedTotal)
+	if s.GuidedNext != "" {
+		second += st.dim.Render(" · next: " + s.GuidedNext)
+	}
+	lines := []string{first, second}
+	if m.showDSN {
+		lines = append(lines, "psql \""+s.DSN+"\"")
+	}
+	return fit(lines, m.width)
+}
+
+func (m *Model) statusLine() string {
+	switch {
+	case m.busy:
+		return m.styles.dim.Render("working…")
+	case m.status == "":
+		return ""
+	case m.statusOK:
+		return m.styles.accepted.Render(m.status)
+	default:
+		return m.styles.warn.Render(m.status)
+	}
+}
+
+func oneLine(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }
