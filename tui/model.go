@@ -293,7 +293,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.setStatus(fmt.Sprintf("there is no actor %d here", i+1), false)
 			return m, nil
 		}
-		m.selected = i
+		// Stepping does not move the selection: p still acts on the actor
+		// chosen with tab, as in "pause A, step B until it commits, resume A".
 		name := m.snap.Actors[i].Name
 		return m, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Do(ctx, engine.Do(name)) })
 	case key.Matches(msg, m.keys.Select):

@@ -1,0 +1,160 @@
+package tui_test
+
+import (
+	"bytes"
+	"context"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/muesli/termenv"
+
+	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/scenarios"
+	"github.com/fencelab/fencelab/store/storetest"
+	"github.com/fencelab/fencelab/tui"
+)
+
+func init() { lipgloss.SetColorProfile(termenv.Ascii) }
+
+// start opens the explorer on fresh backends of the test's own, at a size,
+// and waits until it is interactive.
+func start(t *testing.T, width, height int) *teatest.TestModel {
+	t.Helper()
+	redis := storetest.Embedded(t)
+	db := storetest.Database(t)
+	m := tui.New(context.Background(), tui.Options{
+		Catalog:     scenarios.All(),
+		Scenario:    "lease-overrun",
+		Mode:        engine.Safe,
+		Starting:    "starting PostgreSQL (test)…",
+		AllowUnsafe: true,
+		Start: func(context.Context) (engine.Backends, error) {
+			return engine.Backends{Coordination: redis, Database: db, LeaseTTL: 30 * time.Second}, nil
+		},
+	})
+	t.Cleanup(m.Close)
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(width, height))
+	waitFor(t, tm, "lease-overrun in SAFE mode")
+	return tm
+}
+
+func waitFor(t *testing.T, tm *teatest.TestModel, text string) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), func(out []byte) bool { return bytes.Contains(out, []byte(text)) },
+		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
+}
+
+func press(tm *teatest.TestModel, keys string) {
+	for _, r := range keys {
+		tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+}
+
+func finalView(t *testing.T, tm *teatest.TestModel) string {
+	t.Helper()
+	if err := tm.Quit(); err != nil {
+		t.Fatal(err)
+	}
+	return tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).View()
+}
+
+// Goldens of lease-overrun after the whole guided order, SAFE and UNSAFE,
+// at the smallest and a large terminal.
+func TestGuidedLeaseOverrunGolden(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{80, 24}, {160, 48}} {
+		for _, mode := range []string{"SAFE", "UNSAFE"} {
+			name := mode + "_" + itoa(size.w) + "x" + itoa(size.h)
+			t.Run(name, func(t *testing.T) {
+				tm := start(t, size.w, size.h)
+				if mode == "UNSAFE" {
+					press(tm, "m")
+					waitFor(t, tm, "lease-overrun in UNSAFE mode")
+				}
+				press(tm, "nnnnnnnnn")
+				waitFor(t, tm, "guided order complete")
+				teatest.RequireEqualOutput(t, []byte(finalView(t, tm)))
+			})
+		}
+	}
+}
+
+func itoa(n int) string {
+	var b []byte
+	for n > 0 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+		n /= 10
+	}
+	return string(b)
+}
+
+// A paused actor cannot step, and says so; resuming lets it step again.
+func TestPauseBlocksStepping(t *testing.T) {
+	tm := start(t, 120, 40)
+	press(tm, "p")
+	waitFor(t, tm, "PAUSED (paused by you)")
+	press(tm, "1")
+	waitFor(t, tm, "A is paused (paused by you): resume it first")
+	press(tm, "p1")
+	waitFor(t, tm, "A_LEADER")
+	finalView(t, tm)
+}
+
+// m opens the same scenario in the other mode, from its seeded state.
+func TestModeSwitchResets(t *testing.T) {
+	tm := start(t, 120, 40)
+	press(tm, "nn")
+	waitFor(t, tm, "guided 2/9")
+	press(tm, "m")
+	waitFor(t, tm, "lease-overrun in UNSAFE mode")
+	view := finalView(t, tm)
+	for _, want := range []string{" UNSAFE ", "guided 0/9", "no executions yet", "nothing has happened yet"} {
+		if !bytes.Contains([]byte(view), []byte(want)) {
+			t.Errorf("after m the view lacks %q:\n%s", want, view)
+		}
+	}
+}
+
+// u undoes exactly one action.
+func TestUndoOneAction(t *testing.T) {
+	tm := start(t, 120, 40)
+	press(tm, "nnn")
+	waitFor(t, tm, "guided 3/9")
+	press(tm, "u")
+	waitFor(t, tm, "guided 2/9")
+	view := finalView(t, tm)
+	if !bytes.Contains([]byte(view), []byte("token 41")) || bytes.Contains([]byte(view), []byte("PAUSED")) {
+		t.Errorf("undo should leave A holding token 41, not paused:\n%s", view)
+	}
+}
+
+// The picker lists the catalog and opens the chosen scenario.
+func TestPickerSwitchesScenario(t *testing.T) {
+	tm := start(t, 120, 40)
+	press(tm, "s")
+	waitFor(t, tm, "cross-job-collision")
+	tm.Send(tea.KeyMsg{Type: tea.KeyDown})
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "cross-job-collision in SAFE mode")
+	press(tm, "nnnn")
+	waitFor(t, tm, "CONTENDED")
+	finalView(t, tm)
+}
+
+// When the guided order is over, n says so instead of doing nothing.
+func TestNextAfterTheEnd(t *testing.T) {
+	tm := start(t, 120, 40)
+	press(tm, "nnnnnnnnnn")
+	waitFor(t, tm, "the guided order is over")
+	finalView(t, tm)
+}
+
+// Below the smallest usable size the explorer says how big it must be.
+func TestTinyTerminal(t *testing.T) {
+	tm := start(t, 120, 40)
+	tm.Send(tea.WindowSizeMsg{Width: 60, Height: 15})
+	waitFor(t, tm, "needs at least 80×24")
+	finalView(t, tm)
+}
