@@ -158,3 +158,12 @@ func TestTinyTerminal(t *testing.T) {
 	waitFor(t, tm, "needs at least 80×24")
 	finalView(t, tm)
 }
+
+// Keys typed faster than the terminal is read come as one message with
+// several runes; every one of them counts.
+func TestBurstOfKeys(t *testing.T) {
+	tm := start(t, 120, 40)
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("nnnnnnnnn")})
+	waitFor(t, tm, "guided order complete")
+	finalView(t, tm)
+}
