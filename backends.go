@@ -10,6 +10,7 @@ import (
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/store/pgcluster"
 	"github.com/fencelab/fencelab/store/pgledger"
+	"github.com/fencelab/fencelab/store/provider"
 	"github.com/fencelab/fencelab/store/redisstore"
 )
 
@@ -92,6 +93,7 @@ func startBackends(ctx context.Context, c config) (*backends, error) {
 		return nil, err
 	}
 	b.Coordination = coordination
+	b.Provider = provider.New()
 	b.LeaseTTL = c.leaseTTL
 	if b.LeaseTTL == 0 {
 		b.LeaseTTL = embeddedLeaseTTL

@@ -58,6 +58,7 @@ func (t *Turn) Leases() LeaseStore         { return t.Actor.leases }
 func (t *Turn) Ledger() Ledger             { return t.Actor.ledger }
 func (t *Turn) Memory() *Memory            { return &t.Actor.Memory }
 func (t *Turn) Coordination() Coordination { return t.lab.backends.Coordination }
+func (t *Turn) Provider() Provider         { return t.lab.backends.Provider }
 func (t *Turn) Actors() []*Actor           { return t.lab.actors }
 
 // Emit adds an event for this actor; Code is prefixed with the actor's name.

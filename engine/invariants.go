@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"strings"
 )
 
 // The anomaly each invariant of DESIGN §7 stands for when it breaks.
@@ -98,6 +99,27 @@ func CheckLedger(s LedgerState, fresh int) []Break {
 	return breaks
 }
 
+// CheckEffects finds effects the provider applied more than once
+// (invariant 4). It does no IO.
+func CheckEffects(applications []Application) []Break {
+	var breaks []Break
+	ids := map[string][]string{}
+	var order []string
+	for _, a := range applications {
+		if _, seen := ids[a.Effect]; !seen {
+			order = append(order, a.Effect)
+		}
+		ids[a.Effect] = append(ids[a.Effect], a.OperationID)
+	}
+	for _, effect := range order {
+		if n := len(ids[effect]); n > 1 {
+			breaks = append(breaks, Break{Invariant: 4, Anomaly: anomalies[4],
+				Detail: fmt.Sprintf("effect %s applied %d times (as %s)", effect, n, strings.Join(ids[effect], ", "))})
+		}
+	}
+	return breaks
+}
+
 func describeTenant(t Tenant, ok bool) string {
 	switch {
 	case !ok:
@@ -120,7 +142,8 @@ func (l *Lab) checkInvariants(ctx context.Context) error {
 	for _, b := range l.breaks {
 		seen[b.Detail] = true
 	}
-	for _, b := range CheckLedger(state, l.seenExecs) {
+	found := append(CheckLedger(state, l.seenExecs), CheckEffects(l.backends.Provider.Applications())...)
+	for _, b := range found {
 		if seen[b.Detail] {
 			continue
 		}

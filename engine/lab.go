@@ -13,6 +13,7 @@ import (
 type Backends struct {
 	Coordination Coordination
 	Database     Database
+	Provider     Provider
 	// LeaseTTL is the TTL of every lease the workers take.
 	LeaseTTL time.Duration
 }
@@ -117,6 +118,7 @@ func (l *Lab) Reset(ctx context.Context) error {
 	if err := l.ledger.Seed(ctx, seed); err != nil {
 		return err
 	}
+	l.backends.Provider.Reset(l.scenario.ProviderScript)
 	for _, a := range l.actors {
 		a.pc, a.Paused, a.Pause, a.Waiting = 0, false, "", ""
 		a.Memory = Memory{Epoch: seed.NamespaceEpoch}

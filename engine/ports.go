@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -21,6 +22,15 @@ var (
 	// ErrLeaseCorrupt: the lease value is not owner|token.
 	ErrLeaseCorrupt = errors.New("lease value unparsable")
 )
+
+// EpochMismatchError is ErrEpochMismatch with the epoch Redis holds, so a
+// worker can learn the current namespace.
+type EpochMismatchError struct{ Current int64 }
+
+func (e *EpochMismatchError) Error() string {
+	return fmt.Sprintf("%v: Redis holds namespace epoch %d", ErrEpochMismatch, e.Current)
+}
+func (e *EpochMismatchError) Is(target error) bool { return target == ErrEpochMismatch }
 
 // LeaseOutcome is what an acquire did.
 type LeaseOutcome string
@@ -65,6 +75,10 @@ type LeaseStore interface {
 	// Bootstrap creates the counter and epoch keys of a conflict key.
 	Bootstrap(ctx context.Context, conflictKey string, namespaceEpoch, counterStart int64) error
 	AcquireLease(ctx context.Context, conflictKey, owner string, ttl time.Duration, namespaceEpoch int64) (LeaseGrant, error)
+	// AcquireLeaseNaive is the UNSAFE acquire: INCR the counter (creating
+	// it from zero if Redis lost it) and take the lease, with no history or
+	// epoch check.
+	AcquireLeaseNaive(ctx context.Context, conflictKey, owner string, ttl time.Duration) (LeaseGrant, error)
 	RenewLease(ctx context.Context, conflictKey, owner string, token int64, ttl time.Duration, namespaceEpoch int64) (LeaseStatus, error)
 	ReleaseLease(ctx context.Context, conflictKey, owner string, token, namespaceEpoch int64) (LeaseStatus, error)
 	// AcquireLeader takes the leader lease of a job. It carries no token:
@@ -97,6 +111,10 @@ type Coordination interface {
 	Elapse(ctx context.Context, d time.Duration) error
 	// Virtual reports whether Elapse is instant (undo needs that).
 	Virtual() bool
+	// Restart loses every key as a Redis restart without persistence does.
+	// The embedded server is really restarted; on a real one only the lab's
+	// keys are deleted (restarted reports which happened).
+	Restart(ctx context.Context) (restarted bool, err error)
 	// Describe names the backend for a header: "miniredis" or the URL.
 	Describe() string
 	Close() error
@@ -223,6 +241,15 @@ type LedgerState struct {
 	Executions  []Execution
 	Checkpoints []Checkpoint
 	Outbox      []OutboxRow
+	Receipts    []Receipt
+}
+
+// Receipt is a row of fencelab.effect_receipts.
+type Receipt struct {
+	Provider    string
+	OperationID string
+	Status      string
+	Receipt     string
 }
 
 // Resource returns the resource row of a conflict key.
@@ -237,6 +264,8 @@ func (s LedgerState) Resource(conflictKey string) (Resource, bool) {
 
 // Ledger is one connection to the database side.
 type Ledger interface {
+	Operator
+	Outbox
 	// Seed replaces everything in schema fencelab with the seeded state.
 	Seed(ctx context.Context, seed Seed) error
 	// ReadSummary reads a resource's business value, in its own transaction.
@@ -249,6 +278,78 @@ type Ledger interface {
 	// State reads the whole schema.
 	State(ctx context.Context) (LedgerState, error)
 	Close(ctx context.Context) error
+}
+
+// Operator is the environment's changes, made by the operator actor.
+type Operator interface {
+	// RemoveTenant deactivates a tenant and raises its membership revision.
+	RemoveTenant(ctx context.Context, tenantID string, revision int64, now time.Time) error
+	// Rollout sets the minimum writer and checkpoint schema versions.
+	Rollout(ctx context.Context, minimumWriter, checkpointSchema int) error
+	// BumpNamespace moves the rollout marker and a resource to a new
+	// namespace epoch; the resource's fence restarts at none under it.
+	BumpNamespace(ctx context.Context, conflictKey string, epoch int64, now time.Time) error
+}
+
+// Outbox is the delivery side of DESIGN §5.
+type Outbox interface {
+	// ClaimNextOutbox claims the oldest due PENDING row (FOR UPDATE SKIP
+	// LOCKED), marks it CLAIMED until now+claimTimeout and commits.
+	ClaimNextOutbox(ctx context.Context, now time.Time, claimTimeout time.Duration) (OutboxRow, bool, error)
+	// ClaimForReconciliation takes the oldest RECONCILIATION_REQUIRED row
+	// or expired claim.
+	ClaimForReconciliation(ctx context.Context, now time.Time) (OutboxRow, bool, error)
+	// RecordOutcome records what the provider answered; CONFIRMED and
+	// DECLINED are final and write a receipt.
+	RecordOutcome(ctx context.Context, o Outcome) error
+}
+
+// Outcome is a delivery's result as the outbox records it.
+type Outcome struct {
+	OperationID string // the outbox row
+	Status      string // CONFIRMED, DECLINED, RECONCILIATION_REQUIRED
+	Provider    string
+	// ReceiptOperationID is the OperationId the receipt is for (the row's
+	// own, or an UNSAFE retry's new one).
+	ReceiptOperationID string
+	Receipt            string
+	Now                time.Time
+}
+
+// Provider answers.
+const (
+	ProviderConfirmed = "CONFIRMED"
+	ProviderDeclined  = "DECLINED"
+	ProviderUnknown   = "UNKNOWN"
+	ProviderNotFound  = "NOT_FOUND"
+	// ProviderAppliedButTimeout is a script entry: apply, then answer UNKNOWN.
+	ProviderAppliedButTimeout = "APPLIED_BUT_TIMEOUT"
+)
+
+// ProviderAnswer is what the external provider said.
+type ProviderAnswer struct {
+	Status  string
+	Receipt string
+}
+
+// Application is one time the provider applied an effect.
+type Application struct {
+	OperationID string
+	// Effect is the business effect (the outbox row's OperationId): two
+	// applications of one effect are a duplicate, whatever their ids.
+	Effect string
+}
+
+// Provider is the external system, which cannot be fenced: it is
+// idempotent by OperationId and answers queries about one.
+type Provider interface {
+	Name() string
+	Execute(ctx context.Context, operationID, effect string) (ProviderAnswer, error)
+	Query(ctx context.Context, operationID string) (ProviderAnswer, error)
+	Applications() []Application
+	// Reset forgets everything and takes a new script: OperationId →
+	// CONFIRMED, DECLINED or APPLIED_BUT_TIMEOUT (default CONFIRMED).
+	Reset(script map[string]string)
 }
 
 // Database is the PostgreSQL backend as a whole.

@@ -62,10 +62,10 @@ func (l *Lab) Result(ctx context.Context) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	return l.resultFrom(state), nil
+	return l.resultFrom(state, l.backends.Provider.Applications()), nil
 }
 
-func (l *Lab) resultFrom(state LedgerState) Result {
+func (l *Lab) resultFrom(state LedgerState, applications []Application) Result {
 	s := l.scenario
 	r := Result{
 		Scenario:   s.ID,
@@ -80,6 +80,9 @@ func (l *Lab) resultFrom(state LedgerState) Result {
 		r.Final = res.SummaryValue
 		r.LastAcceptedFence = res.LastAcceptedFence
 		r.NamespaceEpoch = res.NamespaceEpoch
+	}
+	if s.Measure == MeasureEffects {
+		r.Final = int64(len(applications))
 	}
 	r.Verdict = Verdict(r.Expected, r.Final, state.Executions, l.breaks)
 	return r

@@ -63,7 +63,20 @@ type Scenario struct {
 	Guided func(Mode) []Action
 	// Predicted is the catalog's outcome per mode, to compare a run with.
 	Predicted map[Mode]Prediction
+	// Measure is what expected and final count: the business value
+	// (default) or the provider's applications of effects.
+	Measure Measure
+	// ProviderScript scripts the provider per OperationId.
+	ProviderScript map[string]string
 }
+
+// Measure names what a scenario's expected and final values count.
+type Measure int
+
+const (
+	MeasureSummary Measure = iota
+	MeasureEffects
+)
 
 // Prediction is a catalog row: final value, last accepted fence (0: none)
 // and verdict.

@@ -22,7 +22,10 @@ type Snapshot struct {
 	Actors []ActorView
 	Keys   []RedisKey
 	Ledger LedgerState
-	Events []Event
+	// Applications is the provider's ledger.
+	Applications []Application
+	ProviderName string
+	Events       []Event
 	// Guard is the last event whose step ran a guard, if any.
 	Guard  *Event
 	Result Result
@@ -82,7 +85,9 @@ func (l *Lab) Snapshot(ctx context.Context) (Snapshot, error) {
 	if s.Ledger, err = l.ledger.State(ctx); err != nil {
 		return s, err
 	}
-	s.Result = l.resultFrom(s.Ledger)
+	s.Applications = l.backends.Provider.Applications()
+	s.ProviderName = l.backends.Provider.Name()
+	s.Result = l.resultFrom(s.Ledger, s.Applications)
 	for i := len(l.events) - 1; i >= 0; i-- {
 		if l.events[i].Guard != "" {
 			s.Guard = &l.events[i]

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/scenarios"
+	"github.com/fencelab/fencelab/store/provider"
 	"github.com/fencelab/fencelab/store/redisstore"
 	"github.com/fencelab/fencelab/store/storetest"
 )
@@ -104,7 +105,7 @@ func newLab(t *testing.T, redis *redisstore.Coordination, s *engine.Scenario, mo
 	if !redis.Virtual() {
 		ttl = 300 * time.Millisecond // the real server's TTLs are waited out
 	}
-	backends := engine.Backends{Coordination: redis, Database: storetest.Database(t), LeaseTTL: ttl}
+	backends := engine.Backends{Coordination: redis, Database: storetest.Database(t), Provider: provider.New(), LeaseTTL: ttl}
 	lab, err := engine.NewLab(context.Background(), backends, s, mode)
 	require.NoError(t, err)
 	t.Cleanup(func() { lab.Close(context.Background()) })
@@ -217,7 +218,7 @@ func TestRunsStartFromTheSeed(t *testing.T) {
 	redis := storetest.Embedded(t)
 	db := storetest.Database(t)
 	s, _ := scenarios.ByID("lease-overrun")
-	backends := engine.Backends{Coordination: redis, Database: db, LeaseTTL: 30 * time.Second}
+	backends := engine.Backends{Coordination: redis, Database: db, Provider: provider.New(), LeaseTTL: 30 * time.Second}
 	for _, mode := range []engine.Mode{engine.Unsafe, engine.Safe, engine.Safe} {
 		lab, err := engine.NewLab(ctx, backends, s, mode)
 		require.NoError(t, err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/scenarios"
+	"github.com/fencelab/fencelab/store/provider"
 	"github.com/fencelab/fencelab/store/storetest"
 	"github.com/fencelab/fencelab/tui"
 )
@@ -32,7 +33,7 @@ func start(t *testing.T, width, height int) *teatest.TestModel {
 		Starting:    "starting PostgreSQL (test)…",
 		AllowUnsafe: true,
 		Start: func(context.Context) (engine.Backends, error) {
-			return engine.Backends{Coordination: redis, Database: db, LeaseTTL: 30 * time.Second}, nil
+			return engine.Backends{Coordination: redis, Database: db, Provider: provider.New(), LeaseTTL: 30 * time.Second}, nil
 		},
 	})
 	t.Cleanup(m.Close)

@@ -321,12 +321,20 @@ func (l *Ledger) State(ctx context.Context) (engine.LedgerState, error) {
 			}); err != nil {
 			return err
 		}
-		s.Outbox, err = collect(ctx, tx, `
+		if s.Outbox, err = collect(ctx, tx, `
 			SELECT operation_id, effect_type, status, attempt_count, next_attempt_at
 			  FROM fencelab.outbox ORDER BY outbox_id`,
 			func(row pgx.CollectableRow) (o engine.OutboxRow, err error) {
 				err = row.Scan(&o.OperationID, &o.EffectType, &o.Status, &o.AttemptCount, &o.NextAttemptAt)
 				return o, err
+			}); err != nil {
+			return err
+		}
+		s.Receipts, err = collect(ctx, tx, `
+			SELECT provider, operation_id, status, receipt FROM fencelab.effect_receipts ORDER BY recorded_at, operation_id`,
+			func(row pgx.CollectableRow) (r engine.Receipt, err error) {
+				err = row.Scan(&r.Provider, &r.OperationID, &r.Status, &r.Receipt)
+				return r, err
 			})
 		return err
 	})

@@ -209,6 +209,21 @@ func (c *Coordination) Elapse(ctx context.Context, d time.Duration) error {
 	}
 }
 
+// Restart loses every key. The embedded server really stops and starts
+// again, empty, on the same address; clients reconnect. A real server is
+// somebody's: only the lab's keys are deleted, standing in for a restart.
+func (c *Coordination) Restart(ctx context.Context) (bool, error) {
+	if c.embedded == nil {
+		return false, c.Wipe(ctx)
+	}
+	c.embedded.Close()
+	c.embedded.FlushAll()
+	if err := c.embedded.Restart(); err != nil {
+		return false, fmt.Errorf("redisstore: restart miniredis: %w", err)
+	}
+	return true, nil
+}
+
 func (c *Coordination) Virtual() bool    { return c.embedded != nil }
 func (c *Coordination) Describe() string { return c.describe }
 

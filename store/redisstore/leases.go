@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -37,6 +38,15 @@ func (l *Leases) AcquireLease(ctx context.Context, conflictKey, owner string, tt
 		owner, ttl.Milliseconds(), namespaceEpoch).Slice()
 	if err != nil {
 		return engine.LeaseGrant{}, fmt.Errorf("redisstore: acquire %s: %w", conflictKey, scriptError(err))
+	}
+	return parseGrant(reply)
+}
+
+func (l *Leases) AcquireLeaseNaive(ctx context.Context, conflictKey, owner string, ttl time.Duration) (engine.LeaseGrant, error) {
+	k := keysFor(conflictKey)
+	reply, err := acquireNaiveScript.Run(ctx, l.rdb, []string{k.lease, k.counter}, owner, ttl.Milliseconds()).Slice()
+	if err != nil {
+		return engine.LeaseGrant{}, fmt.Errorf("redisstore: naive acquire %s: %w", conflictKey, err)
 	}
 	return parseGrant(reply)
 }
@@ -104,9 +114,15 @@ func parseGrant(reply []any) (engine.LeaseGrant, error) {
 // sentinels, keeping the script's words.
 func scriptError(err error) error {
 	msg := strings.TrimPrefix(err.Error(), "ERR ")
+	if current, ok := strings.CutPrefix(msg, "FENCE_EPOCH "); ok {
+		epoch, perr := strconv.ParseInt(strings.TrimSpace(current), 10, 64)
+		if perr == nil {
+			return &engine.EpochMismatchError{Current: epoch}
+		}
+		return fmt.Errorf("%w: %s", engine.ErrEpochMismatch, current)
+	}
 	for prefix, sentinel := range map[string]error{
 		"FENCE_HISTORY_LOST ": engine.ErrHistoryLost,
-		"FENCE_EPOCH ":        engine.ErrEpochMismatch,
 		"FENCE_CORRUPT ":      engine.ErrLeaseCorrupt,
 	} {
 		if strings.HasPrefix(msg, prefix) {

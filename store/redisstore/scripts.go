@@ -12,6 +12,8 @@ var (
 	bootstrapSource string
 	//go:embed scripts/acquire.lua
 	acquireSource string
+	//go:embed scripts/acquire_naive.lua
+	acquireNaiveSource string
 	//go:embed scripts/renew.lua
 	renewSource string
 	//go:embed scripts/release.lua
@@ -23,6 +25,7 @@ var (
 
 	bootstrapScript     = redis.NewScript(bootstrapSource)
 	acquireScript       = redis.NewScript(acquireSource)
+	acquireNaiveScript  = redis.NewScript(acquireNaiveSource)
 	renewScript         = redis.NewScript(renewSource)
 	releaseScript       = redis.NewScript(releaseSource)
 	leaderAcquireScript = redis.NewScript(leaderAcquireSource)

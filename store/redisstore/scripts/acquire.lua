@@ -3,7 +3,7 @@
 -- ARGV[1] owner   ARGV[2] ttl in ms   ARGV[3] namespace epoch
 -- Returns {'ACQUIRED', token} | {'EXTENDED', token} | {'CONTENDED', owner, token}.
 -- Errors: FENCE_HISTORY_LOST (epoch or counter missing, or the counter below
--- the lease's token), FENCE_EPOCH (another namespace epoch), FENCE_CORRUPT
+-- the lease's token), FENCE_EPOCH <current epoch> (another namespace epoch), FENCE_CORRUPT
 -- (a lease value that is not owner|token). Acquire never creates the counter:
 -- a Redis that lost its data must not hand out tokens from zero again.
 local epoch = redis.call('GET', KEYS[3])
@@ -12,7 +12,7 @@ if not epoch or not counter then
   return redis.error_reply('FENCE_HISTORY_LOST epoch or counter key missing')
 end
 if epoch ~= ARGV[3] then
-  return redis.error_reply('FENCE_EPOCH namespace epoch is ' .. epoch .. ', caller has ' .. ARGV[3])
+  return redis.error_reply('FENCE_EPOCH ' .. epoch)
 end
 local lease = redis.call('GET', KEYS[1])
 if lease then
