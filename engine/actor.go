@@ -15,6 +15,15 @@ type Memory struct {
 	Read        int64 // value it read before computing its write
 	HasRead     bool
 	Writes      int // writes attempted, for operation ids
+	Delivery    Delivery
+}
+
+// Delivery is what the outbox worker knows of the row it works on.
+type Delivery struct {
+	OperationID string // the outbox row
+	SentAs      string // the OperationId it sent the provider
+	Answer      ProviderAnswer
+	Retries     int
 }
 
 // Actor is a worker, the operator or another participant, with a program.

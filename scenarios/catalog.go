@@ -42,6 +42,11 @@ func All() []*engine.Scenario {
 	return []*engine.Scenario{
 		leaseOverrun(),
 		crossJobCollision(),
+		dynamicTenant(),
+		regionPartition(),
+		mixedVersionRollout(),
+		nonFenceableEffect(),
+		counterLoss(),
 	}
 }
 

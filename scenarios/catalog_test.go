@@ -53,6 +53,52 @@ var catalog = map[string]map[engine.Mode]row{
 			{"backfill-summary", 0, "COMMITTED", ""},
 		}, nil},
 	},
+	"dynamic-tenant": {
+		engine.Safe: {0, 0, 0, engine.StaleMembership, []execution{
+			{"daily-summary", 7, "REJECTED", engine.StaleMembership},
+		}, nil},
+		engine.Unsafe: {0, 7, 7, "STALE_WRITE", []execution{
+			{"daily-summary", 7, "COMMITTED", ""},
+		}, []int{2}},
+	},
+	"region-partition": {
+		engine.Safe: {0, 0, 0, engine.WrongRegion, []execution{
+			{"daily-summary", 100, "REJECTED", engine.WrongRegion},
+		}, nil},
+		engine.Unsafe: {0, 100, 100, "STALE_WRITE", []execution{
+			{"daily-summary", 100, "COMMITTED", ""},
+		}, []int{2}},
+	},
+	"mixed-version-rollout": {
+		engine.Safe: {0, 0, 0, engine.IncompatibleVersion, []execution{
+			{"daily-summary", 1, "REJECTED", engine.IncompatibleVersion},
+		}, nil},
+		engine.Unsafe: {0, 1, 1, "STALE_WRITE", []execution{
+			{"daily-summary", 1, "COMMITTED", ""},
+		}, []int{2}},
+	},
+	// Expected and final count the provider's applications.
+	"non-fenceable-effect": {
+		engine.Safe: {1, 1, 42, engine.VerdictMatch, []execution{
+			{"daily-summary", 42, "COMMITTED", ""},
+		}, nil},
+		engine.Unsafe: {1, 2, 42, "DUPLICATE_EFFECT", []execution{
+			{"daily-summary", 42, "COMMITTED", ""},
+		}, []int{4}},
+	},
+	// The fence is the token within the namespace epoch of the resource.
+	"counter-loss": {
+		engine.Safe: {43, 43, 1, engine.StaleNamespace, []execution{
+			{"daily-summary", 42, "COMMITTED", ""},
+			{"daily-summary", 1, "COMMITTED", ""},
+			{"daily-summary", 41, "REJECTED", engine.StaleNamespace},
+		}, nil},
+		engine.Unsafe: {43, 42, 42, engine.VerdictStuck, []execution{
+			{"daily-summary", 42, "COMMITTED", ""},
+			{"daily-summary", 1, "REJECTED", engine.StaleFence},
+			{"daily-summary", 41, "REJECTED", engine.StaleFence},
+		}, nil},
+	},
 }
 
 func TestCatalog(t *testing.T) {
@@ -73,6 +119,11 @@ func TestCatalog(t *testing.T) {
 					require.Equal(t, want.verdict, got.Verdict, "verdict")
 					require.Equal(t, want.executions, executionsOf(got), "executions")
 					require.Equal(t, want.broken, brokenOf(got), "broken invariants")
+					epoch := int64(2)
+					if s.ID == "counter-loss" && mode == engine.Safe {
+						epoch = 3
+					}
+					require.Equal(t, epoch, got.NamespaceEpoch, "namespace epoch")
 					require.True(t, got.AsPredicted(), "the catalog's prediction agrees")
 				})
 			}

@@ -20,10 +20,19 @@ type worker struct {
 	schema   int
 	// value computes the business value from what the worker remembers.
 	value func(m *engine.Memory) int64
+	// tokenKey is the conflict key of the token source it acquires from;
+	// only a partitioned region's worker has one of its own.
+	tokenKey string
+	// alwaysFenced keeps the fenced write in UNSAFE mode too, for scenarios
+	// whose naive part is elsewhere (counter-loss: the acquire).
+	alwaysFenced bool
+	// naiveAcquire makes its UNSAFE acquire the naive script.
+	naiveAcquire bool
 }
 
 func newWorker(name, job string, value func(m *engine.Memory) int64) worker {
-	return worker{name: name, job: job, revision: 7, region: RegionID, regionEp: 3, contract: 2, schema: 1, value: value}
+	return worker{name: name, job: job, revision: 7, region: RegionID, regionEp: 3, contract: 2, schema: 1, value: value,
+		tokenKey: ConflictKey}
 }
 
 // owner is the worker's id in Redis lease values.
@@ -76,9 +85,26 @@ func (w worker) releaseLeader() engine.Step {
 func (w worker) acquireLease() engine.Step {
 	return engine.Step{Name: "acquire resource lease", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		m := t.Memory()
-		grant, err := t.Leases().AcquireLease(ctx, ConflictKey, w.owner(), t.LeaseTTL(), m.Epoch)
+		var grant engine.LeaseGrant
+		var err error
+		if w.naiveAcquire && t.Mode() == engine.Unsafe {
+			grant, err = t.Leases().AcquireLeaseNaive(ctx, w.tokenKey, w.owner(), t.LeaseTTL())
+		} else {
+			grant, err = t.Leases().AcquireLease(ctx, w.tokenKey, w.owner(), t.LeaseTTL(), m.Epoch)
+		}
+		var mismatch *engine.EpochMismatchError
 		switch {
-		case errors.Is(err, engine.ErrHistoryLost), errors.Is(err, engine.ErrEpochMismatch), errors.Is(err, engine.ErrLeaseCorrupt):
+		case errors.As(err, &mismatch):
+			t.Emitf(engine.LayerCoordination, "ACQUIRE", "REFUSED",
+				"Redis is at namespace epoch %d, %s had %d; %s moves to epoch %d and tries again", mismatch.Current, w.name, m.Epoch, w.name, mismatch.Current)
+			t.Narrate("The namespace moved on: %s adopts epoch %d, a token space that starts over, so its tokens cannot be confused with old ones.", w.name, mismatch.Current)
+			m.Epoch = mismatch.Current
+			return engine.Wait, nil
+		case errors.Is(err, engine.ErrHistoryLost):
+			t.Emitf(engine.LayerCoordination, "ACQUIRE", "REFUSED", "acquire refused: %v", err)
+			t.Narrate("Redis lost its fencing history, so the script refuses to hand out tokens from zero again: an operator must start a new namespace epoch.")
+			return engine.Wait, nil
+		case errors.Is(err, engine.ErrLeaseCorrupt):
 			t.Emitf(engine.LayerCoordination, "ACQUIRE", "REFUSED", "acquire refused: %v", err)
 			return engine.Wait, nil
 		case err != nil:
@@ -102,7 +128,7 @@ func (w worker) acquireLease() engine.Step {
 func (w worker) releaseLease() engine.Step {
 	return engine.Step{Name: "release resource lease", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		m := t.Memory()
-		status, err := t.Leases().ReleaseLease(ctx, ConflictKey, w.owner(), m.Token, m.Epoch)
+		status, err := t.Leases().ReleaseLease(ctx, w.tokenKey, w.owner(), m.Token, m.Epoch)
 		if err != nil {
 			return 0, err
 		}
@@ -157,7 +183,7 @@ func (w worker) writeSummary() engine.Step {
 			Now:                t.Now(),
 		}
 		mutate := t.Ledger().FencedMutation
-		if t.Mode() == engine.Unsafe {
+		if t.Mode() == engine.Unsafe && !w.alwaysFenced {
 			mutate = t.Ledger().UnfencedMutation
 		}
 		result, err := mutate(ctx, write)
@@ -165,15 +191,18 @@ func (w worker) writeSummary() engine.Step {
 			return 0, err
 		}
 		with := "without a fencing token"
-		if write.Token > 0 {
+		switch {
+		case write.Token > 0 && m.Epoch != t.Seed().NamespaceEpoch:
+			with = fmt.Sprintf("with (epoch %d, token %d)", m.Epoch, write.Token)
+		case write.Token > 0:
 			with = fmt.Sprintf("with token %d", write.Token)
 		}
 		if result.Committed {
 			t.Emit(engine.LayerDatabase, "WRITE", "COMMITTED",
 				fmt.Sprintf("%s commits summary = %d %s, with its checkpoint, execution and outbox row", w.name, write.Value, with),
 				result.Guard)
-			if t.Mode() == engine.Unsafe {
-				t.Narrate("%s's UPDATE goes through unconditionally: nothing compares its token with what the database already accepted.", w.name)
+			if t.Mode() == engine.Unsafe && !w.alwaysFenced {
+				t.Narrate("%s's UPDATE goes through unconditionally: nothing re-checks its token, tenant, region, version or namespace.", w.name)
 			} else {
 				t.Narrate("PostgreSQL accepts %s: %s, so this is the newest writer it has seen.", w.name, result.Guard)
 			}

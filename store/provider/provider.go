@@ -20,6 +20,7 @@ type Provider struct {
 	script       map[string]string
 	answers      map[string]engine.ProviderAnswer // final answer per OperationId
 	applications []engine.Application
+	executed     int
 }
 
 // New returns a provider that confirms everything until scripted.
@@ -41,6 +42,14 @@ func (p *Provider) Reset(script map[string]string) {
 	}
 	p.answers = map[string]engine.ProviderAnswer{}
 	p.applications = nil
+	p.executed = 0
+}
+
+// Executed counts the Execute calls since the last Reset, repeats included.
+func (p *Provider) Executed() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.executed
 }
 
 // Execute performs an operation once. Executing a known OperationId again
@@ -48,6 +57,7 @@ func (p *Provider) Reset(script map[string]string) {
 func (p *Provider) Execute(_ context.Context, operationID, effect string) (engine.ProviderAnswer, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.executed++
 	if answer, ok := p.answers[operationID]; ok {
 		return answer, nil
 	}

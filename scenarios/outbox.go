@@ -1,0 +1,164 @@
+package scenarios
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/fencelab/fencelab/engine"
+)
+
+// The outbox worker delivers committed effects to the provider (DESIGN §5):
+// claim a row and commit, call the provider outside any transaction, record
+// what it said. An unknown outcome is reconciled by querying the original
+// OperationId — in UNSAFE mode it is retried under a new one instead.
+
+const outboxName = "OUT"
+
+// claimTimeout is how long a claim holds before reconciliation may take the
+// row from a worker that died.
+const claimTimeout = 30 * time.Second
+
+func outboxSpec(program ...engine.Step) engine.ActorSpec {
+	return engine.ActorSpec{Name: outboxName, Label: "outbox worker", Owner: "outbox-worker", Program: program}
+}
+
+func claimOutbox() engine.Step {
+	return engine.Step{Name: "claim the oldest due outbox row", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+		row, found, err := t.Ledger().ClaimNextOutbox(ctx, t.Now(), claimTimeout)
+		if err != nil {
+			return 0, err
+		}
+		if !found {
+			t.Emitf(engine.LayerDatabase, "CLAIM", "IDLE", "no PENDING outbox row is due; the outbox worker waits")
+			return engine.Wait, nil
+		}
+		t.Memory().Delivery = engine.Delivery{OperationID: row.OperationID}
+		t.Emitf(engine.LayerDatabase, "CLAIM", "CLAIMED", "claimed %s (attempt %d) and committed the claim, until %s",
+			row.OperationID, row.AttemptCount, engine.FormatClock(row.NextAttemptAt.Sub(t.Seed().Now)))
+		t.Narrate("The claim is committed before the provider is called: no transaction stays open across a network call.")
+		return engine.Advance, nil
+	}}
+}
+
+// callProvider sends the claimed row's effect under its own OperationId.
+func callProvider() engine.Step {
+	return engine.Step{Name: "call the provider", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+		d := &t.Memory().Delivery
+		d.SentAs = d.OperationID
+		answer, err := t.Provider().Execute(ctx, d.SentAs, d.OperationID)
+		if err != nil {
+			return 0, err
+		}
+		d.Answer = answer
+		emitAnswer(t, "CALL", d.SentAs, answer)
+		return engine.Advance, nil
+	}}
+}
+
+func emitAnswer(t *engine.Turn, code, operationID string, answer engine.ProviderAnswer) {
+	switch answer.Status {
+	case engine.ProviderUnknown:
+		t.Emitf(engine.LayerExternal, code, "UNKNOWN", "%s: %s timed out — applied or not, the worker cannot tell", t.Provider().Name(), operationID)
+		t.Narrate("The provider timed out: the effect may or may not have happened. Guessing either way is the bug.")
+	default:
+		t.Emitf(engine.LayerExternal, code, answer.Status, "%s: %s answered %s (receipt %s)", t.Provider().Name(), operationID, answer.Status, answer.Receipt)
+	}
+}
+
+// recordOutcome stores the provider's answer on the outbox row.
+func recordOutcome() engine.Step {
+	return engine.Step{Name: "record the outcome", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+		d := t.Memory().Delivery
+		if d.Answer.Status == "" {
+			t.Emitf(engine.LayerDatabase, "RECORD", "IDLE", "no answer to record")
+			return engine.Advance, nil
+		}
+		status := d.Answer.Status
+		if status == engine.ProviderUnknown || status == engine.ProviderNotFound {
+			status = "RECONCILIATION_REQUIRED"
+		}
+		err := t.Ledger().RecordOutcome(ctx, engine.Outcome{OperationID: d.OperationID, Status: status,
+			Provider: t.Provider().Name(), ReceiptOperationID: d.SentAs, Receipt: d.Answer.Receipt, Now: t.Now()})
+		if err != nil {
+			return 0, err
+		}
+		t.Emitf(engine.LayerDatabase, "RECORD", status, "outbox %s → %s", d.OperationID, status)
+		if status == "RECONCILIATION_REQUIRED" {
+			t.Narrate("The row is marked for reconciliation: someone must ask the provider what became of %s.", d.OperationID)
+		}
+		return engine.Advance, nil
+	}}
+}
+
+// findUnknown takes the oldest row whose outcome is unknown: marked for
+// reconciliation, or claimed by a worker whose claim expired.
+func findUnknown() engine.Step {
+	return engine.Step{Name: "find rows to reconcile", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+		row, found, err := t.Ledger().ClaimForReconciliation(ctx, t.Now())
+		if err != nil {
+			return 0, err
+		}
+		d := &t.Memory().Delivery
+		if !found {
+			*d = engine.Delivery{}
+			t.Emitf(engine.LayerDatabase, "RECONCILE", "IDLE", "no row awaits reconciliation")
+			return engine.Advance, nil
+		}
+		*d = engine.Delivery{OperationID: row.OperationID}
+		t.Emitf(engine.LayerDatabase, "RECONCILE", row.Status, "%s needs reconciling (%s)", row.OperationID, row.Status)
+		return engine.Advance, nil
+	}}
+}
+
+// queryProvider asks what became of the original OperationId. It never
+// executes anything.
+func queryProvider() engine.Step {
+	return engine.Step{Name: "query the provider", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+		d := &t.Memory().Delivery
+		if d.OperationID == "" {
+			t.Emitf(engine.LayerExternal, "QUERY", "IDLE", "nothing to query")
+			return engine.Advance, nil
+		}
+		d.SentAs = d.OperationID
+		answer, err := t.Provider().Query(ctx, d.OperationID)
+		if err != nil {
+			return 0, err
+		}
+		d.Answer = answer
+		t.Emitf(engine.LayerExternal, "QUERY", answer.Status, "%s: query(%s) → %s%s", t.Provider().Name(), d.OperationID,
+			answer.Status, receiptSuffix(answer))
+		t.Narrate("Instead of sending it again, the worker asks about the original OperationId: the provider did apply it, once.")
+		return engine.Advance, nil
+	}}
+}
+
+func receiptSuffix(a engine.ProviderAnswer) string {
+	if a.Receipt == "" {
+		return ""
+	}
+	return " (receipt " + a.Receipt + ")"
+}
+
+// retryWithNewID is the UNSAFE reaction to an unknown outcome: send the
+// effect again under a fresh OperationId, which the provider cannot
+// recognise as the same effect.
+func retryWithNewID() engine.Step {
+	return engine.Step{Name: "retry with a new OperationId", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+		d := &t.Memory().Delivery
+		if d.OperationID == "" {
+			t.Emitf(engine.LayerExternal, "RETRY", "IDLE", "nothing to retry")
+			return engine.Advance, nil
+		}
+		d.Retries++
+		d.SentAs = fmt.Sprintf("%s/retry-%d", d.OperationID, d.Retries)
+		answer, err := t.Provider().Execute(ctx, d.SentAs, d.OperationID)
+		if err != nil {
+			return 0, err
+		}
+		d.Answer = answer
+		emitAnswer(t, "RETRY", d.SentAs, answer)
+		t.Narrate("A new OperationId looks like a new payment to the provider: the effect is applied a second time.")
+		return engine.Advance, nil
+	}}
+}

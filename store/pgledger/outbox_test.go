@@ -1,0 +1,94 @@
+package pgledger_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/fencelab/fencelab/engine"
+)
+
+// A committed write leaves one PENDING outbox row; the worker claims it
+// once, with a deadline, and nobody can claim it again meanwhile.
+func TestOutboxClaim(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	l := seeded(t)
+	_, err := l.FencedMutation(ctx, write(42, 42))
+	require.NoError(t, err)
+	now := start.Add(time.Minute)
+
+	row, found, err := l.ClaimNextOutbox(ctx, now, 30*time.Second)
+	require.NoError(t, err)
+	require.True(t, found)
+	require.Equal(t, "op-42", row.OperationID)
+	require.Equal(t, "CLAIMED", row.Status)
+	require.Equal(t, 1, row.AttemptCount)
+	require.Equal(t, now.Add(30*time.Second), row.NextAttemptAt.UTC())
+
+	_, found, err = l.ClaimNextOutbox(ctx, now, 30*time.Second)
+	require.NoError(t, err)
+	require.False(t, found, "a claimed row is not claimed twice")
+}
+
+// A row whose claim expired (the worker died between claim and record) is
+// found for reconciliation, but only once its claim is over.
+func TestOutboxClaimExpiry(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	l := seeded(t)
+	_, err := l.FencedMutation(ctx, write(42, 42))
+	require.NoError(t, err)
+	now := start.Add(time.Minute)
+	_, _, err = l.ClaimNextOutbox(ctx, now, 30*time.Second)
+	require.NoError(t, err)
+
+	_, found, err := l.ClaimForReconciliation(ctx, now.Add(29*time.Second))
+	require.NoError(t, err)
+	require.False(t, found, "the claim still holds")
+	row, found, err := l.ClaimForReconciliation(ctx, now.Add(31*time.Second))
+	require.NoError(t, err)
+	require.True(t, found)
+	require.Equal(t, "CLAIMED", row.Status)
+
+	require.NoError(t, l.RecordOutcome(ctx, engine.Outcome{OperationID: row.OperationID, Status: engine.ProviderConfirmed,
+		Provider: "payments", ReceiptOperationID: row.OperationID, Receipt: "rcpt-1", Now: now.Add(31 * time.Second)}))
+	state, err := l.State(ctx)
+	require.NoError(t, err)
+	require.Equal(t, "CONFIRMED", state.Outbox[0].Status)
+	require.Equal(t, []engine.Receipt{{Provider: "payments", OperationID: "op-42", Status: "CONFIRMED", Receipt: "rcpt-1"}}, state.Receipts)
+}
+
+// RECONCILIATION_REQUIRED is found for reconciliation; a final outcome
+// cannot be recorded twice; DECLINED writes its receipt too.
+func TestOutboxOutcomes(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	l := seeded(t)
+	_, err := l.FencedMutation(ctx, write(42, 42))
+	require.NoError(t, err)
+	now := start.Add(time.Minute)
+	row, _, err := l.ClaimNextOutbox(ctx, now, 30*time.Second)
+	require.NoError(t, err)
+
+	require.NoError(t, l.RecordOutcome(ctx, engine.Outcome{OperationID: row.OperationID, Status: "RECONCILIATION_REQUIRED", Now: now}))
+	found, ok, err := l.ClaimForReconciliation(ctx, now)
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.Equal(t, "RECONCILIATION_REQUIRED", found.Status)
+
+	require.NoError(t, l.RecordOutcome(ctx, engine.Outcome{OperationID: row.OperationID, Status: engine.ProviderDeclined,
+		Provider: "payments", ReceiptOperationID: row.OperationID, Receipt: "rcpt-9", Now: now}))
+	err = l.RecordOutcome(ctx, engine.Outcome{OperationID: row.OperationID, Status: engine.ProviderConfirmed, Now: now})
+	require.ErrorIs(t, err, engine.ErrNotFound, "a final outcome is final")
+
+	state, err := l.State(ctx)
+	require.NoError(t, err)
+	require.Equal(t, "DECLINED", state.Outbox[0].Status)
+	require.Equal(t, "DECLINED", state.Receipts[0].Status)
+	_, ok, err = l.ClaimForReconciliation(ctx, now.Add(time.Hour))
+	require.NoError(t, err)
+	require.False(t, ok, "nothing left to reconcile")
+}
