@@ -179,8 +179,12 @@ func printResult(w io.Writer, r engine.Result) {
 			fmt.Fprintf(w, "%61s guard: %s\n", "", e.Guard)
 		}
 	}
-	fmt.Fprintf(w, "result  expected %d · final %d · last accepted fence %s · verdict %s",
-		r.Expected, r.Final, fence(r.LastAcceptedFence), r.Verdict)
+	what := ""
+	if r.Measure == engine.MeasureEffects {
+		what = "effects applied: "
+	}
+	fmt.Fprintf(w, "result  %sexpected %d · final %d · last accepted fence %s · verdict %s",
+		what, r.Expected, r.Final, fence(r.LastAcceptedFence), r.Verdict)
 	if r.AsPredicted() {
 		fmt.Fprintln(w, "  — as the catalog predicts")
 	} else {

@@ -312,6 +312,10 @@ func (l *Lab) advance(ctx context.Context, by time.Duration) error {
 	return nil
 }
 
+// realExpiryWindow groups the TTLs on a real server that count as one
+// expiry: keys set within it of each other.
+const realExpiryWindow = 250 * time.Millisecond
+
 // advanceToExpiry advances exactly to the soonest TTL among the lab keys
 // (on a real server, a moment past it, so the key is surely gone).
 func (l *Lab) advanceToExpiry(ctx context.Context) error {
@@ -329,7 +333,17 @@ func (l *Lab) advanceToExpiry(ctx context.Context) error {
 		return ErrNoExpiry
 	}
 	if !l.backends.Coordination.Virtual() {
-		soonest += 5 * time.Millisecond
+		// On a real server, keys a worker took together (its leader and
+		// resource leases) were set a few milliseconds apart; they expire
+		// together on the lab clock, so wait for the last of them, and a
+		// moment more.
+		together := soonest
+		for _, k := range keys {
+			if k.TTL > 0 && k.TTL <= soonest+realExpiryWindow {
+				together = max(together, k.TTL)
+			}
+		}
+		soonest = together + 10*time.Millisecond
 	}
 	return l.advance(ctx, soonest)
 }

@@ -12,8 +12,10 @@ const (
 // Result is the result strip: what the run should have produced, what the
 // database holds, and the verdict, all read from the backends.
 type Result struct {
-	Scenario          string
-	Mode              Mode
+	Scenario string
+	Mode     Mode
+	// Measure says what Expected and Final count.
+	Measure           Measure
 	Expected          int64
 	Final             int64
 	LastAcceptedFence int64 // 0: none
@@ -70,6 +72,7 @@ func (l *Lab) resultFrom(state LedgerState, applications []Application) Result {
 	r := Result{
 		Scenario:   s.ID,
 		Mode:       l.mode,
+		Measure:    s.Measure,
 		Expected:   s.Expected,
 		Breaks:     l.breaks,
 		Executions: state.Executions,

@@ -112,7 +112,11 @@ func (l *Lab) Snapshot(ctx context.Context) (Snapshot, error) {
 		v := ActorView{Name: a.Name, Label: a.Label, NextStep: a.NextStep(), Done: a.Done(),
 			Paused: a.Paused, Pause: a.Pause, Waiting: a.Waiting, Token: a.Memory.Token, Truth: truth,
 			LeaseHeld: held, LeaseHolder: holder, LeaseToken: holderToken}
-		switch {
+		switch d := a.Memory.Delivery; {
+		case d.OperationID != "" && d.Answer.Status != "":
+			v.Belief = fmt.Sprintf("%s: provider said %s", d.OperationID, d.Answer.Status)
+		case d.OperationID != "":
+			v.Belief = "working on " + d.OperationID
 		case a.Memory.HoldsLease:
 			v.Belief = fmt.Sprintf("holds lease, token %d", a.Memory.Token)
 			v.Deceived = !held || holder != a.Owner || holderToken != a.Memory.Token

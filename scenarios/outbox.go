@@ -84,8 +84,13 @@ func recordOutcome() engine.Step {
 			return 0, err
 		}
 		t.Emitf(engine.LayerDatabase, "RECORD", status, "outbox %s → %s", d.OperationID, status)
-		if status == "RECONCILIATION_REQUIRED" {
+		switch {
+		case status == "RECONCILIATION_REQUIRED":
 			t.Narrate("The row is marked for reconciliation: someone must ask the provider what became of %s.", d.OperationID)
+		case d.SentAs != d.OperationID:
+			t.Narrate("The outbox says CONFIRMED, and it is — twice over: the provider's ledger shows the same effect under two OperationIds.")
+		default:
+			t.Narrate("Recorded %s with its receipt: the effect happened once, and the outbox knows it.", status)
 		}
 		return engine.Advance, nil
 	}}

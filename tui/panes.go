@@ -71,25 +71,38 @@ func workersPane(st styles, s engine.Snapshot, selected, width, height int) []st
 		if a.Token > 0 {
 			token = fmt.Sprintf("token %d", a.Token)
 		}
-		belief := "believes: " + a.Belief + st.dim.Render(" · truth: ") + a.Truth
+		belief := "believes: " + a.Belief
+		if a.Belief == "holds nothing" && a.Token == 0 {
+			belief = ""
+		}
+		if a.Token > 0 {
+			belief += st.dim.Render(" · truth: ") + a.Truth
+		}
 		if a.Deceived {
 			belief += " " + st.rejected.Render("← stale belief")
 		}
 		if perActor == 1 {
-			truth := "lease free"
-			if a.LeaseHeld {
-				truth = fmt.Sprintf("%s holds %d", a.LeaseHolder, a.LeaseToken)
+			line := fmt.Sprintf("%s%s %s", marker, name, status)
+			if a.Belief != "holds nothing" || a.Token > 0 {
+				line += " · believes: " + a.Belief
 			}
-			line := fmt.Sprintf("%s%s %s · believes: %s · truth: %s", marker, name, status, a.Belief, truth)
+			if a.Token > 0 {
+				truth := "lease free"
+				if a.LeaseHeld {
+					truth = fmt.Sprintf("%s holds %d", a.LeaseHolder, a.LeaseToken)
+				}
+				line += " · truth: " + truth
+			}
 			if a.Deceived {
 				line += " " + st.rejected.Render("← stale")
 			}
 			body = append(body, line)
 			continue
 		}
-		body = append(body,
-			fmt.Sprintf("%s%s  %s  %s · %s%s", marker, name, st.dim.Render(a.Label), status, token, next),
-			"     "+belief)
+		body = append(body, fmt.Sprintf("%s%s  %s  %s · %s%s", marker, name, st.dim.Render(a.Label), status, token, next))
+		if belief != "" {
+			body = append(body, "     "+belief)
+		}
 	}
 	return titled(st, "Workers", width, height, body)
 }
@@ -153,13 +166,31 @@ func formatTTL(d time.Duration) string {
 }
 
 func postgresPane(st styles, s engine.Snapshot, width, height int) []string {
-	// In order of importance: the resource row and the guard, then the
-	// newest executions, then the checkpoint. Shown in reading order.
-	var head, checkpoints, executions []string
+	// In order of importance: the resource row, the configuration if the
+	// operator changed it, the guard, then the newest executions, then the
+	// checkpoint and an unchanged configuration. Shown in reading order.
+	var head, config, checkpoints, executions []string
 	key := s.Scenario.Seed.ConflictKey
 	if r, ok := s.Ledger.Resource(key); ok {
 		head = append(head, fmt.Sprintf("  %s: summary %s · last accepted fence %s · namespace epoch %d",
 			key, st.title.Render(fmt.Sprint(r.SummaryValue)), st.title.Render(fence(r.LastAcceptedFence)), r.NamespaceEpoch))
+	}
+	seed := s.Scenario.Seed
+	for _, t := range s.Ledger.Tenants {
+		active := "active"
+		if !t.Active {
+			active = st.rejected.Render("removed")
+		}
+		r := s.Ledger.Rollout
+		line := fmt.Sprintf("  %s revision %d · %s epoch %d · %s  │ rollout: namespace epoch %d · min writer %d · checkpoint schema %d",
+			t.TenantID, t.MembershipRevision, t.RegionID, t.RegionEpoch, active, r.NamespaceEpoch, r.MinimumWriterVersion, r.CheckpointSchemaVersion)
+		changed := !t.Active || t.MembershipRevision != seed.MembershipRevision || r.NamespaceEpoch != seed.NamespaceEpoch ||
+			r.MinimumWriterVersion != seed.MinimumWriterVersion || r.CheckpointSchemaVersion != seed.CheckpointSchemaVersion
+		if changed {
+			head = append(head, line)
+		} else {
+			config = append(config, line)
+		}
 	}
 	if g := s.Guard; g != nil {
 		head = append(head, "  guard  "+st.guard.Render(g.Actor+": "+g.Guard)+" → "+st.state(g.State))
@@ -182,26 +213,67 @@ func postgresPane(st styles, s engine.Snapshot, width, height int) []string {
 	room := height - 1 - len(head)
 	if room < len(executions) {
 		executions = executions[len(executions)-max(0, room):]
-		checkpoints = nil
-	} else if room < len(executions)+len(checkpoints) {
-		checkpoints = checkpoints[:room-len(executions)]
 	}
-	body := append(append(head, checkpoints...), executions...)
+	room -= len(executions)
+	if room < len(config) {
+		config = config[:max(0, room)]
+	}
+	room -= len(config)
+	if room < len(checkpoints) {
+		checkpoints = checkpoints[:max(0, room)]
+	}
+	body := append(append(append(head[:1:1], config...), head[1:]...), checkpoints...)
+	body = append(body, executions...)
 	return titled(st, "PostgreSQL  "+st.dim.Render(s.DatabaseName+" · schema fencelab"), width, height, body)
 }
 
+// outboxPane shows the outbox rows and, last, the provider's ledger: what
+// it applied, per OperationId.
 func outboxPane(st styles, s engine.Snapshot, width, height int) []string {
-	var body []string
+	receipts := map[string]string{}
+	for _, r := range s.Ledger.Receipts {
+		receipts[r.OperationID] = r.Receipt
+	}
+	var rows []string
 	for _, o := range s.Ledger.Outbox {
-		body = append(body, fmt.Sprintf("  %-28s %-10s %s · attempts %d", o.OperationID, o.EffectType, st.state(o.Status), o.AttemptCount))
+		line := fmt.Sprintf("  %-28s %-15s %s · attempts %d", o.OperationID, o.EffectType, st.state(o.Status), o.AttemptCount)
+		if r, ok := receipts[o.OperationID]; ok {
+			line += " · receipt " + r
+		}
+		rows = append(rows, line)
 	}
-	if len(body) == 0 {
-		body = append(body, st.dim.Render("  no outbox rows"))
+	if len(rows) == 0 {
+		rows = append(rows, st.dim.Render("  no outbox rows"))
 	}
-	if len(body) > height-1 && height == 2 {
-		body = []string{body[len(body)-1] + st.dim.Render(fmt.Sprintf(" · %d older", len(body)-1))}
+	ledger := "  " + s.ProviderName + ": nothing applied"
+	if n := len(s.Applications); n > 0 {
+		counts := map[string]int{}
+		var order []string
+		for _, a := range s.Applications {
+			if counts[a.OperationID] == 0 {
+				order = append(order, a.OperationID)
+			}
+			counts[a.OperationID]++
+		}
+		parts := make([]string, len(order))
+		for i, id := range order {
+			parts[i] = fmt.Sprintf("%s ×%d", id, counts[id])
+		}
+		ledger = fmt.Sprintf("  %s applied %d: %s", s.ProviderName, n, strings.Join(parts, ", "))
 	}
-	return titled(st, "Outbox", width, height, body)
+	room := height - 2 // title and ledger
+	switch {
+	case room >= 1 && len(rows) > room:
+		rows = rows[len(rows)-room:] // the newest rows
+	case room < 1 && len(s.Ledger.Outbox) > 0:
+		// One line for all of it: the newest row and the ledger's count.
+		o := s.Ledger.Outbox[len(s.Ledger.Outbox)-1]
+		return titled(st, "Outbox & provider", width, height, []string{fmt.Sprintf("  %d rows, newest %s %s · %s applied %d",
+			len(s.Ledger.Outbox), o.OperationID, st.state(o.Status), s.ProviderName, len(s.Applications))})
+	case room < 1:
+		return titled(st, "Outbox & provider", width, height, []string{ledger})
+	}
+	return titled(st, "Outbox & provider", width, height, append(rows, ledger))
 }
 
 // timelineLines renders every event; the timeline pane scrolls over them.
@@ -275,8 +347,12 @@ func resultLines(st styles, s engine.Snapshot, width, height int) []string {
 	if width < 100 {
 		fenceLabel = "fence"
 	}
-	lines := []string{fmt.Sprintf("  result  expected %d · final %d · %s %s · verdict %s",
-		r.Expected, r.Final, fenceLabel, fence(r.LastAcceptedFence), verdict)}
+	what := ""
+	if r.Measure == engine.MeasureEffects {
+		what = "effects "
+	}
+	lines := []string{fmt.Sprintf("  result  %sexpected %d · final %d · %s %s · verdict %s",
+		what, r.Expected, r.Final, fenceLabel, fence(r.LastAcceptedFence), verdict)}
 	for _, b := range r.Breaks {
 		lines = append(lines, "  "+st.broken.Render(fmt.Sprintf("BROKEN invariant %d", b.Invariant))+
 			fmt.Sprintf(" at #%d: %s", b.Sequence, b.Detail))

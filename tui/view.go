@@ -120,9 +120,9 @@ func (m *Model) stack(s engine.Snapshot, width, height int, withTimeline bool) [
 	actors := len(s.Actors)
 	panes := []pane{
 		{1 + actors, 1 + 2*actors, 1, func(h int) []string { return workersPane(st, s, m.selected, width, h) }},
-		{4, 3 + len(s.Ledger.Checkpoints) + max(1, len(s.Ledger.Executions)), 0, func(h int) []string { return postgresPane(st, s, width, h) }},
+		{5, 3 + len(s.Ledger.Tenants) + len(s.Ledger.Checkpoints) + max(1, len(s.Ledger.Executions)), 0, func(h int) []string { return postgresPane(st, s, width, h) }},
 		{2, 1 + max(1, len(s.Keys)), 2, func(h int) []string { return redisPane(st, s, width, h) }},
-		{2, 1 + max(1, len(s.Ledger.Outbox)), 3, func(h int) []string { return outboxPane(st, s, width, h) }},
+		{3, 2 + max(1, len(s.Ledger.Outbox)), 3, func(h int) []string { return outboxPane(st, s, width, h) }},
 	}
 	timelineMin := 0
 	if withTimeline {

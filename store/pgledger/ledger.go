@@ -139,7 +139,8 @@ func checkConfiguration(ctx context.Context, tx pgx.Tx, w engine.Write) (*reject
 	case err != nil:
 		return nil, fmt.Errorf("pgledger: load tenant %s: %w", w.TenantID, err)
 	case !t.Active:
-		return &rejection{engine.StaleMembership, fmt.Sprintf("tenant %s active → false", w.TenantID)}, nil
+		return &rejection{engine.StaleMembership, fmt.Sprintf("%s still assigned (incoming revision %d, current %d, removed) → false",
+			w.TenantID, w.MembershipRevision, t.MembershipRevision)}, nil
 	case t.MembershipRevision != w.MembershipRevision:
 		return &rejection{engine.StaleMembership, fmt.Sprintf("incoming revision %d = current %d → false",
 			w.MembershipRevision, t.MembershipRevision)}, nil
