@@ -180,8 +180,8 @@ func printResult(w io.Writer, r engine.Result) {
 		}
 	}
 	what := ""
-	if r.Measure == engine.MeasureEffects {
-		what = "effects applied: "
+	if r.MeasureLabel != "" {
+		what = r.MeasureLabel + ": "
 	}
 	fmt.Fprintf(w, "result  %sexpected %d · final %d · last accepted fence %s · verdict %s",
 		what, r.Expected, r.Final, fence(r.LastAcceptedFence), r.Verdict)
@@ -211,6 +211,7 @@ type jsonResult struct {
 	Final             int64           `json:"final"`
 	LastAcceptedFence *int64          `json:"lastAcceptedFence"`
 	NamespaceEpoch    int64           `json:"namespaceEpoch"`
+	Measure           string          `json:"measure,omitempty"`
 	Verdict           string          `json:"verdict"`
 	AsPredicted       bool            `json:"asPredicted"`
 	BrokenInvariants  []jsonBreak     `json:"brokenInvariants"`
@@ -252,6 +253,7 @@ func jsonResults(results []engine.Result) []jsonResult {
 			Final:             r.Final,
 			LastAcceptedFence: optional(r.LastAcceptedFence),
 			NamespaceEpoch:    r.NamespaceEpoch,
+			Measure:           r.MeasureLabel,
 			Verdict:           r.Verdict,
 			AsPredicted:       r.AsPredicted(),
 			BrokenInvariants:  []jsonBreak{},

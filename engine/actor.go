@@ -34,12 +34,20 @@ type Actor struct {
 	Paused  bool
 	Pause   string // why it is paused
 	Waiting string // why its current step could not proceed
+	Halted  string // why its program was cut short (a crash)
 	Memory  Memory
 
 	program []Step
 	pc      int
-	leases  LeaseStore
+	redis   RedisClient
 	ledger  Ledger
+}
+
+// Halt ends the actor's program where it stands: its process is gone.
+func (a *Actor) Halt(reason string) {
+	a.pc = len(a.program)
+	a.Waiting = ""
+	a.Halted = reason
 }
 
 // Done reports whether the actor has run its whole program.
@@ -63,7 +71,8 @@ func (t *Turn) Mode() Mode                 { return t.lab.mode }
 func (t *Turn) Now() time.Time             { return t.lab.Now() }
 func (t *Turn) Seed() Seed                 { return t.lab.scenario.Seed }
 func (t *Turn) LeaseTTL() time.Duration    { return t.lab.backends.LeaseTTL }
-func (t *Turn) Leases() LeaseStore         { return t.Actor.leases }
+func (t *Turn) Leases() LeaseStore         { return t.Actor.redis }
+func (t *Turn) Jobs() JobStore             { return t.Actor.redis }
 func (t *Turn) Ledger() Ledger             { return t.Actor.ledger }
 func (t *Turn) Memory() *Memory            { return &t.Actor.Memory }
 func (t *Turn) Coordination() Coordination { return t.lab.backends.Coordination }
@@ -74,6 +83,13 @@ func (t *Turn) Actors() []*Actor           { return t.lab.actors }
 func (t *Turn) Emit(layer Layer, code, state, detail, guard string) {
 	t.lab.emit(Event{Actor: t.Actor.Name, Layer: layer, Code: t.Actor.Name + "_" + code,
 		State: state, Detail: detail, Guard: guard})
+}
+
+// Refuse marks the event this turn emitted last as a guard's refusal.
+func (t *Turn) Refuse(code string) {
+	if n := len(t.lab.events); n > 0 {
+		t.lab.events[n-1].Refusal = code
+	}
 }
 
 // Narrate sets the narration of the event this turn emitted last.

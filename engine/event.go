@@ -13,6 +13,9 @@ type Event struct {
 	Detail   string
 	// Guard is the check that decided the step, as evaluated, if one ran.
 	Guard string
+	// Refusal is the code of the guard that refused this step
+	// (STALE_FENCE, ILLEGAL_TRANSITION, ...); a SAFE verdict names the last.
+	Refusal string
 	// Narration says in one plain sentence why the step matters, for a
 	// listener; empty where Detail says enough.
 	Narration string

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -12,6 +13,8 @@ var anomalies = map[int]string{
 	2: "STALE_WRITE",
 	3: "PARTIAL_COMMIT",
 	4: "DUPLICATE_EFFECT",
+	5: "TERMINAL_OVERWRITE",
+	// 6 names its kind: DUPLICATE_JOB or POINTER_STOLEN.
 }
 
 // Invariants are the rules of DESIGN §7, in words, for screens and help.
@@ -20,6 +23,8 @@ var Invariants = map[int]string{
 	2: "a write happens only under the current membership, region, version and namespace",
 	3: "business state, checkpoint, execution and outbox change together or not at all",
 	4: "an OperationId is applied at most once by the provider",
+	5: "a terminal job state (SUCCESS, FAILED) never changes",
+	6: "every job hash is reachable from its running key while RUNNING; one running job per target",
 }
 
 // CheckLedger finds the invariants the database state breaks. Executions
@@ -124,6 +129,64 @@ func CheckEffects(applications []Application) []Break {
 	return breaks
 }
 
+// jobWatch remembers what invariants 5 and 6 need from earlier steps: the
+// first terminal status of each job, and which RUNNING jobs were once
+// reachable from their running key (a job between the naive HSET and SET
+// has not been reachable yet; one whose pointer is gone has lost it).
+type jobWatch struct {
+	terminal  map[string]string
+	reachable map[string]bool
+}
+
+func newJobWatch() *jobWatch {
+	return &jobWatch{terminal: map[string]string{}, reachable: map[string]bool{}}
+}
+
+// check finds the breaks of invariants 5 and 6 in s and updates the watch.
+func (w *jobWatch) check(s JobsState) []Break {
+	var breaks []Break
+	running := map[string][]string{}
+	for _, j := range s.Jobs {
+		key := j.Target + "/" + j.ID
+		if first, ok := w.terminal[key]; ok && j.Status != first {
+			breaks = append(breaks, Break{Invariant: 5, Anomaly: anomalies[5],
+				Detail: fmt.Sprintf("%s went %s → %s after it had ended", j.ID, first, j.Status)})
+		} else if !ok && (j.Status == JobSuccess || j.Status == JobFailed) {
+			w.terminal[key] = j.Status
+		}
+		if j.Status == JobRunning {
+			running[j.Target] = append(running[j.Target], j.ID)
+		}
+	}
+	targets := make([]string, 0, len(running))
+	for target := range running {
+		targets = append(targets, target)
+	}
+	sort.Strings(targets)
+	for _, target := range targets {
+		ids := running[target]
+		if len(ids) > 1 {
+			breaks = append(breaks, Break{Invariant: 6, Anomaly: "DUPLICATE_JOB",
+				Detail: fmt.Sprintf("%d RUNNING jobs for %s: %s", len(ids), target, strings.Join(ids, ", "))})
+		}
+		pointer := s.Running[target]
+		for _, id := range ids {
+			key := target + "/" + id
+			switch {
+			case pointer == id:
+				w.reachable[key] = true
+			case w.reachable[key] && pointer == "":
+				breaks = append(breaks, Break{Invariant: 6, Anomaly: "POINTER_STOLEN",
+					Detail: fmt.Sprintf("%s is RUNNING but the running key of %s is gone", id, target)})
+			case w.reachable[key]:
+				breaks = append(breaks, Break{Invariant: 6, Anomaly: "DUPLICATE_JOB",
+					Detail: fmt.Sprintf("%s is RUNNING but the running key of %s points at %s", id, target, pointer)})
+			}
+		}
+	}
+	return breaks
+}
+
 func describeTenant(t Tenant, ok bool) string {
 	switch {
 	case !ok:
@@ -146,7 +209,12 @@ func (l *Lab) checkInvariants(ctx context.Context) error {
 	for _, b := range l.breaks {
 		seen[b.Detail] = true
 	}
+	jobs, err := l.backends.Coordination.Jobs(ctx)
+	if err != nil {
+		return err
+	}
 	found := append(CheckLedger(state, l.seenExecs), CheckEffects(l.backends.Provider.Applications())...)
+	found = append(found, l.jobWatch.check(jobs)...)
 	for _, b := range found {
 		if seen[b.Detail] {
 			continue

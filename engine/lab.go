@@ -52,6 +52,7 @@ type Lab struct {
 	guided     []Action
 	guidedNext int
 	seenExecs  int // executions already checked against invariant 2
+	jobWatch   *jobWatch
 }
 
 // NewLab opens the lab's connections and resets the backends to the
@@ -65,7 +66,7 @@ func NewLab(ctx context.Context, backends Backends, scenario *Scenario, mode Mod
 	l.ledger = ledger
 	for _, spec := range scenario.Actors(mode) {
 		actor := &Actor{Name: spec.Name, Label: spec.Label, Owner: spec.Owner, program: spec.Program,
-			leases: backends.Coordination.Client(spec.Name)}
+			redis: backends.Coordination.Client(spec.Name)}
 		if actor.ledger, err = backends.Database.Connect(ctx, spec.Name); err != nil {
 			l.Close(ctx)
 			return nil, err
@@ -120,12 +121,13 @@ func (l *Lab) Reset(ctx context.Context) error {
 	}
 	l.backends.Provider.Reset(l.scenario.ProviderScript)
 	for _, a := range l.actors {
-		a.pc, a.Paused, a.Pause, a.Waiting = 0, false, "", ""
+		a.pc, a.Paused, a.Pause, a.Waiting, a.Halted = 0, false, "", "", ""
 		a.Memory = Memory{Epoch: seed.NamespaceEpoch}
 	}
 	l.clock, l.events, l.breaks, l.log = 0, nil, nil, nil
 	l.guided = l.scenario.Guided(l.mode)
 	l.guidedNext, l.seenExecs = 0, 0
+	l.jobWatch = newJobWatch()
 	return nil
 }
 
@@ -247,11 +249,17 @@ func (l *Lab) step(ctx context.Context, name string) error {
 		l.emit(Event{Actor: a.Name, Layer: LayerAPI, Code: a.Name + "_ERROR", State: "ERROR", Detail: err.Error()})
 		return fmt.Errorf("%s: %s: %w", a.Name, a.program[a.pc].Name, err)
 	}
-	if outcome == Advance {
+	switch outcome {
+	case Advance:
 		a.pc++
 		a.Waiting = ""
-	} else if n := len(l.events); n > 0 {
-		a.Waiting = l.events[n-1].Detail
+	case Finish:
+		a.pc = len(a.program)
+		a.Waiting = ""
+	default:
+		if n := len(l.events); n > 0 {
+			a.Waiting = l.events[n-1].Detail
+		}
 	}
 	return nil
 }

@@ -87,6 +87,81 @@ type LeaseStore interface {
 	ReleaseLeader(ctx context.Context, job, owner string) (LeaseStatus, error)
 }
 
+// RedisClient is one actor's Redis connection: leases and jobs.
+type RedisClient interface {
+	LeaseStore
+	JobStore
+}
+
+// Job statuses.
+const (
+	JobRunning = "RUNNING"
+	JobSuccess = "SUCCESS"
+	JobFailed  = "FAILED"
+)
+
+// Job is a job hash of the second seed: its status, progress and results
+// live in Redis until an apply step takes them to PostgreSQL.
+type Job struct {
+	ID        string
+	Target    string
+	Status    string
+	Total     int
+	Processed int
+	CreatedAt time.Time
+	// Heartbeat is when the worker last reported progress (zero: never).
+	Heartbeat time.Time
+	Results   string
+}
+
+// JobsState is every job hash and the running pointer of each target.
+type JobsState struct {
+	Jobs    []Job
+	Running map[string]string // target → job id
+}
+
+// JobGrant is acquireJob's answer: a new job, or the running one reused.
+type JobGrant struct {
+	Reused bool
+	JobID  string
+}
+
+// Transition refusals.
+const (
+	IllegalTransition = "ILLEGAL_TRANSITION" // not from RUNNING: terminal states never change
+	NotOwner          = "NOT_OWNER"          // SUCCESS without the running pointer
+)
+
+// TransitionResult is the transition script's answer.
+type TransitionResult struct {
+	Applied bool
+	Refusal string // IllegalTransition or NotOwner when not applied
+	Status  string // the job's status afterwards
+	// PointerReleased: the running key pointed at this job and was deleted.
+	PointerReleased bool
+}
+
+// JobStore is the job side of DESIGN §3: two Lua scripts for SAFE, and the
+// naive single commands UNSAFE interleaves.
+type JobStore interface {
+	// AcquireJob creates the job hash and the running pointer together, or
+	// reuses the running job.
+	AcquireJob(ctx context.Context, target, jobID string, total int, createdAt time.Time, ttl time.Duration) (JobGrant, error)
+	// TransitionJob moves a job from RUNNING (see DESIGN §3).
+	TransitionJob(ctx context.Context, target, jobID, to string) (TransitionResult, error)
+	// ReportProgress records processed items, results and a heartbeat.
+	ReportProgress(ctx context.Context, target, jobID string, processed int, results string, now time.Time) error
+	// ReadJob reads one job hash.
+	ReadJob(ctx context.Context, target, jobID string) (Job, bool, error)
+
+	// The UNSAFE steps: each a single command.
+	GetRunning(ctx context.Context, target string) (string, bool, error)
+	CreateJobHash(ctx context.Context, target, jobID string, total int, createdAt time.Time, ttl time.Duration) error
+	SetRunning(ctx context.Context, target, jobID string, ttl time.Duration) error
+	SetJobStatus(ctx context.Context, target, jobID, status string) error
+	DeleteRunning(ctx context.Context, target string) error
+}
+
 // RedisKey is one lab key as a snapshot shows it.
 type RedisKey struct {
 	Key   string
@@ -99,7 +174,9 @@ type RedisKey struct {
 // Coordination is the Redis backend as a whole.
 type Coordination interface {
 	// Client is the Redis connection of one actor.
-	Client(actor string) LeaseStore
+	Client(actor string) RedisClient
+	// Jobs reads every job hash and running pointer of the lab.
+	Jobs(ctx context.Context) (JobsState, error)
 	// Wipe deletes every key under the lab's prefix, and nothing else.
 	Wipe(ctx context.Context) error
 	// Keys lists the lab's keys, sorted.
@@ -242,6 +319,14 @@ type LedgerState struct {
 	Checkpoints []Checkpoint
 	Outbox      []OutboxRow
 	Receipts    []Receipt
+	JobResults  []JobResult
+}
+
+// JobResult is a row of fencelab.job_results: a job's results, applied.
+type JobResult struct {
+	JobID   string
+	Target  string
+	Results string
 }
 
 // Receipt is a row of fencelab.effect_receipts.
@@ -266,6 +351,8 @@ func (s LedgerState) Resource(conflictKey string) (Resource, bool) {
 type Ledger interface {
 	Operator
 	Outbox
+	// ApplyJobResults publishes a job's results (the apply API's write).
+	ApplyJobResults(ctx context.Context, jobID, target, results string, now time.Time) error
 	// Seed replaces everything in schema fencelab with the seeded state.
 	Seed(ctx context.Context, seed Seed) error
 	// ReadSummary reads a resource's business value, in its own transaction.

@@ -14,8 +14,9 @@ const (
 type Result struct {
 	Scenario string
 	Mode     Mode
-	// Measure says what Expected and Final count.
-	Measure           Measure
+	// MeasureLabel says what Expected and Final count; empty for the
+	// business value.
+	MeasureLabel      string
 	Expected          int64
 	Final             int64
 	LastAcceptedFence int64 // 0: none
@@ -33,29 +34,33 @@ func (r Result) AsPredicted() bool {
 }
 
 // Verdict names how a run ended. A broken invariant names its anomaly. With
-// none broken, a final value other than the expected one is a lost update,
-// or, when writes were refused, a system that is stuck. Otherwise it is the
-// guard that fired last, or MATCH when none did. It does no IO.
-func Verdict(expected, final int64, executions []Execution, breaks []Break) string {
-	if len(breaks) > 0 {
-		return breaks[0].Anomaly
-	}
-	lastRejection := ""
-	for _, e := range executions {
-		if e.State == "REJECTED" {
-			lastRejection = e.Rejection
-		}
-	}
+// none broken, a final value other than the expected one is the scenario's
+// shortfall (LOST_UPDATE unless it names another). Otherwise it is the guard
+// that fired last, or MATCH when none did. It does no IO.
+func Verdict(expected, final int64, refusals []string, breaks []Break, shortfall string) string {
 	switch {
-	case final != expected && lastRejection != "":
-		return VerdictStuck
+	case len(breaks) > 0:
+		return breaks[0].Anomaly
+	case final != expected && shortfall != "":
+		return shortfall
 	case final != expected:
 		return VerdictLostUpdate
-	case lastRejection != "":
-		return lastRejection
+	case len(refusals) > 0:
+		return refusals[len(refusals)-1]
 	default:
 		return VerdictMatch
 	}
+}
+
+// refusals are the guards that fired, in order, as the steps reported them.
+func (l *Lab) refusals() []string {
+	var out []string
+	for _, e := range l.events {
+		if e.Refusal != "" {
+			out = append(out, e.Refusal)
+		}
+	}
+	return out
 }
 
 // Result reads the database and computes the result strip.
@@ -64,29 +69,34 @@ func (l *Lab) Result(ctx context.Context) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	return l.resultFrom(state, l.backends.Provider.Applications()), nil
+	jobs, err := l.backends.Coordination.Jobs(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	return l.resultFrom(World{Ledger: state, Applications: l.backends.Provider.Applications(), Jobs: jobs}), nil
 }
 
-func (l *Lab) resultFrom(state LedgerState, applications []Application) Result {
+func (l *Lab) resultFrom(world World) Result {
+	state := world.Ledger
 	s := l.scenario
 	r := Result{
-		Scenario:   s.ID,
-		Mode:       l.mode,
-		Measure:    s.Measure,
-		Expected:   s.Expected,
-		Breaks:     l.breaks,
-		Executions: state.Executions,
-		Timeline:   l.events,
-		Predicted:  s.Predicted[l.mode],
+		Scenario:     s.ID,
+		Mode:         l.mode,
+		MeasureLabel: s.Measure.Label,
+		Expected:     s.Expected,
+		Breaks:       l.breaks,
+		Executions:   state.Executions,
+		Timeline:     l.events,
+		Predicted:    s.Predicted[l.mode],
 	}
 	if res, ok := state.Resource(s.Seed.ConflictKey); ok {
 		r.Final = res.SummaryValue
 		r.LastAcceptedFence = res.LastAcceptedFence
 		r.NamespaceEpoch = res.NamespaceEpoch
 	}
-	if s.Measure == MeasureEffects {
-		r.Final = int64(len(applications))
+	if s.Measure.Count != nil {
+		r.Final = s.Measure.Count(world)
 	}
-	r.Verdict = Verdict(r.Expected, r.Final, state.Executions, l.breaks)
+	r.Verdict = Verdict(r.Expected, r.Final, l.refusals(), l.breaks, s.Shortfall)
 	return r
 }

@@ -1,33 +1,56 @@
 package engine
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 )
 
 func TestVerdict(t *testing.T) {
-	committed := func(token int64) Execution { return Execution{State: "COMMITTED", FencingToken: token} }
-	rejected := func(reason string) Execution { return Execution{State: "REJECTED", Rejection: reason} }
 	for _, tc := range []struct {
 		name            string
 		expected, final int64
-		executions      []Execution
+		refusals        []string
 		breaks          []Break
+		shortfall       string
 		want            string
 	}{
-		{"all committed, right value", 30, 30, []Execution{committed(41), committed(42)}, nil, VerdictMatch},
-		{"the guard that fired", 42, 42, []Execution{committed(42), rejected(StaleFence)}, nil, StaleFence},
-		{"the last guard that fired", 43, 43, []Execution{rejected(StaleFence), committed(1), rejected(StaleNamespace)}, nil, StaleNamespace},
-		{"wrong value, nobody refused", 30, 20, []Execution{committed(0), committed(0)}, nil, VerdictLostUpdate},
-		{"wrong value, writes refused", 43, 42, []Execution{committed(42), rejected(StaleFence)}, nil, VerdictStuck},
-		{"a broken invariant wins", 42, 41, []Execution{committed(42), committed(41)},
-			[]Break{{Invariant: 1, Anomaly: "STALE_OVERWRITE"}}, "STALE_OVERWRITE"},
+		{"nothing refused, right value", 30, 30, nil, nil, "", VerdictMatch},
+		{"the guard that fired", 42, 42, []string{StaleFence}, nil, "", StaleFence},
+		{"the last guard that fired", 43, 43, []string{StaleFence, StaleNamespace}, nil, "", StaleNamespace},
+		{"wrong value: lost update by default", 30, 20, nil, nil, "", VerdictLostUpdate},
+		{"wrong value: the scenario's shortfall", 43, 42, []string{StaleFence}, nil, VerdictStuck, VerdictStuck},
+		{"a broken invariant wins", 42, 41, nil, []Break{{Invariant: 1, Anomaly: "STALE_OVERWRITE"}}, VerdictStuck, "STALE_OVERWRITE"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			require.Equal(t, tc.want, Verdict(tc.expected, tc.final, tc.executions, tc.breaks))
+			require.Equal(t, tc.want, Verdict(tc.expected, tc.final, tc.refusals, tc.breaks, tc.shortfall))
 		})
 	}
+}
+
+func TestJobWatch(t *testing.T) {
+	job := func(id, status string) Job { return Job{ID: id, Target: "t", Status: status} }
+	invariants := func(breaks []Break) []string {
+		var out []string
+		for _, b := range breaks {
+			out = append(out, fmt.Sprintf("%d %s", b.Invariant, b.Anomaly))
+		}
+		return out
+	}
+	w := newJobWatch()
+	// The naive HSET before SET: RUNNING, not yet reachable — no break.
+	require.Empty(t, w.check(JobsState{Jobs: []Job{job("j1", JobRunning)}}))
+	require.Empty(t, w.check(JobsState{Jobs: []Job{job("j1", JobRunning)}, Running: map[string]string{"t": "j1"}}))
+	// A second RUNNING job for the target.
+	require.Equal(t, []string{"6 DUPLICATE_JOB"}, invariants(w.check(JobsState{
+		Jobs: []Job{job("j1", JobRunning), job("j2", JobRunning)}, Running: map[string]string{"t": "j1"}})))
+	// The pointer of a reachable RUNNING job vanishes.
+	require.Equal(t, []string{"6 POINTER_STOLEN"}, invariants(w.check(JobsState{Jobs: []Job{job("j1", JobRunning)}})))
+	// FAILED, then SUCCESS.
+	w = newJobWatch()
+	require.Empty(t, w.check(JobsState{Jobs: []Job{job("j1", JobFailed)}}))
+	require.Equal(t, []string{"5 TERMINAL_OVERWRITE"}, invariants(w.check(JobsState{Jobs: []Job{job("j1", JobSuccess)}})))
 }
 
 func TestCheckLedger(t *testing.T) {

@@ -63,20 +63,33 @@ type Scenario struct {
 	Guided func(Mode) []Action
 	// Predicted is the catalog's outcome per mode, to compare a run with.
 	Predicted map[Mode]Prediction
-	// Measure is what expected and final count: the business value
-	// (default) or the provider's applications of effects.
+	// Measure is what expected and final count; the zero Measure is the
+	// business value of the seed's resource.
 	Measure Measure
+	// Shortfall names the anomaly when the final value is not the expected
+	// one and no invariant broke: LOST_UPDATE unless the scenario says
+	// otherwise (STUCK: the system can no longer make progress).
+	Shortfall string
 	// ProviderScript scripts the provider per OperationId.
 	ProviderScript map[string]string
 }
 
-// Measure names what a scenario's expected and final values count.
-type Measure int
+// Measure is what a scenario's expected and final values count, read from
+// the backends.
+type Measure struct {
+	Label string // "effects applied", "job hashes"; empty: the summary value
+	Count func(World) int64
+}
 
-const (
-	MeasureSummary Measure = iota
-	MeasureEffects
-)
+// World is the state of all the backends at one moment.
+type World struct {
+	Ledger       LedgerState
+	Applications []Application
+	Jobs         JobsState
+}
+
+// MeasureEffects counts the provider's applications.
+var MeasureEffects = Measure{Label: "effects applied", Count: func(w World) int64 { return int64(len(w.Applications)) }}
 
 // Prediction is a catalog row: final value, last accepted fence (0: none)
 // and verdict.
@@ -112,6 +125,9 @@ const (
 	// Wait: the step could not proceed (a contended lease); the actor stays
 	// on it and tries again when stepped.
 	Wait
+	// Finish: the step ends the actor's program (a request that reused a
+	// running job starts no worker).
+	Finish
 )
 
 // ActionKind is what the user (or the guided order) asks the lab to do.

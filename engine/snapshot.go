@@ -24,6 +24,7 @@ type Snapshot struct {
 	Ledger LedgerState
 	// Applications is the provider's ledger.
 	Applications []Application
+	Jobs         JobsState
 	ProviderName string
 	Events       []Event
 	// Guard is the last event whose step ran a guard, if any.
@@ -48,6 +49,7 @@ type ActorView struct {
 	Paused      bool
 	Pause       string
 	Waiting     string
+	Halted      string
 	Token       int64
 	Belief      string
 	Truth       string
@@ -85,9 +87,12 @@ func (l *Lab) Snapshot(ctx context.Context) (Snapshot, error) {
 	if s.Ledger, err = l.ledger.State(ctx); err != nil {
 		return s, err
 	}
+	if s.Jobs, err = l.backends.Coordination.Jobs(ctx); err != nil {
+		return s, err
+	}
 	s.Applications = l.backends.Provider.Applications()
 	s.ProviderName = l.backends.Provider.Name()
-	s.Result = l.resultFrom(s.Ledger, s.Applications)
+	s.Result = l.resultFrom(World{Ledger: s.Ledger, Applications: s.Applications, Jobs: s.Jobs})
 	for i := len(l.events) - 1; i >= 0; i-- {
 		if l.events[i].Guard != "" {
 			s.Guard = &l.events[i]
@@ -110,7 +115,7 @@ func (l *Lab) Snapshot(ctx context.Context) (Snapshot, error) {
 	}
 	for _, a := range l.actors {
 		v := ActorView{Name: a.Name, Label: a.Label, NextStep: a.NextStep(), Done: a.Done(),
-			Paused: a.Paused, Pause: a.Pause, Waiting: a.Waiting, Token: a.Memory.Token, Truth: truth,
+			Paused: a.Paused, Pause: a.Pause, Waiting: a.Waiting, Halted: a.Halted, Token: a.Memory.Token, Truth: truth,
 			LeaseHeld: held, LeaseHolder: holder, LeaseToken: holderToken}
 		switch d := a.Memory.Delivery; {
 		case d.OperationID != "" && d.Answer.Status != "":

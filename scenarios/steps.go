@@ -210,6 +210,7 @@ func (w worker) writeSummary() engine.Step {
 			t.Emit(engine.LayerDatabase, "WRITE", "REJECTED",
 				fmt.Sprintf("PostgreSQL rejects %s's summary = %d %s: %s", w.name, write.Value, with, result.Rejection),
 				result.Guard)
+			t.Refuse(result.Rejection)
 			t.Narrate("PostgreSQL refuses %s (%s): the check in the same transaction as the write is what stops a stale worker.", w.name, result.Guard)
 		}
 		return engine.Advance, nil

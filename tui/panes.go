@@ -348,8 +348,8 @@ func resultLines(st styles, s engine.Snapshot, width, height int) []string {
 		fenceLabel = "fence"
 	}
 	what := ""
-	if r.Measure == engine.MeasureEffects {
-		what = "effects "
+	if r.MeasureLabel != "" {
+		what = r.MeasureLabel + ": "
 	}
 	lines := []string{fmt.Sprintf("  result  %sexpected %d · final %d · %s %s · verdict %s",
 		what, r.Expected, r.Final, fenceLabel, fence(r.LastAcceptedFence), verdict)}

@@ -38,7 +38,8 @@ func (l *Ledger) Seed(ctx context.Context, s engine.Seed) error {
 	err := l.inTx(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
 		batch := &pgx.Batch{}
 		batch.Queue(`TRUNCATE fencelab.tenant_assignments, fencelab.rollout_markers, fencelab.resources,
-			fencelab.executions, fencelab.checkpoints, fencelab.outbox, fencelab.effect_receipts RESTART IDENTITY`)
+			fencelab.executions, fencelab.checkpoints, fencelab.outbox, fencelab.effect_receipts,
+			fencelab.job_results RESTART IDENTITY`)
 		batch.Queue(`INSERT INTO fencelab.tenant_assignments
 			(tenant_id, membership_revision, region_id, region_epoch, active) VALUES ($1, $2, $3, $4, true)`,
 			s.TenantID, s.MembershipRevision, s.RegionID, s.RegionEpoch)
@@ -331,10 +332,18 @@ func (l *Ledger) State(ctx context.Context) (engine.LedgerState, error) {
 			}); err != nil {
 			return err
 		}
-		s.Receipts, err = collect(ctx, tx, `
+		if s.Receipts, err = collect(ctx, tx, `
 			SELECT provider, operation_id, status, receipt FROM fencelab.effect_receipts ORDER BY recorded_at, operation_id`,
 			func(row pgx.CollectableRow) (r engine.Receipt, err error) {
 				err = row.Scan(&r.Provider, &r.OperationID, &r.Status, &r.Receipt)
+				return r, err
+			}); err != nil {
+			return err
+		}
+		s.JobResults, err = collect(ctx, tx, `
+			SELECT job_id, target, results FROM fencelab.job_results ORDER BY applied_at, job_id`,
+			func(row pgx.CollectableRow) (r engine.JobResult, err error) {
+				err = row.Scan(&r.JobID, &r.Target, &r.Results)
 				return r, err
 			})
 		return err

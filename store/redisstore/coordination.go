@@ -100,18 +100,30 @@ func redactURL(url string) string {
 	return url[:scheme+3] + "…@" + url[at+1:]
 }
 
+// client is an actor's Redis connection: the lease and job stores over one
+// go-redis client.
+type client struct {
+	*Leases
+	*Jobs
+}
+
 // Client is an actor's own connection, named fencelab-ACTOR on the server.
-func (c *Coordination) Client(actor string) engine.LeaseStore {
+func (c *Coordination) Client(actor string) engine.RedisClient {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	client, ok := c.clients[actor]
+	rdb, ok := c.clients[actor]
 	if !ok {
 		options := *c.options
 		options.ClientName = "fencelab-" + actor
-		client = redis.NewClient(&options)
-		c.clients[actor] = client
+		rdb = redis.NewClient(&options)
+		c.clients[actor] = rdb
 	}
-	return NewLeases(client)
+	return client{Leases: NewLeases(rdb), Jobs: &Jobs{rdb: rdb}}
+}
+
+// Jobs reads every lab job hash and running pointer.
+func (c *Coordination) Jobs(ctx context.Context) (engine.JobsState, error) {
+	return readJobs(ctx, c.admin, "*")
 }
 
 // Wipe deletes the lab's keys, found by SCAN on the prefix.

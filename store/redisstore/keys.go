@@ -3,6 +3,7 @@ package redisstore
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"strings"
 )
 
 // Prefix starts every key fencelab reads or writes; nothing else on a server
@@ -27,3 +28,21 @@ func keysFor(conflictKey string) conflictKeys {
 }
 
 func leaderKey(job string) string { return Prefix + "leader:" + job }
+
+// jobPrefix starts the job keys of the second seed. The target is the hash
+// tag, so a target's pointer and job hashes share a cluster slot.
+const jobPrefix = Prefix + "job:"
+
+func runningKey(target string) string    { return jobPrefix + "{" + target + "}:running" }
+func jobKey(target, jobID string) string { return jobPrefix + "{" + target + "}:" + jobID }
+
+// parseJobKey splits a job key into target and job id ("running" for the
+// pointer).
+func parseJobKey(key string) (target, name string, ok bool) {
+	rest, found := strings.CutPrefix(key, jobPrefix+"{")
+	if !found {
+		return "", "", false
+	}
+	target, name, ok = strings.Cut(rest, "}:")
+	return target, name, ok
+}

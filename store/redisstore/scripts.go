@@ -18,6 +18,10 @@ var (
 	renewSource string
 	//go:embed scripts/release.lua
 	releaseSource string
+	//go:embed scripts/acquire_job.lua
+	acquireJobSource string
+	//go:embed scripts/transition.lua
+	transitionSource string
 	//go:embed scripts/leader_acquire.lua
 	leaderAcquireSource string
 	//go:embed scripts/leader_release.lua
@@ -28,6 +32,8 @@ var (
 	acquireNaiveScript  = redis.NewScript(acquireNaiveSource)
 	renewScript         = redis.NewScript(renewSource)
 	releaseScript       = redis.NewScript(releaseSource)
+	acquireJobScript    = redis.NewScript(acquireJobSource)
+	transitionScript    = redis.NewScript(transitionSource)
 	leaderAcquireScript = redis.NewScript(leaderAcquireSource)
 	leaderReleaseScript = redis.NewScript(leaderReleaseSource)
 )

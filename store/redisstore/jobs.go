@@ -1,0 +1,173 @@
+package redisstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/fencelab/fencelab/engine"
+)
+
+// Jobs is one actor's client for the job scripts and the naive commands.
+// It needs more than redis.Scripter: the UNSAFE steps are plain commands.
+type Jobs struct {
+	rdb redis.Cmdable
+}
+
+func (j *Jobs) AcquireJob(ctx context.Context, target, jobID string, total int, createdAt time.Time, ttl time.Duration) (engine.JobGrant, error) {
+	reply, err := acquireJobScript.Run(ctx, j.rdb, []string{runningKey(target), jobKey(target, jobID)},
+		jobID, total, ttl.Milliseconds(), createdAt.UnixMilli(), target).StringSlice()
+	if err != nil || len(reply) != 2 {
+		return engine.JobGrant{}, fmt.Errorf("redisstore: acquire job for %s: %v %w", target, reply, err)
+	}
+	return engine.JobGrant{Reused: reply[0] == "REUSED", JobID: reply[1]}, nil
+}
+
+func (j *Jobs) TransitionJob(ctx context.Context, target, jobID, to string) (engine.TransitionResult, error) {
+	reply, err := transitionScript.Run(ctx, j.rdb, []string{jobKey(target, jobID), runningKey(target)},
+		engine.JobRunning, to, jobID).Slice()
+	if err != nil {
+		return engine.TransitionResult{}, fmt.Errorf("redisstore: transition %s to %s: %w", jobID, to, err)
+	}
+	word := func(i int) string {
+		if i < len(reply) {
+			s, _ := reply[i].(string)
+			return s
+		}
+		return ""
+	}
+	switch word(0) {
+	case "APPLIED":
+		released, _ := reply[2].(int64)
+		return engine.TransitionResult{Applied: true, Status: word(1), PointerReleased: released == 1}, nil
+	case "REJECTED":
+		return engine.TransitionResult{Refusal: word(1), Status: word(2)}, nil
+	default:
+		return engine.TransitionResult{}, fmt.Errorf("redisstore: transition %s: %w", jobID, engine.ErrNotFound)
+	}
+}
+
+func (j *Jobs) ReportProgress(ctx context.Context, target, jobID string, processed int, results string, now time.Time) error {
+	err := j.rdb.HSet(ctx, jobKey(target, jobID), "processed", processed, "results", results, "heartbeat", now.UnixMilli()).Err()
+	if err != nil {
+		return fmt.Errorf("redisstore: progress of %s: %w", jobID, err)
+	}
+	return nil
+}
+
+func (j *Jobs) ReadJob(ctx context.Context, target, jobID string) (engine.Job, bool, error) {
+	fields, err := j.rdb.HGetAll(ctx, jobKey(target, jobID)).Result()
+	if err != nil {
+		return engine.Job{}, false, fmt.Errorf("redisstore: read %s: %w", jobID, err)
+	}
+	if len(fields) == 0 {
+		return engine.Job{}, false, nil
+	}
+	return parseJob(target, jobID, fields), true, nil
+}
+
+func parseJob(target, jobID string, f map[string]string) engine.Job {
+	job := engine.Job{ID: jobID, Target: target, Status: f["status"], Results: f["results"]}
+	job.Total, _ = strconv.Atoi(f["total"])
+	job.Processed, _ = strconv.Atoi(f["processed"])
+	if ms, err := strconv.ParseInt(f["createdAt"], 10, 64); err == nil {
+		job.CreatedAt = time.UnixMilli(ms).UTC()
+	}
+	if ms, err := strconv.ParseInt(f["heartbeat"], 10, 64); err == nil {
+		job.Heartbeat = time.UnixMilli(ms).UTC()
+	}
+	return job
+}
+
+func (j *Jobs) GetRunning(ctx context.Context, target string) (string, bool, error) {
+	id, err := j.rdb.Get(ctx, runningKey(target)).Result()
+	if errors.Is(err, redis.Nil) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("redisstore: get running job of %s: %w", target, err)
+	}
+	return id, true, nil
+}
+
+// CreateJobHash is the naive HSET of a new job (with its TTL, in one
+// MULTI): the running pointer is written by a later, separate step.
+func (j *Jobs) CreateJobHash(ctx context.Context, target, jobID string, total int, createdAt time.Time, ttl time.Duration) error {
+	key := jobKey(target, jobID)
+	_, err := j.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.HSet(ctx, key, "status", engine.JobRunning, "total", total, "processed", 0,
+			"createdAt", createdAt.UnixMilli(), "target", target)
+		p.PExpire(ctx, key, ttl)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("redisstore: create job %s: %w", jobID, err)
+	}
+	return nil
+}
+
+func (j *Jobs) SetRunning(ctx context.Context, target, jobID string, ttl time.Duration) error {
+	if err := j.rdb.Set(ctx, runningKey(target), jobID, ttl).Err(); err != nil {
+		return fmt.Errorf("redisstore: set running job of %s: %w", target, err)
+	}
+	return nil
+}
+
+func (j *Jobs) SetJobStatus(ctx context.Context, target, jobID, status string) error {
+	if err := j.rdb.HSet(ctx, jobKey(target, jobID), "status", status).Err(); err != nil {
+		return fmt.Errorf("redisstore: set status of %s: %w", jobID, err)
+	}
+	return nil
+}
+
+func (j *Jobs) DeleteRunning(ctx context.Context, target string) error {
+	if err := j.rdb.Del(ctx, runningKey(target)).Err(); err != nil {
+		return fmt.Errorf("redisstore: delete running key of %s: %w", target, err)
+	}
+	return nil
+}
+
+// readJobs reads every job hash and running pointer under the job prefix
+// whose target matches pattern (a SCAN glob).
+func readJobs(ctx context.Context, rdb redis.Cmdable, pattern string) (engine.JobsState, error) {
+	state := engine.JobsState{Running: map[string]string{}}
+	var keys []string
+	iter := rdb.Scan(ctx, 0, jobPrefix+"{"+pattern+"}:*", 500).Iterator()
+	for iter.Next(ctx) {
+		keys = append(keys, iter.Val())
+	}
+	if err := iter.Err(); err != nil {
+		return state, fmt.Errorf("redisstore: scan jobs: %w", err)
+	}
+	sort.Strings(keys)
+	for _, key := range keys {
+		target, name, ok := parseJobKey(key)
+		if !ok {
+			continue
+		}
+		if name == "running" {
+			id, err := rdb.Get(ctx, key).Result()
+			if errors.Is(err, redis.Nil) {
+				continue
+			}
+			if err != nil {
+				return state, fmt.Errorf("redisstore: read %s: %w", key, err)
+			}
+			state.Running[target] = id
+			continue
+		}
+		fields, err := rdb.HGetAll(ctx, key).Result()
+		if err != nil {
+			return state, fmt.Errorf("redisstore: read %s: %w", key, err)
+		}
+		if len(fields) > 0 {
+			state.Jobs = append(state.Jobs, parseJob(target, name, fields))
+		}
+	}
+	return state, nil
+}
