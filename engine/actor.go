@@ -16,6 +16,8 @@ type Memory struct {
 	HasRead     bool
 	Writes      int // writes attempted, for operation ids
 	Delivery    Delivery
+	JobID       string // the job it started, reused or works on
+	JobReused   bool   // a request that found a running job
 }
 
 // Delivery is what the outbox worker knows of the row it works on.
@@ -77,7 +79,15 @@ func (t *Turn) Ledger() Ledger             { return t.Actor.ledger }
 func (t *Turn) Memory() *Memory            { return &t.Actor.Memory }
 func (t *Turn) Coordination() Coordination { return t.lab.backends.Coordination }
 func (t *Turn) Provider() Provider         { return t.lab.backends.Provider }
-func (t *Turn) Actors() []*Actor           { return t.lab.actors }
+
+// Peer is another actor of the lab, by name (a worker reads the job id its
+// request started); nil if there is none.
+func (t *Turn) Peer(name string) *Actor {
+	a, _ := t.lab.Actor(name)
+	return a
+}
+
+func (t *Turn) Actors() []*Actor { return t.lab.actors }
 
 // Emit adds an event for this actor; Code is prefixed with the actor's name.
 func (t *Turn) Emit(layer Layer, code, state, detail, guard string) {

@@ -118,6 +118,10 @@ func (l *Lab) Snapshot(ctx context.Context) (Snapshot, error) {
 			Paused: a.Paused, Pause: a.Pause, Waiting: a.Waiting, Halted: a.Halted, Token: a.Memory.Token, Truth: truth,
 			LeaseHeld: held, LeaseHolder: holder, LeaseToken: holderToken}
 		switch d := a.Memory.Delivery; {
+		case a.Memory.JobReused:
+			v.Belief = "reused " + a.Memory.JobID
+		case a.Memory.JobID != "":
+			v.Belief = "job " + a.Memory.JobID
 		case d.OperationID != "" && d.Answer.Status != "":
 			v.Belief = fmt.Sprintf("%s: provider said %s", d.OperationID, d.Answer.Status)
 		case d.OperationID != "":

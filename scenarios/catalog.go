@@ -47,6 +47,10 @@ func All() []*engine.Scenario {
 		mixedVersionRollout(),
 		nonFenceableEffect(),
 		counterLoss(),
+		asyncJobAcquire(),
+		terminalTransition(),
+		pointerOwnership(),
+		workerStartFailure(),
 	}
 }
 

@@ -99,16 +99,36 @@ var catalog = map[string]map[engine.Mode]row{
 			{"daily-summary", 41, "REJECTED", engine.StaleFence},
 		}, nil},
 	},
+	// The second seed lives in Redis: no executions; the measures are job
+	// hashes, applied results and preserved pointers.
+	"async-job-acquire": {
+		engine.Safe:   {1, 1, 0, engine.VerdictMatch, nil, nil},
+		engine.Unsafe: {1, 2, 0, "DUPLICATE_JOB", nil, []int{6, 6}},
+	},
+	"terminal-transition": {
+		engine.Safe:   {0, 0, 0, engine.IllegalTransition, nil, nil},
+		engine.Unsafe: {0, 1, 0, "TERMINAL_OVERWRITE", nil, []int{5}},
+	},
+	"pointer-ownership": {
+		engine.Safe:   {1, 1, 0, engine.NotOwner, nil, nil},
+		engine.Unsafe: {1, 0, 0, "POINTER_STOLEN", nil, []int{6, 5}},
+	},
+	"worker-start-failure": {
+		engine.Safe:   {2, 2, 0, scenarios.DeadlineExceeded, nil, nil},
+		engine.Unsafe: {2, 1, 0, engine.VerdictStuck, nil, nil},
+	},
 }
 
 func TestCatalog(t *testing.T) {
 	require.ElementsMatch(t, scenarios.IDs(), keys(catalog), "every scenario has its row here")
 	storetest.Redises(t, func(t *testing.T, redis *redisstore.Coordination) {
+		// One database for the whole catalog: every run starts by seeding it.
+		db := storetest.Database(t)
 		for _, s := range scenarios.All() {
 			for _, mode := range []engine.Mode{engine.Safe, engine.Unsafe} {
 				t.Run(s.ID+"/"+mode.String(), func(t *testing.T) {
 					want := catalog[s.ID][mode]
-					lab := newLab(t, redis, s, mode)
+					lab := newLabOn(t, redis, db, s, mode)
 					require.NoError(t, lab.RunGuided(context.Background()))
 					got, err := lab.Result(context.Background())
 					require.NoError(t, err)
@@ -152,11 +172,16 @@ func TestCrossJobCollisionContention(t *testing.T) {
 
 func newLab(t *testing.T, redis *redisstore.Coordination, s *engine.Scenario, mode engine.Mode) *engine.Lab {
 	t.Helper()
+	return newLabOn(t, redis, storetest.Database(t), s, mode)
+}
+
+func newLabOn(t *testing.T, redis *redisstore.Coordination, db engine.Database, s *engine.Scenario, mode engine.Mode) *engine.Lab {
+	t.Helper()
 	ttl := 30 * time.Second
 	if !redis.Virtual() {
 		ttl = 300 * time.Millisecond // the real server's TTLs are waited out
 	}
-	backends := engine.Backends{Coordination: redis, Database: storetest.Database(t), Provider: provider.New(), LeaseTTL: ttl}
+	backends := engine.Backends{Coordination: redis, Database: db, Provider: provider.New(), LeaseTTL: ttl}
 	lab, err := engine.NewLab(context.Background(), backends, s, mode)
 	require.NoError(t, err)
 	t.Cleanup(func() { lab.Close(context.Background()) })

@@ -1,0 +1,388 @@
+package scenarios
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/fencelab/fencelab/engine"
+)
+
+// The second seed: a job started by a request runs in a worker and keeps
+// its status, progress and results in a Redis hash; the results reach
+// PostgreSQL only through an apply step that requires SUCCESS. SAFE takes
+// the job with one Lua acquireJob and changes its status with the Lua
+// transition; UNSAFE runs the naive commands one by one.
+
+const (
+	// JobTarget is the evaluation whose comments the job rewrites.
+	JobTarget = "evaluation-17"
+	jobItems  = 3
+	// jobTTL is the TTL of the job hash and its running pointer.
+	jobTTL = time.Hour
+	// jobDeadline is the absolute deadline of a job, from its createdAt.
+	jobDeadline = 10 * time.Minute
+	jobResults  = "3 comments rewritten"
+	// DeadlineExceeded is the poller's refusal of a job past its deadline.
+	DeadlineExceeded = "DEADLINE_EXCEEDED"
+)
+
+func jobSeed() engine.Seed { return sharedSeed() }
+
+// request is an API request that starts the job (or reuses the running one).
+type request struct {
+	name  string // R1
+	jobID string // the id it creates: job-1
+}
+
+func (r request) spec(mode engine.Mode) engine.ActorSpec {
+	program := []engine.Step{r.acquireJob()}
+	if mode == engine.Unsafe {
+		program = []engine.Step{r.getRunning(), r.createJobHash(), r.setRunning()}
+	}
+	return engine.ActorSpec{Name: r.name, Label: "request " + r.name[1:], Owner: r.name, Program: program}
+}
+
+func (r request) acquireJob() engine.Step {
+	return engine.Step{Name: "acquireJob (Lua)", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+		grant, err := t.Jobs().AcquireJob(ctx, JobTarget, r.jobID, jobItems, t.Now(), jobTTL)
+		if err != nil {
+			return 0, err
+		}
+		m := t.Memory()
+		m.JobID, m.JobReused = grant.JobID, grant.Reused
+		if grant.Reused {
+			t.Emitf(engine.LayerCoordination, "ACQUIRE_JOB", "REUSED", "%s is running for %s: %s returns it and starts no worker",
+				grant.JobID, JobTarget, r.name)
+			t.Narrate("One script looked for the running job and would have created it in the same step, so the second request can only find the first one's job.")
+			return engine.Advance, nil
+		}
+		t.Emitf(engine.LayerCoordination, "ACQUIRE_JOB", "ACQUIRED", "%s created with its running pointer in one script; its worker starts", grant.JobID)
+		return engine.Advance, nil
+	}}
+}
+
+// getRunning is the naive lookup: GET the pointer; a RUNNING job is reused.
+func (r request) getRunning() engine.Step {
+	return engine.Step{Name: "GET running key", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+		id, found, err := t.Jobs().GetRunning(ctx, JobTarget)
+		if err != nil {
+			return 0, err
+		}
+		if found {
+			job, ok, err := t.Jobs().ReadJob(ctx, JobTarget, id)
+			if err != nil {
+				return 0, err
+			}
+			if ok && job.Status == engine.JobRunning {
+				m := t.Memory()
+				m.JobID, m.JobReused = id, true
+				t.Emitf(engine.LayerCoordination, "GET_RUNNING", "REUSED", "running key → %s (RUNNING): %s returns it", id, r.name)
+				return engine.Finish, nil
+			}
+		}
+		t.Emitf(engine.LayerCoordination, "GET_RUNNING", "READ", "no running job for %s: %s will create one", JobTarget, r.name)
+		t.Narrate("%s saw no running job. Nothing stops another request from seeing the same before either writes.", r.name)
+		return engine.Advance, nil
+	}}
+}
+
+func (r request) createJobHash() engine.Step {
+	return engine.Step{Name: "HSET job hash", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+		if err := t.Jobs().CreateJobHash(ctx, JobTarget, r.jobID, jobItems, t.Now(), jobTTL); err != nil {
+			return 0, err
+		}
+		t.Memory().JobID = r.jobID
+		t.Emitf(engine.LayerCoordination, "HSET_JOB", "CREATED", "%s created RUNNING (0/%d); the running key is not set yet", r.jobID, jobItems)
+		return engine.Advance, nil
+	}}
+}
+
+func (r request) setRunning() engine.Step {
+	return engine.Step{Name: "SET running key", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+		if err := t.Jobs().SetRunning(ctx, JobTarget, r.jobID, jobTTL); err != nil {
+			return 0, err
+		}
+		t.Emitf(engine.LayerCoordination, "SET_RUNNING", "WRITTEN", "running key → %s; its worker starts", r.jobID)
+		t.Narrate("%s points the running key at %s — whatever it pointed at before is now unreachable.", r.name, r.jobID)
+		return engine.Advance, nil
+	}}
+}
+
+// jobWorker processes the job its request started, then marks it SUCCESS.
+type jobWorker struct {
+	name    string // W1
+	request string // R1
+}
+
+func (w jobWorker) spec(mode engine.Mode) engine.ActorSpec {
+	program := []engine.Step{w.process(), w.markSuccess()}
+	if mode == engine.Unsafe {
+		program = []engine.Step{w.process(), deleteRunningNaive("release the running key"), w.setSuccessNaive()}
+	}
+	return engine.ActorSpec{Name: w.name, Label: "worker of " + w.request, Owner: w.name, Program: program}
+}
+
+func (w jobWorker) process() engine.Step {
+	return engine.Step{Name: "process items", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+		req := t.Peer(w.request).Memory
+		switch {
+		case req.JobReused:
+			t.Emitf(engine.LayerAPI, "START", "NOT_STARTED", "%s reused %s: no worker of its own was started", w.request, req.JobID)
+			return engine.Finish, nil
+		case req.JobID == "":
+			t.Emitf(engine.LayerAPI, "START", "IDLE", "%s has started no job yet", w.request)
+			return engine.Wait, nil
+		}
+		t.Memory().JobID = req.JobID
+		if _, found, err := t.Jobs().ReadJob(ctx, JobTarget, req.JobID); err != nil || !found {
+			if err != nil {
+				return 0, err
+			}
+			t.Emitf(engine.LayerAPI, "PROCESS", "GONE", "%s is gone from Redis (its TTL ended); %s stops", req.JobID, w.name)
+			return engine.Finish, nil
+		}
+		if err := t.Jobs().ReportProgress(ctx, JobTarget, req.JobID, jobItems, jobResults, t.Now()); err != nil {
+			return 0, err
+		}
+		t.Emitf(engine.LayerAPI, "PROCESS", "PROCESSED", "%s processed %d/%d items of %s; the results wait in Redis",
+			w.name, jobItems, jobItems, req.JobID)
+		return engine.Advance, nil
+	}}
+}
+
+func (w jobWorker) markSuccess() engine.Step {
+	return engine.Step{Name: "mark SUCCESS (Lua)", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+		id := t.Memory().JobID
+		result, err := t.Jobs().TransitionJob(ctx, JobTarget, id, engine.JobSuccess)
+		if errors.Is(err, engine.ErrNotFound) {
+			t.Emitf(engine.LayerCoordination, "SUCCESS", "GONE", "%s is gone from Redis (its TTL ended): nothing to mark", id)
+			return engine.Advance, nil
+		}
+		if err != nil {
+			return 0, err
+		}
+		if result.Applied {
+			t.Emitf(engine.LayerCoordination, "SUCCESS", "APPLIED", "%s RUNNING → SUCCESS; running key released", id)
+			return engine.Advance, nil
+		}
+		guard := fmt.Sprintf("%s is %s, not RUNNING → false", id, result.Status)
+		if result.Refusal == engine.NotOwner {
+			guard = fmt.Sprintf("running key → %s → false", id)
+		}
+		t.Emit(engine.LayerCoordination, "SUCCESS", "REJECTED",
+			fmt.Sprintf("late SUCCESS of %s refused (%s); the job stays %s", id, result.Refusal, result.Status), guard)
+		t.Refuse(result.Refusal)
+		if result.Refusal == engine.NotOwner {
+			t.Narrate("%s lost its running key to a newer job, so the script refuses its SUCCESS: the apply step will never publish a run that lost ownership.", id)
+		} else {
+			t.Narrate("%s already ended as %s; a terminal state never changes, however late the worker finishes.", id, result.Status)
+		}
+		return engine.Advance, nil
+	}}
+}
+
+// setSuccessNaive is the naive markSuccess: HSET status SUCCESS, whatever
+// the status was.
+func (w jobWorker) setSuccessNaive() engine.Step {
+	return engine.Step{Name: "HSET status SUCCESS", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+		id := t.Memory().JobID
+		before, _, err := t.Jobs().ReadJob(ctx, JobTarget, id)
+		if err != nil {
+			return 0, err
+		}
+		if err := t.Jobs().SetJobStatus(ctx, JobTarget, id, engine.JobSuccess); err != nil {
+			return 0, err
+		}
+		t.Emitf(engine.LayerCoordination, "SUCCESS", "WRITTEN", "HSET %s status SUCCESS (it was %s)", id, before.Status)
+		if before.Status == engine.JobFailed {
+			t.Narrate("The plain HSET turns a FAILED job into SUCCESS: RUNNING → FAILED → SUCCESS, and the apply API now believes it.")
+		}
+		return engine.Advance, nil
+	}}
+}
+
+// deleteRunningNaive DELs the running key without asking whose it is.
+func deleteRunningNaive(name string) engine.Step {
+	return engine.Step{Name: name, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+		pointer, found, err := t.Jobs().GetRunning(ctx, JobTarget)
+		if err != nil {
+			return 0, err
+		}
+		if err := t.Jobs().DeleteRunning(ctx, JobTarget); err != nil {
+			return 0, err
+		}
+		own := t.Memory().JobID
+		if own == "" {
+			own = t.Peer("R1").Memory.JobID
+		}
+		switch {
+		case !found:
+			t.Emitf(engine.LayerCoordination, "DEL_RUNNING", "DELETED", "DEL running key: there was none")
+		case pointer == own:
+			t.Emitf(engine.LayerCoordination, "DEL_RUNNING", "DELETED", "DEL running key (it pointed at %s)", pointer)
+		default:
+			t.Emitf(engine.LayerCoordination, "DEL_RUNNING", "DELETED", "DEL running key — it pointed at %s, not %s", pointer, own)
+			t.Narrate("An unconditional DEL: the old job's cleanup deletes the running key of %s, the job that is running now.", pointer)
+		}
+		return engine.Advance, nil
+	}}
+}
+
+// poller is the status endpoint a client polls, for the job of R1. SAFE
+// fails a RUNNING job at its absolute deadline, createdAt + 10 minutes on
+// the lab clock, with the Lua transition. UNSAFE times out on a heartbeat
+// instead (10 minutes without progress, and a job that never reported any
+// is "still starting"), and fails with a plain HSET and DEL.
+type poller struct{ watch string }
+
+func (p poller) spec(mode engine.Mode) engine.ActorSpec {
+	program := []engine.Step{p.pollDeadline()}
+	if mode == engine.Unsafe {
+		program = []engine.Step{p.pollHeartbeat(), deleteRunningNaive("DEL running key")}
+	}
+	return engine.ActorSpec{Name: "P", Label: "status poller", Owner: "poller", Program: program}
+}
+
+func (p poller) job(ctx context.Context, t *engine.Turn) (engine.Job, bool, error) {
+	id := t.Peer(p.watch).Memory.JobID
+	if id == "" {
+		return engine.Job{}, false, nil
+	}
+	return t.Jobs().ReadJob(ctx, JobTarget, id)
+}
+
+func (p poller) pollDeadline() engine.Step {
+	return engine.Step{Name: "poll status (deadline)", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+		job, found, err := p.job(ctx, t)
+		if err != nil {
+			return 0, err
+		}
+		if !found {
+			t.Emitf(engine.LayerAPI, "POLL", "IDLE", "no job of %s to poll", p.watch)
+			return engine.Wait, nil
+		}
+		deadline := job.CreatedAt.Add(jobDeadline)
+		if job.Status != engine.JobRunning {
+			t.Emitf(engine.LayerAPI, "POLL", job.Status, "%s is %s", job.ID, job.Status)
+			return engine.Advance, nil
+		}
+		if t.Now().Before(deadline) {
+			t.Emitf(engine.LayerAPI, "POLL", "RUNNING", "%s RUNNING %d/%d; deadline in %s", job.ID, job.Processed, job.Total,
+				deadline.Sub(t.Now()).Round(time.Second))
+			return engine.Wait, nil
+		}
+		result, err := t.Jobs().TransitionJob(ctx, JobTarget, job.ID, engine.JobFailed)
+		if errors.Is(err, engine.ErrNotFound) {
+			t.Emitf(engine.LayerAPI, "POLL", "GONE", "%s expired while being polled", job.ID)
+			return engine.Advance, nil
+		}
+		if err != nil {
+			return 0, err
+		}
+		if !result.Applied {
+			t.Emitf(engine.LayerAPI, "POLL", job.Status, "%s could not be failed: %s", job.ID, result.Refusal)
+			return engine.Advance, nil
+		}
+		released := "the running key was not its own and stays"
+		if result.PointerReleased {
+			released = "its running key is released"
+		}
+		t.Emit(engine.LayerAPI, "POLL", "FAILED", fmt.Sprintf("%s RUNNING → FAILED at its deadline; %s", job.ID, released),
+			fmt.Sprintf("now %s ≥ createdAt + 10m = %s → true", clock(t, t.Now()), clock(t, deadline)))
+		t.Refuse(DeadlineExceeded)
+		t.Narrate("The deadline counts from createdAt, not from the last heartbeat: a job whose worker never started still ends, and the next request can start afresh.")
+		return engine.Advance, nil
+	}}
+}
+
+func clock(t *engine.Turn, at time.Time) string { return engine.FormatClock(at.Sub(t.Seed().Now)) }
+
+func (p poller) pollHeartbeat() engine.Step {
+	return engine.Step{Name: "poll status (heartbeat)", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+		job, found, err := p.job(ctx, t)
+		if err != nil {
+			return 0, err
+		}
+		switch {
+		case !found:
+			t.Emitf(engine.LayerAPI, "POLL", "IDLE", "no job of %s to poll", p.watch)
+			return engine.Wait, nil
+		case job.Status != engine.JobRunning:
+			t.Emitf(engine.LayerAPI, "POLL", job.Status, "%s is %s", job.ID, job.Status)
+			return engine.Advance, nil
+		case job.Heartbeat.IsZero():
+			t.Emitf(engine.LayerAPI, "POLL", "RUNNING", "%s RUNNING, no heartbeat yet: still starting", job.ID)
+			t.Narrate("A heartbeat timeout never fires for a job that never beat: the dead job looks like one that is still starting.")
+			return engine.Wait, nil
+		case t.Now().Sub(job.Heartbeat) < jobDeadline:
+			t.Emitf(engine.LayerAPI, "POLL", "RUNNING", "%s RUNNING, last heartbeat %s ago", job.ID, t.Now().Sub(job.Heartbeat).Round(time.Second))
+			return engine.Wait, nil
+		}
+		if err := t.Jobs().SetJobStatus(ctx, JobTarget, job.ID, engine.JobFailed); err != nil {
+			return 0, err
+		}
+		t.Emitf(engine.LayerAPI, "POLL", "FAILED", "HSET %s status FAILED: no heartbeat for 10m", job.ID)
+		return engine.Advance, nil
+	}}
+}
+
+// applyAPI publishes R1's job's results to PostgreSQL if the job is SUCCESS.
+func applyAPI(watch string) engine.ActorSpec {
+	step := engine.Step{Name: "apply results", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+		id := t.Peer(watch).Memory.JobID
+		job, found, err := t.Jobs().ReadJob(ctx, JobTarget, id)
+		if err != nil {
+			return 0, err
+		}
+		if !found || job.Status != engine.JobSuccess {
+			status := "gone"
+			if found {
+				status = job.Status
+			}
+			t.Emitf(engine.LayerDatabase, "APPLY", "NOT_APPLIED", "%s is %s: its results are not applied", id, status)
+			return engine.Advance, nil
+		}
+		if err := t.Ledger().ApplyJobResults(ctx, id, JobTarget, job.Results, t.Now()); err != nil {
+			return 0, err
+		}
+		t.Emitf(engine.LayerDatabase, "APPLY", "APPLIED", "%s is SUCCESS: %q written to PostgreSQL", id, job.Results)
+		return engine.Advance, nil
+	}}
+	return engine.ActorSpec{Name: "AP", Label: "apply API", Owner: "apply-api", Program: []engine.Step{step}}
+}
+
+// crash kills the process that ran a request right after it wrote the
+// running key: the worker it was about to start never runs.
+func crash(worker string) engine.ActorSpec {
+	step := engine.Step{Name: "crash the process", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+		t.Peer(worker).Halt("its process crashed before it started")
+		t.Emitf(engine.LayerAPI, "CRASH", "CRASHED", "the process died right after writing the running key; %s never starts", worker)
+		t.Narrate("The job exists in Redis as RUNNING, but no worker will ever finish it.")
+		return engine.Advance, nil
+	}}
+	return engine.ActorSpec{Name: "X", Label: "process crash", Owner: "crash", Program: []engine.Step{step}}
+}
+
+// Measures of the job scenarios, counted in Redis and PostgreSQL.
+var (
+	measureJobHashes = engine.Measure{Label: "job hashes", Count: func(w engine.World) int64 {
+		n := 0
+		for _, j := range w.Jobs.Jobs {
+			if j.Target == JobTarget {
+				n++
+			}
+		}
+		return int64(n)
+	}}
+	measureApplied = engine.Measure{Label: "results applied", Count: func(w engine.World) int64 {
+		return int64(len(w.Ledger.JobResults))
+	}}
+	measureCurrentPointer = engine.Measure{Label: "current pointers preserved", Count: func(w engine.World) int64 {
+		if w.Jobs.Running[JobTarget] == "job-2" {
+			return 1
+		}
+		return 0
+	}}
+)
