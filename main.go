@@ -5,6 +5,7 @@
 //	fencelab                      the explorer, on lease-overrun in SAFE mode
 //	fencelab list                 the catalog
 //	fencelab run ID|--all [--mode safe|unsafe|both] [--json]
+//	fencelab race [--n 100] [--free K]
 //
 // main.go parses the command line; backends.go starts the stores and wires
 // them into the engine; run.go is the headless run.
@@ -40,6 +41,8 @@ usage:
   fencelab run ID|--all [flags]           run the guided order headless
         --mode safe|unsafe|both           (default safe)
         --json                            one JSON object per scenario × mode
+  fencelab race [--n 100] [--free K]      the second seed's forced interleaving on N
+                                          key sets (Redis only), and K free-running pairs
 
 flags:
 `
@@ -54,6 +57,7 @@ func fencelab(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		mode       string
 		asJSON     bool
 		helpWanted bool
+		n, free    int
 	)
 	flags.StringVar(&c.redisURL, "redis", "", "use a real Redis `URL` (redis://HOST:PORT/DB) instead of the embedded one")
 	flags.StringVar(&c.pgDSN, "pg", "", "use an existing PostgreSQL (`DSN`) instead of an ephemeral cluster; only schema fencelab is touched")
@@ -63,6 +67,8 @@ func fencelab(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	flags.BoolVar(&all, "all", false, "run: every scenario")
 	flags.StringVar(&mode, "mode", "safe", "run: safe, unsafe or both")
 	flags.BoolVar(&asJSON, "json", false, "run: print JSON")
+	flags.IntVar(&n, "n", 100, "race: number of key sets for the forced interleaving")
+	flags.IntVar(&free, "free", 0, "race: also run K pairs of truly concurrent requests")
 	flags.BoolVarP(&helpWanted, "help", "h", false, "show this help")
 
 	if err := flags.Parse(args); err != nil {
@@ -96,10 +102,16 @@ func fencelab(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		if err == nil {
 			err = runHeadless(ctx, c, req, stdout, stderr)
 		}
+	case "race":
+		if len(rest) > 0 {
+			err = usageError("race takes no arguments, got %q", rest)
+			break
+		}
+		err = runRace(ctx, c, n, free, stdout)
 	case "":
 		err = explore(ctx, c)
 	default:
-		err = usageError("unknown command %q (want list or run; fencelab --help)", command)
+		err = usageError("unknown command %q (want list, run or race; fencelab --help)", command)
 	}
 	return report(stderr, err)
 }

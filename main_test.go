@@ -63,6 +63,9 @@ func TestBadInput(t *testing.T) {
 		{"negative TTL", []string{"run", "lease-overrun", "--lease-ttl", "-1s"}, 2, "--lease-ttl"},
 		{"PostgreSQL down", []string{"run", "lease-overrun", "--pg", "postgres://nobody@127.0.0.1:1/none"}, 3, "connect"},
 		{"Redis down", []string{"run", "lease-overrun", "--redis", "redis://127.0.0.1:1/0"}, 3, "redis://127.0.0.1:1"},
+		{"race with no key sets", []string{"race", "--n", "0"}, 2, "--n"},
+		{"race with arguments", []string{"race", "now"}, 2, "no arguments"},
+		{"race, Redis down", []string{"race", "--redis", "redis://127.0.0.1:1/0"}, 3, "redis://127.0.0.1:1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			started := time.Now()
@@ -183,6 +186,23 @@ func TestNoPostgreSQLBinaries(t *testing.T) {
 	require.Equal(t, 3, code)
 	requireOneLine(t, stderr, "--pg")
 	require.Contains(t, stderr, "install")
+}
+
+// race prints the seed's six lines and needs no PostgreSQL.
+func TestRace(t *testing.T) {
+	t.Setenv("PATH", "")
+	saved := pgcluster.SearchPatterns
+	pgcluster.SearchPatterns = nil
+	defer func() { pgcluster.SearchPatterns = saved }()
+	code, stdout, stderr := call(t, "race")
+	require.Equal(t, 0, code, stderr)
+	require.Equal(t, `100 forced interleaving scenarios
+GET -> SET: job hashes=200, unreferenced jobs=100
+Lua acquire: acquired=100, reused=100, job hashes=100
+Terminal transition: late SUCCESS before=100, after=0
+Pointer ownership: late SUCCESS rejected=100, current pointers preserved=100
+All invariants passed
+`, stdout)
 }
 
 // A run that does not end as the catalog predicts exits 1.

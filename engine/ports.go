@@ -103,6 +103,7 @@ const (
 // Job is a job hash of the second seed: its status, progress and results
 // live in Redis until an apply step takes them to PostgreSQL.
 type Job struct {
+	Key       string // its Redis key
 	ID        string
 	Target    string
 	Status    string

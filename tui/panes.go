@@ -67,9 +67,9 @@ func workersPane(st styles, s engine.Snapshot, selected, width, height int) []st
 		if a.NextStep != "" {
 			next = st.dim.Render(" · next: ") + a.NextStep
 		}
-		token := "no token"
+		token := ""
 		if a.Token > 0 {
-			token = fmt.Sprintf("token %d", a.Token)
+			token = fmt.Sprintf(" · token %d", a.Token)
 		}
 		belief := "believes: " + a.Belief
 		if a.Belief == "holds nothing" && a.Token == 0 {
@@ -99,7 +99,7 @@ func workersPane(st styles, s engine.Snapshot, selected, width, height int) []st
 			body = append(body, line)
 			continue
 		}
-		body = append(body, fmt.Sprintf("%s%s  %s  %s · %s%s", marker, name, st.dim.Render(a.Label), status, token, next))
+		body = append(body, fmt.Sprintf("%s%s  %s  %s%s%s", marker, name, st.dim.Render(a.Label), status, token, next))
 		if belief != "" {
 			body = append(body, "     "+belief)
 		}
@@ -109,24 +109,44 @@ func workersPane(st styles, s engine.Snapshot, selected, width, height int) []st
 
 func redisPane(st styles, s engine.Snapshot, width, height int) []string {
 	var body []string
+	keys := jobHashesReadable(s)
 	keyWidth, valueWidth := 0, 0
-	for _, k := range s.Keys {
-		keyWidth, valueWidth = max(keyWidth, len(k.Key)), max(valueWidth, len(k.Value))
+	for _, k := range keys {
+		keyWidth, valueWidth = max(keyWidth, len(k.Key)), max(valueWidth, ansi.StringWidth(k.Value))
 	}
-	for _, k := range s.Keys {
+	for _, k := range keys {
 		ttl := st.dim.Render("no ttl")
 		if k.TTL > 0 {
 			ttl = "ttl " + formatTTL(k.TTL)
 		}
-		body = append(body, fmt.Sprintf("  %-*s  %-*s  %s", keyWidth, k.Key, valueWidth, k.Value, ttl))
+		pad := strings.Repeat(" ", valueWidth-ansi.StringWidth(k.Value))
+		body = append(body, fmt.Sprintf("  %-*s  %s%s  %s", keyWidth, k.Key, k.Value, pad, ttl))
 	}
 	if len(body) == 0 {
 		body = append(body, st.dim.Render("  no lab keys"))
 	}
 	if len(body) > height-1 && height > 1 {
-		body = compactKeys(st, s.Keys, width, height-1)
+		body = compactKeys(st, keys, width, height-1)
 	}
 	return titled(st, "Redis  "+st.dim.Render(s.RedisName), width, height, body)
+}
+
+// jobHashesReadable shows job hashes with their fields in lab terms
+// (createdAt on the lab clock) instead of the raw field dump.
+func jobHashesReadable(s engine.Snapshot) []engine.RedisKey {
+	jobs := map[string]engine.Job{}
+	for _, j := range s.Jobs.Jobs {
+		jobs[j.Key] = j
+	}
+	keys := make([]engine.RedisKey, len(s.Keys))
+	for i, k := range s.Keys {
+		keys[i] = k
+		if j, ok := jobs[k.Key]; ok {
+			keys[i].Value = fmt.Sprintf("%s %d/%d createdAt %s", j.Status, j.Processed, j.Total,
+				engine.FormatClock(j.CreatedAt.Sub(s.Scenario.Seed.Now)))
+		}
+	}
+	return keys
 }
 
 // compactKeys packs the keys into few lines, each named by its last
@@ -159,6 +179,9 @@ func compactKeys(st styles, keys []engine.RedisKey, width, lines int) []string {
 }
 
 func formatTTL(d time.Duration) string {
+	if d >= time.Minute {
+		return d.Round(time.Second).String()
+	}
 	if d%time.Second == 0 {
 		return fmt.Sprintf("%ds", int(d/time.Second))
 	}

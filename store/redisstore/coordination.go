@@ -126,6 +126,32 @@ func (c *Coordination) Jobs(ctx context.Context) (engine.JobsState, error) {
 	return readJobs(ctx, c.admin, "*")
 }
 
+// JobsMatching reads the job hashes and pointers of the targets matching a
+// glob ("race-lua-*").
+func (c *Coordination) JobsMatching(ctx context.Context, targets string) (engine.JobsState, error) {
+	return readJobs(ctx, c.admin, targets)
+}
+
+// DeleteJobs deletes the job keys of the targets matching a glob.
+func (c *Coordination) DeleteJobs(ctx context.Context, targets string) error {
+	var keys []string
+	iter := c.admin.Scan(ctx, 0, jobPrefix+"{"+targets+"}:*", 500).Iterator()
+	for iter.Next(ctx) {
+		keys = append(keys, iter.Val())
+	}
+	if err := iter.Err(); err != nil {
+		return fmt.Errorf("redisstore: scan jobs: %w", err)
+	}
+	for len(keys) > 0 {
+		batch := keys[:min(len(keys), 500)]
+		keys = keys[len(batch):]
+		if err := c.admin.Del(ctx, batch...).Err(); err != nil {
+			return fmt.Errorf("redisstore: delete jobs: %w", err)
+		}
+	}
+	return nil
+}
+
 // Wipe deletes the lab's keys, found by SCAN on the prefix.
 func (c *Coordination) Wipe(ctx context.Context) error {
 	keys, err := c.scan(ctx)

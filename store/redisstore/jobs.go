@@ -166,7 +166,9 @@ func readJobs(ctx context.Context, rdb redis.Cmdable, pattern string) (engine.Jo
 			return state, fmt.Errorf("redisstore: read %s: %w", key, err)
 		}
 		if len(fields) > 0 {
-			state.Jobs = append(state.Jobs, parseJob(target, name, fields))
+			job := parseJob(target, name, fields)
+			job.Key = key
+			state.Jobs = append(state.Jobs, job)
 		}
 	}
 	return state, nil

@@ -1,0 +1,105 @@
+package redisstore_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/store/redisstore"
+	"github.com/fencelab/fencelab/store/storetest"
+)
+
+var created = time.Date(2026, 6, 18, 9, 0, 0, 0, time.UTC)
+
+// Many concurrent callers, one running key: exactly one acquires, and every
+// other reuses its job.
+func TestAcquireJobUnderConcurrentCallers(t *testing.T) {
+	storetest.Redises(t, func(t *testing.T, c *redisstore.Coordination) {
+		ctx := context.Background()
+		require.NoError(t, c.Wipe(ctx))
+		const callers = 32
+		grants := make([]engine.JobGrant, callers)
+		errs := make([]error, callers)
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		for i := range callers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				client := c.Client(fmt.Sprintf("caller-%d", i))
+				<-start
+				grants[i], errs[i] = client.AcquireJob(ctx, "target", fmt.Sprintf("job-%d", i), 3, created, time.Hour)
+			}()
+		}
+		close(start)
+		wg.Wait()
+		acquired := ""
+		for i := range callers {
+			require.NoError(t, errs[i])
+			if !grants[i].Reused {
+				require.Empty(t, acquired, "two callers acquired")
+				acquired = grants[i].JobID
+			}
+		}
+		require.NotEmpty(t, acquired)
+		for _, g := range grants {
+			require.Equal(t, acquired, g.JobID)
+		}
+		state, err := c.Jobs(ctx)
+		require.NoError(t, err)
+		require.Len(t, state.Jobs, 1)
+		require.Equal(t, acquired, state.Running["target"])
+	})
+}
+
+// The transition script: only from RUNNING; SUCCESS needs the pointer;
+// FAILED is allowed without it and releases only its own pointer.
+func TestTransitionJob(t *testing.T) {
+	storetest.Redises(t, func(t *testing.T, c *redisstore.Coordination) {
+		ctx := context.Background()
+		require.NoError(t, c.Wipe(ctx))
+		j := c.Client("A")
+
+		_, err := j.AcquireJob(ctx, "t", "job-1", 3, created, time.Hour)
+		require.NoError(t, err)
+		res, err := j.TransitionJob(ctx, "t", "job-1", engine.JobFailed)
+		require.NoError(t, err)
+		require.Equal(t, engine.TransitionResult{Applied: true, Status: engine.JobFailed, PointerReleased: true}, res)
+
+		res, err = j.TransitionJob(ctx, "t", "job-1", engine.JobSuccess)
+		require.NoError(t, err)
+		require.Equal(t, engine.TransitionResult{Refusal: engine.IllegalTransition, Status: engine.JobFailed}, res, "terminal states never change")
+
+		_, err = j.AcquireJob(ctx, "t", "job-2", 3, created, time.Hour)
+		require.NoError(t, err)
+		res, err = j.TransitionJob(ctx, "t", "job-1", engine.JobSuccess)
+		require.NoError(t, err)
+		require.Equal(t, engine.NotOwner, res.Refusal, "another job holds the pointer")
+
+		// A RUNNING job that lost its pointer: no SUCCESS, but FAILED, and
+		// the other job's pointer stays.
+		require.NoError(t, j.CreateJobHash(ctx, "t", "job-3", 3, created, time.Hour))
+		res, err = j.TransitionJob(ctx, "t", "job-3", engine.JobSuccess)
+		require.NoError(t, err)
+		require.Equal(t, engine.NotOwner, res.Refusal)
+		res, err = j.TransitionJob(ctx, "t", "job-3", engine.JobFailed)
+		require.NoError(t, err)
+		require.Equal(t, engine.TransitionResult{Applied: true, Status: engine.JobFailed}, res)
+		running, found, err := j.GetRunning(ctx, "t")
+		require.NoError(t, err)
+		require.True(t, found)
+		require.Equal(t, "job-2", running)
+
+		res, err = j.TransitionJob(ctx, "t", "job-2", engine.JobSuccess)
+		require.NoError(t, err)
+		require.Equal(t, engine.TransitionResult{Applied: true, Status: engine.JobSuccess, PointerReleased: true}, res)
+
+		_, err = j.TransitionJob(ctx, "t", "no-such-job", engine.JobFailed)
+		require.ErrorIs(t, err, engine.ErrNotFound)
+	})
+}
