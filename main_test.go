@@ -131,6 +131,11 @@ func TestRunOnUserServerLeavesTheReportedRows(t *testing.T) {
 		require.True(t, r.AsPredicted, "%s %s", r.Scenario, r.Mode)
 		require.NotEmpty(t, r.Timeline)
 	}
+
+	// The rows the last run left are the rows it reported.
+	code, stdout, stderr = call(t, "run", "counter-loss", "--mode", "both", "--allow-unsafe", "--json", "--pg", dsn)
+	require.Equal(t, 0, code, stderr)
+	require.NoError(t, json.Unmarshal([]byte(stdout), &results))
 	last := results[len(results)-1]
 
 	conn, err := pgx.Connect(ctx, dsn)
