@@ -44,8 +44,9 @@ type (
 	// opMsg is the end of one lab operation: the snapshot after it, and
 	// the operation's error (a user mistake or a backend failure).
 	opMsg struct {
-		snap engine.Snapshot
-		err  error
+		snap  engine.Snapshot
+		fresh bool // snap was read whole; otherwise the screen keeps the last one
+		err   error
 	}
 	refreshMsg   struct{ snap engine.Snapshot }
 	tickMsg      struct{}
@@ -178,7 +179,7 @@ func (m *Model) run(o op) tea.Cmd {
 		if err == nil {
 			err = serr
 		}
-		return opMsg{snap: snap, err: err}
+		return opMsg{snap: snap, fresh: serr == nil, err: err}
 	}
 }
 
@@ -214,7 +215,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case opMsg:
 		m.busy = false
-		if msg.snap.Scenario != nil {
+		if msg.fresh {
 			m.snap = &msg.snap
 		}
 		m.scroll = 0
