@@ -41,24 +41,42 @@ var SearchPatterns = []string{
 }
 
 // FindBinaries looks for initdb and postgres where installations usually put
-// them: PATH, `pg_config --bindir`, Debian's /usr/lib/postgresql/*/bin, the
-// source-build prefix and Homebrew's. The newest supported version wins.
+// them: PATH, Debian's /usr/lib/postgresql/*/bin, the source-build prefix and
+// Homebrew's, and, when none of those has them, `pg_config --bindir` (a
+// program run only when needed: Debian's is a slow wrapper). The newest
+// supported version wins.
 func FindBinaries() (Binaries, error) {
 	var candidates []string
 	if p, err := exec.LookPath("postgres"); err == nil {
 		candidates = append(candidates, filepath.Dir(p))
 	}
-	if out, err := exec.Command("pg_config", "--bindir").Output(); err == nil {
-		candidates = append(candidates, strings.TrimSpace(string(out)))
-	}
 	for _, pattern := range SearchPatterns {
 		matches, _ := filepath.Glob(pattern)
 		candidates = append(candidates, matches...)
 	}
+	found := checkCandidates(candidates)
+	if len(found) == 0 {
+		if out, err := exec.Command("pg_config", "--bindir").Output(); err == nil {
+			found = checkCandidates([]string{strings.TrimSpace(string(out))})
+		}
+	}
+	if len(found) == 0 {
+		return Binaries{}, ErrNoServer
+	}
+	sort.SliceStable(found, func(i, j int) bool { return found[i].Major > found[j].Major })
+	return found[0], nil
+}
 
+// checkCandidates keeps the directories with a usable initdb and postgres,
+// each real directory once (links such as /usr/local/bin/postgres count as
+// the directory they point into).
+func checkCandidates(candidates []string) []Binaries {
 	var found []Binaries
 	seen := map[string]bool{}
 	for _, dir := range candidates {
+		if real, err := filepath.EvalSymlinks(filepath.Join(dir, "postgres")); err == nil {
+			dir = filepath.Dir(real)
+		}
 		if seen[dir] {
 			continue
 		}
@@ -72,11 +90,7 @@ func FindBinaries() (Binaries, error) {
 		}
 		found = append(found, Binaries{Dir: dir, Major: major})
 	}
-	if len(found) == 0 {
-		return Binaries{}, ErrNoServer
-	}
-	sort.SliceStable(found, func(i, j int) bool { return found[i].Major > found[j].Major })
-	return found[0], nil
+	return found
 }
 
 func isExecutable(path string) bool {
