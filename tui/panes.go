@@ -230,6 +230,9 @@ func postgresPane(st styles, s engine.Snapshot, width, height int) []string {
 		}
 		executions = append(executions, line)
 	}
+	for _, r := range s.Ledger.JobResults {
+		executions = append(executions, fmt.Sprintf("  job_results %s of %s: %q %s", r.JobID, r.Target, r.Results, st.state("APPLIED")))
+	}
 	if len(executions) == 0 {
 		executions = append(executions, st.dim.Render("  no executions yet"))
 	}
@@ -374,8 +377,12 @@ func resultLines(st styles, s engine.Snapshot, width, height int) []string {
 	if r.MeasureLabel != "" {
 		what = r.MeasureLabel + ": "
 	}
-	lines := []string{fmt.Sprintf("  result  %sexpected %d · final %d · %s %s · verdict %s",
-		what, r.Expected, r.Final, fenceLabel, fence(r.LastAcceptedFence), verdict)}
+	fenceText := fmt.Sprintf(" · %s %s", fenceLabel, fence(r.LastAcceptedFence))
+	if r.MeasureLabel != "" && r.LastAcceptedFence == 0 {
+		fenceText = "" // a scenario that counts something else and fenced nothing
+	}
+	lines := []string{fmt.Sprintf("  result  %sexpected %d · final %d%s · verdict %s",
+		what, r.Expected, r.Final, fenceText, verdict)}
 	for _, b := range r.Breaks {
 		lines = append(lines, "  "+st.broken.Render(fmt.Sprintf("BROKEN invariant %d", b.Invariant))+
 			fmt.Sprintf(" at #%d: %s", b.Sequence, b.Detail))

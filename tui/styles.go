@@ -40,7 +40,7 @@ func newStyles() styles {
 // state colours an event or row state word by what it means.
 func (s styles) state(word string) string {
 	switch word {
-	case "COMMITTED", "ACQUIRED", "EXTENDED", "RELEASED", "CONFIRMED", "READ":
+	case "COMMITTED", "ACQUIRED", "EXTENDED", "RELEASED", "CONFIRMED", "READ", "APPLIED":
 		return s.accepted.Render(word)
 	case "REJECTED", "REFUSED", "ERROR", "LOST":
 		return s.rejected.Render(word)

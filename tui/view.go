@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/fencelab/fencelab/engine"
@@ -53,14 +54,36 @@ func (m *Model) View() string {
 	return m.labView()
 }
 
+// helpView lists every binding of the keymap (the same one the short help
+// line uses), two to a row, then the invariants the lab checks.
 func (m *Model) helpView() string {
-	m.help.ShowAll = true
-	defer func() { m.help.ShowAll = false }()
+	var bindings []key.Binding
+	for _, group := range m.keys.FullHelp() {
+		bindings = append(bindings, group...)
+	}
+	column := m.width / 2
+	cell := func(b key.Binding) string {
+		h := b.Help()
+		return "  " + m.styles.title.Render(fmt.Sprintf("%-9s", h.Key)) + " " + h.Desc
+	}
 	lines := []string{m.styles.title.Render("fencelab keys"), ""}
-	lines = append(lines, strings.Split(m.help.View(m.keys), "\n")...)
+	for i := 0; i < len(bindings); i += 2 {
+		left := cell(bindings[i])
+		if i+1 < len(bindings) {
+			left += strings.Repeat(" ", max(1, column-ansi.StringWidth(left))) + cell(bindings[i+1])
+		}
+		lines = append(lines, left)
+	}
 	lines = append(lines, "", "Invariants checked after every step:")
 	for i := 1; i <= len(engine.Invariants); i++ {
-		lines = append(lines, fmt.Sprintf("  %d. %s", i, engine.Invariants[i]))
+		text := ansi.Wordwrap(fmt.Sprintf("%d. %s", i, engine.Invariants[i]), m.width-6, " ")
+		for j, line := range strings.Split(text, "\n") {
+			indent := "  "
+			if j > 0 {
+				indent = "     "
+			}
+			lines = append(lines, indent+line)
+		}
 	}
 	lines = append(lines, "", m.styles.dim.Render("any key to go back"))
 	return strings.Join(fit(lines, m.width), "\n")
@@ -118,10 +141,16 @@ func (m *Model) stack(s engine.Snapshot, width, height int, withTimeline bool) [
 		render    func(h int) []string
 	}
 	actors := len(s.Actors)
+	// Where the story is in Redis (the job scenarios), Redis grows first.
+	pgGrow, redisGrow, pgMin := 0, 2, 5
+	if len(s.Jobs.Jobs) > 0 && len(s.Ledger.Executions) == 0 {
+		pgGrow, redisGrow, pgMin = 2, 0, 4
+	}
 	panes := []pane{
 		{1 + actors, 1 + 2*actors, 1, func(h int) []string { return workersPane(st, s, m.selected, width, h) }},
-		{5, 3 + len(s.Ledger.Tenants) + len(s.Ledger.Checkpoints) + max(1, len(s.Ledger.Executions)), 0, func(h int) []string { return postgresPane(st, s, width, h) }},
-		{2, 1 + max(1, len(s.Keys)), 2, func(h int) []string { return redisPane(st, s, width, h) }},
+		{pgMin, 3 + len(s.Ledger.Tenants) + len(s.Ledger.Checkpoints) + len(s.Ledger.JobResults) + max(1, len(s.Ledger.Executions)), pgGrow,
+			func(h int) []string { return postgresPane(st, s, width, h) }},
+		{2, 1 + max(1, len(s.Keys)), redisGrow, func(h int) []string { return redisPane(st, s, width, h) }},
 		{3, 2 + max(1, len(s.Ledger.Outbox)), 3, func(h int) []string { return outboxPane(st, s, width, h) }},
 	}
 	timelineMin := 0
