@@ -119,7 +119,7 @@ type jobWorker struct {
 func (w jobWorker) spec(mode engine.Mode) engine.ActorSpec {
 	program := []engine.Step{w.process(), w.markSuccess()}
 	if mode == engine.Unsafe {
-		program = []engine.Step{w.process(), deleteRunningNaive("release the running key"), w.setSuccessNaive()}
+		program = []engine.Step{w.process(), deleteRunningNaive("release the running key", ""), w.setSuccessNaive()}
 	}
 	return engine.ActorSpec{Name: w.name, Label: "worker of " + w.request, Owner: w.name, Program: program}
 }
@@ -203,8 +203,9 @@ func (w jobWorker) setSuccessNaive() engine.Step {
 	}}
 }
 
-// deleteRunningNaive DELs the running key without asking whose it is.
-func deleteRunningNaive(name string) engine.Step {
+// deleteRunningNaive DELs the running key without asking whose it is. The
+// job it means to release is its own, or, with jobOf, that actor's.
+func deleteRunningNaive(name, jobOf string) engine.Step {
 	return engine.Step{Name: name, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		pointer, found, err := t.Jobs().GetRunning(ctx, JobTarget)
 		if err != nil {
@@ -214,8 +215,8 @@ func deleteRunningNaive(name string) engine.Step {
 			return 0, err
 		}
 		own := t.Memory().JobID
-		if own == "" {
-			own = t.Peer("R1").Memory.JobID
+		if jobOf != "" {
+			own = t.Peer(jobOf).Memory.JobID
 		}
 		switch {
 		case !found:
@@ -240,7 +241,7 @@ type poller struct{ watch string }
 func (p poller) spec(mode engine.Mode) engine.ActorSpec {
 	program := []engine.Step{p.pollDeadline()}
 	if mode == engine.Unsafe {
-		program = []engine.Step{p.pollHeartbeat(), deleteRunningNaive("DEL running key")}
+		program = []engine.Step{p.pollHeartbeat(), deleteRunningNaive("DEL running key", p.watch)}
 	}
 	return engine.ActorSpec{Name: "P", Label: "status poller", Owner: "poller", Program: program}
 }
