@@ -103,6 +103,5 @@ func TestExplorerUnderTmux(t *testing.T) {
 		require.True(t, time.Now().Before(deadline), "fencelab did not exit after q")
 		time.Sleep(20 * time.Millisecond)
 	}
-	left, _ := exec.Command("pgrep", "-f", "postgres -D "+dir).Output()
-	require.Empty(t, strings.TrimSpace(string(left)), "PostgreSQL left running after q")
+	require.Empty(t, serversUnder(t, dir), "PostgreSQL left running after q")
 }
