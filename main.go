@@ -45,6 +45,13 @@ usage:
                                           key sets (Redis only), and K free-running pairs
 
 flags:
+  --redis redis://HOST:PORT/DB   a real Redis instead of the embedded one
+  --pg DSN                       an existing PostgreSQL instead of an ephemeral cluster;
+                                 only schema fencelab is touched
+  --allow-unsafe                 let UNSAFE runs write to the --pg server
+  --lease-ttl DURATION           lease TTL (default 30s embedded, 1.5s on a real Redis)
+  -v, --verbose                  with --json, print the backends to stderr
+  -h, --help                     this help
 `
 
 // fencelab runs one command line and returns the exit code.
@@ -76,7 +83,7 @@ func fencelab(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitUsage
 	}
 	if helpWanted {
-		fmt.Fprint(stdout, usage+flags.FlagUsages())
+		fmt.Fprint(stdout, usage)
 		return exitOK
 	}
 	if err := c.check(); err != nil {
