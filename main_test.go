@@ -213,6 +213,33 @@ func TestNoPostgreSQLBinaries(t *testing.T) {
 	require.Contains(t, stderr, "install")
 }
 
+// A database that goes away in the middle of a run: one line, exit 3,
+// within seconds.
+func TestDatabaseGoesAwayMidRun(t *testing.T) {
+	redisURL := storetest.RealRedisURL(t) // its TTLs are waited out: the run takes seconds
+	dir, err := os.MkdirTemp("", "fencelab-doomed-")
+	require.NoError(t, err)
+	defer os.RemoveAll(dir)
+	require.NoError(t, os.Chmod(dir, 0o755))
+	doomed, err := pgcluster.Start(context.Background(), pgcluster.Options{Dir: dir})
+	require.NoError(t, err)
+	defer doomed.Stop()
+
+	stopped := make(chan struct{})
+	go func() {
+		time.Sleep(400 * time.Millisecond)
+		doomed.Stop()
+		close(stopped)
+	}()
+	started := time.Now()
+	code, _, stderr := call(t, "run", "--all", "--mode", "both", "--pg", doomed.DSN(pgcluster.Database),
+		"--allow-unsafe", "--redis", redisURL, "--lease-ttl", "500ms")
+	<-stopped
+	require.Equal(t, 3, code, "stderr: %s", stderr)
+	requireOneLine(t, stderr, "")
+	require.Less(t, time.Since(started), 15*time.Second)
+}
+
 // race prints the seed's six lines and needs no PostgreSQL.
 func TestRace(t *testing.T) {
 	t.Setenv("PATH", "")

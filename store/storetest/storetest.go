@@ -137,6 +137,19 @@ func Embedded(t testing.TB) *redisstore.Coordination {
 // the test is skipped; CI installs it, so there it runs.
 func RealRedis(t testing.TB) *redisstore.Coordination {
 	t.Helper()
+	c, _ := startRedisServer(t)
+	return c
+}
+
+// RealRedisURL is RealRedis as a unix:// URL, for --redis.
+func RealRedisURL(t testing.TB) string {
+	t.Helper()
+	_, socket := startRedisServer(t)
+	return "unix://" + socket
+}
+
+func startRedisServer(t testing.TB) (*redisstore.Coordination, string) {
+	t.Helper()
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
 		t.Skip("redis-server not installed; the real-server half of this test runs where it is (CI installs it)")
@@ -160,7 +173,7 @@ func RealRedis(t testing.TB) *redisstore.Coordination {
 			&redis.Options{Network: "unix", Addr: socket}, "redis-server (test)")
 		if err == nil {
 			t.Cleanup(func() { c.Close() })
-			return c
+			return c, socket
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("redis-server did not answer: %v", err)
