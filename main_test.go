@@ -237,6 +237,7 @@ func TestDatabaseGoesAwayMidRun(t *testing.T) {
 	<-stopped
 	require.Equal(t, 3, code, "stderr: %s", stderr)
 	requireOneLine(t, stderr, "")
+	t.Log(stderr)
 	require.Less(t, time.Since(started), 15*time.Second)
 }
 
