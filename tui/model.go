@@ -81,7 +81,7 @@ type Model struct {
 	busy     bool
 	queue    []op
 	selected int
-	scroll   int // timeline lines scrolled up from the newest
+	timeline timeline
 	showDSN  bool
 	showHelp bool
 	picking  bool
@@ -206,7 +206,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case labMsg:
 		m.lab, m.snap, m.busy, m.queue = msg.lab, &msg.snap, false, nil
 		m.scenario, m.mode = msg.lab.Scenario(), msg.lab.Mode()
-		m.selected, m.scroll = 0, 0
+		m.selected = 0
+		m.timeline.Follow()
 		m.setStatus(fmt.Sprintf("%s in %s mode, from its seeded state", m.scenario.ID, m.mode), true)
 		return m, nil
 	case labFailedMsg:
@@ -218,7 +219,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.fresh {
 			m.snap = &msg.snap
 		}
-		m.scroll = 0
+		m.timeline.Follow()
 		if msg.err != nil {
 			m.setStatus(describe(msg.err), false)
 			m.queue = nil // later keys were meant for a state that did not come
@@ -354,13 +355,13 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, m.keys.Scroll):
 		switch msg.String() {
 		case "up", "k":
-			m.scroll++
+			m.timeline.Scroll(1)
 		case "down", "j":
-			m.scroll = max(0, m.scroll-1)
+			m.timeline.Scroll(-1)
 		case "pgup":
-			m.scroll += 10
+			m.timeline.Scroll(10)
 		case "pgdown":
-			m.scroll = max(0, m.scroll-10)
+			m.timeline.Scroll(-10)
 		}
 	}
 	return m, nil
@@ -378,7 +379,7 @@ func (m *Model) handlePickerKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 				return m, nil
 			}
 			m.picking = false
-			m.scroll = 0
+			m.timeline.Follow()
 			return m, m.openLab(item.s, m.mode)
 		}
 	}

@@ -302,43 +302,6 @@ func outboxPane(st styles, s engine.Snapshot, width, height int) []string {
 	return titled(st, "Outbox & provider", width, height, append(rows, ledger))
 }
 
-// timelineLines renders every event; the timeline pane scrolls over them.
-func timelineLines(st styles, s engine.Snapshot, width int) []string {
-	broken := map[int]bool{}
-	for _, b := range s.Result.Breaks {
-		broken[b.Sequence] = true
-	}
-	// Wide: one line an event. Narrow: the detail goes on a line of its own
-	// rather than being cut off.
-	wide := width >= 110
-	var lines []string
-	for _, e := range s.Events {
-		mark := " "
-		if broken[e.Sequence] {
-			mark = st.broken.Render("!")
-		}
-		if wide {
-			lines = append(lines, fmt.Sprintf("%s%3d %-6s %-6s %-13s %-15s %s  %s", mark, e.Sequence, engine.FormatClock(e.At),
-				e.Actor, e.Layer, e.Code, st.state(e.State), e.Detail))
-		} else {
-			lines = append(lines,
-				fmt.Sprintf("%s%3d %-6s %-15s %s", mark, e.Sequence, engine.FormatClock(e.At), e.Code, st.state(e.State)),
-				"       "+e.Detail)
-		}
-		if e.Guard != "" {
-			indent := "       "
-			if wide {
-				indent = strings.Repeat(" ", 47)
-			}
-			lines = append(lines, indent+st.dim.Render("guard: ")+st.guard.Render(e.Guard))
-		}
-	}
-	if len(lines) == 0 {
-		lines = append(lines, st.dim.Render("  nothing has happened yet — press n to take the first guided step"))
-	}
-	return fit(lines, width)
-}
-
 // narrationLines is one plain sentence for the last step, wrapped to at
 // most height lines.
 func narrationLines(st styles, s engine.Snapshot, width, height int) []string {

@@ -168,3 +168,21 @@ func TestBurstOfKeys(t *testing.T) {
 	waitFor(t, tm, "guided order complete")
 	finalView(t, tm)
 }
+
+// The timeline follows the newest event; ↑ scrolls back, and the next step
+// follows again.
+func TestTimelineScrolls(t *testing.T) {
+	tm := start(t, 80, 24)
+	press(tm, "nnnnnnnnn")
+	waitFor(t, tm, "guided order complete")
+	for range 3 {
+		tm.Send(tea.KeyMsg{Type: tea.KeyUp})
+	}
+	waitFor(t, tm, "scrolled up 3")
+	press(tm, "r")
+	waitFor(t, tm, "guided 0/9")
+	view := finalView(t, tm)
+	if bytes.Contains([]byte(view), []byte("scrolled up")) {
+		t.Errorf("after a reset the timeline should follow again:\n%s", view)
+	}
+}

@@ -116,7 +116,7 @@ func (m *Model) labView() string {
 		left := w*11/20 - 1
 		right := w - left - 1
 		column := m.stack(s, left, room, false)
-		timeline := m.timeline(s, right, room)
+		timeline := m.timeline.View(m.styles, s, right, room)
 		middle = sideBySide(column, timeline, left, room)
 	} else {
 		middle = m.stack(s, w, room, true)
@@ -177,33 +177,12 @@ func (m *Model) stack(s engine.Snapshot, width, height int, withTimeline bool) [
 		lines = append(lines, p.render(heights[i])...)
 	}
 	if withTimeline {
-		lines = append(lines, m.timeline(s, width, height-len(lines))...)
+		lines = append(lines, m.timeline.View(st, s, width, height-len(lines))...)
 	}
 	for len(lines) < height {
 		lines = append(lines, "")
 	}
 	return lines[:height]
-}
-
-// timeline shows the newest events that fit, scrolled up by m.scroll.
-func (m *Model) timeline(s engine.Snapshot, width, height int) []string {
-	if height <= 0 {
-		return nil
-	}
-	all := timelineLines(m.styles, s, width)
-	room := height - 1
-	maxScroll := max(0, len(all)-room)
-	if m.scroll > maxScroll {
-		m.scroll = maxScroll
-	}
-	end := len(all) - m.scroll
-	start := max(0, end-room)
-	title := fmt.Sprintf("Timeline  %d events", len(s.Events))
-	if m.scroll > 0 {
-		title += fmt.Sprintf(" · scrolled up %d (↓ to follow)", m.scroll)
-	}
-	head := m.styles.pane.Render(title) + " " + m.styles.dim.Render(strings.Repeat("─", max(0, width-ansi.StringWidth(title)-1)))
-	return fit(append([]string{head}, all[start:end]...), width)
 }
 
 func sideBySide(left, right []string, leftWidth, height int) []string {

@@ -1,0 +1,77 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/fencelab/fencelab/engine"
+)
+
+// timeline is the event list. It follows the newest event unless the user
+// scrolled up; any new step brings it back to the newest.
+type timeline struct {
+	scroll int // lines scrolled up from the newest
+}
+
+// Follow shows the newest events again.
+func (tl *timeline) Follow() { tl.scroll = 0 }
+
+// Scroll moves up (positive) or down (negative) by lines.
+func (tl *timeline) Scroll(lines int) { tl.scroll = max(0, tl.scroll+lines) }
+
+// View renders the events that fit in height lines, title included.
+func (tl *timeline) View(st styles, s engine.Snapshot, width, height int) []string {
+	if height <= 0 {
+		return nil
+	}
+	all := timelineLines(st, s, width)
+	room := height - 1
+	tl.scroll = min(tl.scroll, max(0, len(all)-room))
+	end := len(all) - tl.scroll
+	start := max(0, end-room)
+	title := fmt.Sprintf("Timeline  %d events", len(s.Events))
+	if tl.scroll > 0 {
+		title += fmt.Sprintf(" · scrolled up %d (↓ to follow)", tl.scroll)
+	}
+	head := st.pane.Render(title) + " " + st.dim.Render(strings.Repeat("─", max(0, width-ansi.StringWidth(title)-1)))
+	return fit(append([]string{head}, all[start:end]...), width)
+}
+
+// timelineLines renders every event; the timeline pane scrolls over them.
+func timelineLines(st styles, s engine.Snapshot, width int) []string {
+	broken := map[int]bool{}
+	for _, b := range s.Result.Breaks {
+		broken[b.Sequence] = true
+	}
+	// Wide: one line an event. Narrow: the detail goes on a line of its own
+	// rather than being cut off.
+	wide := width >= 110
+	var lines []string
+	for _, e := range s.Events {
+		mark := " "
+		if broken[e.Sequence] {
+			mark = st.broken.Render("!")
+		}
+		if wide {
+			lines = append(lines, fmt.Sprintf("%s%3d %-6s %-6s %-13s %-15s %s  %s", mark, e.Sequence, engine.FormatClock(e.At),
+				e.Actor, e.Layer, e.Code, st.state(e.State), e.Detail))
+		} else {
+			lines = append(lines,
+				fmt.Sprintf("%s%3d %-6s %-15s %s", mark, e.Sequence, engine.FormatClock(e.At), e.Code, st.state(e.State)),
+				"       "+e.Detail)
+		}
+		if e.Guard != "" {
+			indent := "       "
+			if wide {
+				indent = strings.Repeat(" ", 47)
+			}
+			lines = append(lines, indent+st.dim.Render("guard: ")+st.guard.Render(e.Guard))
+		}
+	}
+	if len(lines) == 0 {
+		lines = append(lines, st.dim.Render("  nothing has happened yet — press n to take the first guided step"))
+	}
+	return fit(lines, width)
+}
