@@ -310,7 +310,7 @@ func (l *Lab) advance(ctx context.Context, by time.Duration) error {
 	if err != nil {
 		return err
 	}
-	detail := fmt.Sprintf("lab clock +%s → %s", by, formatClock(l.clock))
+	detail := fmt.Sprintf("lab clock +%s → %s", by, FormatClock(l.clock))
 	narration := ""
 	if gone := vanished(before, after); len(gone) > 0 {
 		detail += "; expired: " + strings.Join(gone, ", ")
@@ -377,8 +377,8 @@ func (l *Lab) emit(e Event) {
 	l.events = append(l.events, e)
 }
 
-// formatClock shows lab time as m:ss.mmm, or m:ss when whole seconds.
-func formatClock(d time.Duration) string {
+// FormatClock shows lab time as m:ss.mmm, or m:ss when whole seconds.
+func FormatClock(d time.Duration) string {
 	m := int(d / time.Minute)
 	s := d % time.Minute
 	if s%time.Second == 0 {
@@ -386,6 +386,3 @@ func formatClock(d time.Duration) string {
 	}
 	return fmt.Sprintf("%d:%06.3f", m, s.Seconds())
 }
-
-// FormatClock is formatClock for the screens.
-func FormatClock(d time.Duration) string { return formatClock(d) }

@@ -21,7 +21,7 @@ func asyncJobAcquire() *engine.Scenario {
 		ID:       "async-job-acquire",
 		Title:    "Async job acquire: two requests, one target",
 		Story:    "two requests for one target both look for a running job before either creates one",
-		Seed:     jobSeed(),
+		Seed:     sharedSeed(),
 		Expected: 1,
 		Measure:  measureJobHashes,
 		Actors: func(mode engine.Mode) []engine.ActorSpec {
@@ -52,7 +52,7 @@ func terminalTransition() *engine.Scenario {
 		ID:       "terminal-transition",
 		Title:    "Terminal transition: SUCCESS after FAILED",
 		Story:    "a status poll marks a job FAILED at its absolute 10-minute deadline; its worker then finishes",
-		Seed:     jobSeed(),
+		Seed:     sharedSeed(),
 		Expected: 0,
 		Measure:  measureApplied,
 		Actors: func(mode engine.Mode) []engine.ActorSpec {
@@ -85,7 +85,7 @@ func pointerOwnership() *engine.Scenario {
 		ID:       "pointer-ownership",
 		Title:    "Pointer ownership: a late worker and a newer job",
 		Story:    "job 1 lost the running key (failed, then job 2 acquired); job 1's worker finishes late",
-		Seed:     jobSeed(),
+		Seed:     sharedSeed(),
 		Expected: 1,
 		Measure:  measureCurrentPointer,
 		Actors: func(mode engine.Mode) []engine.ActorSpec {
@@ -119,7 +119,7 @@ func workerStartFailure() *engine.Scenario {
 		ID:        "worker-start-failure",
 		Title:     "Worker start failure: a RUNNING job nobody runs",
 		Story:     "the process dies right after writing the running key, before the worker starts",
-		Seed:      jobSeed(),
+		Seed:      sharedSeed(),
 		Expected:  2,
 		Measure:   measureJobHashes,
 		Shortfall: engine.VerdictStuck,
