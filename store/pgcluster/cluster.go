@@ -1,28 +1,44 @@
 // Package pgcluster runs a private, throw-away PostgreSQL server from the
 // binaries installed on the machine, so fencelab needs no set-up.
 //
-// A cluster lives in a slot directory (data, socket, log). The data directory
-// is kept between runs so a second start skips initdb. Each slot is guarded by
+// A cluster lives in a slot directory:
+//
+//	slot-N/            fencelab's user's (root's when run as root), 0755
+//	  slot.lock        flock: one fencelab process per slot
+//	  server.log       the server's output
+//	  database-created marker: database fencelab exists
+//	  data/            the server account's: the data directory
+//	  run/             the server account's: the unix socket
+//
+// The data directory is kept between runs so a second start skips initdb;
+// initdb writes into data.new, which becomes data only once complete, so an
+// interrupted first start leaves nothing half-made. Each slot is guarded by
 // an advisory file lock: a second fencelab process takes the next free slot
-// instead of touching a cluster in use. The server listens on a unix socket in
-// the slot only (no TCP), trusts local connections, and runs with fsync off:
-// it holds lab data, nothing worth a disk flush.
+// instead of touching a cluster in use. The server listens on a unix socket
+// in the slot only (no TCP), trusts local connections, and runs with fsync
+// off: it holds lab data, nothing worth a disk flush.
+//
+// When fencelab runs as root the server runs as an unprivileged account; fs.go
+// says how root avoids following any path that account controls.
 package pgcluster
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"os/user"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
@@ -36,6 +52,9 @@ const superuser = "fencelab"
 // slots bounds how many fencelab processes can hold their own cluster at once.
 const slots = 8
 
+// readyWithin bounds the wait for a starting server's first connection.
+const readyWithin = 30 * time.Second
+
 // Options configure Start.
 type Options struct {
 	// Dir holds the slot directories. Empty means DefaultDir().
@@ -48,10 +67,12 @@ type Cluster struct {
 	SlotDir  string
 	Fresh    bool // true when this start ran initdb
 
+	owner     *account
 	socketDir string
 	lock      *os.File
 	cmd       *exec.Cmd
 	exited    chan struct{}
+	reaped    atomic.Bool // the postmaster was waited for: its pid may be reused
 	stopped   bool
 }
 
@@ -73,8 +94,9 @@ func DefaultDir(major int) (string, error) {
 }
 
 // Start finds the server binaries, takes a free slot, runs initdb if the slot
-// has no cluster yet, starts the server and waits until it accepts
-// connections. The caller must call Stop.
+// has no complete cluster yet, starts the server and waits until it accepts
+// connections. A kept cluster that no longer starts holds nothing but lab
+// data, so it is made anew once. The caller must call Stop.
 func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	bins, err := FindBinaries()
 	if err != nil {
@@ -90,41 +112,60 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("pgcluster: create %s: %w", dir, err)
+	if dir, err = prepareCacheDir(dir, owner); err != nil {
+		return nil, err
 	}
 
-	c := &Cluster{Binaries: bins}
+	c := &Cluster{Binaries: bins, owner: owner}
 	if err := c.takeSlot(dir); err != nil {
 		return nil, err
 	}
-	if err := c.prepare(ctx, owner); err != nil {
-		c.releaseSlot()
-		return nil, err
-	}
-	if err := c.launch(ctx, owner); err != nil {
-		c.releaseSlot()
-		return nil, err
-	}
-	if c.Fresh || !fileExists(filepath.Join(c.SlotDir, "database-created")) {
-		if err := c.createDatabase(ctx); err != nil {
-			c.Stop()
-			return nil, err
+	err = c.start(ctx)
+	var unusable *unusableError
+	if errors.As(err, &unusable) && !c.Fresh && ctx.Err() == nil {
+		c.stopServer()
+		if err = c.discardData(err); err == nil {
+			err = c.start(ctx)
 		}
 	}
+	if err != nil {
+		c.Stop()
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("pgcluster: start interrupted: %w", ctx.Err())
+		}
+		return nil, err
+	}
 	return c, nil
+}
+
+// prepareCacheDir creates dir and proves that nobody but root and this user
+// can change it or what leads to it, and that the server account can reach
+// a slot below it.
+func prepareCacheDir(dir string, owner *account) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("pgcluster: create %s: %w", dir, err)
+	}
+	real, err := checkTrusted(dir)
+	if err != nil {
+		return "", err
+	}
+	if err := owner.canReach(real); err != nil {
+		return "", err
+	}
+	return real, nil
 }
 
 // takeSlot locks the first free slot under dir.
 func (c *Cluster) takeSlot(dir string) error {
 	for i := 0; i < slots; i++ {
 		slot := filepath.Join(dir, fmt.Sprintf("slot-%d", i))
-		if err := os.MkdirAll(slot, 0o755); err != nil {
-			return fmt.Errorf("pgcluster: create %s: %w", slot, err)
+		// A slot of an older fencelab belongs to the server account: take it back.
+		if err := ownDir(slot, 0o755, c.owner.uid); err != nil {
+			return err
 		}
-		f, err := os.OpenFile(filepath.Join(slot, "slot.lock"), os.O_CREATE|os.O_RDWR, 0o644)
+		f, err := ownFile(filepath.Join(slot, "slot.lock"), false)
 		if err != nil {
-			return fmt.Errorf("pgcluster: open lock in %s: %w", slot, err)
+			return err
 		}
 		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 			f.Close()
@@ -145,46 +186,120 @@ func (c *Cluster) releaseSlot() {
 	}
 }
 
-func (c *Cluster) dataDir() string { return filepath.Join(c.SlotDir, "data") }
-func (c *Cluster) logPath() string { return filepath.Join(c.SlotDir, "server.log") }
+func (c *Cluster) dataDir() string    { return filepath.Join(c.SlotDir, "data") }
+func (c *Cluster) newDataDir() string { return filepath.Join(c.SlotDir, "data.new") }
+func (c *Cluster) logPath() string    { return filepath.Join(c.SlotDir, "server.log") }
+func (c *Cluster) markerPath() string { return filepath.Join(c.SlotDir, "database-created") }
 
-// prepare makes the slot's directories belong to the server account, stops a
-// server orphaned by a fencelab that was killed, and runs initdb when needed.
-func (c *Cluster) prepare(ctx context.Context, owner *account) error {
-	if err := os.MkdirAll(c.socketDir, 0o700); err != nil {
-		return fmt.Errorf("pgcluster: create %s: %w", c.socketDir, err)
-	}
-	if err := owner.chown(c.socketDir); err != nil {
+// start brings the slot's server up: directories, initdb when needed, the
+// postmaster, and database fencelab.
+func (c *Cluster) start(ctx context.Context) error {
+	if err := c.prepare(ctx); err != nil {
 		return err
 	}
-	if err := owner.chown(c.SlotDir); err != nil {
+	if err := c.launch(ctx); err != nil {
 		return err
 	}
-	stopOrphan(c.dataDir())
-
-	if fileExists(filepath.Join(c.dataDir(), "PG_VERSION")) {
+	if !c.Fresh && fileExists(c.markerPath()) {
 		return nil
 	}
-	// A data directory without PG_VERSION is an initdb that did not finish.
-	os.RemoveAll(c.dataDir())
-	os.Remove(filepath.Join(c.SlotDir, "database-created"))
+	if err := c.CreateDatabase(ctx, Database, ""); err != nil {
+		var pgErr *pgconn.PgError
+		if !errors.As(err, &pgErr) || pgErr.Code != "42P04" { // duplicate_database
+			return err
+		}
+	}
+	marker, err := ownFile(c.markerPath(), false)
+	if err != nil {
+		return err
+	}
+	return marker.Close()
+}
+
+// prepare makes the socket directory, stops a server orphaned by a fencelab
+// that was killed, and runs initdb when the slot has no complete cluster.
+func (c *Cluster) prepare(ctx context.Context) error {
+	if err := serverDir(c.socketDir, c.owner); err != nil {
+		return err
+	}
+	if err := stopOrphan(c.dataDir(), c.owner); err != nil {
+		return err
+	}
+	// What an interrupted initdb left.
+	if err := os.RemoveAll(c.newDataDir()); err != nil {
+		return fmt.Errorf("pgcluster: remove %s: %w", c.newDataDir(), err)
+	}
+	if c.hasCluster() {
+		return nil
+	}
+	return c.initdb(ctx)
+}
+
+// hasCluster reports whether the slot holds a data directory initdb
+// completed: a real directory of the server account with PG_VERSION.
+func (c *Cluster) hasCluster() bool {
+	if !c.owner.ownsDir(c.dataDir()) {
+		return false
+	}
+	_, err := readServerFile(filepath.Join(c.dataDir(), "PG_VERSION"), c.owner, 16)
+	return err == nil
+}
+
+// initdb makes a new cluster in data.new and renames it to data when
+// initdb has finished.
+func (c *Cluster) initdb(ctx context.Context) error {
+	fresh := c.newDataDir()
+	if err := serverDir(fresh, c.owner); err != nil {
+		return err
+	}
 	cmd := exec.CommandContext(ctx, c.Binaries.path("initdb"),
-		"-D", c.dataDir(), "-U", superuser, "-A", "trust", "-E", "UTF8",
+		"-D", fresh, "-U", superuser, "-A", "trust", "-E", "UTF8",
 		"--locale=C", "--no-sync", "--no-instructions")
-	cmd.SysProcAttr = owner.sysProcAttr()
+	cmd.SysProcAttr = c.owner.sysProcAttr()
 	cmd.Dir = c.SlotDir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("pgcluster: initdb failed: %w: %s", err, lastLine(out))
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err != nil {
+		return fmt.Errorf("pgcluster: initdb failed: %s", ReasonLine(out))
+	}
+	if err := os.RemoveAll(c.dataDir()); err != nil {
+		return fmt.Errorf("pgcluster: remove %s: %w", c.dataDir(), err)
+	}
+	if err := os.Remove(c.markerPath()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("pgcluster: %w", err)
+	}
+	if err := os.Rename(fresh, c.dataDir()); err != nil {
+		return fmt.Errorf("pgcluster: %w", err)
 	}
 	c.Fresh = true
 	return nil
 }
 
+// discardData removes a kept cluster that does not start, unless a server
+// still runs on it.
+func (c *Cluster) discardData(why error) error {
+	if pid, ok := postmasterPID(c.dataDir(), c.owner); ok && alive(pid) {
+		return fmt.Errorf("%w; a server (pid %d) still runs on %s: stop it and start again", why, pid, c.dataDir())
+	}
+	if err := os.RemoveAll(c.dataDir()); err != nil {
+		return fmt.Errorf("%w; removing it failed: %w", why, err)
+	}
+	return nil
+}
+
+// unusableError is a kept cluster that fails to start: the server exited
+// or refused every connection.
+type unusableError struct{ reason string }
+
+func (e *unusableError) Error() string { return "pgcluster: " + e.reason }
+
 // launch starts the postmaster and waits for its first successful connection.
-func (c *Cluster) launch(ctx context.Context, owner *account) error {
-	logFile, err := os.OpenFile(c.logPath(), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+func (c *Cluster) launch(ctx context.Context) error {
+	logFile, err := ownFile(c.logPath(), true)
 	if err != nil {
-		return fmt.Errorf("pgcluster: open server log: %w", err)
+		return err
 	}
 	defer logFile.Close()
 
@@ -202,22 +317,22 @@ func (c *Cluster) launch(ctx context.Context, owner *account) error {
 	)
 	c.cmd.Stdout, c.cmd.Stderr = logFile, logFile
 	c.cmd.Dir = c.SlotDir
-	c.cmd.SysProcAttr = owner.sysProcAttr()
+	c.cmd.SysProcAttr = c.owner.sysProcAttr()
 	if err := c.cmd.Start(); err != nil {
 		return fmt.Errorf("pgcluster: start postgres: %w", err)
 	}
 	c.exited = make(chan struct{})
-	go func() { c.cmd.Wait(); close(c.exited) }()
-
-	if err := c.waitReady(ctx); err != nil {
-		c.Stop()
-		return err
-	}
-	return nil
+	go func() {
+		if awaitExit(c.cmd) {
+			c.reaped.Store(true)
+		}
+		close(c.exited)
+	}()
+	return c.waitReady(ctx)
 }
 
 func (c *Cluster) waitReady(ctx context.Context) error {
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(readyWithin)
 	for {
 		connCtx, cancel := context.WithTimeout(ctx, time.Second)
 		conn, err := pgconn.Connect(connCtx, c.DSN("postgres"))
@@ -226,36 +341,37 @@ func (c *Cluster) waitReady(ctx context.Context) error {
 			conn.Close(ctx)
 			return nil
 		}
+		// The server answered and refused: waiting does not help, unless it
+		// says it is still starting up.
+		var pgErr *pgconn.PgError
+		if errors.As(err, &pgErr) && pgErr.Code != "57P03" {
+			return &unusableError{"postgres refuses connections: " + pgErr.Severity + ": " + pgErr.Message}
+		}
 		select {
 		case <-c.exited:
-			return fmt.Errorf("pgcluster: postgres exited during start: %s", c.logTail())
+			return &unusableError{"postgres exited during start: " + c.logReason()}
 		case <-ctx.Done():
-			return fmt.Errorf("pgcluster: waiting for postgres: %w", ctx.Err())
+			return ctx.Err()
 		case <-time.After(3 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("pgcluster: postgres did not accept connections within 30s: %s", c.logTail())
+			return &unusableError{fmt.Sprintf("postgres did not accept connections within %s: %s", readyWithin, c.logReason())}
 		}
 	}
-}
-
-func (c *Cluster) createDatabase(ctx context.Context) error {
-	if err := c.CreateDatabase(ctx, Database, ""); err != nil && !strings.Contains(err.Error(), "already exists") {
-		return err
-	}
-	return os.WriteFile(filepath.Join(c.SlotDir, "database-created"), nil, 0o644)
 }
 
 // CreateDatabase creates a database, copied from template when it is not empty.
 func (c *Cluster) CreateDatabase(ctx context.Context, name, template string) error {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
 	conn, err := pgconn.Connect(ctx, c.DSN("postgres"))
 	if err != nil {
 		return fmt.Errorf("pgcluster: connect: %w", err)
 	}
-	defer conn.Close(ctx)
-	sql := "CREATE DATABASE " + quoteIdent(name)
+	defer conn.Close(context.WithoutCancel(ctx))
+	sql := "CREATE DATABASE " + pgx.Identifier{name}.Sanitize()
 	if template != "" {
-		sql += " TEMPLATE " + quoteIdent(template)
+		sql += " TEMPLATE " + pgx.Identifier{template}.Sanitize()
 	}
 	if _, err := conn.Exec(ctx, sql).ReadAll(); err != nil {
 		return fmt.Errorf("pgcluster: create database %s: %w", name, err)
@@ -269,95 +385,140 @@ func (c *Cluster) DSN(database string) string {
 	return fmt.Sprintf("host=%s port=5432 user=%s dbname=%s sslmode=disable", c.socketDir, superuser, database)
 }
 
-// PID is the postmaster's process id.
-func (c *Cluster) PID() int { return c.cmd.Process.Pid }
+// PID is the postmaster's process id (0 once stopped).
+func (c *Cluster) PID() int {
+	if c.cmd == nil {
+		return 0
+	}
+	return c.cmd.Process.Pid
+}
 
-// Stop shuts the server down (fast shutdown: SIGINT to the postmaster, no
-// pg_ctl polling) and frees the slot. It is safe to call more than once.
+// Stop shuts the server down and frees the slot. It is safe to call more
+// than once.
 func (c *Cluster) Stop() error {
 	if c.stopped {
 		return nil
 	}
 	c.stopped = true
 	defer c.releaseSlot()
+	return c.stopServer()
+}
+
+// stopServer shuts the postmaster down (fast shutdown: SIGINT, no pg_ctl
+// polling). A server that was frozen (SIGSTOP) is continued so it can act
+// on the signal; one that does not stop is killed.
+func (c *Cluster) stopServer() error {
 	if c.cmd == nil || c.cmd.Process == nil {
 		return nil
 	}
-	c.cmd.Process.Signal(syscall.SIGINT)
-	select {
-	case <-c.exited:
-		return nil
-	case <-time.After(10 * time.Second):
+	cmd := c.cmd
+	defer func() {
+		cmd.Wait() // reap only now: until then the process group is surely ours
+		c.cmd = nil
+	}()
+	for _, step := range []struct {
+		sig  syscall.Signal
+		wait time.Duration
+	}{{syscall.SIGINT, 5 * time.Second}, {syscall.SIGQUIT, 2 * time.Second}} {
+		select {
+		case <-c.exited:
+			return nil
+		default:
+		}
+		cmd.Process.Signal(step.sig)
+		c.continueGroup()
+		select {
+		case <-c.exited:
+			return nil
+		case <-time.After(step.wait):
+		}
 	}
-	c.cmd.Process.Signal(syscall.SIGQUIT)
-	select {
-	case <-c.exited:
-		return nil
-	case <-time.After(5 * time.Second):
-		c.cmd.Process.Kill()
-		return errors.New("pgcluster: postgres did not stop; killed")
-	}
+	cmd.Process.Kill()
+	<-c.exited
+	return errors.New("pgcluster: postgres did not stop; killed")
 }
 
-func (c *Cluster) logTail() string {
-	data, err := os.ReadFile(c.logPath())
+// continueGroup sends SIGCONT to the server's process group (the postmaster
+// and its backends), so a frozen server can act on a shutdown signal. The
+// group is the postmaster's own (Setpgid) and the postmaster is not yet
+// reaped, so no other process can hold that group id.
+func (c *Cluster) continueGroup() {
+	if c.cmd == nil || c.reaped.Load() {
+		return
+	}
+	syscall.Kill(-c.cmd.Process.Pid, syscall.SIGCONT)
+}
+
+// logReason is the line of the server log that says why it stopped.
+func (c *Cluster) logReason() string {
+	f, err := ownFile(c.logPath(), false)
 	if err != nil {
 		return "(no server log)"
 	}
-	return lastLine(data)
+	defer f.Close()
+	data := make([]byte, 64<<10)
+	n, _ := f.ReadAt(data, 0)
+	return ReasonLine(data[:n]) + " (server log: " + c.logPath() + ")"
 }
 
-func lastLine(out []byte) string {
+// causeLine matches the lines of initdb's and the server's output that say
+// why something failed, as opposed to what was done about it afterwards
+// ("removing data directory", "database system is shut down").
+var causeLine = regexp.MustCompile(`(?i)\b(fatal|panic|error)\b|no space left|could not|permission denied|out of memory`)
+
+// ReasonLine picks the line of a program's output that says why it failed:
+// the first line naming a cause, else the last line.
+func ReasonLine(out []byte) string {
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	for _, line := range lines {
+		if causeLine.MatchString(line) {
+			return strings.TrimSpace(line)
+		}
+	}
 	return strings.TrimSpace(lines[len(lines)-1])
 }
 
-// stopOrphan stops a postmaster that still runs on dataDir although no
-// fencelab holds its slot (its fencelab was killed with SIGKILL).
-func stopOrphan(dataDir string) {
-	data, err := os.ReadFile(filepath.Join(dataDir, "postmaster.pid"))
+// postmasterPID reads the pid in dataDir's postmaster.pid, if dataDir is a
+// real directory of the server account (not a symlink to someone else's)
+// and the file a plain file of that account.
+func postmasterPID(dataDir string, owner *account) (int, bool) {
+	if !owner.ownsDir(dataDir) {
+		return 0, false
+	}
+	data, err := readServerFile(filepath.Join(dataDir, "postmaster.pid"), owner, 64)
 	if err != nil {
-		return
+		return 0, false
 	}
 	pid, err := strconv.Atoi(strings.TrimSpace(strings.SplitN(string(data), "\n", 2)[0]))
-	if err != nil || pid <= 0 || !isPostgres(pid) {
-		return
-	}
-	syscall.Kill(pid, syscall.SIGINT)
-	for i := 0; i < 500 && syscall.Kill(pid, 0) == nil; i++ {
-		time.Sleep(10 * time.Millisecond)
-	}
+	return pid, err == nil && pid > 0
 }
 
-func isPostgres(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
+// removeStalePIDFile removes a postmaster.pid that names no server of this
+// slot. The data directory is a real one of the server account in a slot
+// this process owns, and unlink does not follow a symlink.
+func removeStalePIDFile(dataDir string) error {
+	if err := os.Remove(filepath.Join(dataDir, "postmaster.pid")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("pgcluster: remove stale postmaster.pid: %w", err)
 	}
-	comm, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
-	if err != nil {
-		// No /proc (macOS): trust the pid file, postgres checks it too.
-		return true
-	}
-	return bytes.HasPrefix(comm, []byte("postgres"))
+	return nil
 }
 
 func fileExists(path string) bool {
-	_, err := os.Stat(path)
+	_, err := os.Lstat(path)
 	return err == nil
 }
-
-func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 
 // account is the user the server runs as: the current one, or, when fencelab
 // runs as root (PostgreSQL refuses root), an unprivileged account.
 type account struct {
+	name     string
 	uid, gid uint32
 	switched bool
 }
 
 func serverAccount() (*account, error) {
 	if os.Geteuid() != 0 {
-		return &account{uid: uint32(os.Geteuid()), gid: uint32(os.Getegid())}, nil
+		return &account{name: "you", uid: uint32(os.Geteuid()), gid: uint32(os.Getegid())}, nil
 	}
 	for _, name := range []string{"postgres", "nobody"} {
 		u, err := user.Lookup(name)
@@ -366,17 +527,48 @@ func serverAccount() (*account, error) {
 		}
 		uid, _ := strconv.Atoi(u.Uid)
 		gid, _ := strconv.Atoi(u.Gid)
-		return &account{uid: uint32(uid), gid: uint32(gid), switched: true}, nil
+		return &account{name: name, uid: uint32(uid), gid: uint32(gid), switched: true}, nil
 	}
 	return nil, errors.New("pgcluster: running as root and found neither a postgres nor a nobody account to run the server as")
 }
 
-func (a *account) chown(path string) error {
+// chown hands an open file or directory to the account.
+func (a *account) chown(f *os.File) error {
 	if !a.switched {
 		return nil
 	}
-	if err := os.Chown(path, int(a.uid), int(a.gid)); err != nil {
-		return fmt.Errorf("pgcluster: hand %s to the server account: %w", path, err)
+	return f.Chown(int(a.uid), int(a.gid))
+}
+
+// ownsDir reports whether path is a real directory (no symlink) of the
+// account.
+func (a *account) ownsDir(path string) bool {
+	info, err := os.Lstat(path)
+	if err != nil || !info.IsDir() {
+		return false
 	}
-	return nil
+	return info.Sys().(*syscall.Stat_t).Uid == a.uid
+}
+
+// canReach checks that the account may enter dir and every directory above
+// it, so the server can reach its slot.
+func (a *account) canReach(dir string) error {
+	if !a.switched {
+		return nil
+	}
+	for p := dir; ; p = filepath.Dir(p) {
+		info, err := os.Stat(p)
+		if err != nil {
+			return fmt.Errorf("pgcluster: %w", err)
+		}
+		st := info.Sys().(*syscall.Stat_t)
+		perm := info.Mode().Perm()
+		if !(perm&0o001 != 0 || (st.Gid == a.gid && perm&0o010 != 0) || (st.Uid == a.uid && perm&0o100 != 0)) {
+			return fmt.Errorf("pgcluster: the server runs as %s, which cannot enter %s (mode %04o); run chmod o+x on it or choose another FENCELAB_CACHE_DIR",
+				a.name, p, perm)
+		}
+		if p == filepath.Dir(p) {
+			return nil
+		}
+	}
 }

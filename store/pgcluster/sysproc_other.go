@@ -2,7 +2,10 @@
 
 package pgcluster
 
-import "syscall"
+import (
+	"os/exec"
+	"syscall"
+)
 
 // sysProcAttr runs a server program as the account.
 func (a *account) sysProcAttr() *syscall.SysProcAttr {
@@ -11,4 +14,12 @@ func (a *account) sysProcAttr() *syscall.SysProcAttr {
 		attr.Credential = &syscall.Credential{Uid: a.uid, Gid: a.gid, NoSetGroups: true}
 	}
 	return attr
+}
+
+// awaitExit waits for the server process to exit. Without waitid's WNOWAIT
+// it has to reap it, and says so: its process group is then no longer
+// signalled.
+func awaitExit(cmd *exec.Cmd) (reaped bool) {
+	cmd.Wait()
+	return true
 }

@@ -1,0 +1,200 @@
+package pgcluster
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+)
+
+// fencelab often runs as root while the server runs as an unprivileged
+// account. The rules that keep root from being tricked by that account:
+//
+//   - Every directory on the way to a slot belongs to root (or to fencelab's
+//     own user) and no one else can rename its entries; checkTrusted proves
+//     that for the cache directory and its ancestors, ownDir for the
+//     directories fencelab makes itself.
+//   - The slot directory belongs to fencelab's user, so the server account
+//     cannot put a symlink where fencelab expects a file or a directory.
+//   - What fencelab opens in the slot it opens with O_NOFOLLOW and checks
+//     with fstat; anything else standing there is removed, not followed.
+//   - The only directories the server account owns (data, run) are made by
+//     fencelab and handed over through an open descriptor, never by path.
+//   - Files in the server's data directory are read with O_NOFOLLOW, only
+//     when they are regular files of the server account, and only a few
+//     bytes of them.
+
+// noFollow opens a path's last element without following a symlink and
+// without blocking on a FIFO.
+const noFollow = syscall.O_NOFOLLOW | syscall.O_NONBLOCK | syscall.O_CLOEXEC
+
+var errUnsafePath = errors.New("unsafe path")
+
+// checkTrusted proves that no account but root and this process's user can
+// change what dir (after its symlinks) names: dir and every directory above
+// it belong to one of them, and a directory others may write to has the
+// sticky bit (as /tmp does), so they cannot rename its entries. dir itself
+// must not be writable by anyone else at all.
+func checkTrusted(dir string) (string, error) {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", fmt.Errorf("pgcluster: %s: %w", dir, err)
+	}
+	real, err = filepath.Abs(real)
+	if err != nil {
+		return "", fmt.Errorf("pgcluster: %s: %w", dir, err)
+	}
+	euid := uint32(os.Geteuid())
+	for p := real; ; p = filepath.Dir(p) {
+		info, err := os.Lstat(p)
+		if err != nil {
+			return "", fmt.Errorf("pgcluster: %s: %w", p, err)
+		}
+		st := info.Sys().(*syscall.Stat_t)
+		switch {
+		case !info.IsDir():
+			return "", fmt.Errorf("pgcluster: %s is not a directory: %w", p, errUnsafePath)
+		case st.Uid != 0 && st.Uid != euid:
+			return "", fmt.Errorf("pgcluster: %s belongs to uid %d, not to root or you; choose a cache directory of your own with FENCELAB_CACHE_DIR: %w",
+				p, st.Uid, errUnsafePath)
+		case p == real && info.Mode().Perm()&0o022 != 0:
+			return "", fmt.Errorf("pgcluster: others may write to %s (mode %04o); run chmod go-w on it or choose another FENCELAB_CACHE_DIR: %w",
+				p, info.Mode().Perm(), errUnsafePath)
+		case info.Mode().Perm()&0o022 != 0 && info.Mode()&fs.ModeSticky == 0:
+			return "", fmt.Errorf("pgcluster: others may rename entries of %s (mode %04o, no sticky bit); choose another FENCELAB_CACHE_DIR: %w",
+				p, info.Mode().Perm(), errUnsafePath)
+		}
+		if p == filepath.Dir(p) {
+			return real, nil
+		}
+	}
+}
+
+// ownDir makes path (in a directory already proven trusted) a directory of
+// this process's user with exactly perm. A directory of the old layout that
+// belongs to reclaimFrom (the server account) is taken back; a symlink or a
+// file standing there is removed.
+func ownDir(path string, perm os.FileMode, reclaimFrom uint32) error {
+	f, err := openDir(path, perm)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := statOf(f)
+	if err != nil {
+		return err
+	}
+	euid := uint32(os.Geteuid())
+	if st.Uid != euid {
+		if st.Uid != reclaimFrom {
+			return fmt.Errorf("pgcluster: %s belongs to uid %d; remove it or choose another FENCELAB_CACHE_DIR: %w", path, st.Uid, errUnsafePath)
+		}
+		if err := f.Chown(int(euid), os.Getegid()); err != nil {
+			return fmt.Errorf("pgcluster: take back %s: %w", path, err)
+		}
+	}
+	if err := f.Chmod(perm); err != nil {
+		return fmt.Errorf("pgcluster: chmod %s: %w", path, err)
+	}
+	return nil
+}
+
+// serverDir makes path (in a slot this process owns) a directory of the
+// server account with mode 0700, handing it over through the open
+// descriptor so no symlink is ever followed.
+func serverDir(path string, owner *account) error {
+	f, err := openDir(path, 0o700)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := owner.chown(f); err != nil {
+		return fmt.Errorf("pgcluster: hand %s to the server account: %w", path, err)
+	}
+	if err := f.Chmod(0o700); err != nil {
+		return fmt.Errorf("pgcluster: chmod %s: %w", path, err)
+	}
+	return nil
+}
+
+// openDir opens the directory at path, creating it when missing; whatever
+// else stands there (a symlink, a file) is removed first.
+func openDir(path string, perm os.FileMode) (*os.File, error) {
+	for attempt := 0; ; attempt++ {
+		if err := os.Mkdir(path, perm); err != nil && !errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("pgcluster: create %s: %w", path, err)
+		}
+		f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_DIRECTORY|noFollow, 0)
+		if err == nil {
+			return f, nil
+		}
+		if attempt > 0 || !(errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.ENOTDIR)) {
+			return nil, fmt.Errorf("pgcluster: open %s: %w", path, err)
+		}
+		if err := os.Remove(path); err != nil {
+			return nil, fmt.Errorf("pgcluster: remove what stands at %s: %w", path, err)
+		}
+	}
+}
+
+// ownFile opens a regular file of this process's user in a directory it
+// owns, creating it when missing. Anything else at path — a symlink, a FIFO,
+// a hard link, another account's file — is removed and replaced. With
+// truncate the file is emptied after the checks, not by open.
+func ownFile(path string, truncate bool) (*os.File, error) {
+	euid := uint32(os.Geteuid())
+	for attempt := 0; ; attempt++ {
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|noFollow, 0o644)
+		if err == nil {
+			st, serr := statOf(f)
+			if serr == nil && st.Mode&syscall.S_IFMT == syscall.S_IFREG && st.Uid == euid && st.Nlink == 1 {
+				if truncate {
+					if err := f.Truncate(0); err != nil {
+						f.Close()
+						return nil, fmt.Errorf("pgcluster: truncate %s: %w", path, err)
+					}
+				}
+				return f, nil
+			}
+			f.Close()
+		} else if !(errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.ENXIO) || errors.Is(err, syscall.EISDIR)) {
+			return nil, fmt.Errorf("pgcluster: open %s: %w", path, err)
+		}
+		if attempt > 0 {
+			return nil, fmt.Errorf("pgcluster: %s is not a plain file of yours even after replacing it: %w", path, errUnsafePath)
+		}
+		if err := os.RemoveAll(path); err != nil {
+			return nil, fmt.Errorf("pgcluster: remove what stands at %s: %w", path, err)
+		}
+	}
+}
+
+// readServerFile reads at most limit bytes of a regular file that the
+// server account owns (postmaster.pid, PG_VERSION), refusing symlinks, FIFOs
+// and files of anyone else. A missing file is fs.ErrNotExist.
+func readServerFile(path string, owner *account, limit int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|noFollow, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := statOf(f)
+	if err != nil {
+		return nil, err
+	}
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG || st.Uid != owner.uid {
+		return nil, fmt.Errorf("pgcluster: %s is not a plain file of the server account: %w", path, errUnsafePath)
+	}
+	return io.ReadAll(io.LimitReader(f, limit))
+}
+
+func statOf(f *os.File) (*syscall.Stat_t, error) {
+	info, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("pgcluster: stat %s: %w", f.Name(), err)
+	}
+	return info.Sys().(*syscall.Stat_t), nil
+}
