@@ -4,22 +4,29 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"strings"
+	"syscall"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/store/pgcluster"
 	"github.com/fencelab/fencelab/store/pgledger"
 	"github.com/fencelab/fencelab/store/provider"
+	"github.com/fencelab/fencelab/store/redact"
 	"github.com/fencelab/fencelab/store/redisstore"
 )
 
-// Exit codes of DESIGN §9.
+// Exit codes of DESIGN §9, and 130 for an interrupt, as shells count it.
 const (
 	exitOK          = 0
-	exitUnexpected  = 1
+	exitUnexpected  = 1 // the outcome differs from the catalog, or the run failed
 	exitUsage       = 2
 	exitUnreachable = 3
+	exitInterrupted = 130
 )
 
 // exitError is an error with the exit code it should end fencelab with.
@@ -54,45 +61,68 @@ const (
 	realLeaseTTL     = 1500 * time.Millisecond
 )
 
+// The shortest lease TTLs a backend honours. The embedded Redis keeps
+// milliseconds exactly on the lab clock. On a real server a lease must
+// outlive the steps its holder takes before the lab waits for it to expire
+// (each a round trip, more on a loaded machine), and the lab groups keys set
+// within 250 ms of each other as one expiry, so shorter TTLs would expire
+// before they are waited for.
+const (
+	minEmbeddedLeaseTTL = 10 * time.Millisecond
+	minRealLeaseTTL     = 500 * time.Millisecond
+)
+
 // backends is what a command runs on, with whatever must be stopped.
 type backends struct {
 	engine.Backends
-	cluster *pgcluster.Cluster
+	redis    *redisstore.Coordination
+	database *pgledger.Database
+	cluster  *pgcluster.Cluster
 	// ephemeral: the database is fencelab's own throw-away cluster.
 	ephemeral bool
 }
 
-// checkConfig validates the flags before anything is started.
+// check validates the flags before anything is started. What it prints of
+// a DSN or URL has its password taken out.
 func (c config) check() error {
 	if c.leaseTTL < 0 {
 		return usageError("--lease-ttl must be positive, got %s", c.leaseTTL)
 	}
-	if c.leaseTTL > 0 && c.leaseTTL < 10*time.Millisecond {
-		return usageError("--lease-ttl %s is shorter than a Redis round trip; use at least 10ms", c.leaseTTL)
+	if c.leaseTTL > 0 && c.redisURL == "" && c.leaseTTL < minEmbeddedLeaseTTL {
+		return usageError("--lease-ttl %s is below %s, the shortest the lab clock keeps", c.leaseTTL, minEmbeddedLeaseTTL)
+	}
+	if c.leaseTTL > 0 && c.redisURL != "" && c.leaseTTL < minRealLeaseTTL {
+		return usageError("--lease-ttl %s is too short for a real Redis, whose TTLs run on the wall clock while the lab steps; use at least %s",
+			c.leaseTTL, minRealLeaseTTL)
 	}
 	if c.redisURL != "" {
 		if err := redisstore.ValidateURL(c.redisURL); err != nil {
-			return usageError("--redis %q: %s (want redis://HOST:PORT/DB)", c.redisURL, firstLine(err))
+			return usageError("--redis %s: %s (want redis://HOST:PORT/DB)", redact.URL(c.redisURL), engine.OneLine(err))
 		}
 	}
 	if c.pgDSN != "" {
 		if _, err := pgledger.ParseConfig(c.pgDSN); err != nil {
-			return usageError("--pg: malformed DSN: %s", firstLine(err))
+			// pgx quotes the DSN in its message; say only what is wrong.
+			msg := err.Error()
+			if i := strings.LastIndex(msg, "`: "); i >= 0 {
+				msg = msg[i+3:]
+			}
+			return usageError("--pg %s: malformed DSN: %s", redact.PostgresDSN(c.pgDSN), engine.OneLine(errors.New(msg)))
 		}
 	}
 	return nil
 }
 
-// startBackends brings up Redis and PostgreSQL as the flags say. On error,
-// whatever was started is stopped again.
-func startBackends(ctx context.Context, c config) (*backends, error) {
+// startBackends brings up Redis and PostgreSQL as the flags say. notify
+// hears what the start is waiting for (another run using --pg's database).
+// On error, whatever was started is stopped again.
+func startBackends(ctx context.Context, c config, notify func(string)) (*backends, error) {
 	b := &backends{}
-	var err error
 	coordination, err := startRedis(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	b.Coordination = coordination
+	b.redis, b.Coordination = coordination, coordination
 	b.Provider = provider.New()
 	b.LeaseTTL = c.leaseTTL
 	if b.LeaseTTL == 0 {
@@ -102,13 +132,18 @@ func startBackends(ctx context.Context, c config) (*backends, error) {
 		}
 	}
 
+	waiting := func(holder string) {
+		if notify != nil {
+			notify(fmt.Sprintf("another fencelab run is using this database (%s); waiting for it to end — Ctrl-C to give up", holder))
+		}
+	}
 	if c.pgDSN != "" {
-		db, err := pgledger.Open(ctx, c.pgDSN, "")
+		b.database, err = pgledger.Open(ctx, c.pgDSN, "", waiting)
 		if err != nil {
 			b.stop()
-			return nil, classifyPG(err)
+			return nil, classify(ctx, err)
 		}
-		b.Database = db
+		b.Database = b.database
 		return b, nil
 	}
 
@@ -119,16 +154,19 @@ func startBackends(ctx context.Context, c config) (*backends, error) {
 	}
 	if err != nil {
 		b.stop()
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		return nil, unreachable(err)
 	}
 	b.ephemeral = true
-	db, err := pgledger.Open(ctx, b.cluster.DSN(pgcluster.Database),
-		fmt.Sprintf("postgres %d (ephemeral)", b.cluster.Binaries.Major))
+	b.database, err = pgledger.Open(ctx, b.cluster.DSN(pgcluster.Database),
+		fmt.Sprintf("postgres %d (ephemeral)", b.cluster.Binaries.Major), waiting)
 	if err != nil {
 		b.stop()
-		return nil, unreachable(err)
+		return nil, classify(ctx, err)
 	}
-	b.Database = db
+	b.Database = b.database
 	return b, nil
 }
 
@@ -142,7 +180,7 @@ func startRedis(ctx context.Context, c config) (*redisstore.Coordination, error)
 	}
 	coordination, err := redisstore.Connect(ctx, c.redisURL)
 	if err != nil {
-		return nil, unreachable(err)
+		return nil, classify(ctx, unreachable(err))
 	}
 	return coordination, nil
 }
@@ -152,27 +190,79 @@ func noServerError() error {
 		pgcluster.InstallHint()))
 }
 
-// classifyPG tells a refusal of the user's configuration (exit 2) from a
-// server that cannot be reached (exit 3).
-func classifyPG(err error) error {
-	if errors.Is(err, pgledger.ErrForeignSchema) {
-		return usageError("%s; fencelab changed nothing (use another database, or drop or rename that schema)", err)
-	}
-	return unreachable(err)
-}
-
-// stop closes the connections and stops the ephemeral cluster.
+// stop releases the database's run lock, deletes the run's keys from a
+// real Redis, closes the connections and stops the ephemeral cluster.
 func (b *backends) stop() {
-	if b.Coordination != nil {
-		b.Coordination.Close()
+	if b.database != nil {
+		b.database.Close()
+	}
+	if b.redis != nil {
+		b.redis.Close()
 	}
 	if b.cluster != nil {
 		b.cluster.Stop()
 	}
 }
 
-// firstLine flattens an error to one line: drivers (pgx) spread theirs
-// over several.
-func firstLine(err error) string {
-	return strings.Join(strings.Fields(err.Error()), " ")
+// errInterrupted ends a command the user interrupted.
+var errInterrupted = &exitError{code: exitInterrupted, err: errors.New("interrupted")}
+
+// classify gives a failure the exit code it ends fencelab with: an
+// interrupt is 130 whatever it broke on the way; a refusal of the user's
+// configuration (wrong password, missing database or privilege, a foreign
+// schema) is 2; a server that cannot be reached or stopped answering is 3;
+// any other failure of a run is 1 — it is not the server's absence, and
+// saying so would send the user looking in the wrong place.
+func classify(ctx context.Context, err error) error {
+	var exit *exitError
+	switch {
+	case err == nil:
+		return nil
+	case ctx.Err() != nil || errors.Is(err, context.Canceled):
+		return errInterrupted
+	case errors.Is(err, pgledger.ErrForeignSchema):
+		return usageError("%s; fencelab changed nothing (use another database, or drop or rename that schema)", err)
+	case refusedConfig(err):
+		return &exitError{code: exitUsage, err: err}
+	case errors.As(err, &exit):
+		return err
+	case isUnreachable(err):
+		return unreachable(err)
+	default:
+		return &exitError{code: exitUnexpected, err: err}
+	}
+}
+
+// refusedConfig: the server answered and refused what the user configured.
+func refusedConfig(err error) bool {
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) {
+		return false
+	}
+	return strings.HasPrefix(pgErr.Code, "28") || // invalid authorization: password, role
+		pgErr.Code == "3D000" || // database does not exist
+		pgErr.Code == "42501" // insufficient privilege
+}
+
+// isUnreachable: the server is down, gone, frozen or refusing connections.
+func isUnreachable(err error) bool {
+	var (
+		netErr     net.Error
+		connectErr *pgconn.ConnectError
+		pgErr      *pgconn.PgError
+	)
+	switch {
+	case errors.Is(err, pgledger.ErrNoAnswer), errors.Is(err, pgconn.ErrConnClosed),
+		errors.As(err, &connectErr), errors.As(err, &netErr),
+		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
+		errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET),
+		errors.Is(err, syscall.EPIPE), errors.Is(err, syscall.ENOENT),
+		errors.Is(err, redisstore.ErrClosed), errors.Is(err, context.DeadlineExceeded):
+		return true
+	case errors.As(err, &pgErr):
+		return strings.HasPrefix(pgErr.Code, "08") || // connection exception
+			strings.HasPrefix(pgErr.Code, "57P") || // server shutting down, crashed, starting
+			pgErr.Code == "53300" // too many connections
+	}
+	return false
 }

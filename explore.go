@@ -27,6 +27,7 @@ func explore(ctx context.Context, c config) error {
 		starting = fmt.Sprintf("starting PostgreSQL %d…", bins.Major)
 	}
 
+	signalled := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// Start runs in a command goroutine that may outlive the program: after
@@ -37,6 +38,7 @@ func explore(ctx context.Context, c config) error {
 		inFlight sync.WaitGroup
 		started  *backends
 	)
+	var program *tea.Program
 	model := tui.New(ctx, tui.Options{
 		Catalog:     scenarios.All(),
 		Scenario:    "lease-overrun",
@@ -52,7 +54,7 @@ func explore(ctx context.Context, c config) error {
 			inFlight.Add(1)
 			mu.Unlock()
 			defer inFlight.Done()
-			b, err := startBackends(ctx, c)
+			b, err := startBackends(ctx, c, func(waiting string) { program.Send(tui.StartingMsg{Text: waiting}) })
 			if err != nil {
 				return engine.Backends{}, err
 			}
@@ -60,7 +62,10 @@ func explore(ctx context.Context, c config) error {
 			return b.Backends, nil
 		},
 	})
-	_, runErr := tea.NewProgram(model, tea.WithAltScreen(), tea.WithContext(ctx)).Run()
+	// main owns the signals: a signal cancels ctx, which ends the program
+	// (and restores the terminal). Bubble Tea's own handler would race it.
+	program = tea.NewProgram(model, tea.WithAltScreen(), tea.WithContext(ctx), tea.WithoutSignalHandler())
+	_, runErr := program.Run()
 
 	// Stop a start still under way, wait for it, then stop what it started.
 	mu.Lock()
@@ -73,6 +78,9 @@ func explore(ctx context.Context, c config) error {
 		started.stop()
 	}
 
+	if signalled.Err() != nil {
+		return errInterrupted
+	}
 	if err := model.Err(); err != nil {
 		return err
 	}

@@ -1,15 +1,62 @@
 package main
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
+
+	"github.com/fencelab/fencelab/store/pgcluster"
 )
+
+var (
+	buildOnce sync.Once
+	buildDir  string // made and removed by TestMain
+	built     string
+	buildErr  error
+)
+
+// binary builds fencelab once per test run, for the tests that run it as a
+// user would: under tmux, with signals, with its stdout closed.
+func binary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		built = filepath.Join(buildDir, "fencelab")
+		if out, err := exec.Command("go", "build", "-o", built, ".").CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build: %v: %s", err, out)
+		}
+	})
+	require.NoError(t, buildErr)
+	return built
+}
+
+// cacheDir is a FENCELAB_CACHE_DIR of the test's own, which the server
+// account (when tests run as root) can enter.
+func cacheDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "fencelab-cache-")
+	require.NoError(t, err)
+	require.NoError(t, os.Chmod(dir, 0o755))
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
+
+func requireTmux(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux not installed (CI installs it)")
+	}
+}
 
 // tmuxSession drives the built binary in a tmux of the test's own, as a
 // person would: one key per call, reading the screen.
@@ -56,16 +103,9 @@ func (s tmuxSession) waitScreen(texts ...string) string {
 // lease-overrun by keys, then the UNSAFE overwrite, then q: exit 0 and no
 // PostgreSQL left behind.
 func TestExplorerUnderTmux(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux not installed (CI installs it)")
-	}
-	dir, err := os.MkdirTemp("", "fencelab-e2e-")
-	require.NoError(t, err)
-	defer os.RemoveAll(dir)
-	require.NoError(t, os.Chmod(dir, 0o755))
-	bin := filepath.Join(dir, "fencelab")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	requireTmux(t)
+	dir := cacheDir(t)
+	bin := binary(t)
 
 	s := tmuxSession{t: t, socket: "fencelab-e2e-" + filepath.Base(dir)}
 	exitFile := filepath.Join(dir, "exit")
@@ -104,4 +144,141 @@ func TestExplorerUnderTmux(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	require.Empty(t, serversUnder(t, dir), "PostgreSQL left running after q")
+}
+
+// explorerRun is the built binary under a tmux of the test's own, with its
+// pid, exit code and terminal settings after it ends written to files.
+type explorerRun struct {
+	tmuxSession
+	dir string
+}
+
+func startExplorer(t *testing.T, dir string, args ...string) explorerRun {
+	t.Helper()
+	r := explorerRun{tmuxSession: tmuxSession{t: t, socket: fmt.Sprintf("fencelab-%s-%d", filepath.Base(dir), time.Now().UnixNano())}, dir: dir}
+	for _, f := range []string{"pid", "exit", "stty"} {
+		os.Remove(filepath.Join(dir, f))
+	}
+	quoted := ""
+	for _, a := range args {
+		quoted += " '" + a + "'"
+	}
+	script := fmt.Sprintf(`FENCELAB_CACHE_DIR=%[1]s sh -c 'echo $$ > %[1]s/pid; exec %[2]s "$@"' fencelab%[3]s; echo $? > %[1]s/exit; stty -a > %[1]s/stty; sleep 60`,
+		dir, binary(t), quoted)
+	r.tmux("new-session", "-d", "-s", "lab", "-x", "120", "-y", "40", script)
+	t.Cleanup(func() { exec.Command("tmux", "-L", r.socket, "kill-server").Run() })
+	return r
+}
+
+func (r explorerRun) pid() int {
+	r.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if data, err := os.ReadFile(filepath.Join(r.dir, "pid")); err == nil {
+			if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil {
+				return pid
+			}
+		}
+		require.True(r.t, time.Now().Before(deadline), "the explorer did not start")
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// waitExit waits up to within for the explorer to end and returns its exit
+// code and whether the terminal was left in canonical (cooked) mode.
+func (r explorerRun) waitExit(within time.Duration) (code int, cooked bool) {
+	r.t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		if data, err := os.ReadFile(filepath.Join(r.dir, "stty")); err == nil && len(data) > 0 {
+			code, _ := os.ReadFile(filepath.Join(r.dir, "exit"))
+			n, _ := strconv.Atoi(strings.TrimSpace(string(code)))
+			return n, strings.Contains(" "+strings.Join(strings.Fields(string(data)), " ")+" ", " icanon ")
+		}
+		if time.Now().After(deadline) {
+			r.t.Fatalf("the explorer did not end within %s:\n%s", within, r.screen())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// Row 4: SIGTERM and SIGINT end the explorer within a second, however far
+// it got — starting its server, on screen, in the middle of steps — with
+// the terminal restored and the server stopped (on main: 2 of 9 hung).
+func TestExplorerEndsOnSignals(t *testing.T) {
+	requireTmux(t)
+	dir := cacheDir(t)
+	for i, when := range []string{"at once", "while starting", "on screen", "mid-steps", "at once", "on screen", "mid-steps", "while starting"} {
+		sig := syscall.SIGTERM
+		if i%2 == 1 {
+			sig = syscall.SIGINT
+		}
+		t.Run(fmt.Sprintf("%s %s", sig, when), func(t *testing.T) {
+			r := startExplorer(t, dir)
+			r.t = t
+			pid := r.pid()
+			switch when {
+			case "while starting":
+				time.Sleep(30 * time.Millisecond)
+			case "on screen":
+				r.waitScreen("in SAFE mode")
+			case "mid-steps":
+				r.waitScreen("in SAFE mode")
+				for range 4 {
+					r.key("n")
+				}
+			}
+			require.NoError(t, syscall.Kill(pid, sig))
+			code, cooked := r.waitExit(time.Second)
+			if when == "at once" && code == 128+int(sig) {
+				// It arrived before main installed its handler (the Go
+				// runtime's first milliseconds): the default action ended
+				// it, before anything was started or the terminal touched.
+				code = 130
+			}
+			require.Equal(t, 130, code)
+			require.True(t, cooked, "the terminal was left raw")
+			deadline := time.Now().Add(time.Second)
+			for len(serversUnder(t, dir)) > 0 {
+				require.True(t, time.Now().Before(deadline), "PostgreSQL left running: %v", serversUnder(t, dir))
+				time.Sleep(10 * time.Millisecond)
+			}
+		})
+	}
+}
+
+// Rows 5 and 6 in the explorer: the DSN view has no password, and with its
+// server frozen the explorer stays responsive, says so, and q quits at once
+// (on main: the password in clear, and q took 15 s).
+func TestExplorerOnAFrozenServerWithAPassword(t *testing.T) {
+	requireTmux(t)
+	const secret = "pr0jector-pw"
+	server := usersServer(t)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, server.DSN(pgcluster.Database))
+	require.NoError(t, err)
+	_, err = conn.Exec(ctx, `CREATE ROLE alice LOGIN SUPERUSER PASSWORD '`+secret+`'`)
+	require.NoError(t, err)
+	conn.Close(ctx)
+	dsn := fmt.Sprintf("postgres://alice:%s@/fencelab?host=%s", secret, filepath.Join(server.SlotDir, "run"))
+
+	r := startExplorer(t, cacheDir(t), "--pg", dsn)
+	r.waitScreen("in SAFE mode")
+	r.key("d")
+	screen := r.waitScreen("psql \"postgres://alice@/fencelab")
+	require.NotContains(t, screen, secret)
+
+	thaw := freeze(t, server.PID())
+	defer thaw()
+	r.key("n")
+	r.key("?")
+	r.waitScreen("quit") // the help screen: keys still act while the step waits
+	r.key("?")
+	r.waitScreen("did not answer within")
+	started := time.Now()
+	r.key("q")
+	code, cooked := r.waitExit(3 * time.Second)
+	require.Equal(t, 0, code)
+	require.True(t, cooked)
+	require.Less(t, time.Since(started), 3*time.Second)
 }

@@ -22,12 +22,31 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/scenarios"
+	"github.com/fencelab/fencelab/store/redisstore"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := fencelab(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	// fencelab owns SIGINT, SIGTERM and SIGHUP: the first one cancels ctx,
+	// and whatever runs stops its servers and restores the terminal on the
+	// way out. The explorer turns Bubble Tea's own handler off, so only
+	// this one acts. A second signal, should the teardown hang, ends the
+	// process at once (the kernel then stops an ephemeral server, see
+	// pgcluster).
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	// go-redis logs through one logger per process; its lines would land in
+	// the middle of the explorer's screen. fencelab reports failures itself.
+	redisstore.DriverLog(io.Discard)
+	var stdout io.Writer = os.Stdout
+	if stdoutWasClosed() {
+		stdout = closedWriter{}
+	}
+	code := fencelab(ctx, os.Args[1:], stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }
@@ -52,10 +71,49 @@ flags:
   --lease-ttl DURATION           lease TTL (default 30s embedded, 1.5s on a real Redis)
   -v, --verbose                  with --json, print the backends to stderr
   -h, --help                     this help
+
+exit: 0 as expected · 1 a run ended otherwise than the catalog predicts, or
+failed (its output could not be written, say) · 2 bad usage or configuration ·
+3 a server could not be reached or stopped answering · 130 interrupted
 `
 
 // fencelab runs one command line and returns the exit code.
 func fencelab(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	out := &checkedWriter{w: stdout}
+	code := command(ctx, args, out, stderr)
+	if out.err != nil && code == exitOK {
+		fmt.Fprintf(stderr, "fencelab: output lost: %v\n", out.err)
+		return exitUnexpected
+	}
+	return code
+}
+
+// checkedWriter keeps the first write error, so a command whose output was
+// lost (a full disk, a closed stdout) does not end as if all went well.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	if err != nil {
+		c.err = err
+	}
+	return n, err
+}
+
+// closedWriter stands for a standard output that was closed before
+// fencelab started.
+type closedWriter struct{}
+
+func (closedWriter) Write([]byte) (int, error) { return 0, errors.New("standard output is closed") }
+
+// command runs one command line and returns the exit code.
+func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	flags := pflag.NewFlagSet("fencelab", pflag.ContinueOnError)
 	flags.SetOutput(io.Discard)
 	var c config
@@ -87,16 +145,16 @@ func fencelab(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitOK
 	}
 	if err := c.check(); err != nil {
-		return report(stderr, err)
+		return report(ctx, stderr, err)
 	}
 
 	rest := flags.Args()
-	command := ""
+	name := ""
 	if len(rest) > 0 {
-		command, rest = rest[0], rest[1:]
+		name, rest = rest[0], rest[1:]
 	}
 	var err error
-	switch command {
+	switch name {
 	case "list":
 		if len(rest) > 0 {
 			err = usageError("list takes no arguments, got %q", rest)
@@ -114,33 +172,28 @@ func fencelab(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			err = usageError("race takes no arguments, got %q", rest)
 			break
 		}
-		err = runRace(ctx, c, n, free, stdout)
+		err = runRace(ctx, c, n, free, stdout, stderr)
 	case "":
 		err = explore(ctx, c)
 	default:
-		err = usageError("unknown command %q (want list, run or race; fencelab --help)", command)
+		err = usageError("unknown command %q (want list, run or race; fencelab --help)", name)
 	}
-	return report(stderr, err)
+	return report(ctx, stderr, err)
 }
 
-// report prints an error as one line and maps it to an exit code.
-func report(stderr io.Writer, err error) int {
+// report prints an error as one line and returns its exit code.
+func report(ctx context.Context, stderr io.Writer, err error) int {
 	if err == nil {
 		return exitOK
 	}
 	var exit *exitError
-	if errors.As(err, &exit) {
-		if exit.err != nil {
-			fmt.Fprintf(stderr, "fencelab: %s\n", firstLine(exit.err))
-		}
-		return exit.code
+	if !errors.As(classify(ctx, err), &exit) {
+		exit = &exitError{code: exitUnexpected, err: err}
 	}
-	if errors.Is(err, context.Canceled) {
-		fmt.Fprintln(stderr, "fencelab: interrupted")
-		return 130
+	if exit.err != nil {
+		fmt.Fprintf(stderr, "fencelab: %s\n", engine.OneLine(exit.err))
 	}
-	fmt.Fprintf(stderr, "fencelab: %s\n", firstLine(err))
-	return exitUnreachable
+	return exit.code
 }
 
 func listCatalog(w io.Writer) {

@@ -19,7 +19,16 @@ import (
 	"github.com/fencelab/fencelab/store/storetest"
 )
 
-func TestMain(m *testing.M) { storetest.Main(m) }
+func TestMain(m *testing.M) {
+	var err error
+	if buildDir, err = os.MkdirTemp("", "fencelab-bin-"); err != nil {
+		panic(err)
+	}
+	os.Chmod(buildDir, 0o755)
+	code := storetest.Run(m)
+	os.RemoveAll(buildDir)
+	os.Exit(code)
+}
 
 // call runs one command line in-process.
 func call(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -61,9 +70,13 @@ func TestBadInput(t *testing.T) {
 		{"malformed DSN", []string{"run", "lease-overrun", "--pg", "host=x port=notaport"}, 2, "malformed DSN"},
 		{"malformed Redis URL", []string{"run", "lease-overrun", "--redis", "http://localhost"}, 2, "--redis"},
 		{"negative TTL", []string{"run", "lease-overrun", "--lease-ttl", "-1s"}, 2, "--lease-ttl"},
+		{"TTL below the lab clock's", []string{"run", "lease-overrun", "--lease-ttl", "5ms"}, 2, "--lease-ttl"},
+		{"TTL a real Redis cannot honour", []string{"run", "lease-overrun", "--lease-ttl", "10ms", "--redis", "redis://127.0.0.1:1/0"}, 2, "at least 500ms"},
 		{"PostgreSQL down", []string{"run", "lease-overrun", "--pg", "postgres://nobody@127.0.0.1:1/none"}, 3, "connect"},
 		{"Redis down", []string{"run", "lease-overrun", "--redis", "redis://127.0.0.1:1/0"}, 3, "redis://127.0.0.1:1"},
 		{"race with no key sets", []string{"race", "--n", "0"}, 2, "--n"},
+		{"race too large", []string{"race", "--n", "10001"}, 2, "between 1 and 10000"},
+		{"race with too many free pairs", []string{"race", "--free", "100000"}, 2, "--free"},
 		{"race with arguments", []string{"race", "now"}, 2, "no arguments"},
 		{"race, Redis down", []string{"race", "--redis", "redis://127.0.0.1:1/0"}, 3, "redis://127.0.0.1:1"},
 	} {
@@ -266,6 +279,6 @@ func TestUnexpectedOutcomeExitsOne(t *testing.T) {
 	var out, errOut bytes.Buffer
 	err := runHeadless(context.Background(), config{pgDSN: storetest.NewDatabaseDSN(t, false)},
 		runRequest{scenarios: []*engine.Scenario{&wrong}, modes: []engine.Mode{engine.Safe}}, &out, &errOut)
-	require.Equal(t, 1, report(&errOut, err))
+	require.Equal(t, 1, report(context.Background(), &errOut, err))
 	require.Contains(t, out.String(), "NOT as the catalog predicts")
 }

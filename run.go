@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -61,7 +60,7 @@ func parseRunRequest(args []string, all bool, mode string, asJSON bool, c config
 // the timelines and result strips (or JSON). It fails with exitUnexpected
 // when a run did not end as the catalog predicts.
 func runHeadless(ctx context.Context, c config, req runRequest, stdout, stderr io.Writer) error {
-	b, err := startBackends(ctx, c)
+	b, err := startBackends(ctx, c, func(waiting string) { fmt.Fprintf(stderr, "fencelab: %s\n", waiting) })
 	if err != nil {
 		return err
 	}
@@ -108,33 +107,22 @@ func runHeadless(ctx context.Context, c config, req runRequest, stdout, stderr i
 	return nil
 }
 
+// runOne runs one scenario in one mode. Its errors say which run failed;
+// report gives them their exit code.
 func runOne(ctx context.Context, b *backends, s *engine.Scenario, mode engine.Mode) (engine.Result, error) {
 	lab, err := engine.NewLab(ctx, b.Backends, s, mode)
 	if err != nil {
-		return engine.Result{}, backendFailure(ctx, err)
+		return engine.Result{}, fmt.Errorf("%s %s: %w", s.ID, mode, err)
 	}
 	defer lab.Close(context.WithoutCancel(ctx))
 	if err := lab.RunGuided(ctx); err != nil {
-		return engine.Result{}, backendFailure(ctx, fmt.Errorf("%s %s: %w", s.ID, mode, err))
+		return engine.Result{}, fmt.Errorf("%s %s: %w", s.ID, mode, err)
 	}
 	result, err := lab.Result(ctx)
 	if err != nil {
-		return engine.Result{}, backendFailure(ctx, err)
+		return engine.Result{}, fmt.Errorf("%s %s: %w", s.ID, mode, err)
 	}
 	return result, nil
-}
-
-// backendFailure marks an error in the middle of a run: a server that went
-// away (exit 3), unless the user interrupted.
-func backendFailure(ctx context.Context, err error) error {
-	if ctx.Err() != nil {
-		return context.Canceled
-	}
-	var exit *exitError
-	if errors.As(err, &exit) {
-		return err
-	}
-	return unreachable(err)
 }
 
 func backendLines(b *backends) string {
@@ -147,27 +135,17 @@ func backendLines(b *backends) string {
 	}
 	fmt.Fprintf(&sb, "redis     %s, lease TTL %s\n", redis, b.LeaseTTL)
 	fmt.Fprintf(&sb, "postgres  %s\n", b.Database.Describe())
-	dsn := b.Database.DSN()
-	if b.ephemeral {
+	// The DSN comes without its password: never print one.
+	dsn := b.database.DSN()
+	switch {
+	case b.ephemeral:
 		fmt.Fprintf(&sb, "          psql %q   (while fencelab runs)\n", dsn)
-	} else {
-		fmt.Fprintf(&sb, "          psql %q   (schema fencelab)\n", redactDSN(dsn))
+	case b.database.PasswordHidden():
+		fmt.Fprintf(&sb, "          psql %q   (schema fencelab; password as in your --pg, or PGPASSWORD)\n", dsn)
+	default:
+		fmt.Fprintf(&sb, "          psql %q   (schema fencelab)\n", dsn)
 	}
 	return sb.String()
-}
-
-// redactDSN hides a password in a URL-form DSN.
-func redactDSN(dsn string) string {
-	scheme := strings.Index(dsn, "://")
-	at := strings.LastIndex(dsn, "@")
-	if scheme < 0 || at < scheme {
-		return dsn
-	}
-	userinfo := dsn[scheme+3 : at]
-	if colon := strings.IndexByte(userinfo, ':'); colon >= 0 {
-		return dsn[:scheme+3] + userinfo[:colon] + ":…" + dsn[at:]
-	}
-	return dsn
 }
 
 func printResult(w io.Writer, r engine.Result) {
@@ -184,23 +162,16 @@ func printResult(w io.Writer, r engine.Result) {
 		what = r.MeasureLabel + ": "
 	}
 	fmt.Fprintf(w, "result  %sexpected %d · final %d · last accepted fence %s · verdict %s",
-		what, r.Expected, r.Final, fence(r.LastAcceptedFence), r.Verdict)
+		what, r.Expected, r.Final, engine.FormatFence(r.LastAcceptedFence), r.Verdict)
 	if r.AsPredicted() {
 		fmt.Fprintln(w, "  — as the catalog predicts")
 	} else {
 		p := r.Predicted
-		fmt.Fprintf(w, "  — NOT as the catalog predicts (final %d · fence %s · %s)\n", p.Final, fence(p.Fence), p.Verdict)
+		fmt.Fprintf(w, "  — NOT as the catalog predicts (final %d · fence %s · %s)\n", p.Final, engine.FormatFence(p.Fence), p.Verdict)
 	}
 	for _, b := range r.Breaks {
 		fmt.Fprintf(w, "broken  invariant %d at step %d: %s (%s)\n", b.Invariant, b.Sequence, b.Detail, engine.Invariants[b.Invariant])
 	}
-}
-
-func fence(f int64) string {
-	if f == 0 {
-		return "none"
-	}
-	return fmt.Sprint(f)
 }
 
 // The JSON of `run --json`: one object per scenario × mode.

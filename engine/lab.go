@@ -376,13 +376,3 @@ func (l *Lab) emit(e Event) {
 	e.At = l.clock
 	l.events = append(l.events, e)
 }
-
-// FormatClock shows lab time as m:ss.mmm, or m:ss when whole seconds.
-func FormatClock(d time.Duration) string {
-	m := int(d / time.Minute)
-	s := d % time.Minute
-	if s%time.Second == 0 {
-		return fmt.Sprintf("%d:%02d", m, int(s/time.Second))
-	}
-	return fmt.Sprintf("%d:%06.3f", m, s.Seconds())
-}

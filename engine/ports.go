@@ -384,9 +384,10 @@ type Outbox interface {
 	// ClaimNextOutbox claims the oldest due PENDING row (FOR UPDATE SKIP
 	// LOCKED), marks it CLAIMED until now+claimTimeout and commits.
 	ClaimNextOutbox(ctx context.Context, now time.Time, claimTimeout time.Duration) (OutboxRow, bool, error)
-	// ClaimForReconciliation takes the oldest RECONCILIATION_REQUIRED row
-	// or expired claim.
-	ClaimForReconciliation(ctx context.Context, now time.Time) (OutboxRow, bool, error)
+	// ClaimForReconciliation claims the oldest RECONCILIATION_REQUIRED row
+	// or expired claim (CLAIMED until now+claimTimeout, so a second
+	// reconciler skips it) and returns the row as it found it.
+	ClaimForReconciliation(ctx context.Context, now time.Time, claimTimeout time.Duration) (OutboxRow, bool, error)
 	// RecordOutcome records what the provider answered; CONFIRMED and
 	// DECLINED are final and write a receipt.
 	RecordOutcome(ctx context.Context, o Outcome) error

@@ -58,8 +58,9 @@ func (r Report) Print(w io.Writer) {
 	fmt.Fprintf(w, "Invariants failed: %s\n", strings.Join(r.Failures, "; "))
 }
 
-// Forced runs the forced interleaving on n key sets. now stamps createdAt.
-func Forced(ctx context.Context, rdb Redis, n int, now time.Time) (Report, error) {
+// Forced runs the forced interleaving on n key sets. now stamps createdAt;
+// progress, if not nil, hears how many key sets are done after each.
+func Forced(ctx context.Context, rdb Redis, n int, now time.Time, progress func(done, n int)) (Report, error) {
 	r := Report{N: n}
 	if err := rdb.DeleteJobs(ctx, prefix+"*"); err != nil {
 		return r, err
@@ -143,6 +144,9 @@ func Forced(ctx context.Context, rdb Redis, n int, now time.Time) (Report, error
 		}
 		if _, err := a.TransitionJob(ctx, t, "job-1", engine.JobSuccess); err != nil {
 			return r, err
+		}
+		if progress != nil {
+			progress(i+1, n)
 		}
 	}
 	return r, r.count(ctx, rdb)
@@ -243,7 +247,7 @@ func (f FreeReport) Print(w io.Writer) {
 
 // Free runs two requests at once, k times each way, without forcing the
 // order, and counts targets that ended with more than one job hash.
-func Free(ctx context.Context, rdb Redis, k int, now time.Time) (FreeReport, error) {
+func Free(ctx context.Context, rdb Redis, k int, now time.Time, progress func(done, k int)) (FreeReport, error) {
 	f := FreeReport{K: k}
 	if err := rdb.DeleteJobs(ctx, prefix+"free-*"); err != nil {
 		return f, err
@@ -271,6 +275,9 @@ func Free(ctx context.Context, rdb Redis, k int, now time.Time) (FreeReport, err
 			if err := pair(func() error { return run.fn(a, target, "job-a") }, func() error { return run.fn(b, target, "job-b") }); err != nil {
 				return f, err
 			}
+		}
+		if progress != nil {
+			progress(i+1, k)
 		}
 	}
 	var err error

@@ -37,7 +37,7 @@ Pointer ownership: late SUCCESS rejected=7, current pointers preserved=7
 All invariants passed
 `},
 		} {
-			report, err := race.Forced(context.Background(), rdb, tc.n, now)
+			report, err := race.Forced(context.Background(), rdb, tc.n, now, nil)
 			require.NoError(t, err)
 			var out bytes.Buffer
 			report.Print(&out)
@@ -51,9 +51,9 @@ All invariants passed
 func TestForcedCountsRedis(t *testing.T) {
 	ctx := context.Background()
 	rdb := storetest.Embedded(t)
-	_, err := race.Forced(ctx, rdb, 5, now)
+	_, err := race.Forced(ctx, rdb, 5, now, nil)
 	require.NoError(t, err)
-	report, err := race.Forced(ctx, rdb, 3, now)
+	report, err := race.Forced(ctx, rdb, 3, now, nil)
 	require.NoError(t, err)
 	require.Equal(t, 6, report.NaiveJobHashes, "the earlier run's keys are gone")
 	require.Empty(t, report.Failures)
@@ -62,7 +62,7 @@ func TestForcedCountsRedis(t *testing.T) {
 // Truly concurrent requests: the Lua acquire never makes a duplicate.
 func TestFree(t *testing.T) {
 	storetest.Redises(t, func(t *testing.T, rdb *redisstore.Coordination) {
-		report, err := race.Free(context.Background(), rdb, 50, now)
+		report, err := race.Free(context.Background(), rdb, 50, now, nil)
 		require.NoError(t, err)
 		require.Equal(t, 50, report.K)
 		require.Zero(t, report.LuaDuplicates)

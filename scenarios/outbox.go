@@ -100,7 +100,7 @@ func recordOutcome() engine.Step {
 // reconciliation, or claimed by a worker whose claim expired.
 func findUnknown() engine.Step {
 	return engine.Step{Name: "find rows to reconcile", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		row, found, err := t.Ledger().ClaimForReconciliation(ctx, t.Now())
+		row, found, err := t.Ledger().ClaimForReconciliation(ctx, t.Now(), claimTimeout)
 		if err != nil {
 			return 0, err
 		}

@@ -54,6 +54,10 @@ type (
 	labFailedMsg struct{ err error }
 )
 
+// StartingMsg tells the explorer what the start of its backends waits for
+// (another fencelab run holding the database, say).
+type StartingMsg struct{ Text string }
+
 func (m fatalMsg) Error() string     { return m.err.Error() }
 func (m labFailedMsg) Error() string { return m.err.Error() }
 
@@ -197,6 +201,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		var cmd tea.Cmd
 		m.spinner, cmd = m.spinner.Update(msg)
 		return m, cmd
+	case StartingMsg:
+		m.opts.Starting = msg.Text
+		return m, nil
 	case fatalMsg:
 		m.fatal = msg.err
 		return m, nil
@@ -212,7 +219,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case labFailedMsg:
 		m.busy = false
-		m.setStatus("could not open the lab: "+oneLine(msg.err), false)
+		m.setStatus("could not open the lab: "+engine.OneLine(msg.err), false)
 		return m, nil
 	case opMsg:
 		m.busy = false
@@ -398,8 +405,8 @@ func describe(err error) string {
 		return "the guided order is over — r reset · m other mode · s another scenario · 1–9 step freely"
 	case errors.Is(err, engine.ErrPaused), errors.Is(err, engine.ErrProgramDone), errors.Is(err, engine.ErrNothingToUndo),
 		errors.Is(err, engine.ErrUndoNeedsLab), errors.Is(err, engine.ErrNoExpiry), errors.Is(err, engine.ErrUnknownActor):
-		return oneLine(err)
+		return engine.OneLine(err)
 	default:
-		return "backend error, the step did not complete: " + oneLine(err)
+		return "backend error, the step did not complete: " + engine.OneLine(err)
 	}
 }

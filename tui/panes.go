@@ -196,7 +196,7 @@ func postgresPane(st styles, s engine.Snapshot, width, height int) []string {
 	key := s.Scenario.Seed.ConflictKey
 	if r, ok := s.Ledger.Resource(key); ok {
 		head = append(head, fmt.Sprintf("  %s: summary %s · last accepted fence %s · namespace epoch %d",
-			key, st.title.Render(fmt.Sprint(r.SummaryValue)), st.title.Render(fence(r.LastAcceptedFence)), r.NamespaceEpoch))
+			key, st.title.Render(fmt.Sprint(r.SummaryValue)), st.title.Render(engine.FormatFence(r.LastAcceptedFence)), r.NamespaceEpoch))
 	}
 	seed := s.Scenario.Seed
 	for _, t := range s.Ledger.Tenants {
@@ -221,10 +221,10 @@ func postgresPane(st styles, s engine.Snapshot, width, height int) []string {
 		head = append(head, st.dim.Render("  guard  not evaluated yet"))
 	}
 	for _, c := range s.Ledger.Checkpoints {
-		checkpoints = append(checkpoints, fmt.Sprintf("  checkpoint token %s · schema %d · summary %d", fence(c.FencingToken), c.SchemaVersion, c.SummaryValue))
+		checkpoints = append(checkpoints, fmt.Sprintf("  checkpoint token %s · schema %d · summary %d", engine.FormatFence(c.FencingToken), c.SchemaVersion, c.SummaryValue))
 	}
 	for _, e := range s.Ledger.Executions {
-		line := fmt.Sprintf("  execution %-16s %-9s token %-4s %s", e.JobName, e.Owner, fence(e.FencingToken), st.state(e.State))
+		line := fmt.Sprintf("  execution %-16s %-9s token %-4s %s", e.JobName, e.Owner, engine.FormatFence(e.FencingToken), st.state(e.State))
 		if e.Rejection != "" {
 			line += " " + st.rejected.Render(e.Rejection)
 		}
@@ -340,7 +340,7 @@ func resultLines(st styles, s engine.Snapshot, width, height int) []string {
 	if r.MeasureLabel != "" {
 		what = r.MeasureLabel + ": "
 	}
-	fenceText := fmt.Sprintf(" · %s %s", fenceLabel, fence(r.LastAcceptedFence))
+	fenceText := fmt.Sprintf(" · %s %s", fenceLabel, engine.FormatFence(r.LastAcceptedFence))
 	if r.MeasureLabel != "" && r.LastAcceptedFence == 0 {
 		fenceText = "" // a scenario that counts something else and fenced nothing
 	}
@@ -354,11 +354,4 @@ func resultLines(st styles, s engine.Snapshot, width, height int) []string {
 		lines = lines[:height]
 	}
 	return fit(lines, width)
-}
-
-func fence(f int64) string {
-	if f == 0 {
-		return "none"
-	}
-	return fmt.Sprint(f)
 }

@@ -29,7 +29,7 @@ func (m *Model) View() string {
 	if m.fatal != nil {
 		return strings.Join(fit([]string{
 			m.styles.rejected.Render("fencelab could not start its backends:"),
-			oneLine(m.fatal),
+			engine.OneLine(m.fatal),
 			"",
 			"q to quit",
 		}, m.width), "\n")
@@ -232,5 +232,3 @@ func (m *Model) statusLine() string {
 		return m.styles.warn.Render(m.status)
 	}
 }
-
-func oneLine(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }

@@ -52,8 +52,12 @@ const superuser = "fencelab"
 // slots bounds how many fencelab processes can hold their own cluster at once.
 const slots = 8
 
-// readyWithin bounds the wait for a starting server's first connection.
-const readyWithin = 30 * time.Second
+// readyWithin bounds the wait for a starting server's first connection,
+// initdbWithin the making of a new cluster (about a second when all is well).
+const (
+	readyWithin  = 30 * time.Second
+	initdbWithin = time.Minute
+)
 
 // Options configure Start.
 type Options struct {
@@ -252,14 +256,22 @@ func (c *Cluster) initdb(ctx context.Context) error {
 	if err := serverDir(fresh, c.owner); err != nil {
 		return err
 	}
+	parent := ctx
+	ctx, cancel := context.WithTimeout(ctx, initdbWithin)
+	defer cancel()
 	cmd := exec.CommandContext(ctx, c.Binaries.path("initdb"),
 		"-D", fresh, "-U", superuser, "-A", "trust", "-E", "UTF8",
 		"--locale=C", "--no-sync", "--no-instructions")
 	cmd.SysProcAttr = c.owner.sysProcAttr()
 	cmd.Dir = c.SlotDir
+	// initdb's bootstrap backend is in its process group: end the group.
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	out, err := cmd.CombinedOutput()
+	if parent.Err() != nil {
+		return parent.Err()
+	}
 	if ctx.Err() != nil {
-		return ctx.Err()
+		return fmt.Errorf("pgcluster: initdb did not finish within %s: %s", initdbWithin, ReasonLine(out))
 	}
 	if err != nil {
 		return fmt.Errorf("pgcluster: initdb failed: %s", ReasonLine(out))
@@ -360,9 +372,11 @@ func (c *Cluster) waitReady(ctx context.Context) error {
 	}
 }
 
-// CreateDatabase creates a database, copied from template when it is not empty.
+// CreateDatabase creates a database, copied from template when it is not
+// empty. A copy of a lab database takes well under a second; a server that
+// takes ten is not answering.
 func (c *Cluster) CreateDatabase(ctx context.Context, name, template string) error {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	conn, err := pgconn.Connect(ctx, c.DSN("postgres"))
 	if err != nil {
@@ -426,7 +440,7 @@ func (c *Cluster) stopServer() error {
 		default:
 		}
 		cmd.Process.Signal(step.sig)
-		c.continueGroup()
+		c.continueServer()
 		select {
 		case <-c.exited:
 			return nil
@@ -438,15 +452,17 @@ func (c *Cluster) stopServer() error {
 	return errors.New("pgcluster: postgres did not stop; killed")
 }
 
-// continueGroup sends SIGCONT to the server's process group (the postmaster
-// and its backends), so a frozen server can act on a shutdown signal. The
-// group is the postmaster's own (Setpgid) and the postmaster is not yet
-// reaped, so no other process can hold that group id.
-func (c *Cluster) continueGroup() {
+// continueServer sends SIGCONT to the postmaster and its backends (each of
+// which runs in a session of its own), so a frozen server can act on a
+// shutdown signal. The postmaster is this process's child and not yet
+// reaped, so its pid is surely ours; a backend is signalled only while
+// proven to be its child (continueChildren).
+func (c *Cluster) continueServer() {
 	if c.cmd == nil || c.reaped.Load() {
 		return
 	}
-	syscall.Kill(-c.cmd.Process.Pid, syscall.SIGCONT)
+	c.cmd.Process.Signal(syscall.SIGCONT)
+	continueChildren(c.cmd.Process.Pid)
 }
 
 // logReason is the line of the server log that says why it stopped.

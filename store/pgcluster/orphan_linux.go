@@ -49,7 +49,9 @@ func stopOrphan(dataDir string, owner *account) error {
 		wait time.Duration
 	}{{unix.SIGINT, 5 * time.Second}, {unix.SIGQUIT, 2 * time.Second}, {unix.SIGKILL, time.Second}} {
 		unix.PidfdSendSignal(fd, step.sig, nil, 0)
-		unix.PidfdSendSignal(fd, unix.SIGCONT, nil, 0) // a frozen server cannot act on the first
+		// A frozen server cannot act on it: continue it and its backends.
+		unix.PidfdSendSignal(fd, unix.SIGCONT, nil, 0)
+		continueChildren(pid)
 		if waitGone(fd, step.wait) {
 			return nil
 		}

@@ -5,12 +5,16 @@ package pgledger
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/store/redact"
 )
 
 var (
@@ -22,14 +26,53 @@ var (
 // gets a clear answer within seconds.
 const ConnectTimeout = 3 * time.Second
 
-// Database opens per-actor connections to one PostgreSQL database.
+// CallTimeout bounds every call to the server, on the client (a frozen
+// server answers nothing, not even a cancel) and on the server
+// (statement_timeout, lock_timeout): a server that is down, frozen or stuck
+// behind a lock is reported in seconds instead of waited on for ever.
+const CallTimeout = 5 * time.Second
+
+// ErrNoAnswer is a call or connection the server did not answer in time.
+var ErrNoAnswer = errors.New("PostgreSQL did not answer")
+
+func noAnswer(within time.Duration) error {
+	return fmt.Errorf("%w within %s (stopped, frozen or overloaded?)", ErrNoAnswer, within)
+}
+
+// within runs fn with a context that ends after CallTimeout; a call that
+// ran out of time says ErrNoAnswer.
+func within(ctx context.Context, fn func(context.Context) error) error {
+	bounded, cancel := context.WithTimeoutCause(ctx, CallTimeout, ErrNoAnswer)
+	defer cancel()
+	err := fn(bounded)
+	if err != nil && ctx.Err() == nil && errors.Is(context.Cause(bounded), ErrNoAnswer) {
+		return noAnswer(CallTimeout)
+	}
+	return err
+}
+
+// connect opens a connection; a server that does not answer within
+// ConnectTimeout says ErrNoAnswer.
+func connect(ctx context.Context, config *pgx.ConnConfig) (*pgx.Conn, error) {
+	conn, err := pgx.ConnectConfig(ctx, config)
+	if err != nil && ctx.Err() == nil && pgconn.Timeout(err) {
+		return nil, noAnswer(config.ConnectTimeout)
+	}
+	return conn, err
+}
+
+// Database opens per-actor connections to one PostgreSQL database. While it
+// is open it holds the database's fencelab run lock, so two fencelab runs
+// never share the schema's rows at once.
 type Database struct {
 	config   *pgx.ConnConfig
 	describe string
-	dsn      string
+	dsn      string // without its password
+	hidden   bool   // the DSN given had a password
+	lock     *pgx.Conn
 }
 
-// ParseConfig parses a DSN (URL or keyword/value) with fencelab's timeout.
+// ParseConfig parses a DSN (URL or keyword/value) with fencelab's timeouts.
 func ParseConfig(dsn string) (*pgx.ConnConfig, error) {
 	config, err := pgx.ParseConfig(dsn)
 	if err != nil {
@@ -38,23 +81,108 @@ func ParseConfig(dsn string) (*pgx.ConnConfig, error) {
 	if config.ConnectTimeout == 0 || config.ConnectTimeout > ConnectTimeout {
 		config.ConnectTimeout = ConnectTimeout
 	}
+	ms := fmt.Sprint(CallTimeout.Milliseconds())
+	config.RuntimeParams["statement_timeout"] = ms
+	config.RuntimeParams["lock_timeout"] = ms
+	config.RuntimeParams["idle_in_transaction_session_timeout"] = fmt.Sprint((10 * CallTimeout).Milliseconds())
 	return config, nil
 }
 
-// Open migrates the database behind dsn and returns it. describe is the
-// header's name for it ("postgres 15 (ephemeral)").
-func Open(ctx context.Context, dsn, describe string) (*Database, error) {
+// Open takes the database's run lock — when another fencelab run holds it,
+// waiting tells who, once, and Open waits until it is free or ctx ends —
+// then migrates the database and returns it. describe is the header's name
+// for it ("postgres 15 (ephemeral)"). Close releases the lock.
+func Open(ctx context.Context, dsn, describe string, waiting func(holder string)) (*Database, error) {
 	config, err := ParseConfig(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("pgledger: %w", err)
 	}
-	if err := Migrate(ctx, config); err != nil {
-		return nil, err
-	}
 	if describe == "" {
 		describe = "postgres " + config.Host
 	}
-	return &Database{config: config, describe: describe, dsn: dsn}, nil
+	shown := redact.PostgresDSN(dsn)
+	d := &Database{config: config, describe: describe, dsn: shown, hidden: shown != dsn}
+	if d.lock, err = takeRunLock(ctx, config, waiting); err != nil {
+		return nil, err
+	}
+	if err := Migrate(ctx, config); err != nil {
+		d.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// runLockKey is the advisory lock (per database) a fencelab run holds for
+// as long as it uses the database: "fencelab" in ASCII.
+const runLockKey int64 = 0x66656e63656c6162
+
+// takeRunLock holds the run lock on a connection of its own; the server
+// releases it when that connection ends, however the run ends. It polls
+// with pg_try_advisory_lock rather than blocking in pg_advisory_lock, so a
+// server that stops answering is still noticed.
+func takeRunLock(ctx context.Context, config *pgx.ConnConfig, waiting func(holder string)) (*pgx.Conn, error) {
+	config = config.Copy()
+	host, _ := os.Hostname()
+	config.RuntimeParams["application_name"] = fmt.Sprintf("fencelab run (pid %d on %s)", os.Getpid(), host)
+	conn, err := connect(ctx, config)
+	if err != nil {
+		return nil, fmt.Errorf("pgledger: connect: %w", err)
+	}
+	told := false
+	for {
+		var taken bool
+		err := within(ctx, func(ctx context.Context) error {
+			return conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, runLockKey).Scan(&taken)
+		})
+		if err != nil {
+			conn.Close(context.WithoutCancel(ctx))
+			return nil, fmt.Errorf("pgledger: take the run lock: %w", err)
+		}
+		if taken {
+			return conn, nil
+		}
+		if !told && waiting != nil {
+			waiting(lockHolder(ctx, conn))
+			told = true
+		}
+		select {
+		case <-ctx.Done():
+			conn.Close(context.WithoutCancel(ctx))
+			return nil, ctx.Err()
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+}
+
+// lockHolder names the session that holds the run lock, as far as the
+// server lets this user see it.
+func lockHolder(ctx context.Context, conn *pgx.Conn) string {
+	var holder string
+	err := within(ctx, func(ctx context.Context) error {
+		return conn.QueryRow(ctx, `
+			SELECT coalesce(nullif(a.application_name, ''), 'server process ' || l.pid)
+			       || coalesce(', since ' || to_char(a.backend_start, 'HH24:MI:SS'), '')
+			  FROM pg_locks l LEFT JOIN pg_stat_activity a ON a.pid = l.pid
+			 WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+			   AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+			   AND l.classid::bigint = ($1::bigint >> 32) AND l.objid::bigint = ($1::bigint & 4294967295)`, runLockKey).Scan(&holder)
+	})
+	if err != nil {
+		return "another fencelab run"
+	}
+	return holder
+}
+
+// Close releases the run lock. The rows stay, for psql.
+func (d *Database) Close() error {
+	if d.lock == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	err := d.lock.Close(ctx)
+	d.lock = nil
+	return err
 }
 
 // Connect opens a connection of the actor's own, named after it in
@@ -62,7 +190,7 @@ func Open(ctx context.Context, dsn, describe string) (*Database, error) {
 func (d *Database) Connect(ctx context.Context, actor string) (engine.Ledger, error) {
 	config := d.config.Copy()
 	config.RuntimeParams["application_name"] = "fencelab-" + actor
-	conn, err := pgx.ConnectConfig(ctx, config)
+	conn, err := connect(ctx, config)
 	if err != nil {
 		return nil, fmt.Errorf("pgledger: connect %s: %w", actor, err)
 	}
@@ -70,4 +198,11 @@ func (d *Database) Connect(ctx context.Context, actor string) (engine.Ledger, er
 }
 
 func (d *Database) Describe() string { return d.describe }
-func (d *Database) DSN() string      { return d.dsn }
+
+// DSN is the connection string without its password: psql asks for the
+// password, or reads PGPASSWORD.
+func (d *Database) DSN() string { return d.dsn }
+
+// PasswordHidden reports whether the DSN given had a password that DSN()
+// leaves out.
+func (d *Database) PasswordHidden() bool { return d.hidden }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/fencelab/fencelab/engine"
 )
@@ -16,26 +17,29 @@ type Ledger struct {
 	conn *pgx.Conn
 }
 
-// inTx runs fn in a transaction, rolls back when fn fails and wraps a failed
-// commit, so no caller handles a half-done transaction.
-func (l *Ledger) inTx(ctx context.Context, opts pgx.TxOptions, fn func(pgx.Tx) error) error {
-	tx, err := l.conn.BeginTx(ctx, opts)
-	if err != nil {
-		return fmt.Errorf("pgledger: begin: %w", err)
-	}
-	if err := fn(tx); err != nil {
-		tx.Rollback(ctx)
+// inTx runs fn in one transaction within CallTimeout: rolled back when fn
+// fails, committed otherwise (pgx.BeginTxFunc), so no caller handles a
+// half-done transaction.
+func (l *Ledger) inTx(ctx context.Context, opts pgx.TxOptions, fn func(context.Context, pgx.Tx) error) error {
+	return within(ctx, func(ctx context.Context) error {
+		return pgx.BeginTxFunc(ctx, l.conn, opts, func(tx pgx.Tx) error { return fn(ctx, tx) })
+	})
+}
+
+// exec runs one statement within CallTimeout.
+func (l *Ledger) exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
+	var tag pgconn.CommandTag
+	err := within(ctx, func(ctx context.Context) error {
+		var err error
+		tag, err = l.conn.Exec(ctx, sql, args...)
 		return err
-	}
-	if err := tx.Commit(ctx); err != nil {
-		return fmt.Errorf("pgledger: commit: %w", err)
-	}
-	return nil
+	})
+	return tag, err
 }
 
 // Seed empties schema fencelab and inserts a scenario's starting rows.
 func (l *Ledger) Seed(ctx context.Context, s engine.Seed) error {
-	err := l.inTx(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+	err := l.inTx(ctx, pgx.TxOptions{}, func(ctx context.Context, tx pgx.Tx) error {
 		batch := &pgx.Batch{}
 		batch.Queue(`TRUNCATE fencelab.tenant_assignments, fencelab.rollout_markers, fencelab.resources,
 			fencelab.executions, fencelab.checkpoints, fencelab.outbox, fencelab.effect_receipts,
@@ -60,8 +64,10 @@ func (l *Ledger) Seed(ctx context.Context, s engine.Seed) error {
 // ReadSummary reads a resource's business value.
 func (l *Ledger) ReadSummary(ctx context.Context, conflictKey string) (int64, error) {
 	var value int64
-	err := l.conn.QueryRow(ctx,
-		`SELECT summary_value FROM fencelab.resources WHERE conflict_key = $1`, conflictKey).Scan(&value)
+	err := within(ctx, func(ctx context.Context) error {
+		return l.conn.QueryRow(ctx,
+			`SELECT summary_value FROM fencelab.resources WHERE conflict_key = $1`, conflictKey).Scan(&value)
+	})
 	if errors.Is(err, pgx.ErrNoRows) {
 		return 0, fmt.Errorf("pgledger: read %s: %w", conflictKey, engine.ErrNotFound)
 	}
@@ -82,7 +88,7 @@ func (r *rejection) Error() string { return r.reason + ": " + r.guard }
 // it back and is recorded as an execution of its own.
 func (l *Ledger) FencedMutation(ctx context.Context, w engine.Write) (engine.WriteResult, error) {
 	var guard string
-	err := l.inTx(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+	err := l.inTx(ctx, pgx.TxOptions{}, func(ctx context.Context, tx pgx.Tx) error {
 		if rej, err := checkConfiguration(ctx, tx, w); err != nil || rej != nil {
 			if err != nil {
 				return err
@@ -224,7 +230,7 @@ const insertExecution = `
 	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $13, $14, $15)`
 
 func (l *Ledger) recordRejection(ctx context.Context, w engine.Write, reason string) error {
-	_, err := l.conn.Exec(ctx, insertExecution+` ON CONFLICT (operation_id) DO NOTHING`,
+	_, err := l.exec(ctx, insertExecution+` ON CONFLICT (operation_id) DO NOTHING`,
 		w.OperationID, w.JobName, w.TenantID, w.ConflictKey, w.Owner,
 		nullToken(w.Token), w.NamespaceEpoch, "REJECTED", reason, w.ContractVersion, w.Value, w.Now,
 		w.MembershipRevision, w.RegionID, w.RegionEpoch)
@@ -244,7 +250,7 @@ func nullToken(token int64) *int64 {
 // UnfencedMutation is the naive write: no re-check, an unconditional UPDATE
 // that takes the writer's token (if any) as the last accepted fence.
 func (l *Ledger) UnfencedMutation(ctx context.Context, w engine.Write) (engine.WriteResult, error) {
-	err := l.inTx(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+	err := l.inTx(ctx, pgx.TxOptions{}, func(ctx context.Context, tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `
 			UPDATE fencelab.resources
 			   SET summary_value = $2, updated_at = $3,
@@ -268,7 +274,7 @@ func (l *Ledger) UnfencedMutation(ctx context.Context, w engine.Write) (engine.W
 // State reads the whole schema in one read-only snapshot.
 func (l *Ledger) State(ctx context.Context) (engine.LedgerState, error) {
 	var s engine.LedgerState
-	err := l.inTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+	err := l.inTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(ctx context.Context, tx pgx.Tx) error {
 		var err error
 		if s.Resources, err = collect(ctx, tx, `
 			SELECT conflict_key, namespace_epoch, last_accepted_fence, summary_value, updated_at

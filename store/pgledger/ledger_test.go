@@ -184,10 +184,12 @@ func TestMigrate(t *testing.T) {
 
 	t.Run("twice", func(t *testing.T) {
 		dsn := storetest.NewDatabaseDSN(t, false)
-		_, err := pgledger.Open(ctx, dsn, "")
+		first, err := pgledger.Open(ctx, dsn, "", nil)
 		require.NoError(t, err)
-		_, err = pgledger.Open(ctx, dsn, "")
+		require.NoError(t, first.Close())
+		second, err := pgledger.Open(ctx, dsn, "", nil)
 		require.NoError(t, err)
+		require.NoError(t, second.Close())
 	})
 
 	t.Run("foreign schema", func(t *testing.T) {
@@ -198,7 +200,7 @@ func TestMigrate(t *testing.T) {
 		_, err = conn.Exec(ctx, `CREATE SCHEMA fencelab; CREATE TABLE fencelab.precious (v int); INSERT INTO fencelab.precious VALUES (1)`)
 		require.NoError(t, err)
 
-		_, err = pgledger.Open(ctx, dsn, "")
+		_, err = pgledger.Open(ctx, dsn, "", nil)
 		require.ErrorIs(t, err, pgledger.ErrForeignSchema)
 
 		var tables []string
@@ -208,4 +210,80 @@ func TestMigrate(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, []string{"precious"}, tables)
 	})
+}
+
+// One run at a time per database: a second Open waits, says once who holds
+// the database, and goes on when the first closes; an interrupted wait
+// ends at once.
+func TestRunLock(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dsn := storetest.NewDatabaseDSN(t, false)
+	first, err := pgledger.Open(ctx, dsn, "", nil)
+	require.NoError(t, err)
+
+	waits := make(chan string, 4)
+	opened := make(chan error, 1)
+	go func() {
+		second, err := pgledger.Open(ctx, dsn, "", func(holder string) { waits <- holder })
+		if err == nil {
+			second.Close()
+		}
+		opened <- err
+	}()
+	holder := <-waits
+	require.Contains(t, holder, "fencelab run (pid ")
+	select {
+	case err := <-opened:
+		t.Fatalf("the second run did not wait: %v", err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	require.NoError(t, first.Close())
+	select {
+	case err := <-opened:
+		require.NoError(t, err)
+	case <-time.After(5 * time.Second):
+		t.Fatal("the second run still waits after the first closed")
+	}
+	require.Empty(t, waits, "told more than once")
+
+	third, err := pgledger.Open(ctx, dsn, "", nil)
+	require.NoError(t, err)
+	defer third.Close()
+	cancelled, cancel := context.WithCancel(ctx)
+	time.AfterFunc(200*time.Millisecond, cancel)
+	started := time.Now()
+	_, err = pgledger.Open(cancelled, dsn, "", nil)
+	require.ErrorIs(t, err, context.Canceled)
+	require.Less(t, time.Since(started), 2*time.Second)
+}
+
+// Two reconcilers at the same moment: only one claims the row.
+func TestReconciliationClaimIsExclusive(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := storetest.Database(t)
+	first, err := db.Connect(ctx, "reconciler-1")
+	require.NoError(t, err)
+	defer first.Close(ctx)
+	second, err := db.Connect(ctx, "reconciler-2")
+	require.NoError(t, err)
+	defer second.Close(ctx)
+	require.NoError(t, first.Seed(ctx, seed()))
+	_, err = first.FencedMutation(ctx, write(42, 42))
+	require.NoError(t, err)
+	now := start.Add(time.Minute)
+	row, _, err := first.ClaimNextOutbox(ctx, now, 30*time.Second)
+	require.NoError(t, err)
+	require.NoError(t, first.RecordOutcome(ctx, engine.Outcome{OperationID: row.OperationID, Status: "RECONCILIATION_REQUIRED", Now: now}))
+
+	_, took, err := first.ClaimForReconciliation(ctx, now, 30*time.Second)
+	require.NoError(t, err)
+	require.True(t, took)
+	_, took, err = second.ClaimForReconciliation(ctx, now, 30*time.Second)
+	require.NoError(t, err)
+	require.False(t, took, "two reconcilers took the same row")
+	_, took, err = second.ClaimForReconciliation(ctx, now.Add(31*time.Second), 30*time.Second)
+	require.NoError(t, err)
+	require.True(t, took, "a reconciliation claim that expired is taken again")
 }

@@ -23,12 +23,25 @@ const schemaMark = "created by fencelab; holds lab data only"
 
 // Migrate makes sure schema fencelab exists and is fencelab's, then applies
 // the embedded migrations with goose (version table fencelab.goose_db_version).
+// Open calls it under the run lock, so two runs never migrate at once.
 func Migrate(ctx context.Context, config *pgx.ConnConfig) error {
-	conn, err := pgx.ConnectConfig(ctx, config)
+	// Migrations are a few statements each: a server that takes longer to
+	// run all of them is not answering.
+	ctx, cancel := context.WithTimeoutCause(ctx, 6*CallTimeout, ErrNoAnswer)
+	defer cancel()
+	err := migrate(ctx, config)
+	if err != nil && errors.Is(context.Cause(ctx), ErrNoAnswer) {
+		return fmt.Errorf("pgledger: migrate: %w", noAnswer(6*CallTimeout))
+	}
+	return err
+}
+
+func migrate(ctx context.Context, config *pgx.ConnConfig) error {
+	conn, err := connect(ctx, config)
 	if err != nil {
 		return fmt.Errorf("pgledger: connect: %w", err)
 	}
-	defer conn.Close(ctx)
+	defer conn.Close(context.WithoutCancel(ctx))
 
 	var comment *string
 	err = conn.QueryRow(ctx,

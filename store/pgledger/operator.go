@@ -12,7 +12,7 @@ import (
 
 // RemoveTenant deactivates a tenant at a new membership revision.
 func (l *Ledger) RemoveTenant(ctx context.Context, tenantID string, revision int64, now time.Time) error {
-	tag, err := l.conn.Exec(ctx, `
+	tag, err := l.exec(ctx, `
 		UPDATE fencelab.tenant_assignments SET active = false, membership_revision = $2 WHERE tenant_id = $1`,
 		tenantID, revision)
 	if err != nil {
@@ -26,7 +26,7 @@ func (l *Ledger) RemoveTenant(ctx context.Context, tenantID string, revision int
 
 // Rollout sets the versions a writer must meet.
 func (l *Ledger) Rollout(ctx context.Context, minimumWriter, checkpointSchema int) error {
-	_, err := l.conn.Exec(ctx, `
+	_, err := l.exec(ctx, `
 		UPDATE fencelab.rollout_markers SET minimum_writer_version = $1, checkpoint_schema_version = $2
 		 WHERE marker_name = 'current'`, minimumWriter, checkpointSchema)
 	if err != nil {
@@ -39,7 +39,7 @@ func (l *Ledger) Rollout(ctx context.Context, minimumWriter, checkpointSchema in
 // the resource move together, and the resource's fence restarts at none,
 // since tokens of the new epoch start from the beginning.
 func (l *Ledger) BumpNamespace(ctx context.Context, conflictKey string, epoch int64, now time.Time) error {
-	err := l.inTx(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+	err := l.inTx(ctx, pgx.TxOptions{}, func(ctx context.Context, tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `UPDATE fencelab.rollout_markers SET namespace_epoch = $1 WHERE marker_name = 'current'`, epoch); err != nil {
 			return err
 		}

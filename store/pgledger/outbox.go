@@ -25,7 +25,7 @@ func scanOutbox(row pgx.Row) (engine.OutboxRow, error) {
 func (l *Ledger) ClaimNextOutbox(ctx context.Context, now time.Time, claimTimeout time.Duration) (engine.OutboxRow, bool, error) {
 	var claimed engine.OutboxRow
 	found := false
-	err := l.inTx(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+	err := l.inTx(ctx, pgx.TxOptions{}, func(ctx context.Context, tx pgx.Tx) error {
 		o, err := scanOutbox(tx.QueryRow(ctx, `
 			SELECT `+outboxColumns+` FROM fencelab.outbox
 			 WHERE status = 'PENDING' AND next_attempt_at <= $1
@@ -51,13 +51,15 @@ func (l *Ledger) ClaimNextOutbox(ctx context.Context, now time.Time, claimTimeou
 	return claimed, found, nil
 }
 
-// ClaimForReconciliation takes the oldest row whose outcome is unknown: one
+// ClaimForReconciliation claims the oldest row whose outcome is unknown: one
 // marked RECONCILIATION_REQUIRED, or a claim that expired (its worker died
-// between claim and record).
-func (l *Ledger) ClaimForReconciliation(ctx context.Context, now time.Time) (engine.OutboxRow, bool, error) {
+// between claim and record). The claim is committed before the provider is
+// queried, as a delivery's is, so a second reconciler skips the row; the
+// row is returned as found, its status saying why it needs reconciling.
+func (l *Ledger) ClaimForReconciliation(ctx context.Context, now time.Time, claimTimeout time.Duration) (engine.OutboxRow, bool, error) {
 	var row engine.OutboxRow
 	found := false
-	err := l.inTx(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+	err := l.inTx(ctx, pgx.TxOptions{}, func(ctx context.Context, tx pgx.Tx) error {
 		o, err := scanOutbox(tx.QueryRow(ctx, `
 			SELECT `+outboxColumns+` FROM fencelab.outbox
 			 WHERE status = 'RECONCILIATION_REQUIRED' OR (status = 'CLAIMED' AND next_attempt_at <= $1)
@@ -66,11 +68,19 @@ func (l *Ledger) ClaimForReconciliation(ctx context.Context, now time.Time) (eng
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil
 		}
-		row, found = o, err == nil
-		return err
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `
+			UPDATE fencelab.outbox SET status = 'CLAIMED', next_attempt_at = $2, updated_at = $3
+			 WHERE operation_id = $1`, o.OperationID, now.Add(claimTimeout), now); err != nil {
+			return err
+		}
+		row, found = o, true
+		return nil
 	})
 	if err != nil {
-		return engine.OutboxRow{}, false, fmt.Errorf("pgledger: find rows to reconcile: %w", err)
+		return engine.OutboxRow{}, false, fmt.Errorf("pgledger: claim a row to reconcile: %w", err)
 	}
 	return row, found, nil
 }
@@ -78,7 +88,7 @@ func (l *Ledger) ClaimForReconciliation(ctx context.Context, now time.Time) (eng
 // RecordOutcome stores what the provider answered. A final answer writes a
 // receipt in the same transaction.
 func (l *Ledger) RecordOutcome(ctx context.Context, o engine.Outcome) error {
-	err := l.inTx(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+	err := l.inTx(ctx, pgx.TxOptions{}, func(ctx context.Context, tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `
 			UPDATE fencelab.outbox SET status = $2, updated_at = $3
 			 WHERE operation_id = $1 AND status IN ('CLAIMED', 'RECONCILIATION_REQUIRED')`,

@@ -45,10 +45,10 @@ func TestOutboxClaimExpiry(t *testing.T) {
 	_, _, err = l.ClaimNextOutbox(ctx, now, 30*time.Second)
 	require.NoError(t, err)
 
-	_, found, err := l.ClaimForReconciliation(ctx, now.Add(29*time.Second))
+	_, found, err := l.ClaimForReconciliation(ctx, now.Add(29*time.Second), 30*time.Second)
 	require.NoError(t, err)
 	require.False(t, found, "the claim still holds")
-	row, found, err := l.ClaimForReconciliation(ctx, now.Add(31*time.Second))
+	row, found, err := l.ClaimForReconciliation(ctx, now.Add(31*time.Second), 30*time.Second)
 	require.NoError(t, err)
 	require.True(t, found)
 	require.Equal(t, "CLAIMED", row.Status)
@@ -74,7 +74,7 @@ func TestOutboxOutcomes(t *testing.T) {
 	require.NoError(t, err)
 
 	require.NoError(t, l.RecordOutcome(ctx, engine.Outcome{OperationID: row.OperationID, Status: "RECONCILIATION_REQUIRED", Now: now}))
-	found, ok, err := l.ClaimForReconciliation(ctx, now)
+	found, ok, err := l.ClaimForReconciliation(ctx, now, 30*time.Second)
 	require.NoError(t, err)
 	require.True(t, ok)
 	require.Equal(t, "RECONCILIATION_REQUIRED", found.Status)
@@ -88,7 +88,7 @@ func TestOutboxOutcomes(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "DECLINED", state.Outbox[0].Status)
 	require.Equal(t, "DECLINED", state.Receipts[0].Status)
-	_, ok, err = l.ClaimForReconciliation(ctx, now.Add(time.Hour))
+	_, ok, err = l.ClaimForReconciliation(ctx, now.Add(time.Hour), 30*time.Second)
 	require.NoError(t, err)
 	require.False(t, ok, "nothing left to reconcile")
 }

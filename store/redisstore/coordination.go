@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,11 +16,16 @@ import (
 
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
+	"github.com/redis/go-redis/v9/maintnotifications"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/store/redact"
 )
 
 var _ engine.Coordination = (*Coordination)(nil)
+
+// ErrClosed is the error of a client used after it was closed.
+var ErrClosed = redis.ErrClosed
 
 // PingTimeout bounds the first contact with a server.
 const PingTimeout = 3 * time.Second
@@ -30,6 +36,7 @@ type Coordination struct {
 	admin    *redis.Client
 	embedded *miniredis.Miniredis // nil for a real server
 	describe string
+	keys     keyspace
 
 	mu      sync.Mutex
 	clients map[string]*redis.Client
@@ -42,26 +49,27 @@ func StartEmbedded() (*Coordination, error) {
 	if err := mr.Start(); err != nil {
 		return nil, fmt.Errorf("redisstore: start miniredis: %w", err)
 	}
-	c := newCoordination(&redis.Options{Addr: mr.Addr()}, "miniredis")
+	c := newCoordination(&redis.Options{Addr: mr.Addr()}, "miniredis", keyspace{prefix: Prefix})
 	c.embedded = mr
 	return c, nil
 }
 
 // Connect uses the real server behind a redis:// URL. Its TTLs run on the
-// wall clock.
+// wall clock. The run gets a namespace of its own on the server
+// (fencelab:RUN:), which Close deletes.
 func Connect(ctx context.Context, url string) (*Coordination, error) {
 	options, err := redis.ParseURL(url)
 	if err != nil {
 		return nil, fmt.Errorf("redisstore: %w", err)
 	}
-	return ConnectOptions(ctx, options, redactURL(url))
+	return ConnectOptions(ctx, options, redact.URL(url))
 }
 
 // ConnectOptions is Connect for options built by hand (a unix socket in tests).
 func ConnectOptions(ctx context.Context, options *redis.Options, describe string) (*Coordination, error) {
 	options.DialTimeout = PingTimeout
 	options.MaxRetries = 1
-	c := newCoordination(options, describe)
+	c := newCoordination(options, describe, runKeyspace())
 	pingCtx, cancel := context.WithTimeout(ctx, PingTimeout)
 	defer cancel()
 	if err := c.admin.Ping(pingCtx).Err(); err != nil {
@@ -71,33 +79,31 @@ func ConnectOptions(ctx context.Context, options *redis.Options, describe string
 	return c, nil
 }
 
-// quietLogger drops go-redis's own log lines: fencelab reports a failure
-// once, as one line, where it happens.
-type quietLogger struct{}
+// DriverLog sends go-redis's own log lines to w. The driver has one logger
+// for the whole process, so only the program's owner (main) sets it:
+// fencelab reports a failure once, as one line, where it happens, and a
+// driver line in the middle of the explorer's screen would corrupt it.
+func DriverLog(w io.Writer) { redis.SetLogger(driverLogger{w}) }
 
-func (quietLogger) Printf(context.Context, string, ...any) {}
+type driverLogger struct{ w io.Writer }
 
-func init() { redis.SetLogger(quietLogger{}) }
+func (l driverLogger) Printf(_ context.Context, format string, args ...any) {
+	fmt.Fprintf(l.w, "redis: "+format+"\n", args...)
+}
 
-func newCoordination(options *redis.Options, describe string) *Coordination {
+func newCoordination(options *redis.Options, describe string, keys keyspace) *Coordination {
+	// No maintenance-notification handshake: fencelab talks to one server it
+	// names, and the handshake's fallback logs through the process logger.
+	options.MaintNotificationsConfig = &maintnotifications.Config{Mode: maintnotifications.ModeDisabled}
 	admin := *options
 	admin.ClientName = "fencelab-lab"
 	return &Coordination{
 		options:  options,
 		admin:    redis.NewClient(&admin),
 		describe: describe,
+		keys:     keys,
 		clients:  map[string]*redis.Client{},
 	}
-}
-
-// redactURL hides a password for display.
-func redactURL(url string) string {
-	at := strings.LastIndex(url, "@")
-	scheme := strings.Index(url, "://")
-	if at < 0 || scheme < 0 {
-		return url
-	}
-	return url[:scheme+3] + "…@" + url[at+1:]
 }
 
 // client is an actor's Redis connection: the lease and job stores over one
@@ -118,102 +124,112 @@ func (c *Coordination) Client(actor string) engine.RedisClient {
 		rdb = redis.NewClient(&options)
 		c.clients[actor] = rdb
 	}
-	return client{Leases: NewLeases(rdb), Jobs: &Jobs{rdb: rdb}}
+	return client{Leases: &Leases{rdb: rdb, keys: c.keys}, Jobs: &Jobs{rdb: rdb, keys: c.keys}}
 }
 
 // Jobs reads every lab job hash and running pointer.
 func (c *Coordination) Jobs(ctx context.Context) (engine.JobsState, error) {
-	return readJobs(ctx, c.admin, "*")
+	return readJobs(ctx, c.admin, c.keys, "*")
 }
 
 // JobsMatching reads the job hashes and pointers of the targets matching a
 // glob ("race-lua-*").
 func (c *Coordination) JobsMatching(ctx context.Context, targets string) (engine.JobsState, error) {
-	return readJobs(ctx, c.admin, targets)
+	return readJobs(ctx, c.admin, c.keys, targets)
 }
 
 // DeleteJobs deletes the job keys of the targets matching a glob.
 func (c *Coordination) DeleteJobs(ctx context.Context, targets string) error {
-	var keys []string
-	iter := c.admin.Scan(ctx, 0, jobPrefix+"{"+targets+"}:*", 500).Iterator()
-	for iter.Next(ctx) {
-		keys = append(keys, iter.Val())
-	}
-	if err := iter.Err(); err != nil {
-		return fmt.Errorf("redisstore: scan jobs: %w", err)
-	}
-	for len(keys) > 0 {
-		batch := keys[:min(len(keys), 500)]
-		keys = keys[len(batch):]
-		if err := c.admin.Del(ctx, batch...).Err(); err != nil {
-			return fmt.Errorf("redisstore: delete jobs: %w", err)
-		}
-	}
-	return nil
+	return c.deleteMatching(ctx, c.keys.jobs(targets))
 }
 
 // Wipe deletes the lab's keys, found by SCAN on the prefix.
 func (c *Coordination) Wipe(ctx context.Context) error {
-	keys, err := c.scan(ctx)
-	if err != nil {
-		return err
-	}
-	if len(keys) == 0 {
-		return nil
-	}
-	if err := c.admin.Del(ctx, keys...).Err(); err != nil {
-		return fmt.Errorf("redisstore: delete lab keys: %w", err)
-	}
-	return nil
+	return c.deleteMatching(ctx, c.keys.all())
 }
 
-func (c *Coordination) scan(ctx context.Context) ([]string, error) {
+// scanBatch is how many keys one SCAN, pipeline or UNLINK handles.
+const scanBatch = 500
+
+// scanKeys lists the keys matching a pattern, sorted.
+func scanKeys(ctx context.Context, rdb redis.Cmdable, pattern string) ([]string, error) {
 	var keys []string
-	iter := c.admin.Scan(ctx, 0, Prefix+"*", 200).Iterator()
+	iter := rdb.Scan(ctx, 0, pattern, scanBatch).Iterator()
 	for iter.Next(ctx) {
 		keys = append(keys, iter.Val())
 	}
 	if err := iter.Err(); err != nil {
-		return nil, fmt.Errorf("redisstore: scan lab keys: %w", err)
+		return nil, fmt.Errorf("redisstore: scan %s: %w", pattern, err)
 	}
 	sort.Strings(keys)
 	return keys, nil
 }
 
-// Keys reads every lab key with its value and remaining TTL. A key that
-// expires between SCAN and read is left out.
+// deleteMatching deletes the keys matching a pattern of the keyspace.
+func (c *Coordination) deleteMatching(ctx context.Context, pattern string) error {
+	keys, err := scanKeys(ctx, c.admin, pattern)
+	if err != nil {
+		return err
+	}
+	for len(keys) > 0 {
+		batch := keys[:min(len(keys), scanBatch)]
+		keys = keys[len(batch):]
+		if err := c.admin.Unlink(ctx, batch...).Err(); err != nil {
+			return fmt.Errorf("redisstore: delete lab keys: %w", err)
+		}
+	}
+	return nil
+}
+
+// Keys reads every lab key with its value and remaining TTL, in two
+// pipelined round trips. A key that expires between SCAN and read is left
+// out.
 func (c *Coordination) Keys(ctx context.Context) ([]engine.RedisKey, error) {
-	names, err := c.scan(ctx)
+	names, err := scanKeys(ctx, c.admin, c.keys.all())
 	if err != nil {
 		return nil, err
 	}
-	out := make([]engine.RedisKey, 0, len(names))
-	for _, name := range names {
-		pipe := c.admin.Pipeline()
-		typ := pipe.Type(ctx, name)
-		ttl := pipe.PTTL(ctx, name)
-		if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
-			return nil, fmt.Errorf("redisstore: read %s: %w", name, err)
-		}
-		key := engine.RedisKey{Key: name, Type: typ.Val(), TTL: ttl.Val()}
-		switch key.Type {
-		case "none":
-			continue
+	pipe := c.admin.Pipeline()
+	types := make([]*redis.StatusCmd, len(names))
+	ttls := make([]*redis.DurationCmd, len(names))
+	for i, name := range names {
+		types[i], ttls[i] = pipe.Type(ctx, name), pipe.PTTL(ctx, name)
+	}
+	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
+		return nil, fmt.Errorf("redisstore: read lab keys: %w", err)
+	}
+	pipe = c.admin.Pipeline()
+	values := make([]redis.Cmder, len(names))
+	for i, name := range names {
+		switch types[i].Val() {
 		case "string":
-			v, err := c.admin.Get(ctx, name).Result()
-			if errors.Is(err, redis.Nil) {
+			values[i] = pipe.Get(ctx, name)
+		case "hash":
+			values[i] = pipe.HGetAll(ctx, name)
+		}
+	}
+	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
+		return nil, fmt.Errorf("redisstore: read lab keys: %w", err)
+	}
+	out := make([]engine.RedisKey, 0, len(names))
+	for i, name := range names {
+		key := engine.RedisKey{Key: name, Type: types[i].Val(), TTL: ttls[i].Val()}
+		switch v := values[i].(type) {
+		case nil:
+			if key.Type == "none" {
 				continue
 			}
+		case *redis.StringCmd:
+			value, err := v.Result()
 			if err != nil {
-				return nil, fmt.Errorf("redisstore: read %s: %w", name, err)
+				continue // expired between the two reads
 			}
-			key.Value = v
-		case "hash":
-			fields, err := c.admin.HGetAll(ctx, name).Result()
-			if err != nil {
-				return nil, fmt.Errorf("redisstore: read %s: %w", name, err)
+			key.Value = value
+		case *redis.MapStringStringCmd:
+			if len(v.Val()) == 0 {
+				continue
 			}
-			key.Value = formatHash(fields)
+			key.Value = formatHash(v.Val())
 		}
 		out = append(out, key)
 	}
@@ -279,8 +295,19 @@ func (c *Coordination) Restart(ctx context.Context) (bool, error) {
 func (c *Coordination) Virtual() bool    { return c.embedded != nil }
 func (c *Coordination) Describe() string { return c.describe }
 
-// Close closes every client and stops the embedded server.
+// cleanupWithin bounds the deletion of a run's keys when it ends.
+const cleanupWithin = 3 * time.Second
+
+// Close deletes the run's keys from a real server (the embedded one goes
+// away with them), closes every client and stops the embedded server. It
+// runs when a command ends, interrupted or not.
 func (c *Coordination) Close() error {
+	var cleanup error
+	if c.embedded == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), cleanupWithin)
+		cleanup = c.Wipe(ctx)
+		cancel()
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, client := range c.clients {
@@ -291,8 +318,14 @@ func (c *Coordination) Close() error {
 	if c.embedded != nil {
 		c.embedded.Close()
 	}
+	if cleanup != nil {
+		return fmt.Errorf("redisstore: delete the run's keys (%s*): %w", c.keys.prefix, cleanup)
+	}
 	return err
 }
+
+// Namespace is the prefix of every key of this run.
+func (c *Coordination) Namespace() string { return c.keys.prefix }
 
 // ValidateURL checks a redis:// URL without connecting.
 func ValidateURL(url string) error {
@@ -305,7 +338,7 @@ func ValidateURL(url string) error {
 // refused: the lab never deletes what is not its own.
 func (c *Coordination) Delete(ctx context.Context, keys ...string) error {
 	for _, k := range keys {
-		if !strings.HasPrefix(k, Prefix) {
+		if !c.keys.owns(k) {
 			return fmt.Errorf("redisstore: refusing to delete %q: not a lab key", k)
 		}
 	}
@@ -317,7 +350,7 @@ func (c *Coordination) Delete(ctx context.Context, keys ...string) error {
 
 // LeaseHolder reads the resource lease of a conflict key.
 func (c *Coordination) LeaseHolder(ctx context.Context, conflictKey string) (string, int64, bool, error) {
-	value, err := c.admin.Get(ctx, keysFor(conflictKey).lease).Result()
+	value, err := c.admin.Get(ctx, c.keys.conflict(conflictKey).lease).Result()
 	if errors.Is(err, redis.Nil) {
 		return "", 0, false, nil
 	}

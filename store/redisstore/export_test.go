@@ -11,3 +11,8 @@ func SetRaw(ctx context.Context, c *Coordination, key, value string) error {
 func GetRaw(ctx context.Context, c *Coordination, key string) (string, error) {
 	return c.admin.Get(ctx, key).Result()
 }
+
+// ScanRaw lists every key matching a pattern, whoever made it.
+func ScanRaw(ctx context.Context, c *Coordination, pattern string) ([]string, error) {
+	return scanKeys(ctx, c.admin, pattern)
+}

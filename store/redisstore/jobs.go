@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strconv"
 	"time"
 
@@ -16,20 +15,24 @@ import (
 // Jobs is one actor's client for the job scripts and the naive commands.
 // It needs more than redis.Scripter: the UNSAFE steps are plain commands.
 type Jobs struct {
-	rdb redis.Cmdable
+	rdb  redis.Cmdable
+	keys keyspace
 }
 
 func (j *Jobs) AcquireJob(ctx context.Context, target, jobID string, total int, createdAt time.Time, ttl time.Duration) (engine.JobGrant, error) {
-	reply, err := acquireJobScript.Run(ctx, j.rdb, []string{runningKey(target), jobKey(target, jobID)},
+	reply, err := acquireJobScript.Run(ctx, j.rdb, []string{j.keys.running(target), j.keys.job(target, jobID)},
 		jobID, total, ttl.Milliseconds(), createdAt.UnixMilli(), target).StringSlice()
-	if err != nil || len(reply) != 2 {
-		return engine.JobGrant{}, fmt.Errorf("redisstore: acquire job for %s: %v %w", target, reply, err)
+	if err != nil {
+		return engine.JobGrant{}, fmt.Errorf("redisstore: acquire job for %s: %w", target, err)
+	}
+	if len(reply) != 2 {
+		return engine.JobGrant{}, fmt.Errorf("redisstore: acquire job for %s: unexpected script reply %q", target, reply)
 	}
 	return engine.JobGrant{Reused: reply[0] == "REUSED", JobID: reply[1]}, nil
 }
 
 func (j *Jobs) TransitionJob(ctx context.Context, target, jobID, to string) (engine.TransitionResult, error) {
-	reply, err := transitionScript.Run(ctx, j.rdb, []string{jobKey(target, jobID), runningKey(target)},
+	reply, err := transitionScript.Run(ctx, j.rdb, []string{j.keys.job(target, jobID), j.keys.running(target)},
 		engine.JobRunning, to, jobID).Slice()
 	if err != nil {
 		return engine.TransitionResult{}, fmt.Errorf("redisstore: transition %s to %s: %w", jobID, to, err)
@@ -43,7 +46,10 @@ func (j *Jobs) TransitionJob(ctx context.Context, target, jobID, to string) (eng
 	}
 	switch word(0) {
 	case "APPLIED":
-		released, _ := reply[2].(int64)
+		var released int64
+		if len(reply) > 2 {
+			released, _ = reply[2].(int64)
+		}
 		return engine.TransitionResult{Applied: true, Status: word(1), PointerReleased: released == 1}, nil
 	case "REJECTED":
 		return engine.TransitionResult{Refusal: word(1), Status: word(2)}, nil
@@ -53,7 +59,7 @@ func (j *Jobs) TransitionJob(ctx context.Context, target, jobID, to string) (eng
 }
 
 func (j *Jobs) ReportProgress(ctx context.Context, target, jobID string, processed int, results string, now time.Time) error {
-	err := j.rdb.HSet(ctx, jobKey(target, jobID), "processed", processed, "results", results, "heartbeat", now.UnixMilli()).Err()
+	err := j.rdb.HSet(ctx, j.keys.job(target, jobID), "processed", processed, "results", results, "heartbeat", now.UnixMilli()).Err()
 	if err != nil {
 		return fmt.Errorf("redisstore: progress of %s: %w", jobID, err)
 	}
@@ -61,7 +67,7 @@ func (j *Jobs) ReportProgress(ctx context.Context, target, jobID string, process
 }
 
 func (j *Jobs) ReadJob(ctx context.Context, target, jobID string) (engine.Job, bool, error) {
-	fields, err := j.rdb.HGetAll(ctx, jobKey(target, jobID)).Result()
+	fields, err := j.rdb.HGetAll(ctx, j.keys.job(target, jobID)).Result()
 	if err != nil {
 		return engine.Job{}, false, fmt.Errorf("redisstore: read %s: %w", jobID, err)
 	}
@@ -85,7 +91,7 @@ func parseJob(target, jobID string, f map[string]string) engine.Job {
 }
 
 func (j *Jobs) GetRunning(ctx context.Context, target string) (string, bool, error) {
-	id, err := j.rdb.Get(ctx, runningKey(target)).Result()
+	id, err := j.rdb.Get(ctx, j.keys.running(target)).Result()
 	if errors.Is(err, redis.Nil) {
 		return "", false, nil
 	}
@@ -98,7 +104,7 @@ func (j *Jobs) GetRunning(ctx context.Context, target string) (string, bool, err
 // CreateJobHash is the naive HSET of a new job (with its TTL, in one
 // MULTI): the running pointer is written by a later, separate step.
 func (j *Jobs) CreateJobHash(ctx context.Context, target, jobID string, total int, createdAt time.Time, ttl time.Duration) error {
-	key := jobKey(target, jobID)
+	key := j.keys.job(target, jobID)
 	_, err := j.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		p.HSet(ctx, key, "status", engine.JobRunning, "total", total, "processed", 0,
 			"createdAt", createdAt.UnixMilli(), "target", target)
@@ -112,63 +118,66 @@ func (j *Jobs) CreateJobHash(ctx context.Context, target, jobID string, total in
 }
 
 func (j *Jobs) SetRunning(ctx context.Context, target, jobID string, ttl time.Duration) error {
-	if err := j.rdb.Set(ctx, runningKey(target), jobID, ttl).Err(); err != nil {
+	if err := j.rdb.Set(ctx, j.keys.running(target), jobID, ttl).Err(); err != nil {
 		return fmt.Errorf("redisstore: set running job of %s: %w", target, err)
 	}
 	return nil
 }
 
 func (j *Jobs) SetJobStatus(ctx context.Context, target, jobID, status string) error {
-	if err := j.rdb.HSet(ctx, jobKey(target, jobID), "status", status).Err(); err != nil {
+	if err := j.rdb.HSet(ctx, j.keys.job(target, jobID), "status", status).Err(); err != nil {
 		return fmt.Errorf("redisstore: set status of %s: %w", jobID, err)
 	}
 	return nil
 }
 
 func (j *Jobs) DeleteRunning(ctx context.Context, target string) error {
-	if err := j.rdb.Del(ctx, runningKey(target)).Err(); err != nil {
+	if err := j.rdb.Del(ctx, j.keys.running(target)).Err(); err != nil {
 		return fmt.Errorf("redisstore: delete running key of %s: %w", target, err)
 	}
 	return nil
 }
 
-// readJobs reads every job hash and running pointer under the job prefix
-// whose target matches pattern (a SCAN glob).
-func readJobs(ctx context.Context, rdb redis.Cmdable, pattern string) (engine.JobsState, error) {
+// readJobs reads every job hash and running pointer of the targets matching
+// a glob, the reads pipelined in batches.
+func readJobs(ctx context.Context, rdb redis.Cmdable, keys keyspace, targets string) (engine.JobsState, error) {
 	state := engine.JobsState{Running: map[string]string{}}
-	var keys []string
-	iter := rdb.Scan(ctx, 0, jobPrefix+"{"+pattern+"}:*", 500).Iterator()
-	for iter.Next(ctx) {
-		keys = append(keys, iter.Val())
+	names, err := scanKeys(ctx, rdb, keys.jobs(targets))
+	if err != nil {
+		return state, err
 	}
-	if err := iter.Err(); err != nil {
-		return state, fmt.Errorf("redisstore: scan jobs: %w", err)
-	}
-	sort.Strings(keys)
-	for _, key := range keys {
-		target, name, ok := parseJobKey(key)
-		if !ok {
-			continue
+	for len(names) > 0 {
+		batch := names[:min(len(names), scanBatch)]
+		names = names[len(batch):]
+		pipe := rdb.Pipeline()
+		reads := make([]redis.Cmder, len(batch))
+		for i, key := range batch {
+			if _, name, _ := keys.parseJob(key); name == "running" {
+				reads[i] = pipe.Get(ctx, key)
+			} else {
+				reads[i] = pipe.HGetAll(ctx, key)
+			}
 		}
-		if name == "running" {
-			id, err := rdb.Get(ctx, key).Result()
-			if errors.Is(err, redis.Nil) {
+		if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
+			return state, fmt.Errorf("redisstore: read jobs: %w", err)
+		}
+		for i, key := range batch {
+			target, name, ok := keys.parseJob(key)
+			if !ok {
 				continue
 			}
-			if err != nil {
-				return state, fmt.Errorf("redisstore: read %s: %w", key, err)
+			switch read := reads[i].(type) {
+			case *redis.StringCmd: // the running pointer; gone meanwhile is redis.Nil
+				if id, err := read.Result(); err == nil {
+					state.Running[target] = id
+				}
+			case *redis.MapStringStringCmd:
+				if fields := read.Val(); len(fields) > 0 {
+					job := parseJob(target, name, fields)
+					job.Key = key
+					state.Jobs = append(state.Jobs, job)
+				}
 			}
-			state.Running[target] = id
-			continue
-		}
-		fields, err := rdb.HGetAll(ctx, key).Result()
-		if err != nil {
-			return state, fmt.Errorf("redisstore: read %s: %w", key, err)
-		}
-		if len(fields) > 0 {
-			job := parseJob(target, name, fields)
-			job.Key = key
-			state.Jobs = append(state.Jobs, job)
 		}
 	}
 	return state, nil

@@ -1,6 +1,7 @@
 package redisstore
 
 import (
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"strings"
@@ -10,6 +11,22 @@ import (
 // is touched.
 const Prefix = "fencelab:"
 
+// keyspace names the keys of one Coordination. On the embedded server, which
+// is the process's own, it is Prefix itself; on a real server each run has
+// a namespace of its own below it (fencelab:RUN:), so runs sharing a server
+// never see or change each other's keys, and a run can delete exactly what
+// it made.
+type keyspace struct {
+	prefix string
+}
+
+// runKeyspace is a new run's namespace on a shared server.
+func runKeyspace() keyspace {
+	var id [4]byte
+	rand.Read(id[:])
+	return keyspace{prefix: Prefix + hex.EncodeToString(id[:]) + ":"}
+}
+
 // conflictKeys are the three keys of one conflict key K. The tag T is the
 // first 24 hex digits of SHA-256(K); the braces put all three in one cluster
 // slot, so one script can use them together.
@@ -17,29 +34,40 @@ type conflictKeys struct {
 	lease, counter, epoch string
 }
 
-func keysFor(conflictKey string) conflictKeys {
+func (ks keyspace) conflict(conflictKey string) conflictKeys {
 	sum := sha256.Sum256([]byte(conflictKey))
 	tag := "{" + hex.EncodeToString(sum[:])[:24] + "}"
 	return conflictKeys{
-		lease:   Prefix + tag + ":lease",
-		counter: Prefix + tag + ":counter",
-		epoch:   Prefix + tag + ":epoch",
+		lease:   ks.prefix + tag + ":lease",
+		counter: ks.prefix + tag + ":counter",
+		epoch:   ks.prefix + tag + ":epoch",
 	}
 }
 
-func leaderKey(job string) string { return Prefix + "leader:" + job }
+func (ks keyspace) leader(job string) string { return ks.prefix + "leader:" + job }
 
 // jobPrefix starts the job keys of the second seed. The target is the hash
 // tag, so a target's pointer and job hashes share a cluster slot.
-const jobPrefix = Prefix + "job:"
+func (ks keyspace) jobPrefix() string { return ks.prefix + "job:" }
 
-func runningKey(target string) string    { return jobPrefix + "{" + target + "}:running" }
-func jobKey(target, jobID string) string { return jobPrefix + "{" + target + "}:" + jobID }
+func (ks keyspace) running(target string) string { return ks.jobPrefix() + "{" + target + "}:running" }
+func (ks keyspace) job(target, jobID string) string {
+	return ks.jobPrefix() + "{" + target + "}:" + jobID
+}
 
-// parseJobKey splits a job key into target and job id ("running" for the
+// jobs is the SCAN pattern of the job keys of the targets matching a glob.
+func (ks keyspace) jobs(targets string) string { return ks.jobPrefix() + "{" + targets + "}:*" }
+
+// all is the SCAN pattern of every key of the keyspace.
+func (ks keyspace) all() string { return ks.prefix + "*" }
+
+// owns reports whether a key belongs to the keyspace.
+func (ks keyspace) owns(key string) bool { return strings.HasPrefix(key, ks.prefix) }
+
+// parseJob splits a job key into target and job id ("running" for the
 // pointer).
-func parseJobKey(key string) (target, name string, ok bool) {
-	rest, found := strings.CutPrefix(key, jobPrefix+"{")
+func (ks keyspace) parseJob(key string) (target, name string, ok bool) {
+	rest, found := strings.CutPrefix(key, ks.jobPrefix()+"{")
 	if !found {
 		return "", "", false
 	}

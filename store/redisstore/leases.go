@@ -18,14 +18,12 @@ var _ engine.LeaseStore = (*Leases)(nil)
 // Leases is one actor's client for the lease scripts. It depends on
 // redis.Scripter only, so a test can wrap it to inject faults.
 type Leases struct {
-	rdb redis.Scripter
+	rdb  redis.Scripter
+	keys keyspace
 }
 
-// NewLeases runs the lease scripts through rdb.
-func NewLeases(rdb redis.Scripter) *Leases { return &Leases{rdb: rdb} }
-
 func (l *Leases) Bootstrap(ctx context.Context, conflictKey string, namespaceEpoch, counterStart int64) error {
-	k := keysFor(conflictKey)
+	k := l.keys.conflict(conflictKey)
 	if err := bootstrapScript.Run(ctx, l.rdb, []string{k.counter, k.epoch}, namespaceEpoch, counterStart).Err(); err != nil {
 		return fmt.Errorf("redisstore: bootstrap %s: %w", conflictKey, err)
 	}
@@ -33,7 +31,7 @@ func (l *Leases) Bootstrap(ctx context.Context, conflictKey string, namespaceEpo
 }
 
 func (l *Leases) AcquireLease(ctx context.Context, conflictKey, owner string, ttl time.Duration, namespaceEpoch int64) (engine.LeaseGrant, error) {
-	k := keysFor(conflictKey)
+	k := l.keys.conflict(conflictKey)
 	reply, err := acquireScript.Run(ctx, l.rdb, []string{k.lease, k.counter, k.epoch},
 		owner, ttl.Milliseconds(), namespaceEpoch).Slice()
 	if err != nil {
@@ -43,7 +41,7 @@ func (l *Leases) AcquireLease(ctx context.Context, conflictKey, owner string, tt
 }
 
 func (l *Leases) AcquireLeaseNaive(ctx context.Context, conflictKey, owner string, ttl time.Duration) (engine.LeaseGrant, error) {
-	k := keysFor(conflictKey)
+	k := l.keys.conflict(conflictKey)
 	reply, err := acquireNaiveScript.Run(ctx, l.rdb, []string{k.lease, k.counter}, owner, ttl.Milliseconds()).Slice()
 	if err != nil {
 		return engine.LeaseGrant{}, fmt.Errorf("redisstore: naive acquire %s: %w", conflictKey, err)
@@ -52,7 +50,7 @@ func (l *Leases) AcquireLeaseNaive(ctx context.Context, conflictKey, owner strin
 }
 
 func (l *Leases) RenewLease(ctx context.Context, conflictKey, owner string, token int64, ttl time.Duration, namespaceEpoch int64) (engine.LeaseStatus, error) {
-	k := keysFor(conflictKey)
+	k := l.keys.conflict(conflictKey)
 	n, err := renewScript.Run(ctx, l.rdb, []string{k.lease, k.epoch}, owner, token, ttl.Milliseconds(), namespaceEpoch).Int()
 	if err != nil {
 		return 0, fmt.Errorf("redisstore: renew %s: %w", conflictKey, err)
@@ -61,7 +59,7 @@ func (l *Leases) RenewLease(ctx context.Context, conflictKey, owner string, toke
 }
 
 func (l *Leases) ReleaseLease(ctx context.Context, conflictKey, owner string, token, namespaceEpoch int64) (engine.LeaseStatus, error) {
-	k := keysFor(conflictKey)
+	k := l.keys.conflict(conflictKey)
 	n, err := releaseScript.Run(ctx, l.rdb, []string{k.lease, k.epoch}, owner, token, namespaceEpoch).Int()
 	if err != nil {
 		return 0, fmt.Errorf("redisstore: release %s: %w", conflictKey, err)
@@ -70,7 +68,7 @@ func (l *Leases) ReleaseLease(ctx context.Context, conflictKey, owner string, to
 }
 
 func (l *Leases) AcquireLeader(ctx context.Context, job, owner string, ttl time.Duration) (engine.LeaseGrant, error) {
-	reply, err := leaderAcquireScript.Run(ctx, l.rdb, []string{leaderKey(job)}, owner, ttl.Milliseconds()).Slice()
+	reply, err := leaderAcquireScript.Run(ctx, l.rdb, []string{l.keys.leader(job)}, owner, ttl.Milliseconds()).Slice()
 	if err != nil {
 		return engine.LeaseGrant{}, fmt.Errorf("redisstore: leader %s: %w", job, err)
 	}
@@ -78,7 +76,7 @@ func (l *Leases) AcquireLeader(ctx context.Context, job, owner string, ttl time.
 }
 
 func (l *Leases) ReleaseLeader(ctx context.Context, job, owner string) (engine.LeaseStatus, error) {
-	n, err := leaderReleaseScript.Run(ctx, l.rdb, []string{leaderKey(job)}, owner).Int()
+	n, err := leaderReleaseScript.Run(ctx, l.rdb, []string{l.keys.leader(job)}, owner).Int()
 	if err != nil {
 		return 0, fmt.Errorf("redisstore: release leader %s: %w", job, err)
 	}

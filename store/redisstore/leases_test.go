@@ -2,6 +2,7 @@ package redisstore_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -129,7 +130,7 @@ func TestLeaseScripts(t *testing.T) {
 			require.Len(t, keys, 3)
 			var lease engine.RedisKey
 			for _, k := range keys {
-				require.Contains(t, k.Key, "fencelab:{")
+				require.True(t, strings.HasPrefix(k.Key, c.Namespace()+"{"), k.Key)
 				if k.TTL > 0 {
 					lease = k
 				}
@@ -182,4 +183,41 @@ func TestWipeTouchesOnlyLabKeys(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, "keep me", v)
 	})
+}
+
+// Two runs on one real server each have a namespace of their own: neither
+// sees, wipes or collides with the other's keys, and closing a run deletes
+// its keys and nothing else.
+func TestRunsOnOneServerAreApart(t *testing.T) {
+	ctx := context.Background()
+	url := storetest.RealRedisURL(t)
+	first, err := redisstore.Connect(ctx, url)
+	require.NoError(t, err)
+	second, err := redisstore.Connect(ctx, url)
+	require.NoError(t, err)
+	require.NotEqual(t, first.Namespace(), second.Namespace())
+	require.NoError(t, redisstore.SetRaw(ctx, first, "someone:else", "keep me"))
+
+	for _, c := range []*redisstore.Coordination{first, second} {
+		require.NoError(t, c.Client("A").Bootstrap(ctx, key, 2, 40))
+		grant, err := c.Client("A").AcquireLease(ctx, key, "worker-A", time.Minute, 2)
+		require.NoError(t, err)
+		require.Equal(t, int64(41), grant.Token, "each run counts from its own seed")
+	}
+	require.NoError(t, second.Wipe(ctx))
+	keys, err := first.Keys(ctx)
+	require.NoError(t, err)
+	require.Len(t, keys, 3, "the other run's wipe left this run's keys")
+
+	require.NoError(t, first.Close())
+	require.NoError(t, second.Close())
+	observer, err := redisstore.Connect(ctx, url)
+	require.NoError(t, err)
+	defer observer.Close()
+	left, err := redisstore.ScanRaw(ctx, observer, redisstore.Prefix+"*")
+	require.NoError(t, err)
+	require.Empty(t, left, "closed runs left keys behind")
+	v, err := redisstore.GetRaw(ctx, observer, "someone:else")
+	require.NoError(t, err)
+	require.Equal(t, "keep me", v)
 }

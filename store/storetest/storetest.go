@@ -32,10 +32,11 @@ var (
 // Main starts the package's cluster, migrates the template database, runs
 // the tests, stops the cluster and checks the postmaster is gone.
 func Main(m *testing.M) {
-	os.Exit(run(m))
+	os.Exit(Run(m))
 }
 
-func run(m *testing.M) int {
+// Run is Main returning the exit code, for a TestMain with more to clean up.
+func Run(m *testing.M) int {
 	// A 0755 directory: the server account (when tests run as root) must be
 	// able to reach its slot below it.
 	dir, err := os.MkdirTemp("", "fencelab-test-")
@@ -83,9 +84,6 @@ func processAlive(pid int) bool {
 	return err == nil
 }
 
-// Cluster is the package's running cluster.
-func Cluster() *pgcluster.Cluster { return cluster }
-
 // NewDatabaseDSN creates an empty database of the test's own (no schema).
 func NewDatabaseDSN(t testing.TB, fromTemplate bool) string {
 	t.Helper()
@@ -103,10 +101,11 @@ func NewDatabaseDSN(t testing.TB, fromTemplate bool) string {
 // Database is a migrated database of the test's own.
 func Database(t testing.TB) *pgledger.Database {
 	t.Helper()
-	db, err := pgledger.Open(context.Background(), NewDatabaseDSN(t, true), "postgres (test)")
+	db, err := pgledger.Open(context.Background(), NewDatabaseDSN(t, true), "postgres (test)", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { db.Close() })
 	return db
 }
 
@@ -187,4 +186,21 @@ func startRedisServer(t testing.TB) (*redisstore.Coordination, string) {
 func Redises(t *testing.T, fn func(t *testing.T, c *redisstore.Coordination)) {
 	t.Run("miniredis", func(t *testing.T) { fn(t, Embedded(t)) })
 	t.Run("redis-server", func(t *testing.T) { fn(t, RealRedis(t)) })
+}
+
+// ServerKeys lists every key matching pattern on the server behind url,
+// whoever made it: what a command left behind.
+func ServerKeys(t testing.TB, url, pattern string) []string {
+	t.Helper()
+	options, err := redis.ParseURL(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdb := redis.NewClient(options)
+	defer rdb.Close()
+	keys, err := rdb.Keys(context.Background(), pattern).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return keys
 }

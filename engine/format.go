@@ -1,0 +1,33 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// How values read on every screen, the headless output and the explorer alike.
+
+// FormatClock shows lab time as m:ss.mmm, or m:ss when whole seconds.
+func FormatClock(d time.Duration) string {
+	m := int(d / time.Minute)
+	s := d % time.Minute
+	if s%time.Second == 0 {
+		return fmt.Sprintf("%d:%02d", m, int(s/time.Second))
+	}
+	return fmt.Sprintf("%d:%06.3f", m, s.Seconds())
+}
+
+// FormatFence shows a last accepted fence; 0 is none.
+func FormatFence(f int64) string {
+	if f == 0 {
+		return "none"
+	}
+	return fmt.Sprint(f)
+}
+
+// OneLine flattens an error to one line: drivers (pgx) spread theirs over
+// several.
+func OneLine(err error) string {
+	return strings.Join(strings.Fields(err.Error()), " ")
+}

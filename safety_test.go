@@ -1,0 +1,340 @@
+package main
+
+// Faults, signals and other people's servers (the rows of the safety
+// issue): each test here failed on the main before it and says what a user
+// saw there.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fencelab/fencelab/store/pgcluster"
+	"github.com/fencelab/fencelab/store/redisstore"
+	"github.com/fencelab/fencelab/store/storetest"
+)
+
+// callCtx runs one command line in-process under ctx.
+func callCtx(t *testing.T, ctx context.Context, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = fencelab(ctx, args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// usersServer starts a PostgreSQL of the test's own, standing for a server
+// the user points fencelab at with --pg.
+func usersServer(t *testing.T) *pgcluster.Cluster {
+	t.Helper()
+	c, err := pgcluster.Start(context.Background(), pgcluster.Options{Dir: cacheDir(t)})
+	require.NoError(t, err)
+	t.Cleanup(func() { c.Stop() })
+	return c
+}
+
+// freeze stops a server's postmaster and every backend (SIGSTOP), as a
+// hung machine or a debugger would, and returns what thaws them. Each
+// backend runs in a session of its own, so they are found by parent pid.
+func freeze(t *testing.T, postmaster int) (thaw func()) {
+	pids := []int{postmaster}
+	paths, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, path := range paths {
+		stat, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		if len(fields) > 1 && fields[1] == strconv.Itoa(postmaster) {
+			pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(path)))
+			pids = append(pids, pid)
+		}
+	}
+	for _, pid := range pids {
+		if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+			t.Errorf("freeze server process %d: %v", pid, err)
+		}
+	}
+	var once sync.Once
+	thaw = func() {
+		once.Do(func() {
+			for _, pid := range pids {
+				syscall.Kill(pid, syscall.SIGCONT)
+			}
+		})
+	}
+	t.Cleanup(thaw)
+	return thaw
+}
+
+// postmastersUnder lists the pids of the PostgreSQL servers whose data
+// directory is under dir (not initdb's bootstrap backend: the servers
+// fencelab starts listen on a socket, -k).
+func postmastersUnder(t *testing.T, dir string) []int {
+	t.Helper()
+	var pids []int
+	for _, p := range processesUnder(t, dir) {
+		if strings.Contains(p.cmdline, " -k ") {
+			pids = append(pids, p.pid)
+		}
+	}
+	return pids
+}
+
+type process struct {
+	pid     int
+	cmdline string
+}
+
+func processesUnder(t *testing.T, dir string) []process {
+	t.Helper()
+	paths, err := filepath.Glob("/proc/[0-9]*/cmdline")
+	require.NoError(t, err)
+	var found []process
+	for _, path := range paths {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		cmdline := strings.ReplaceAll(string(raw), "\x00", " ")
+		if strings.Contains(cmdline, "postgres") && strings.Contains(cmdline, "-D "+dir) {
+			pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(path)))
+			found = append(found, process{pid, cmdline})
+		}
+	}
+	return found
+}
+
+// Row 5: a frozen PostgreSQL — the user's or the ephemeral one — is
+// reported in seconds with exit 3 (on main: no answer after 90 s).
+func TestFrozenPostgreSQLIsReportedInSeconds(t *testing.T) {
+	t.Run("--pg", func(t *testing.T) {
+		server := usersServer(t)
+		go func() {
+			time.Sleep(400 * time.Millisecond)
+			freeze(t, server.PID())
+		}()
+		started := time.Now()
+		code, _, stderr := call(t, "run", "--all", "--mode", "both", "--allow-unsafe", "--pg", server.DSN(pgcluster.Database))
+		require.Equal(t, 3, code, stderr)
+		requireOneLine(t, stderr, "did not answer within")
+		require.Less(t, time.Since(started), 15*time.Second)
+	})
+	t.Run("ephemeral", func(t *testing.T) {
+		dir := cacheDir(t)
+		t.Setenv("FENCELAB_CACHE_DIR", dir)
+		code, _, stderr := call(t, "run", "lease-overrun") // the first start makes the cluster
+		require.Equal(t, 0, code, stderr)
+		go func() {
+			for range 200 {
+				if pids := postmastersUnder(t, dir); len(pids) > 0 {
+					time.Sleep(300 * time.Millisecond)
+					freeze(t, pids[0])
+					return
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+		}()
+		started := time.Now()
+		code, _, stderr = call(t, "run", "--all", "--mode", "both")
+		require.Equal(t, 3, code, stderr)
+		requireOneLine(t, stderr, "did not answer within")
+		require.Less(t, time.Since(started), 15*time.Second)
+		require.Empty(t, postmastersUnder(t, dir), "the frozen ephemeral server was left behind")
+		require.Empty(t, stoppedPostgres(t), "frozen backends were left behind")
+	})
+}
+
+// stoppedPostgres lists the postgres processes left stopped (state T).
+func stoppedPostgres(t *testing.T) []string {
+	t.Helper()
+	paths, _ := filepath.Glob("/proc/[0-9]*/stat")
+	var stopped []string
+	for _, path := range paths {
+		stat, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		open := bytes.IndexByte(stat, '(')
+		end := bytes.LastIndexByte(stat, ')')
+		fields := strings.Fields(string(stat[end+1:]))
+		if open >= 0 && len(fields) > 0 && fields[0] == "T" && strings.HasPrefix(string(stat[open+1:end]), "postgres") {
+			stopped = append(stopped, string(stat[:end+1]))
+		}
+	}
+	return stopped
+}
+
+// Row 6: a password given in --pg or --redis is never printed, in any
+// form of DSN, on stdout or stderr (on main: in full in the psql line, and
+// twice in a --redis error).
+func TestPasswordsAreNeverPrinted(t *testing.T) {
+	const secret = "s3cr3t-pw"
+	server := usersServer(t)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, server.DSN(pgcluster.Database))
+	require.NoError(t, err)
+	_, err = conn.Exec(ctx, `CREATE ROLE alice LOGIN SUPERUSER PASSWORD '`+secret+`'`)
+	require.NoError(t, err)
+	conn.Close(ctx)
+	socket := filepath.Join(server.SlotDir, "run")
+
+	for _, args := range [][]string{
+		{"run", "lease-overrun", "--pg", fmt.Sprintf("host=%s user=alice dbname=fencelab password=%s", socket, secret)},
+		{"run", "lease-overrun", "--pg", fmt.Sprintf("host=%s user=alice dbname=fencelab password='%s'", socket, secret)},
+		{"run", "lease-overrun", "--json", "-v", "--pg", fmt.Sprintf("postgres://alice:%s@/fencelab?host=%s", secret, socket)},
+		{"run", "lease-overrun", "--pg", fmt.Sprintf("postgres://alice@/fencelab?host=%s&password=%s", socket, secret)},
+		{"run", "lease-overrun", "--pg", fmt.Sprintf("host=%s port=notaport password=%s", socket, secret)},
+		{"run", "lease-overrun", "--pg", fmt.Sprintf("postgres://alice:%s@%s:99999/x", secret, "localhost")},
+		{"run", "lease-overrun", "--redis", "redis://u:" + secret + "@127.0.0.1:6390/notanumber"},
+		{"run", "lease-overrun", "--redis", "redis://u:" + secret + "@127.0.0.1:1/0"},
+		{"race", "--redis", "redis://:" + secret + "@127.0.0.1:1/0"},
+	} {
+		code, stdout, stderr := call(t, args...)
+		require.NotContains(t, stdout+stderr, secret, "%v printed the password (exit %d):\n%s%s", args, code, stdout, stderr)
+		if code == 0 {
+			require.Contains(t, stdout+stderr, "password as in your --pg, or PGPASSWORD", args)
+		}
+	}
+}
+
+// Row 7: three runs at once on one --pg and one --redis each end as the
+// catalog predicts (on main: deadlock detected, duplicate key, "not as
+// the catalog predicts", all as exit 3). The runs sharing the database
+// wait for each other and say so; the runs sharing Redis keep to their
+// own keys.
+func TestConcurrentRunsOnSharedServers(t *testing.T) {
+	bin := binary(t)
+	sharedPG := storetest.NewDatabaseDSN(t, false)
+	redisURL := storetest.RealRedisURL(t)
+	type run struct {
+		args   []string
+		stdout bytes.Buffer
+		stderr bytes.Buffer
+		err    error
+	}
+	var runs []*run
+	for range 3 {
+		runs = append(runs, &run{args: []string{"run", "--all", "--mode", "both", "--allow-unsafe", "--json", "--pg", sharedPG}})
+	}
+	for range 3 {
+		runs = append(runs, &run{args: []string{"run", "lease-overrun", "counter-loss", "async-job-acquire",
+			"--mode", "both", "--allow-unsafe", "--json", "--pg", storetest.NewDatabaseDSN(t, false),
+			"--redis", redisURL, "--lease-ttl", "500ms"}})
+	}
+	var wg sync.WaitGroup
+	for _, r := range runs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cmd := exec.Command(bin, r.args...)
+			cmd.Stdout, cmd.Stderr = &r.stdout, &r.stderr
+			r.err = cmd.Run()
+		}()
+	}
+	wg.Wait()
+	waited := 0
+	for _, r := range runs {
+		require.NoError(t, r.err, "%v: %s", r.args, r.stderr.String())
+		var results []jsonResult
+		require.NoError(t, json.Unmarshal(r.stdout.Bytes(), &results))
+		for _, res := range results {
+			require.True(t, res.AsPredicted, "%s %s", res.Scenario, res.Mode)
+		}
+		if strings.Contains(r.stderr.String(), "another fencelab run is using this database") {
+			waited++
+		}
+	}
+	require.GreaterOrEqual(t, waited, 1, "no run said it waited for another")
+
+	require.Empty(t, storetest.ServerKeys(t, redisURL, redisstore.Prefix+"*"), "the runs left keys on the shared Redis")
+}
+
+// Row 8: race on a user's Redis leaves none of its keys, also when it is
+// interrupted (on main: 1,100 keys left for an hour).
+func TestRaceLeavesNoKeys(t *testing.T) {
+	url := storetest.RealRedisURL(t)
+	leftovers := func() []string { return storetest.ServerKeys(t, url, redisstore.Prefix+"*") }
+
+	code, _, stderr := call(t, "race", "--redis", url, "--free", "20")
+	require.Equal(t, 0, code, stderr)
+	require.Empty(t, leftovers())
+
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(200*time.Millisecond, cancel)
+	code, _, stderr = callCtx(t, ctx, "race", "--redis", url, "--n", "5000")
+	require.Equal(t, 130, code, stderr)
+	requireOneLine(t, stderr, "interrupted")
+	require.Empty(t, leftovers())
+}
+
+// Row 9: quieter faults.
+func TestOutputThatCannotBeWrittenFails(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full")
+	}
+	defer full.Close()
+	for _, args := range [][]string{{"list"}, {"run", "lease-overrun", "--pg", storetest.NewDatabaseDSN(t, false)}, {"race", "--n", "3"}} {
+		var errOut bytes.Buffer
+		code := fencelab(context.Background(), args, full, &errOut)
+		require.Equal(t, 1, code, "%v > /dev/full", args)
+		requireOneLine(t, errOut.String(), "no space left on device")
+	}
+
+	// A stdout closed before fencelab starts (the Go runtime puts
+	// /dev/null in its place, so writes would vanish silently).
+	out, err := exec.Command("/bin/sh", "-c", binary(t)+" list >&-").CombinedOutput()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit, "%s", out)
+	require.Equal(t, 1, exit.ExitCode())
+	require.Contains(t, string(out), "standard output is closed")
+	require.NoError(t, exec.Command("/bin/sh", "-c", binary(t)+" list >/dev/null").Run(), "a deliberate >/dev/null is fine")
+}
+
+// An interrupt while the backends start is exit 130 "interrupted", not 3
+// "context canceled"; the next start works (row 3 end to end).
+func TestInterruptDuringStart(t *testing.T) {
+	dir := cacheDir(t)
+	t.Setenv("FENCELAB_CACHE_DIR", dir)
+	for _, after := range []time.Duration{30 * time.Millisecond, 250 * time.Millisecond} {
+		ctx, cancel := context.WithTimeout(context.Background(), after)
+		code, _, stderr := callCtx(t, ctx, "run", "lease-overrun")
+		cancel()
+		if code == 0 {
+			continue // it was quicker than the interrupt
+		}
+		require.Equal(t, 130, code, stderr)
+		requireOneLine(t, stderr, "interrupted")
+	}
+	code, _, stderr := call(t, "run", "lease-overrun")
+	require.Equal(t, 0, code, stderr)
+	require.Empty(t, postmastersUnder(t, dir))
+}
+
+// race shows progress on a terminal once it takes more than a second.
+func TestRaceProgress(t *testing.T) {
+	var buf bytes.Buffer
+	p := &progress{w: &buf, what: "forced key sets", started: time.Now()}
+	p.show(1, 100)
+	require.Empty(t, buf.String(), "nothing in the first second")
+	p.started = time.Now().Add(-2 * time.Second)
+	p.show(42, 100)
+	require.Equal(t, "\rrace: 42/100 forced key sets (42%)…", buf.String())
+	p.done()
+	require.True(t, strings.HasSuffix(buf.String(), "\r\x1b[K"))
+
+	require.Nil(t, newProgress(&buf, "x").w, "no progress off a terminal")
+}

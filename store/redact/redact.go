@@ -1,0 +1,114 @@
+// Package redact takes passwords out of connection strings before anything
+// is shown: a terminal, a log, a projector. Both stores and the command line
+// use it, so a password is hidden the same way everywhere. What is left is
+// still a working connection string (psql then asks for the password, or
+// reads PGPASSWORD), so a user can copy it.
+package redact
+
+import (
+	"net/url"
+	"strings"
+)
+
+// Mask stands where a password may have been but could not be cut out.
+const Mask = "xxxxx"
+
+// URL drops the password of a URL's user info and any password query
+// parameter. A string that does not parse as a URL is masked from its
+// scheme to its last @, since where the password ends cannot be known.
+func URL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		scheme := strings.Index(raw, "://")
+		at := strings.LastIndex(raw, "@")
+		if scheme >= 0 && at > scheme {
+			return raw[:scheme+3] + Mask + raw[at:]
+		}
+		if scheme >= 0 {
+			return raw[:scheme+3] + Mask
+		}
+		return Mask
+	}
+	if q := u.Query(); q.Has("password") || q.Has("pass") {
+		q.Del("password")
+		q.Del("pass")
+		u.RawQuery = q.Encode()
+	}
+	if _, has := u.User.Password(); has {
+		name := u.User.Username()
+		u.User = nil
+		if name != "" {
+			u.User = url.User(name)
+		}
+	}
+	return u.String()
+}
+
+// PostgresDSN drops the password of a PostgreSQL connection string in
+// either form: a URL, or libpq's keyword/value pairs (password=… with the
+// value bare or single-quoted, backslash escapes inside quotes).
+func PostgresDSN(dsn string) string {
+	trimmed := strings.TrimSpace(dsn)
+	if strings.HasPrefix(trimmed, "postgres://") || strings.HasPrefix(trimmed, "postgresql://") {
+		return URL(trimmed)
+	}
+	var out strings.Builder
+	s := dsn
+	for len(s) > 0 {
+		// Copy whitespace, then one key = value pair.
+		i := 0
+		for i < len(s) && isSpace(s[i]) {
+			i++
+		}
+		out.WriteString(s[:i])
+		s = s[i:]
+		if s == "" {
+			break
+		}
+		eq := strings.IndexByte(s, '=')
+		if eq < 0 {
+			out.WriteString(s)
+			break
+		}
+		key := strings.TrimSpace(s[:eq])
+		j := eq + 1
+		for j < len(s) && isSpace(s[j]) {
+			j++
+		}
+		end := j + valueEnd(s[j:])
+		if key != "password" {
+			out.WriteString(s[:end])
+		}
+		s = s[end:]
+	}
+	return strings.Join(strings.Fields(out.String()), " ")
+}
+
+// valueEnd is the length of the value at the start of s: up to the next
+// whitespace, or a single-quoted string with backslash escapes.
+func valueEnd(s string) int {
+	if strings.HasPrefix(s, "'") {
+		for i := 1; i < len(s); i++ {
+			switch s[i] {
+			case '\\':
+				i++
+			case '\'':
+				return i + 1
+			}
+		}
+		return len(s)
+	}
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case ' ', '\t', '\n', '\r', '\f', '\v':
+			return i
+		}
+	}
+	return len(s)
+}
+
+func isSpace(b byte) bool {
+	return b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\f' || b == '\v'
+}

@@ -1,0 +1,40 @@
+package redact_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/fencelab/fencelab/store/redact"
+)
+
+func TestPostgresDSN(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"host=db port=5432 user=alice password=alicepw dbname=lab", "host=db port=5432 user=alice dbname=lab"},
+		{"password = 'a b\\'c' host=db", "host=db"},
+		{"host=db password=pw\\ still", "host=db"},
+		{"host=db", "host=db"},
+		{"postgres://alice:alicepw@db:5432/lab?sslmode=disable", "postgres://alice@db:5432/lab?sslmode=disable"},
+		{"postgresql://alice@db/lab?password=alicepw", "postgresql://alice@db/lab"},
+		{"postgres://alice:pw@[bad", "postgres://xxxxx@[bad"},
+	} {
+		got := redact.PostgresDSN(tc.in)
+		require.Equal(t, tc.want, got, tc.in)
+		require.NotContains(t, got, "alicepw")
+	}
+}
+
+func TestURL(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"redis://u:redispw@host:6379/0", "redis://u@host:6379/0"},
+		{"redis://:redispw@host:6379/0", "redis://host:6379/0"},
+		{"rediss://host:6379/0?password=redispw", "rediss://host:6379/0"},
+		{"redis://host:6379/0", "redis://host:6379/0"},
+		{"redis://u:redis%pw@host/0", "redis://xxxxx@host/0"},
+		{"unix:///tmp/redis.sock", "unix:///tmp/redis.sock"},
+	} {
+		got := redact.URL(tc.in)
+		require.Equal(t, tc.want, got, tc.in)
+		require.NotContains(t, got, "redispw")
+	}
+}
