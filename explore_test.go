@@ -251,6 +251,7 @@ func TestExplorerEndsOnSignals(t *testing.T) {
 // server frozen the explorer stays responsive, says so, and q quits at once
 // (on main: the password in clear, and q took 15 s).
 func TestExplorerOnAFrozenServerWithAPassword(t *testing.T) {
+	t.Parallel()
 	requireTmux(t)
 	const secret = "pr0jector-pw"
 	server := usersServer(t)

@@ -119,20 +119,22 @@ func processesUnder(t *testing.T, dir string) []process {
 
 // Row 5: a frozen PostgreSQL — the user's or the ephemeral one — is
 // reported in seconds with exit 3 (on main: no answer after 90 s).
-func TestFrozenPostgreSQLIsReportedInSeconds(t *testing.T) {
-	t.Run("--pg", func(t *testing.T) {
-		server := usersServer(t)
-		go func() {
-			time.Sleep(400 * time.Millisecond)
-			freeze(t, server.PID())
-		}()
-		started := time.Now()
-		code, _, stderr := call(t, "run", "--all", "--mode", "both", "--allow-unsafe", "--pg", server.DSN(pgcluster.Database))
-		require.Equal(t, 3, code, stderr)
-		requireOneLine(t, stderr, "did not answer within")
-		require.Less(t, time.Since(started), 15*time.Second)
-	})
-	t.Run("ephemeral", func(t *testing.T) {
+func TestFrozenUsersPostgreSQLIsReportedInSeconds(t *testing.T) {
+	t.Parallel()
+	server := usersServer(t)
+	go func() {
+		time.Sleep(400 * time.Millisecond)
+		freeze(t, server.PID())
+	}()
+	started := time.Now()
+	code, _, stderr := call(t, "run", "--all", "--mode", "both", "--allow-unsafe", "--pg", server.DSN(pgcluster.Database))
+	require.Equal(t, 3, code, stderr)
+	requireOneLine(t, stderr, "did not answer within")
+	require.Less(t, time.Since(started), 15*time.Second)
+}
+
+func TestFrozenEphemeralPostgreSQLIsReportedInSeconds(t *testing.T) {
+	{
 		dir := cacheDir(t)
 		t.Setenv("FENCELAB_CACHE_DIR", dir)
 		code, _, stderr := call(t, "run", "lease-overrun") // the first start makes the cluster
@@ -154,7 +156,7 @@ func TestFrozenPostgreSQLIsReportedInSeconds(t *testing.T) {
 		require.Less(t, time.Since(started), 15*time.Second)
 		require.Empty(t, postmastersUnder(t, dir), "the frozen ephemeral server was left behind")
 		require.Empty(t, stoppedPostgres(t), "frozen backends were left behind")
-	})
+	}
 }
 
 // stoppedPostgres lists the postgres processes left stopped (state T).
@@ -181,6 +183,7 @@ func stoppedPostgres(t *testing.T) []string {
 // form of DSN, on stdout or stderr (on main: in full in the psql line, and
 // twice in a --redis error).
 func TestPasswordsAreNeverPrinted(t *testing.T) {
+	t.Parallel()
 	const secret = "s3cr3t-pw"
 	server := usersServer(t)
 	ctx := context.Background()
@@ -216,6 +219,7 @@ func TestPasswordsAreNeverPrinted(t *testing.T) {
 // wait for each other and say so; the runs sharing Redis keep to their
 // own keys.
 func TestConcurrentRunsOnSharedServers(t *testing.T) {
+	t.Parallel()
 	bin := binary(t)
 	sharedPG := storetest.NewDatabaseDSN(t, false)
 	redisURL := storetest.RealRedisURL(t)

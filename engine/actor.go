@@ -87,8 +87,6 @@ func (t *Turn) Peer(name string) *Actor {
 	return a
 }
 
-func (t *Turn) Actors() []*Actor { return t.lab.actors }
-
 // Emit adds an event for this actor; Code is prefixed with the actor's name.
 func (t *Turn) Emit(layer Layer, code, state, detail, guard string) {
 	t.lab.emit(Event{Actor: t.Actor.Name, Layer: layer, Code: t.Actor.Name + "_" + code,

@@ -99,9 +99,6 @@ func (l *Lab) Backends() Backends  { return l.backends }
 func (l *Lab) Actors() []*Actor    { return l.actors }
 func (l *Lab) Events() []Event     { return l.events }
 func (l *Lab) Breaks() []Break     { return l.breaks }
-func (l *Lab) Clock() time.Duration {
-	return l.clock
-}
 
 // Now is the lab clock as a time: the seed's start plus the time advanced.
 func (l *Lab) Now() time.Time { return l.scenario.Seed.Now.Add(l.clock) }

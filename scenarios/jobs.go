@@ -28,8 +28,6 @@ const (
 	DeadlineExceeded = "DEADLINE_EXCEEDED"
 )
 
-func jobSeed() engine.Seed { return sharedSeed() }
-
 // request is an API request that starts the job (or reuses the running one).
 type request struct {
 	name  string // R1

@@ -250,8 +250,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(m.refresh(), m.tick())
 	case tea.KeyMsg:
 		// Keys typed faster than the terminal is read arrive as one message
-		// with several runes ("nnn"); each is a key press of its own.
-		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !m.picking {
+		// with several runes ("nnn", or "/lea" in the picker); each is a key
+		// press of its own, so "/" still opens the picker's filter.
+		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
 			var cmds []tea.Cmd
 			for _, r := range msg.Runes {
 				_, cmd := m.handleKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})

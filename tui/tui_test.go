@@ -186,3 +186,17 @@ func TestTimelineScrolls(t *testing.T) {
 		t.Errorf("after a reset the timeline should follow again:\n%s", view)
 	}
 }
+
+// In the picker a "/" read together with the filter text still opens the
+// filter, and a q typed next is filter text, not quit (on main the "/" was
+// lost and q quit).
+func TestPickerFilterTypedInOneBurst(t *testing.T) {
+	tm := start(t, 120, 40)
+	press(tm, "s")
+	waitFor(t, tm, "counter-loss")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/counter")})
+	waitFor(t, tm, "Filter: counter")
+	press(tm, "q")
+	waitFor(t, tm, "Filter: counterq")
+	finalView(t, tm)
+}

@@ -21,17 +21,19 @@ var ErrForeignSchema = errors.New("pgledger: schema fencelab exists but was not 
 // tell its own schema from somebody else's of the same name.
 const schemaMark = "created by fencelab; holds lab data only"
 
+// migrateWithin bounds all of a migration: a few statements each, well under
+// a second on a server that answers.
+const migrateWithin = 2 * CallTimeout
+
 // Migrate makes sure schema fencelab exists and is fencelab's, then applies
 // the embedded migrations with goose (version table fencelab.goose_db_version).
 // Open calls it under the run lock, so two runs never migrate at once.
 func Migrate(ctx context.Context, config *pgx.ConnConfig) error {
-	// Migrations are a few statements each: a server that takes longer to
-	// run all of them is not answering.
-	ctx, cancel := context.WithTimeoutCause(ctx, 6*CallTimeout, ErrNoAnswer)
+	ctx, cancel := context.WithTimeoutCause(ctx, migrateWithin, ErrNoAnswer)
 	defer cancel()
 	err := migrate(ctx, config)
 	if err != nil && errors.Is(context.Cause(ctx), ErrNoAnswer) {
-		return fmt.Errorf("pgledger: migrate: %w", noAnswer(6*CallTimeout))
+		return fmt.Errorf("pgledger: migrate: %w", noAnswer(migrateWithin))
 	}
 	return err
 }
