@@ -342,3 +342,23 @@ func TestRaceProgress(t *testing.T) {
 
 	require.Nil(t, newProgress(&buf, "x").w, "no progress off a terminal")
 }
+
+// Row 7's last part: a run that fails for a reason other than reaching the
+// server is not exit 3 "unreachable" (on main it was, for deadlocks and
+// duplicate keys). Here the user's database refuses the lab's inserts.
+func TestFailureThatIsNotReachabilityIsNotExitThree(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dsn := storetest.NewDatabaseDSN(t, false)
+	code, _, stderr := call(t, "run", "lease-overrun", "--pg", dsn)
+	require.Equal(t, 0, code, stderr)
+	conn, err := pgx.Connect(ctx, dsn)
+	require.NoError(t, err)
+	defer conn.Close(ctx)
+	_, err = conn.Exec(ctx, `ALTER TABLE fencelab.executions ADD CONSTRAINT refuse_all CHECK (false) NOT VALID`)
+	require.NoError(t, err)
+
+	code, _, stderr = call(t, "run", "lease-overrun", "--pg", dsn)
+	require.Equal(t, 1, code, stderr)
+	requireOneLine(t, stderr, "refuse_all")
+}

@@ -156,8 +156,12 @@ func compactKeys(st styles, keys []engine.RedisKey, width, lines int) []string {
 	line := " "
 	for _, k := range keys {
 		name := k.Key
+		// The tail names the key; a real Redis puts the run's namespace
+		// (fencelab:RUN:) before it.
 		if i := strings.LastIndex(name, "}:"); i >= 0 {
 			name = name[i+2:]
+		} else if i := strings.Index(name, "leader:"); i >= 0 {
+			name = name[i:]
 		} else {
 			name = strings.TrimPrefix(name, "fencelab:")
 		}

@@ -39,11 +39,11 @@ func (m *Model) View() string {
 		if m.backends != nil {
 			waiting = "opening " + m.scenario.ID + "…"
 		}
-		return strings.Join(fit([]string{
-			m.styles.title.Render("fencelab") + m.styles.dim.Render(" · job safety in distributed systems"),
-			"",
-			m.spinner.View() + " " + waiting,
-		}, m.width), "\n")
+		// What the start waits for may be long (another run holding the
+		// database): wrapped, not cut.
+		lines := []string{m.styles.title.Render("fencelab") + m.styles.dim.Render(" · job safety in distributed systems"), ""}
+		lines = append(lines, strings.Split(ansi.Wrap(m.spinner.View()+" "+waiting, m.width, " "), "\n")...)
+		return strings.Join(fit(lines, m.width), "\n")
 	}
 	if m.picking {
 		return m.picker.View()
