@@ -252,7 +252,7 @@ func isUnreachable(err error) bool {
 		pgErr      *pgconn.PgError
 	)
 	switch {
-	case errors.Is(err, pgledger.ErrNoAnswer), errors.Is(err, pgconn.ErrConnClosed),
+	case errors.Is(err, pgledger.ErrNoAnswer), errors.Is(err, redisstore.ErrNoAnswer), errors.Is(err, pgconn.ErrConnClosed),
 		errors.As(err, &connectErr), errors.As(err, &netErr),
 		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
 		errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET),

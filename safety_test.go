@@ -362,3 +362,30 @@ func TestFailureThatIsNotReachabilityIsNotExitThree(t *testing.T) {
 	require.Equal(t, 1, code, stderr)
 	requireOneLine(t, stderr, "refuse_all")
 }
+
+// A frozen Redis is reported as quickly: each command, its retry included,
+// has 3 s (on main a command on a frozen Redis took about 10 s).
+func TestFrozenRedisIsReportedInSeconds(t *testing.T) {
+	t.Parallel()
+	url := storetest.RealRedisURL(t)
+	socket := strings.TrimPrefix(url, "unix://")
+	var server int
+	paths, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, path := range paths {
+		raw, _ := os.ReadFile(path)
+		if strings.Contains(string(raw), "redis-server") && strings.Contains(string(raw), socket) {
+			server, _ = strconv.Atoi(filepath.Base(filepath.Dir(path)))
+		}
+	}
+	require.NotZero(t, server, "no redis-server for %s", socket)
+	go func() {
+		time.Sleep(400 * time.Millisecond)
+		syscall.Kill(server, syscall.SIGSTOP)
+	}()
+	defer syscall.Kill(server, syscall.SIGCONT)
+	started := time.Now()
+	code, _, stderr := call(t, "run", "--all", "--mode", "both", "--allow-unsafe", "--redis", url, "--pg", storetest.NewDatabaseDSN(t, false))
+	require.Equal(t, 3, code, stderr)
+	requireOneLine(t, stderr, "Redis did not answer within 3s")
+	require.Less(t, time.Since(started), 12*time.Second)
+}

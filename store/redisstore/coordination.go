@@ -95,15 +95,25 @@ func newCoordination(options *redis.Options, describe string, keys keyspace) *Co
 	// No maintenance-notification handshake: fencelab talks to one server it
 	// names, and the handshake's fallback logs through the process logger.
 	options.MaintNotificationsConfig = &maintnotifications.Config{Mode: maintnotifications.ModeDisabled}
+	options.ContextTimeoutEnabled = true
+	options.ReadTimeout, options.WriteTimeout = CallTimeout, CallTimeout
 	admin := *options
 	admin.ClientName = "fencelab-lab"
-	return &Coordination{
+	c := &Coordination{
 		options:  options,
-		admin:    redis.NewClient(&admin),
+		admin:    newClient(&admin),
 		describe: describe,
 		keys:     keys,
 		clients:  map[string]*redis.Client{},
 	}
+	return c
+}
+
+// newClient is a go-redis client with CallTimeout on every command.
+func newClient(options *redis.Options) *redis.Client {
+	rdb := redis.NewClient(options)
+	rdb.AddHook(deadlineHook{})
+	return rdb
 }
 
 // client is an actor's Redis connection: the lease and job stores over one
@@ -121,7 +131,7 @@ func (c *Coordination) Client(actor string) engine.RedisClient {
 	if !ok {
 		options := *c.options
 		options.ClientName = "fencelab-" + actor
-		rdb = redis.NewClient(&options)
+		rdb = newClient(&options)
 		c.clients[actor] = rdb
 	}
 	return client{Leases: &Leases{rdb: rdb, keys: c.keys}, Jobs: &Jobs{rdb: rdb, keys: c.keys}}
@@ -295,8 +305,9 @@ func (c *Coordination) Restart(ctx context.Context) (bool, error) {
 func (c *Coordination) Virtual() bool    { return c.embedded != nil }
 func (c *Coordination) Describe() string { return c.describe }
 
-// cleanupWithin bounds the deletion of a run's keys when it ends.
-const cleanupWithin = 3 * time.Second
+// cleanupWithin bounds the deletion of a run's keys when it ends (a few
+// SCAN and UNLINK round trips).
+const cleanupWithin = 2 * CallTimeout
 
 // Close deletes the run's keys from a real server (the embedded one goes
 // away with them), closes every client and stops the embedded server. It
