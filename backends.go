@@ -26,7 +26,8 @@ const (
 	exitUnexpected  = 1 // the outcome differs from the catalog, or the run failed
 	exitUsage       = 2
 	exitUnreachable = 3
-	exitInterrupted = 130
+	exitInterrupted = 130 // 128 + SIGINT, as shells count it
+	exitBrokenPipe  = 128 + 13
 )
 
 // exitError is an error with the exit code it should end fencelab with.
@@ -138,7 +139,7 @@ func startBackends(ctx context.Context, c config, notify func(string)) (*backend
 		}
 	}
 	if c.pgDSN != "" {
-		b.database, err = pgledger.Open(ctx, c.pgDSN, "", waiting)
+		b.database, err = pgledger.Open(ctx, c.pgDSN, pgledger.Options{Waiting: waiting})
 		if err != nil {
 			b.stop()
 			return nil, classify(ctx, err)
@@ -160,8 +161,11 @@ func startBackends(ctx context.Context, c config, notify func(string)) (*backend
 		return nil, unreachable(err)
 	}
 	b.ephemeral = true
-	b.database, err = pgledger.Open(ctx, b.cluster.DSN(pgcluster.Database),
-		fmt.Sprintf("postgres %d (ephemeral)", b.cluster.Binaries.Major), waiting)
+	b.database, err = pgledger.Open(ctx, b.cluster.DSN(pgcluster.Database), pgledger.Options{
+		Describe: fmt.Sprintf("postgres %d (ephemeral)", b.cluster.Binaries.Major),
+		Waiting:  waiting,
+		Dial:     b.cluster.Dial,
+	})
 	if err != nil {
 		b.stop()
 		return nil, classify(ctx, err)
@@ -191,24 +195,42 @@ func noServerError() error {
 }
 
 // stop releases the database's run lock, deletes the run's keys from a
-// real Redis, closes the connections and stops the ephemeral cluster.
-func (b *backends) stop() {
+// real Redis, closes the connections and stops the ephemeral cluster. Its
+// error is what was left behind (keys on a Redis that stopped answering).
+func (b *backends) stop() error {
 	if b.database != nil {
 		b.database.Close()
 	}
+	var err error
 	if b.redis != nil {
-		b.redis.Close()
+		err = b.redis.Close()
 	}
 	if b.cluster != nil {
 		b.cluster.Stop()
 	}
+	return err
 }
 
-// errInterrupted ends a command the user interrupted.
-var errInterrupted = &exitError{code: exitInterrupted, err: errors.New("interrupted")}
+// warnLeftovers tells what a command that otherwise succeeded left behind.
+// A command that failed has said why in its one line already.
+func warnLeftovers(stderr io.Writer, leftover, failed error) {
+	if leftover != nil && failed == nil {
+		fmt.Fprintf(stderr, "fencelab: warning: %s\n", engine.OneLine(leftover))
+	}
+}
+
+// interrupted ends a command that a signal (or its caller) cancelled: exit
+// 128+signal, and a line naming the signal.
+func interrupted(ctx context.Context) error {
+	var s signalled
+	if errors.As(context.Cause(ctx), &s) {
+		return &exitError{code: 128 + int(s.sig), err: s}
+	}
+	return &exitError{code: exitInterrupted, err: errors.New("interrupted")}
+}
 
 // classify gives a failure the exit code it ends fencelab with: an
-// interrupt is 130 whatever it broke on the way; a refusal of the user's
+// interrupt is 128+signal whatever it broke on the way; a refusal of the user's
 // configuration (wrong password, missing database or privilege, a foreign
 // schema) is 2; a server that cannot be reached or stopped answering is 3;
 // any other failure of a run is 1 — it is not the server's absence, and
@@ -219,7 +241,9 @@ func classify(ctx context.Context, err error) error {
 	case err == nil:
 		return nil
 	case ctx.Err() != nil || errors.Is(err, context.Canceled):
-		return errInterrupted
+		return interrupted(ctx)
+	case errors.Is(err, pgcluster.ErrUnsafePath):
+		return &exitError{code: exitUsage, err: err}
 	case errors.Is(err, pgledger.ErrForeignSchema):
 		return usageError("%s; fencelab changed nothing (use another database, or drop or rename that schema)", err)
 	case refusedConfig(err):
@@ -262,7 +286,9 @@ func isUnreachable(err error) bool {
 	case errors.As(err, &pgErr):
 		return strings.HasPrefix(pgErr.Code, "08") || // connection exception
 			strings.HasPrefix(pgErr.Code, "57P") || // server shutting down, crashed, starting
-			pgErr.Code == "53300" // too many connections
+			pgErr.Code == "53300" || // too many connections
+			pgErr.Code == "57014" || // statement_timeout: stuck
+			pgErr.Code == "55P03" // lock_timeout: stuck behind a lock
 	}
 	return false
 }

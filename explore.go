@@ -27,7 +27,7 @@ func explore(ctx context.Context, c config) error {
 		starting = fmt.Sprintf("starting PostgreSQL %d…", bins.Major)
 	}
 
-	signalled := ctx
+	outer := ctx // cancelled by a signal
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// Start runs in a command goroutine that may outlive the program: after
@@ -78,8 +78,8 @@ func explore(ctx context.Context, c config) error {
 		started.stop()
 	}
 
-	if signalled.Err() != nil {
-		return errInterrupted
+	if outer.Err() != nil {
+		return interrupted(outer)
 	}
 	if err := model.Err(); err != nil {
 		return err

@@ -29,27 +29,39 @@ import (
 
 func main() {
 	// fencelab owns SIGINT, SIGTERM and SIGHUP: the first one cancels ctx,
-	// and whatever runs stops its servers and restores the terminal on the
-	// way out. The explorer turns Bubble Tea's own handler off, so only
-	// this one acts. A second signal, should the teardown hang, ends the
-	// process at once (the kernel then stops an ephemeral server, see
-	// pgcluster).
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	// and whatever runs stops its servers, deletes its keys and restores
+	// the terminal on the way out; it then exits 128+signal. The explorer
+	// turns Bubble Tea's own handler off, so only this one acts. A second
+	// signal, should the teardown hang, ends the process at once (the kernel
+	// then stops an ephemeral server, see pgcluster).
+	ctx, cancel := context.WithCancelCause(context.Background())
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	go func() {
-		<-ctx.Done()
-		stop()
+		sig := <-signals
+		signal.Stop(signals)
+		cancel(signalled{sig.(syscall.Signal)})
 	}()
+	// A closed pipe on stdout (fencelab … | head) is an error of a write,
+	// not an instant death, so the run still cleans up; then fencelab ends
+	// by SIGPIPE as other tools do.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	// go-redis logs through one logger per process; its lines would land in
 	// the middle of the explorer's screen. fencelab reports failures itself.
 	redisstore.DriverLog(io.Discard)
-	var stdout io.Writer = os.Stdout
-	if stdoutWasClosed() {
-		stdout = closedWriter{}
+
+	code := fencelab(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	if code == exitBrokenPipe {
+		signal.Reset(syscall.SIGPIPE)
+		syscall.Kill(os.Getpid(), syscall.SIGPIPE)
 	}
-	code := fencelab(ctx, os.Args[1:], stdout, os.Stderr)
-	stop()
 	os.Exit(code)
 }
+
+// signalled is the cause of a context a signal cancelled.
+type signalled struct{ sig syscall.Signal }
+
+func (s signalled) Error() string { return "interrupted by " + s.sig.String() }
 
 const usage = `fencelab — watch why a leader lease alone is not enough
 
@@ -74,14 +86,18 @@ flags:
 
 exit: 0 as expected · 1 a run ended otherwise than the catalog predicts, or
 failed (its output could not be written, say) · 2 bad usage or configuration ·
-3 a server could not be reached or stopped answering · 130 interrupted
+3 a server could not be reached or stopped answering · 128+N ended by
+signal N (130 Ctrl-C, 143 SIGTERM)
 `
 
 // fencelab runs one command line and returns the exit code.
 func fencelab(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	out := &checkedWriter{w: stdout}
 	code := command(ctx, args, out, stderr)
-	if out.err != nil && code == exitOK {
+	switch {
+	case errors.Is(out.err, syscall.EPIPE):
+		return exitBrokenPipe // the reader went away: nobody to tell
+	case out.err != nil && code == exitOK:
 		fmt.Fprintf(stderr, "fencelab: output lost: %v\n", out.err)
 		return exitUnexpected
 	}
@@ -89,7 +105,8 @@ func fencelab(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 }
 
 // checkedWriter keeps the first write error, so a command whose output was
-// lost (a full disk, a closed stdout) does not end as if all went well.
+// lost (a full disk, a reader that went away) does not end as if all went
+// well.
 type checkedWriter struct {
 	w   io.Writer
 	err error
@@ -105,12 +122,6 @@ func (c *checkedWriter) Write(p []byte) (int, error) {
 	}
 	return n, err
 }
-
-// closedWriter stands for a standard output that was closed before
-// fencelab started.
-type closedWriter struct{}
-
-func (closedWriter) Write([]byte) (int, error) { return 0, errors.New("standard output is closed") }
 
 // command runs one command line and returns the exit code.
 func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {

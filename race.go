@@ -19,7 +19,7 @@ const maxRace = 10_000
 
 // runRace runs `fencelab race`: Redis only, no PostgreSQL. On a real Redis
 // the keys it made are deleted when it ends, interrupted or not.
-func runRace(ctx context.Context, c config, n, free int, stdout, stderr io.Writer) error {
+func runRace(ctx context.Context, c config, n, free int, stdout, stderr io.Writer) (err error) {
 	if n < 1 || n > maxRace {
 		return usageError("--n must be between 1 and %d, got %d", maxRace, n)
 	}
@@ -30,7 +30,7 @@ func runRace(ctx context.Context, c config, n, free int, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
-	defer redis.Close()
+	defer func() { warnLeftovers(stderr, redis.Close(), err) }()
 	now := time.Now().UTC()
 
 	meter := newProgress(stderr, "forced key sets")

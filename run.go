@@ -59,12 +59,12 @@ func parseRunRequest(args []string, all bool, mode string, asJSON bool, c config
 // runHeadless runs the guided order of each scenario in each mode and prints
 // the timelines and result strips (or JSON). It fails with exitUnexpected
 // when a run did not end as the catalog predicts.
-func runHeadless(ctx context.Context, c config, req runRequest, stdout, stderr io.Writer) error {
+func runHeadless(ctx context.Context, c config, req runRequest, stdout, stderr io.Writer) (err error) {
 	b, err := startBackends(ctx, c, func(waiting string) { fmt.Fprintf(stderr, "fencelab: %s\n", waiting) })
 	if err != nil {
 		return err
 	}
-	defer b.stop()
+	defer func() { warnLeftovers(stderr, b.stop(), err) }()
 
 	describe := backendLines(b)
 	if req.json {

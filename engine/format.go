@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // How values read on every screen, the headless output and the explorer alike.
@@ -26,8 +27,15 @@ func FormatFence(f int64) string {
 	return fmt.Sprint(f)
 }
 
-// OneLine flattens an error to one line: drivers (pgx) spread theirs over
-// several.
+// OneLine flattens an error to one line for a terminal: drivers (pgx)
+// spread theirs over several, and text that came from a server loses any
+// control character (an escape sequence would act on the screen).
 func OneLine(err error) string {
-	return strings.Join(strings.Fields(err.Error()), " ")
+	printable := strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) && !unicode.IsSpace(r) {
+			return -1
+		}
+		return r
+	}, err.Error())
+	return strings.Join(strings.Fields(printable), " ")
 }

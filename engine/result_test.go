@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 
@@ -94,4 +95,11 @@ func TestCheckLedger(t *testing.T) {
 	drifted := state(exec("a", 42))
 	drifted.Checkpoints[0].SummaryValue = 4
 	require.Equal(t, []int{3}, invariants(CheckLedger(drifted, 0)))
+}
+
+func TestOneLine(t *testing.T) {
+	got := OneLine(errors.New("ERROR:  bad\n\tthing \x1b[2Jcleared\x07"))
+	if got != "ERROR: bad thing [2Jcleared" {
+		t.Errorf("OneLine = %q", got)
+	}
 }

@@ -45,7 +45,15 @@ var SearchPatterns = []string{
 // Homebrew's, and, when none of those has them, `pg_config --bindir` (a
 // program run only when needed: Debian's is a slow wrapper). The newest
 // supported version wins.
+//
+// The probes (`postgres --version`, `pg_config`) run as the server account
+// when fencelab runs as root: they are found on PATH and by glob, and root
+// runs nothing it has not chosen.
 func FindBinaries() (Binaries, error) {
+	owner, err := serverAccount()
+	if err != nil {
+		return Binaries{}, err
+	}
 	var candidates []string
 	if p, err := exec.LookPath("postgres"); err == nil {
 		candidates = append(candidates, filepath.Dir(p))
@@ -54,10 +62,10 @@ func FindBinaries() (Binaries, error) {
 		matches, _ := filepath.Glob(pattern)
 		candidates = append(candidates, matches...)
 	}
-	found := checkCandidates(candidates)
+	found := checkCandidates(candidates, owner)
 	if len(found) == 0 {
-		if out, err := exec.Command("pg_config", "--bindir").Output(); err == nil {
-			found = checkCandidates([]string{strings.TrimSpace(string(out))})
+		if out, err := owner.command("pg_config", "--bindir").Output(); err == nil {
+			found = checkCandidates([]string{strings.TrimSpace(string(out))}, owner)
 		}
 	}
 	if len(found) == 0 {
@@ -70,7 +78,7 @@ func FindBinaries() (Binaries, error) {
 // checkCandidates keeps the directories with a usable initdb and postgres,
 // each real directory once (links such as /usr/local/bin/postgres count as
 // the directory they point into).
-func checkCandidates(candidates []string) []Binaries {
+func checkCandidates(candidates []string, owner *account) []Binaries {
 	var found []Binaries
 	seen := map[string]bool{}
 	for _, dir := range candidates {
@@ -84,7 +92,7 @@ func checkCandidates(candidates []string) []Binaries {
 		if !isExecutable(filepath.Join(dir, "postgres")) || !isExecutable(filepath.Join(dir, "initdb")) {
 			continue
 		}
-		major, err := serverMajor(filepath.Join(dir, "postgres"))
+		major, err := serverMajor(filepath.Join(dir, "postgres"), owner)
 		if err != nil || major < minMajor {
 			continue
 		}
@@ -100,8 +108,8 @@ func isExecutable(path string) bool {
 
 var versionPattern = regexp.MustCompile(`\(PostgreSQL\) (\d+)`)
 
-func serverMajor(postgres string) (int, error) {
-	out, err := exec.Command(postgres, "--version").Output()
+func serverMajor(postgres string, owner *account) (int, error) {
+	out, err := owner.command(postgres, "--version").Output()
 	if err != nil {
 		return 0, fmt.Errorf("%s --version: %w", postgres, err)
 	}

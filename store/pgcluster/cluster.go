@@ -27,6 +27,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
 	"os"
 	"os/exec"
 	"os/user"
@@ -146,10 +147,7 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 // can change it or what leads to it, and that the server account can reach
 // a slot below it.
 func prepareCacheDir(dir string, owner *account) (string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("pgcluster: create %s: %w", dir, err)
-	}
-	real, err := checkTrusted(dir)
+	real, err := trustedDir(dir)
 	if err != nil {
 		return "", err
 	}
@@ -167,19 +165,54 @@ func (c *Cluster) takeSlot(dir string) error {
 		if err := ownDir(slot, 0o755, c.owner.uid); err != nil {
 			return err
 		}
-		f, err := ownFile(filepath.Join(slot, "slot.lock"), false)
+		lock, err := lockSlot(filepath.Join(slot, "slot.lock"))
 		if err != nil {
 			return err
 		}
-		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-			f.Close()
-			continue
+		if lock == nil {
+			continue // another fencelab holds it
 		}
-		c.SlotDir, c.lock = slot, f
+		c.SlotDir, c.lock = slot, lock
 		c.socketDir = filepath.Join(slot, "run")
 		return nil
 	}
 	return fmt.Errorf("pgcluster: all %d cluster slots in %s are in use by other fencelab processes", slots, dir)
+}
+
+// lockSlot takes a slot's lock file, or returns nil when another process
+// holds it. A lock file that is not this user's plain file (a planted one
+// in a slot of an older fencelab) is locked first, if it is a file at all,
+// and replaced only while held, so a process holding it is never cut out.
+func lockSlot(path string) (*os.File, error) {
+	flock := func(f *os.File) bool { return syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil }
+	if f, err := os.OpenFile(path, os.O_RDONLY|noFollow, 0); err == nil {
+		st, err := statOf(f)
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		if st.Mode&syscall.S_IFMT == syscall.S_IFREG {
+			if !flock(f) {
+				f.Close()
+				return nil, nil
+			}
+			if st.Uid == uint32(os.Geteuid()) && st.Nlink == 1 {
+				return f, nil
+			}
+			defer f.Close() // held until ours replaces it
+		} else {
+			f.Close()
+		}
+	}
+	f, err := ownFile(path, false)
+	if err != nil {
+		return nil, err
+	}
+	if !flock(f) {
+		f.Close()
+		return nil, nil
+	}
+	return f, nil
 }
 
 func (c *Cluster) releaseSlot() {
@@ -220,13 +253,19 @@ func (c *Cluster) start(ctx context.Context) error {
 	return marker.Close()
 }
 
-// prepare makes the socket directory, stops a server orphaned by a fencelab
-// that was killed, and runs initdb when the slot has no complete cluster.
+// prepare stops a server orphaned by a fencelab that was killed, empties
+// the socket directory, and runs initdb when the slot has no complete
+// cluster.
 func (c *Cluster) prepare(ctx context.Context) error {
-	if err := serverDir(c.socketDir, c.owner); err != nil {
+	if err := stopOrphan(c.dataDir(), c.owner); err != nil {
 		return err
 	}
-	if err := stopOrphan(c.dataDir(), c.owner); err != nil {
+	// The slot is held and no server of it runs: a socket or lock file left
+	// in run/ names nothing now (and its stale pid would stop the start).
+	if err := os.RemoveAll(c.socketDir); err != nil {
+		return fmt.Errorf("pgcluster: empty %s: %w", c.socketDir, err)
+	}
+	if err := serverDir(c.socketDir, c.owner); err != nil {
 		return err
 	}
 	// What an interrupted initdb left.
@@ -264,8 +303,17 @@ func (c *Cluster) initdb(ctx context.Context) error {
 		"--locale=C", "--no-sync", "--no-instructions")
 	cmd.SysProcAttr = c.owner.sysProcAttr()
 	cmd.Dir = c.SlotDir
-	// initdb's bootstrap backend is in its process group: end the group.
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	// Killing initdb ends its bootstrap backend too (its input closes), once
+	// that can run: continue it, should it be frozen. Signals go through
+	// the process handle, which refuses once initdb was reaped.
+	cmd.Cancel = func() error {
+		if err := cmd.Process.Signal(syscall.Signal(0)); err != nil {
+			return err
+		}
+		continueChildren(cmd.Process.Pid)
+		return cmd.Process.Kill()
+	}
+	cmd.WaitDelay = 2 * time.Second
 	out, err := cmd.CombinedOutput()
 	if parent.Err() != nil {
 		return parent.Err()
@@ -331,8 +379,10 @@ func (c *Cluster) launch(ctx context.Context) error {
 	c.cmd.Dir = c.SlotDir
 	c.cmd.SysProcAttr = c.owner.sysProcAttr()
 	if err := c.cmd.Start(); err != nil {
+		c.cmd = nil
 		return fmt.Errorf("pgcluster: start postgres: %w", err)
 	}
+	c.reaped.Store(false)
 	c.exited = make(chan struct{})
 	go func() {
 		if awaitExit(c.cmd) {
@@ -347,7 +397,7 @@ func (c *Cluster) waitReady(ctx context.Context) error {
 	deadline := time.Now().Add(readyWithin)
 	for {
 		connCtx, cancel := context.WithTimeout(ctx, time.Second)
-		conn, err := pgconn.Connect(connCtx, c.DSN("postgres"))
+		conn, err := c.connect(connCtx, "postgres")
 		cancel()
 		if err == nil {
 			conn.Close(ctx)
@@ -378,7 +428,7 @@ func (c *Cluster) waitReady(ctx context.Context) error {
 func (c *Cluster) CreateDatabase(ctx context.Context, name, template string) error {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	conn, err := pgconn.Connect(ctx, c.DSN("postgres"))
+	conn, err := c.connect(ctx, "postgres")
 	if err != nil {
 		return fmt.Errorf("pgcluster: connect: %w", err)
 	}
@@ -391,6 +441,38 @@ func (c *Cluster) CreateDatabase(ctx context.Context, name, template string) err
 		return fmt.Errorf("pgcluster: create database %s: %w", name, err)
 	}
 	return nil
+}
+
+// connect opens a bare protocol connection to a database of the cluster.
+func (c *Cluster) connect(ctx context.Context, database string) (*pgconn.PgConn, error) {
+	config, err := pgconn.ParseConfig(c.DSN(database))
+	if err != nil {
+		return nil, err
+	}
+	config.DialFunc = c.Dial
+	return pgconn.ConnectConfig(ctx, config)
+}
+
+// Dial connects to the cluster's socket (a pgconn.DialFunc) and proves that
+// the process at the other end runs as the server account. The socket is in
+// a directory that account owns; whatever it put there — a symlink to
+// another socket, say — does not carry this process's connections
+// elsewhere.
+func (c *Cluster) Dial(ctx context.Context, network, addr string) (net.Conn, error) {
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, network, addr)
+	if err != nil {
+		return nil, err
+	}
+	uid, known, err := peerUID(conn)
+	if err == nil && known && uid != c.owner.uid {
+		err = fmt.Errorf("pgcluster: the socket %s is served by uid %d, not by the server account: %w", addr, uid, ErrUnsafePath)
+	}
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return conn, nil
 }
 
 // DSN is the keyword/value connection string of a database in this cluster;
@@ -419,7 +501,7 @@ func (c *Cluster) Stop() error {
 }
 
 // stopServer shuts the postmaster down (fast shutdown: SIGINT, no pg_ctl
-// polling). A server that was frozen (SIGSTOP) is continued so it can act
+// polling; see shutdownSteps). A frozen server is continued so it can act
 // on the signal; one that does not stop is killed.
 func (c *Cluster) stopServer() error {
 	if c.cmd == nil || c.cmd.Process == nil {
@@ -427,29 +509,29 @@ func (c *Cluster) stopServer() error {
 	}
 	cmd := c.cmd
 	defer func() {
-		cmd.Wait() // reap only now: until then the process group is surely ours
+		cmd.Wait() // reap only now: until then its pid is surely ours
 		c.cmd = nil
 	}()
-	for _, step := range []struct {
-		sig  syscall.Signal
-		wait time.Duration
-	}{{syscall.SIGINT, 5 * time.Second}, {syscall.SIGQUIT, 2 * time.Second}} {
-		select {
-		case <-c.exited:
-			return nil
-		default:
-		}
-		cmd.Process.Signal(step.sig)
-		c.continueServer()
-		select {
-		case <-c.exited:
-			return nil
-		case <-time.After(step.wait):
-		}
+	select {
+	case <-c.exited:
+		return nil
+	default:
 	}
-	cmd.Process.Kill()
-	<-c.exited
-	return errors.New("pgcluster: postgres did not stop; killed")
+	stopped := shutdown(
+		func(sig syscall.Signal) { cmd.Process.Signal(sig) },
+		c.continueServer,
+		func(d time.Duration) bool {
+			select {
+			case <-c.exited:
+				return true
+			case <-time.After(d):
+				return false
+			}
+		})
+	if !stopped {
+		return errors.New("pgcluster: postgres did not stop, even killed")
+	}
+	return nil
 }
 
 // continueServer sends SIGCONT to the postmaster and its backends (each of
@@ -462,7 +544,7 @@ func (c *Cluster) continueServer() {
 		return
 	}
 	c.cmd.Process.Signal(syscall.SIGCONT)
-	continueChildren(c.cmd.Process.Pid)
+	continueChildren(c.cmd.Process.Pid) // its backends, each in a session of its own
 }
 
 // logReason is the line of the server log that says why it stopped.
@@ -546,6 +628,14 @@ func serverAccount() (*account, error) {
 		return &account{name: name, uid: uint32(uid), gid: uint32(gid), switched: true}, nil
 	}
 	return nil, errors.New("pgcluster: running as root and found neither a postgres nor a nobody account to run the server as")
+}
+
+// command is a program run as the account, in its own process group.
+func (a *account) command(name string, args ...string) *exec.Cmd {
+	cmd := exec.Command(name, args...)
+	cmd.SysProcAttr = a.sysProcAttr()
+	cmd.Dir = "/" // the caller's working directory may be closed to the account
+	return cmd
 }
 
 // chown hands an open file or directory to the account.

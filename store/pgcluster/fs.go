@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 )
 
@@ -14,8 +15,8 @@ import (
 // account. The rules that keep root from being tricked by that account:
 //
 //   - Every directory on the way to a slot belongs to root (or to fencelab's
-//     own user) and no one else can rename its entries; checkTrusted proves
-//     that for the cache directory and its ancestors, ownDir for the
+//     own user) and no one else can rename its entries; trustedDir proves
+//     that for the cache directory and the path to it, ownDir for the
 //     directories fencelab makes itself.
 //   - The slot directory belongs to fencelab's user, so the server account
 //     cannot put a symlink where fencelab expects a file or a directory.
@@ -31,46 +32,90 @@ import (
 // without blocking on a FIFO.
 const noFollow = syscall.O_NOFOLLOW | syscall.O_NONBLOCK | syscall.O_CLOEXEC
 
-var errUnsafePath = errors.New("unsafe path")
+// ErrUnsafePath is a cache directory, or an entry in a slot, that another
+// account could change under fencelab: a configuration to fix, not a fault.
+var ErrUnsafePath = errors.New("unsafe path")
 
-// checkTrusted proves that no account but root and this process's user can
-// change what dir (after its symlinks) names: dir and every directory above
-// it belong to one of them, and a directory others may write to has the
-// sticky bit (as /tmp does), so they cannot rename its entries. dir itself
-// must not be writable by anyone else at all.
-func checkTrusted(dir string) (string, error) {
-	real, err := filepath.EvalSymlinks(dir)
+// trustedDir creates dir where it is missing and proves that no account
+// but root and this process's user can change what it names. It walks the
+// path as written, from /: every directory on the way belongs to one of
+// them, and one that others may write to has the sticky bit (as /tmp
+// does), so they cannot rename its entries; a symlink on the way belongs to
+// one of them too, and the path it leads to is proven the same way. A
+// missing directory is made only inside a proven one, and proven after. dir
+// itself must not be writable by anyone else at all. It returns dir with
+// its symlinks resolved.
+func trustedDir(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return "", fmt.Errorf("pgcluster: %s: %w", dir, err)
 	}
-	real, err = filepath.Abs(real)
-	if err != nil {
-		return "", fmt.Errorf("pgcluster: %s: %w", dir, err)
-	}
-	euid := uint32(os.Geteuid())
-	for p := real; ; p = filepath.Dir(p) {
-		info, err := os.Lstat(p)
+	cur := "/"
+	for _, part := range strings.Split(strings.Trim(abs, "/"), "/") {
+		if part == "" {
+			continue
+		}
+		next := filepath.Join(cur, part)
+		info, err := os.Lstat(next)
+		if errors.Is(err, fs.ErrNotExist) {
+			if err := os.Mkdir(next, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+				return "", fmt.Errorf("pgcluster: create %s: %w", next, err)
+			}
+			info, err = os.Lstat(next)
+		}
 		if err != nil {
-			return "", fmt.Errorf("pgcluster: %s: %w", p, err)
+			return "", fmt.Errorf("pgcluster: %s: %w", next, err)
 		}
-		st := info.Sys().(*syscall.Stat_t)
-		switch {
-		case !info.IsDir():
-			return "", fmt.Errorf("pgcluster: %s is not a directory: %w", p, errUnsafePath)
-		case st.Uid != 0 && st.Uid != euid:
-			return "", fmt.Errorf("pgcluster: %s belongs to uid %d, not to root or you; choose a cache directory of your own with FENCELAB_CACHE_DIR: %w",
-				p, st.Uid, errUnsafePath)
-		case p == real && info.Mode().Perm()&0o022 != 0:
-			return "", fmt.Errorf("pgcluster: others may write to %s (mode %04o); run chmod go-w on it or choose another FENCELAB_CACHE_DIR: %w",
-				p, info.Mode().Perm(), errUnsafePath)
-		case info.Mode().Perm()&0o022 != 0 && info.Mode()&fs.ModeSticky == 0:
-			return "", fmt.Errorf("pgcluster: others may rename entries of %s (mode %04o, no sticky bit); choose another FENCELAB_CACHE_DIR: %w",
-				p, info.Mode().Perm(), errUnsafePath)
+		if err := trustedEntry(next, info); err != nil {
+			return "", err
 		}
-		if p == filepath.Dir(p) {
-			return real, nil
+		if info.Mode()&fs.ModeSymlink != 0 {
+			// The link is proven; now the place it leads to, all the way up.
+			if next, err = filepath.EvalSymlinks(next); err != nil {
+				return "", fmt.Errorf("pgcluster: %s: %w", next, err)
+			}
+			for p := next; ; p = filepath.Dir(p) {
+				info, err := os.Lstat(p)
+				if err != nil {
+					return "", fmt.Errorf("pgcluster: %s: %w", p, err)
+				}
+				if err := trustedEntry(p, info); err != nil {
+					return "", err
+				}
+				if p == filepath.Dir(p) {
+					break
+				}
+			}
+		} else if !info.IsDir() {
+			return "", fmt.Errorf("pgcluster: %s is not a directory: %w", next, ErrUnsafePath)
 		}
+		cur = next
 	}
+	info, err := os.Lstat(cur)
+	if err != nil {
+		return "", fmt.Errorf("pgcluster: %s: %w", cur, err)
+	}
+	if info.Mode().Perm()&0o022 != 0 {
+		return "", fmt.Errorf("pgcluster: others may write to %s (mode %04o); run chmod go-w on it or choose another FENCELAB_CACHE_DIR: %w",
+			cur, info.Mode().Perm(), ErrUnsafePath)
+	}
+	return cur, nil
+}
+
+// trustedEntry checks one directory or symlink on a cache path: it belongs
+// to root or this user, and a directory others may write to is sticky.
+func trustedEntry(path string, info fs.FileInfo) error {
+	st := info.Sys().(*syscall.Stat_t)
+	euid := uint32(os.Geteuid())
+	switch {
+	case st.Uid != 0 && st.Uid != euid:
+		return fmt.Errorf("pgcluster: %s belongs to uid %d, not to root or you; choose a cache directory of your own with FENCELAB_CACHE_DIR: %w",
+			path, st.Uid, ErrUnsafePath)
+	case info.IsDir() && info.Mode().Perm()&0o022 != 0 && info.Mode()&fs.ModeSticky == 0:
+		return fmt.Errorf("pgcluster: others may rename entries of %s (mode %04o, no sticky bit); choose another FENCELAB_CACHE_DIR: %w",
+			path, info.Mode().Perm(), ErrUnsafePath)
+	}
+	return nil
 }
 
 // ownDir makes path (in a directory already proven trusted) a directory of
@@ -90,7 +135,7 @@ func ownDir(path string, perm os.FileMode, reclaimFrom uint32) error {
 	euid := uint32(os.Geteuid())
 	if st.Uid != euid {
 		if st.Uid != reclaimFrom {
-			return fmt.Errorf("pgcluster: %s belongs to uid %d; remove it or choose another FENCELAB_CACHE_DIR: %w", path, st.Uid, errUnsafePath)
+			return fmt.Errorf("pgcluster: %s belongs to uid %d; remove it or choose another FENCELAB_CACHE_DIR: %w", path, st.Uid, ErrUnsafePath)
 		}
 		if err := f.Chown(int(euid), os.Getegid()); err != nil {
 			return fmt.Errorf("pgcluster: take back %s: %w", path, err)
@@ -164,7 +209,7 @@ func ownFile(path string, truncate bool) (*os.File, error) {
 			return nil, fmt.Errorf("pgcluster: open %s: %w", path, err)
 		}
 		if attempt > 0 {
-			return nil, fmt.Errorf("pgcluster: %s is not a plain file of yours even after replacing it: %w", path, errUnsafePath)
+			return nil, fmt.Errorf("pgcluster: %s is not a plain file of yours even after replacing it: %w", path, ErrUnsafePath)
 		}
 		if err := os.RemoveAll(path); err != nil {
 			return nil, fmt.Errorf("pgcluster: remove what stands at %s: %w", path, err)
@@ -186,7 +231,7 @@ func readServerFile(path string, owner *account, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	if st.Mode&syscall.S_IFMT != syscall.S_IFREG || st.Uid != owner.uid {
-		return nil, fmt.Errorf("pgcluster: %s is not a plain file of the server account: %w", path, errUnsafePath)
+		return nil, fmt.Errorf("pgcluster: %s is not a plain file of the server account: %w", path, ErrUnsafePath)
 	}
 	return io.ReadAll(io.LimitReader(f, limit))
 }

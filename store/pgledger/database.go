@@ -81,28 +81,45 @@ func ParseConfig(dsn string) (*pgx.ConnConfig, error) {
 	if config.ConnectTimeout == 0 || config.ConnectTimeout > ConnectTimeout {
 		config.ConnectTimeout = ConnectTimeout
 	}
-	ms := fmt.Sprint(CallTimeout.Milliseconds())
+	// The server gives up a little before the client does, so a statement
+	// stuck behind a lock ends with the server's own word for it.
+	ms := fmt.Sprint((CallTimeout - 500*time.Millisecond).Milliseconds())
 	config.RuntimeParams["statement_timeout"] = ms
 	config.RuntimeParams["lock_timeout"] = ms
 	config.RuntimeParams["idle_in_transaction_session_timeout"] = fmt.Sprint((10 * CallTimeout).Milliseconds())
 	return config, nil
 }
 
+// Options configure Open.
+type Options struct {
+	// Describe is the header's name for the database ("postgres 15
+	// (ephemeral)"); empty: "postgres HOST".
+	Describe string
+	// Waiting hears, once, who holds the run lock when Open has to wait.
+	Waiting func(holder string)
+	// Dial, if set, makes every connection (the ephemeral cluster's proves
+	// who serves its socket).
+	Dial pgconn.DialFunc
+}
+
 // Open takes the database's run lock — when another fencelab run holds it,
-// waiting tells who, once, and Open waits until it is free or ctx ends —
-// then migrates the database and returns it. describe is the header's name
-// for it ("postgres 15 (ephemeral)"). Close releases the lock.
-func Open(ctx context.Context, dsn, describe string, waiting func(holder string)) (*Database, error) {
+// Options.Waiting hears who, and Open waits until it is free or ctx ends —
+// then migrates the database and returns it. Close releases the lock.
+func Open(ctx context.Context, dsn string, opts Options) (*Database, error) {
 	config, err := ParseConfig(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("pgledger: %w", err)
 	}
+	if opts.Dial != nil {
+		config.DialFunc = opts.Dial
+	}
+	describe := opts.Describe
 	if describe == "" {
 		describe = "postgres " + config.Host
 	}
 	shown := redact.PostgresDSN(dsn)
 	d := &Database{config: config, describe: describe, dsn: shown, hidden: shown != dsn}
-	if d.lock, err = takeRunLock(ctx, config, waiting); err != nil {
+	if d.lock, err = takeRunLock(ctx, config, opts.Waiting); err != nil {
 		return nil, err
 	}
 	if err := Migrate(ctx, config); err != nil {

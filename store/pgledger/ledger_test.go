@@ -3,6 +3,7 @@ package pgledger_test
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -184,10 +185,10 @@ func TestMigrate(t *testing.T) {
 
 	t.Run("twice", func(t *testing.T) {
 		dsn := storetest.NewDatabaseDSN(t, false)
-		first, err := pgledger.Open(ctx, dsn, "", nil)
+		first, err := pgledger.Open(ctx, dsn, pgledger.Options{})
 		require.NoError(t, err)
 		require.NoError(t, first.Close())
-		second, err := pgledger.Open(ctx, dsn, "", nil)
+		second, err := pgledger.Open(ctx, dsn, pgledger.Options{})
 		require.NoError(t, err)
 		require.NoError(t, second.Close())
 	})
@@ -200,7 +201,7 @@ func TestMigrate(t *testing.T) {
 		_, err = conn.Exec(ctx, `CREATE SCHEMA fencelab; CREATE TABLE fencelab.precious (v int); INSERT INTO fencelab.precious VALUES (1)`)
 		require.NoError(t, err)
 
-		_, err = pgledger.Open(ctx, dsn, "", nil)
+		_, err = pgledger.Open(ctx, dsn, pgledger.Options{})
 		require.ErrorIs(t, err, pgledger.ErrForeignSchema)
 
 		var tables []string
@@ -219,13 +220,13 @@ func TestRunLock(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	dsn := storetest.NewDatabaseDSN(t, false)
-	first, err := pgledger.Open(ctx, dsn, "", nil)
+	first, err := pgledger.Open(ctx, dsn, pgledger.Options{})
 	require.NoError(t, err)
 
 	waits := make(chan string, 4)
 	opened := make(chan error, 1)
 	go func() {
-		second, err := pgledger.Open(ctx, dsn, "", func(holder string) { waits <- holder })
+		second, err := pgledger.Open(ctx, dsn, pgledger.Options{Waiting: func(holder string) { waits <- holder }})
 		if err == nil {
 			second.Close()
 		}
@@ -247,43 +248,60 @@ func TestRunLock(t *testing.T) {
 	}
 	require.Empty(t, waits, "told more than once")
 
-	third, err := pgledger.Open(ctx, dsn, "", nil)
+	third, err := pgledger.Open(ctx, dsn, pgledger.Options{})
 	require.NoError(t, err)
 	defer third.Close()
 	cancelled, cancel := context.WithCancel(ctx)
 	time.AfterFunc(200*time.Millisecond, cancel)
 	started := time.Now()
-	_, err = pgledger.Open(cancelled, dsn, "", nil)
+	_, err = pgledger.Open(cancelled, dsn, pgledger.Options{})
 	require.ErrorIs(t, err, context.Canceled)
 	require.Less(t, time.Since(started), 2*time.Second)
 }
 
-// Two reconcilers at the same moment: only one claims the row.
+// Two reconcilers at the same moment: only one claims the row (on main
+// both took it: the row was selected FOR UPDATE SKIP LOCKED and never
+// marked).
 func TestReconciliationClaimIsExclusive(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db := storetest.Database(t)
-	first, err := db.Connect(ctx, "reconciler-1")
-	require.NoError(t, err)
-	defer first.Close(ctx)
-	second, err := db.Connect(ctx, "reconciler-2")
-	require.NoError(t, err)
-	defer second.Close(ctx)
-	require.NoError(t, first.Seed(ctx, seed()))
-	_, err = first.FencedMutation(ctx, write(42, 42))
-	require.NoError(t, err)
+	var reconcilers [2]engine.Ledger
+	for i := range reconcilers {
+		l, err := db.Connect(ctx, fmt.Sprintf("reconciler-%d", i))
+		require.NoError(t, err)
+		defer l.Close(ctx)
+		reconcilers[i] = l
+	}
 	now := start.Add(time.Minute)
-	row, _, err := first.ClaimNextOutbox(ctx, now, 30*time.Second)
-	require.NoError(t, err)
-	require.NoError(t, first.RecordOutcome(ctx, engine.Outcome{OperationID: row.OperationID, Status: "RECONCILIATION_REQUIRED", Now: now}))
+	for round := range 10 {
+		first := reconcilers[0]
+		require.NoError(t, first.Seed(ctx, seed()))
+		_, err := first.FencedMutation(ctx, write(42, 42))
+		require.NoError(t, err)
+		row, _, err := first.ClaimNextOutbox(ctx, now, 30*time.Second)
+		require.NoError(t, err)
+		require.NoError(t, first.RecordOutcome(ctx, engine.Outcome{OperationID: row.OperationID, Status: "RECONCILIATION_REQUIRED", Now: now}))
 
-	_, took, err := first.ClaimForReconciliation(ctx, now, 30*time.Second)
-	require.NoError(t, err)
-	require.True(t, took)
-	_, took, err = second.ClaimForReconciliation(ctx, now, 30*time.Second)
-	require.NoError(t, err)
-	require.False(t, took, "two reconcilers took the same row")
-	_, took, err = second.ClaimForReconciliation(ctx, now.Add(31*time.Second), 30*time.Second)
+		var took [2]bool
+		var errs [2]error
+		var wg sync.WaitGroup
+		begin := make(chan struct{})
+		for i, l := range reconcilers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-begin
+				_, took[i], errs[i] = l.ClaimForReconciliation(ctx, now, 30*time.Second)
+			}()
+		}
+		close(begin)
+		wg.Wait()
+		require.NoError(t, errs[0])
+		require.NoError(t, errs[1])
+		require.True(t, took[0] != took[1], "round %d: claimed by %v", round, took)
+	}
+	_, took, err := reconcilers[1].ClaimForReconciliation(ctx, now.Add(31*time.Second), 30*time.Second)
 	require.NoError(t, err)
 	require.True(t, took, "a reconciliation claim that expired is taken again")
 }

@@ -14,20 +14,25 @@ import (
 const Mask = "xxxxx"
 
 // URL drops the password of a URL's user info and any password query
-// parameter. A string that does not parse as a URL is masked from its
-// scheme to its last @, since where the password ends cannot be known.
+// parameter. A string that does not parse as a URL, or whose parse leaves an
+// @ unaccounted for (a password with an unescaped ? or #), is masked from
+// its scheme to its last @, since where the password ends cannot be known.
 func URL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		scheme := strings.Index(raw, "://")
-		at := strings.LastIndex(raw, "@")
-		if scheme >= 0 && at > scheme {
+	scheme := strings.Index(raw, "://")
+	at := strings.LastIndex(raw, "@")
+	masked := func() string {
+		switch {
+		case scheme >= 0 && at > scheme:
 			return raw[:scheme+3] + Mask + raw[at:]
-		}
-		if scheme >= 0 {
+		case scheme >= 0:
 			return raw[:scheme+3] + Mask
+		default:
+			return Mask
 		}
-		return Mask
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (at > scheme && u.User == nil) {
+		return masked()
 	}
 	if q := u.Query(); q.Has("password") || q.Has("pass") {
 		q.Del("password")
@@ -48,8 +53,8 @@ func URL(raw string) string {
 // either form: a URL, or libpq's keyword/value pairs (password=… with the
 // value bare or single-quoted, backslash escapes inside quotes).
 func PostgresDSN(dsn string) string {
-	trimmed := strings.TrimSpace(dsn)
-	if strings.HasPrefix(trimmed, "postgres://") || strings.HasPrefix(trimmed, "postgresql://") {
+	// Any scheme, in any case: what looks like a URL is treated as one.
+	if trimmed := strings.TrimSpace(dsn); strings.Contains(trimmed, "://") {
 		return URL(trimmed)
 	}
 	var out strings.Builder
@@ -67,7 +72,9 @@ func PostgresDSN(dsn string) string {
 		}
 		eq := strings.IndexByte(s, '=')
 		if eq < 0 {
-			out.WriteString(s)
+			// Not keyword=value: what follows cannot be read, so none of it
+			// is shown.
+			out.WriteString(Mask)
 			break
 		}
 		key := strings.TrimSpace(s[:eq])

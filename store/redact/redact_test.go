@@ -17,6 +17,11 @@ func TestPostgresDSN(t *testing.T) {
 		{"postgres://alice:alicepw@db:5432/lab?sslmode=disable", "postgres://alice@db:5432/lab?sslmode=disable"},
 		{"postgresql://alice@db/lab?password=alicepw", "postgresql://alice@db/lab"},
 		{"postgres://alice:pw@[bad", "postgres://xxxxx@[bad"},
+		{"POSTGRES://alice:alicepw@db/lab", "postgres://alice@db/lab"},
+		{"PostgreSQL://alice:alicepw@db/lab?sslmode=disable", "postgresql://alice@db/lab?sslmode=disable"},
+		{"postgres://alice:1234?alicepw@db/lab", "postgres://xxxxx@db/lab"},
+		{"postgres://alice:12#alicepw@db/lab", "postgres://xxxxx@db/lab"},
+		{"host=db garbage alicepw", "host=db xxxxx"},
 	} {
 		got := redact.PostgresDSN(tc.in)
 		require.Equal(t, tc.want, got, tc.in)

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
@@ -37,6 +38,9 @@ type Coordination struct {
 	embedded *miniredis.Miniredis // nil for a real server
 	describe string
 	keys     keyspace
+	// unresponsive: a command ran out of CallTimeout (or the first contact
+	// failed); Close then does not wait on the server to delete keys.
+	unresponsive atomic.Bool
 
 	mu      sync.Mutex
 	clients map[string]*redis.Client
@@ -73,6 +77,7 @@ func ConnectOptions(ctx context.Context, options *redis.Options, describe string
 	pingCtx, cancel := context.WithTimeout(ctx, PingTimeout)
 	defer cancel()
 	if err := c.admin.Ping(pingCtx).Err(); err != nil {
+		c.unresponsive.Store(true) // nothing was written; nothing to delete
 		c.Close()
 		return nil, fmt.Errorf("redisstore: reach %s: %w", describe, err)
 	}
@@ -101,18 +106,18 @@ func newCoordination(options *redis.Options, describe string, keys keyspace) *Co
 	admin.ClientName = "fencelab-lab"
 	c := &Coordination{
 		options:  options,
-		admin:    newClient(&admin),
 		describe: describe,
 		keys:     keys,
 		clients:  map[string]*redis.Client{},
 	}
+	c.admin = c.newClient(&admin)
 	return c
 }
 
 // newClient is a go-redis client with CallTimeout on every command.
-func newClient(options *redis.Options) *redis.Client {
+func (c *Coordination) newClient(options *redis.Options) *redis.Client {
 	rdb := redis.NewClient(options)
-	rdb.AddHook(deadlineHook{})
+	rdb.AddHook(deadlineHook{timedOut: &c.unresponsive})
 	return rdb
 }
 
@@ -131,7 +136,7 @@ func (c *Coordination) Client(actor string) engine.RedisClient {
 	if !ok {
 		options := *c.options
 		options.ClientName = "fencelab-" + actor
-		rdb = newClient(&options)
+		rdb = c.newClient(&options)
 		c.clients[actor] = rdb
 	}
 	return client{Leases: &Leases{rdb: rdb, keys: c.keys}, Jobs: &Jobs{rdb: rdb, keys: c.keys}}
@@ -199,6 +204,22 @@ func (c *Coordination) Keys(ctx context.Context) ([]engine.RedisKey, error) {
 	if err != nil {
 		return nil, err
 	}
+	out := make([]engine.RedisKey, 0, len(names))
+	for len(names) > 0 {
+		batch := names[:min(len(names), scanBatch)]
+		names = names[len(batch):]
+		keys, err := c.readKeys(ctx, batch)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, keys...)
+	}
+	return out, nil
+}
+
+// readKeys reads the type, TTL and value of a batch of keys in two
+// pipelined round trips.
+func (c *Coordination) readKeys(ctx context.Context, names []string) ([]engine.RedisKey, error) {
 	pipe := c.admin.Pipeline()
 	types := make([]*redis.StatusCmd, len(names))
 	ttls := make([]*redis.DurationCmd, len(names))
@@ -311,10 +332,15 @@ const cleanupWithin = 2 * CallTimeout
 
 // Close deletes the run's keys from a real server (the embedded one goes
 // away with them), closes every client and stops the embedded server. It
-// runs when a command ends, interrupted or not.
+// runs when a command ends, interrupted or not. A server that stopped
+// answering is not waited on again: its keys stay, and the error says so.
 func (c *Coordination) Close() error {
 	var cleanup error
-	if c.embedded == nil {
+	switch {
+	case c.embedded != nil:
+	case c.unresponsive.Load():
+		cleanup = errNoAnswer
+	default:
 		ctx, cancel := context.WithTimeout(context.Background(), cleanupWithin)
 		cleanup = c.Wipe(ctx)
 		cancel()
@@ -330,7 +356,7 @@ func (c *Coordination) Close() error {
 		c.embedded.Close()
 	}
 	if cleanup != nil {
-		return fmt.Errorf("redisstore: delete the run's keys (%s*): %w", c.keys.prefix, cleanup)
+		return fmt.Errorf("the run's keys %s* are left on %s: %w", c.keys.prefix, c.describe, cleanup)
 	}
 	return err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -24,16 +25,19 @@ var errNoAnswer = fmt.Errorf("%w within %s (stopped, frozen or overloaded?)", Er
 // deadlineHook puts CallTimeout on every command and pipeline of a client
 // (the client must have ContextTimeoutEnabled, so the deadline reaches the
 // socket), and names a command that ran out of it.
-type deadlineHook struct{}
+type deadlineHook struct {
+	timedOut *atomic.Bool // set when a command runs out of time
+}
 
-func (deadlineHook) DialHook(next redis.DialHook) redis.DialHook { return next }
+func (h deadlineHook) DialHook(next redis.DialHook) redis.DialHook { return next }
 
-func (deadlineHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+func (h deadlineHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 	return func(ctx context.Context, cmd redis.Cmder) error {
 		bounded, cancel := context.WithTimeout(ctx, CallTimeout)
 		defer cancel()
 		err := next(bounded, cmd)
 		if err != nil && ctx.Err() == nil && bounded.Err() != nil {
+			h.timedOut.Store(true)
 			err = errNoAnswer
 			cmd.SetErr(err)
 		}
@@ -41,12 +45,13 @@ func (deadlineHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 	}
 }
 
-func (deadlineHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+func (h deadlineHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
 	return func(ctx context.Context, cmds []redis.Cmder) error {
 		bounded, cancel := context.WithTimeout(ctx, CallTimeout)
 		defer cancel()
 		err := next(bounded, cmds)
 		if err != nil && ctx.Err() == nil && bounded.Err() != nil {
+			h.timedOut.Store(true)
 			err = errNoAnswer
 			for _, cmd := range cmds {
 				cmd.SetErr(err)

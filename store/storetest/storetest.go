@@ -101,7 +101,7 @@ func NewDatabaseDSN(t testing.TB, fromTemplate bool) string {
 // Database is a migrated database of the test's own.
 func Database(t testing.TB) *pgledger.Database {
 	t.Helper()
-	db, err := pgledger.Open(context.Background(), NewDatabaseDSN(t, true), "postgres (test)", nil)
+	db, err := pgledger.Open(context.Background(), NewDatabaseDSN(t, true), pgledger.Options{Describe: "postgres (test)", Dial: cluster.Dial})
 	if err != nil {
 		t.Fatal(err)
 	}
