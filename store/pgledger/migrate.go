@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/pressly/goose/v3"
 
@@ -32,8 +33,16 @@ func Migrate(ctx context.Context, config *pgx.ConnConfig) error {
 	ctx, cancel := context.WithTimeoutCause(ctx, migrateWithin, ErrNoAnswer)
 	defer cancel()
 	err := migrate(ctx, config)
-	if err != nil && errors.Is(context.Cause(ctx), ErrNoAnswer) {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(context.Cause(ctx), ErrNoAnswer):
 		return fmt.Errorf("pgledger: migrate: %w", noAnswer(migrateWithin))
+	case errors.Is(err, ErrNoAnswer):
+		return err
+	case ctx.Err() == nil && pgconn.Timeout(err):
+		// goose's own connection timed out connecting.
+		return fmt.Errorf("pgledger: migrate: %w", noAnswer(config.ConnectTimeout))
 	}
 	return err
 }

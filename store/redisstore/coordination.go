@@ -28,8 +28,6 @@ var _ engine.Coordination = (*Coordination)(nil)
 // ErrClosed is the error of a client used after it was closed.
 var ErrClosed = redis.ErrClosed
 
-// PingTimeout bounds the first contact with a server.
-const PingTimeout = 3 * time.Second
 
 // Coordination is one Redis server: the embedded one or a real one.
 type Coordination struct {
@@ -71,12 +69,12 @@ func Connect(ctx context.Context, url string) (*Coordination, error) {
 
 // ConnectOptions is Connect for options built by hand (a unix socket in tests).
 func ConnectOptions(ctx context.Context, options *redis.Options, describe string) (*Coordination, error) {
-	options.DialTimeout = PingTimeout
+	options.DialTimeout = CallTimeout
 	options.MaxRetries = 1
 	c := newCoordination(options, describe, runKeyspace())
-	pingCtx, cancel := context.WithTimeout(ctx, PingTimeout)
-	defer cancel()
-	if err := c.admin.Ping(pingCtx).Err(); err != nil {
+	// The client bounds the ping itself (CallTimeout) and names a server
+	// that does not answer.
+	if err := c.admin.Ping(ctx).Err(); err != nil {
 		c.unresponsive.Store(true) // nothing was written; nothing to delete
 		c.Close()
 		return nil, fmt.Errorf("redisstore: reach %s: %w", describe, err)
