@@ -28,7 +28,6 @@ var _ engine.Coordination = (*Coordination)(nil)
 // ErrClosed is the error of a client used after it was closed.
 var ErrClosed = redis.ErrClosed
 
-
 // Coordination is one Redis server: the embedded one or a real one.
 type Coordination struct {
 	options  *redis.Options
