@@ -38,6 +38,8 @@ type Coordination struct {
 	// unresponsive: a command ran out of CallTimeout (or the first contact
 	// failed); Close then does not wait on the server to delete keys.
 	unresponsive atomic.Bool
+	// stopAlive stops renewing this run's alive key (runs.go).
+	stopAlive func()
 
 	mu      sync.Mutex
 	clients map[string]*redis.Client
@@ -77,6 +79,15 @@ func ConnectOptions(ctx context.Context, options *redis.Options, describe string
 		c.unresponsive.Store(true) // nothing was written; nothing to delete
 		c.Close()
 		return nil, fmt.Errorf("redisstore: reach %s: %w", describe, err)
+	}
+	if err := c.announce(ctx); err != nil {
+		c.unresponsive.Store(true)
+		c.Close()
+		return nil, err
+	}
+	if err := c.sweepDeadRuns(ctx); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("redisstore: delete the keys of runs that were killed: %w", err)
 	}
 	return c, nil
 }
@@ -332,6 +343,9 @@ const cleanupWithin = 2 * CallTimeout
 // runs when a command ends, interrupted or not. A server that stopped
 // answering is not waited on again: its keys stay, and the error says so.
 func (c *Coordination) Close() error {
+	if c.stopAlive != nil {
+		c.stopAlive()
+	}
 	var cleanup error
 	switch {
 	case c.embedded != nil:
@@ -339,7 +353,9 @@ func (c *Coordination) Close() error {
 		cleanup = errNoAnswer
 	default:
 		ctx, cancel := context.WithTimeout(context.Background(), cleanupWithin)
-		cleanup = c.Wipe(ctx)
+		if cleanup = c.Wipe(ctx); cleanup == nil {
+			cleanup = c.admin.Del(ctx, aliveKey(c.keys.id)).Err()
+		}
 		cancel()
 	}
 	c.mu.Lock()

@@ -16,3 +16,15 @@ func GetRaw(ctx context.Context, c *Coordination, key string) (string, error) {
 func ScanRaw(ctx context.Context, c *Coordination, pattern string) ([]string, error) {
 	return scanKeys(ctx, c.admin, pattern)
 }
+
+// Abandon ends a run as SIGKILL would after its alive key ran out: no
+// cleanup, no renewal, no alive key.
+func Abandon(ctx context.Context, c *Coordination) error {
+	c.stopAlive()
+	if err := c.admin.Del(ctx, aliveKey(c.keys.id)).Err(); err != nil {
+		return err
+	}
+	c.unresponsive.Store(true) // so Close leaves the keys
+	c.Close()
+	return nil
+}

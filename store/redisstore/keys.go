@@ -18,13 +18,15 @@ const Prefix = "fencelab:"
 // it made.
 type keyspace struct {
 	prefix string
+	id     string // the run's id on a shared server; empty on the embedded one
 }
 
 // runKeyspace is a new run's namespace on a shared server.
 func runKeyspace() keyspace {
-	var id [4]byte
-	rand.Read(id[:])
-	return keyspace{prefix: Prefix + hex.EncodeToString(id[:]) + ":"}
+	var raw [4]byte
+	rand.Read(raw[:])
+	id := hex.EncodeToString(raw[:])
+	return keyspace{prefix: Prefix + id + ":", id: id}
 }
 
 // conflictKeys are the three keys of one conflict key K. The tag T is the

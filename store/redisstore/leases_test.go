@@ -214,10 +214,38 @@ func TestRunsOnOneServerAreApart(t *testing.T) {
 	observer, err := redisstore.Connect(ctx, url)
 	require.NoError(t, err)
 	defer observer.Close()
-	left, err := redisstore.ScanRaw(ctx, observer, redisstore.Prefix+"*")
+	for _, run := range []*redisstore.Coordination{first, second} {
+		left, err := redisstore.ScanRaw(ctx, observer, run.Namespace()+"*")
+		require.NoError(t, err)
+		require.Empty(t, left, "a closed run left keys behind")
+	}
+	left, err := redisstore.ScanRaw(ctx, observer, redisstore.Prefix+"alive:*")
 	require.NoError(t, err)
-	require.Empty(t, left, "closed runs left keys behind")
+	require.Len(t, left, 1, "only the observer is alive")
 	v, err := redisstore.GetRaw(ctx, observer, "someone:else")
 	require.NoError(t, err)
 	require.Equal(t, "keep me", v)
+}
+
+// A run killed outright leaves its keys; the next run to connect deletes
+// them, and only them: a live run's keys stay.
+func TestKilledRunsKeysAreSwept(t *testing.T) {
+	ctx := context.Background()
+	url := storetest.RealRedisURL(t)
+	killed, err := redisstore.Connect(ctx, url)
+	require.NoError(t, err)
+	live, err := redisstore.Connect(ctx, url)
+	require.NoError(t, err)
+	defer live.Close()
+	for _, c := range []*redisstore.Coordination{killed, live} {
+		require.NoError(t, c.Client("A").Bootstrap(ctx, key, 2, 40))
+	}
+	require.NoError(t, redisstore.Abandon(ctx, killed))
+	require.NotEmpty(t, storetest.ServerKeys(t, url, killed.Namespace()+"*"))
+
+	next, err := redisstore.Connect(ctx, url)
+	require.NoError(t, err)
+	defer next.Close()
+	require.Empty(t, storetest.ServerKeys(t, url, killed.Namespace()+"*"), "the killed run's keys stay")
+	require.Len(t, storetest.ServerKeys(t, url, live.Namespace()+"*"), 2, "the live run lost its keys")
 }

@@ -143,7 +143,8 @@ func RealRedis(t testing.TB) *redisstore.Coordination {
 // RealRedisURL is RealRedis as a unix:// URL, for --redis.
 func RealRedisURL(t testing.TB) string {
 	t.Helper()
-	_, socket := startRedisServer(t)
+	probe, socket := startRedisServer(t)
+	probe.Close() // the server is empty for the test
 	return "unix://" + socket
 }
 
