@@ -98,7 +98,7 @@ func (c config) check() error {
 	}
 	if c.redisURL != "" {
 		if err := redisstore.ValidateURL(c.redisURL); err != nil {
-			return usageError("--redis %s: %s (want redis://HOST:PORT/DB)", redact.URL(c.redisURL), engine.OneLine(err))
+			return usageError("--redis %s: %s (want redis://HOST:PORT/DB)", redact.URL(c.redisURL), redact.Within(engine.OneLine(err), c.redisURL))
 		}
 	}
 	if c.pgDSN != "" {
@@ -222,6 +222,9 @@ func warnLeftovers(stderr io.Writer, leftover, failed error) {
 // interrupted ends a command that a signal (or its caller) cancelled: exit
 // 128+signal, and a line naming the signal.
 func interrupted(ctx context.Context) error {
+	if errors.Is(context.Cause(ctx), errBrokenPipe) {
+		return &exitError{code: exitBrokenPipe} // nobody to tell
+	}
 	var s signalled
 	if errors.As(context.Cause(ctx), &s) {
 		return &exitError{code: 128 + int(s.sig), err: s}
@@ -247,6 +250,13 @@ func classify(ctx context.Context, err error) error {
 	case errors.Is(err, pgledger.ErrForeignSchema):
 		return usageError("%s; fencelab changed nothing (use another database, or drop or rename that schema)", err)
 	case refusedConfig(err):
+		var connectErr *pgconn.ConnectError
+		var pgErr *pgconn.PgError
+		if errors.As(err, &connectErr) && errors.As(err, &pgErr) {
+			// pgx lists every address and TLS attempt; the server's answer
+			// is what the user needs.
+			err = fmt.Errorf("PostgreSQL refused the connection: %s: %s (SQLSTATE %s)", pgErr.Severity, pgErr.Message, pgErr.Code)
+		}
 		return &exitError{code: exitUsage, err: err}
 	case errors.As(err, &exit):
 		return err

@@ -17,7 +17,7 @@ import (
 // explore runs the terminal explorer. The first frame shows at once; the
 // backends start behind it. Whatever started is stopped when the explorer
 // ends, however it ends.
-func explore(ctx context.Context, c config) error {
+func explore(ctx context.Context, c config, mode engine.Mode) error {
 	starting := "connecting to PostgreSQL…"
 	if c.pgDSN == "" {
 		bins, err := pgcluster.FindBinaries()
@@ -42,7 +42,7 @@ func explore(ctx context.Context, c config) error {
 	model := tui.New(ctx, tui.Options{
 		Catalog:     scenarios.All(),
 		Scenario:    "lease-overrun",
-		Mode:        engine.Safe,
+		Mode:        mode,
 		Starting:    starting,
 		AllowUnsafe: c.pgDSN == "" || c.allowUnsafe,
 		Start: func(ctx context.Context) (engine.Backends, error) {
@@ -85,7 +85,9 @@ func explore(ctx context.Context, c config) error {
 		return err
 	}
 	if runErr != nil && !errors.Is(runErr, tea.ErrProgramKilled) && !errors.Is(runErr, tea.ErrInterrupted) {
-		return runErr
+		// Bubble Tea fails before the first frame only for want of a
+		// terminal (no tty to read keys from, say).
+		return usageError("the explorer needs a terminal: %v; for a headless run: fencelab run ID", runErr)
 	}
 	return nil
 }

@@ -18,12 +18,15 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/pflag"
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/scenarios"
+	"github.com/fencelab/fencelab/store/redact"
 	"github.com/fencelab/fencelab/store/redisstore"
 )
 
@@ -66,7 +69,7 @@ func (s signalled) Error() string { return "interrupted by " + s.sig.String() }
 const usage = `fencelab — watch why a leader lease alone is not enough
 
 usage:
-  fencelab [flags]                        the explorer (lease-overrun, SAFE);
+  fencelab [--mode unsafe] [flags]        the explorer (lease-overrun, SAFE);
                                           ? inside it lists the keys
   fencelab list                           the scenario catalog
   fencelab run ID|--all [flags]           run the guided order headless
@@ -90,9 +93,15 @@ failed (its output could not be written, say) · 2 bad usage or configuration ·
 signal N (130 Ctrl-C, 143 SIGTERM)
 `
 
+// globalFlags apply to every command.
+var globalFlags = []string{"redis", "pg", "allow-unsafe", "lease-ttl", "verbose", "help"}
+
 // fencelab runs one command line and returns the exit code.
 func fencelab(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	out := &checkedWriter{w: stdout}
+	// A reader that went away stops the command at once (it still cleans up).
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	out := &checkedWriter{w: stdout, brokenPipe: func() { cancel(errBrokenPipe) }}
 	code := command(ctx, args, out, stderr)
 	switch {
 	case errors.Is(out.err, syscall.EPIPE):
@@ -108,8 +117,9 @@ func fencelab(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 // lost (a full disk, a reader that went away) does not end as if all went
 // well.
 type checkedWriter struct {
-	w   io.Writer
-	err error
+	w          io.Writer
+	err        error
+	brokenPipe func()
 }
 
 func (c *checkedWriter) Write(p []byte) (int, error) {
@@ -119,9 +129,15 @@ func (c *checkedWriter) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
 	if err != nil {
 		c.err = err
+		if errors.Is(err, syscall.EPIPE) {
+			c.brokenPipe()
+		}
 	}
 	return n, err
 }
+
+// errBrokenPipe cancels a command whose reader went away.
+var errBrokenPipe = errors.New("the reader of the output went away")
 
 // command runs one command line and returns the exit code.
 func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -141,7 +157,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	flags.DurationVar(&c.leaseTTL, "lease-ttl", 0, "lease TTL (default 30s on the embedded Redis, 1.5s on a real one)")
 	flags.BoolVarP(&c.verbose, "verbose", "v", false, "say more about the backends")
 	flags.BoolVar(&all, "all", false, "run: every scenario")
-	flags.StringVar(&mode, "mode", "safe", "run: safe, unsafe or both")
+	flags.StringVar(&mode, "mode", "safe", "run: safe, unsafe or both; the explorer: safe or unsafe")
 	flags.BoolVar(&asJSON, "json", false, "run: print JSON")
 	flags.IntVar(&n, "n", 100, "race: number of key sets for the forced interleaving")
 	flags.IntVar(&free, "free", 0, "race: also run K pairs of truly concurrent requests")
@@ -156,7 +172,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	if err := c.check(); err != nil {
-		return report(ctx, stderr, err)
+		return report(ctx, stderr, err, c)
 	}
 
 	rest := flags.Args()
@@ -164,36 +180,81 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(rest) > 0 {
 		name, rest = rest[0], rest[1:]
 	}
+	// Flags that mean nothing to the command are refused, not ignored.
+	only := func(command string, allowed ...string) error {
+		var stray []string
+		flags.Visit(func(f *pflag.Flag) {
+			if !slices.Contains(allowed, f.Name) && !slices.Contains(globalFlags, f.Name) {
+				stray = append(stray, "--"+f.Name)
+			}
+		})
+		if len(stray) > 0 {
+			return usageError("%s does not take %s (fencelab --help)", command, strings.Join(stray, ", "))
+		}
+		return nil
+	}
+	if flags.Changed("lease-ttl") && c.leaseTTL == 0 {
+		return report(ctx, stderr, usageError("--lease-ttl must be positive, got 0 (leave it out for the default)"), c)
+	}
 	var err error
 	switch name {
+	case "help":
+		fmt.Fprint(stdout, usage)
 	case "list":
+		if err = only("list"); err != nil {
+			break
+		}
 		if len(rest) > 0 {
 			err = usageError("list takes no arguments, got %q", rest)
 			break
 		}
 		listCatalog(stdout)
 	case "run":
+		if err = only("run", "all", "mode", "json"); err != nil {
+			break
+		}
 		var req runRequest
 		req, err = parseRunRequest(rest, all, mode, asJSON, c)
 		if err == nil {
 			err = runHeadless(ctx, c, req, stdout, stderr)
 		}
 	case "race":
+		if err = only("race", "n", "free"); err != nil {
+			break
+		}
+		if c.pgDSN != "" {
+			err = usageError("race needs Redis only; it does not take --pg")
+			break
+		}
 		if len(rest) > 0 {
 			err = usageError("race takes no arguments, got %q", rest)
 			break
 		}
 		err = runRace(ctx, c, n, free, stdout, stderr)
 	case "":
-		err = explore(ctx, c)
+		if err = only("the explorer", "mode"); err != nil {
+			break
+		}
+		var m engine.Mode
+		if m, err = engine.ParseMode(mode); err != nil {
+			err = usageError("--mode %q: the explorer opens safe or unsafe (m switches between them)", mode)
+			break
+		}
+		if m == engine.Unsafe && c.pgDSN != "" && !c.allowUnsafe {
+			err = usageError("UNSAFE runs write naive code paths into --pg's server; pass --allow-unsafe to let them (nothing was written)")
+			break
+		}
+		err = explore(ctx, c, m)
 	default:
 		err = usageError("unknown command %q (want list, run or race; fencelab --help)", name)
 	}
-	return report(ctx, stderr, err)
+	return report(ctx, stderr, err, c)
 }
 
 // report prints an error as one line and returns its exit code.
-func report(ctx context.Context, stderr io.Writer, err error) int {
+// Whatever the line quotes of the DSN or URL given (a driver's parse error
+// quotes it whole) loses its password.
+func report(ctx context.Context, stderr io.Writer, err error, c config) int {
 	if err == nil {
 		return exitOK
 	}
@@ -202,7 +263,8 @@ func report(ctx context.Context, stderr io.Writer, err error) int {
 		exit = &exitError{code: exitUnexpected, err: err}
 	}
 	if exit.err != nil {
-		fmt.Fprintf(stderr, "fencelab: %s\n", engine.OneLine(exit.err))
+		line := redact.Within(redact.Within(engine.OneLine(exit.err), c.pgDSN), c.redisURL)
+		fmt.Fprintf(stderr, "fencelab: %s\n", line)
 	}
 	return exit.code
 }

@@ -75,6 +75,11 @@ func TestBadInput(t *testing.T) {
 		{"PostgreSQL down", []string{"run", "lease-overrun", "--pg", "postgres://nobody@127.0.0.1:1/none"}, 3, "connect"},
 		{"Redis down", []string{"run", "lease-overrun", "--redis", "redis://127.0.0.1:1/0"}, 3, "redis://127.0.0.1:1"},
 		{"race with no key sets", []string{"race", "--n", "0"}, 2, "--n"},
+		{"zero TTL", []string{"run", "lease-overrun", "--lease-ttl", "0"}, 2, "--lease-ttl must be positive"},
+		{"a flag list does not take", []string{"list", "--json"}, 2, "does not take --json"},
+		{"race with --pg", []string{"race", "--pg", "postgres://x@h/db"}, 2, "does not take --pg"},
+		{"explorer in both modes", []string{"--mode", "both"}, 2, "safe or unsafe"},
+		{"explorer UNSAFE on --pg", []string{"--mode", "unsafe", "--pg", "postgres://x@h/db"}, 2, "--allow-unsafe"},
 		{"race too large", []string{"race", "--n", "10001"}, 2, "between 1 and 10000"},
 		{"race with too many free pairs", []string{"race", "--free", "100000"}, 2, "--free"},
 		{"race with arguments", []string{"race", "now"}, 2, "no arguments"},
@@ -279,6 +284,6 @@ func TestUnexpectedOutcomeExitsOne(t *testing.T) {
 	var out, errOut bytes.Buffer
 	err := runHeadless(context.Background(), config{pgDSN: storetest.NewDatabaseDSN(t, false)},
 		runRequest{scenarios: []*engine.Scenario{&wrong}, modes: []engine.Mode{engine.Safe}}, &out, &errOut)
-	require.Equal(t, 1, report(context.Background(), &errOut, err))
+	require.Equal(t, 1, report(context.Background(), &errOut, err, config{}))
 	require.Contains(t, out.String(), "NOT as the catalog predicts")
 }

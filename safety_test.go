@@ -199,6 +199,10 @@ func TestPasswordsAreNeverPrinted(t *testing.T) {
 		{"run", "lease-overrun", "--pg", fmt.Sprintf("postgres://alice:%s@[bad", secret)},
 		{"run", "lease-overrun", "--pg", fmt.Sprintf("postgres://alice:12?%s@localhost:1/x", secret)},
 		{"run", "lease-overrun", "--redis", "redis://u:" + secret + "@127.0.0.1:6390/notanumber"},
+		{"run", "lease-overrun", "--redis", "redis://:" + secret + "@h:1/%zz"},
+		{"run", "lease-overrun", "--redis", "redis://:" + secret + "@127.0.0.1:notaport/0"},
+		{"run", "lease-overrun", "--redis", "redis://alice:" + secret + "@[::1/0"},
+		{"run", "lease-overrun", "--redis", ":" + secret + "@127.0.0.1:6390"},
 		{"run", "lease-overrun", "--redis", "redis://u:" + secret + "@127.0.0.1:1/0"},
 		{"race", "--redis", "redis://:" + secret + "@127.0.0.1:1/0"},
 	} {

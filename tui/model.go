@@ -201,6 +201,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		var cmd tea.Cmd
 		m.spinner, cmd = m.spinner.Update(msg)
 		return m, cmd
+	case list.FilterMatchesMsg:
+		// The picker filters in a command of its own; its answer comes back
+		// here and belongs to it.
+		var cmd tea.Cmd
+		m.picker, cmd = m.picker.Update(msg)
+		return m, cmd
 	case StartingMsg:
 		m.opts.Starting = msg.Text
 		return m, nil
@@ -358,6 +364,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, m.openLab(m.scenario, other)
 	case key.Matches(msg, m.keys.Picker):
 		m.picking = true
+		m.picker.ResetFilter()
 	case key.Matches(msg, m.keys.DSN):
 		m.showDSN = !m.showDSN
 	case key.Matches(msg, m.keys.Scroll):

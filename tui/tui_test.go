@@ -198,5 +198,10 @@ func TestPickerFilterTypedInOneBurst(t *testing.T) {
 	waitFor(t, tm, "Filter: counter")
 	press(tm, "q")
 	waitFor(t, tm, "Filter: counterq")
+	tm.Send(tea.KeyMsg{Type: tea.KeyBackspace})
+	waitFor(t, tm, "Filter: counter ")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "counter-loss in SAFE mode")
 	finalView(t, tm)
 }

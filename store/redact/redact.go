@@ -7,6 +7,7 @@ package redact
 
 import (
 	"net/url"
+	"regexp"
 	"strings"
 )
 
@@ -118,4 +119,52 @@ func valueEnd(s string) int {
 
 func isSpace(b byte) bool {
 	return b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\f' || b == '\v'
+}
+
+// passwordValue matches a keyword/value or query password: password=VALUE.
+var passwordValue = regexp.MustCompile(`(?i)\bpass(?:word)?\s*=\s*('(?:[^'\\]|\\.)*'|[^&\s]+)`)
+
+// Within takes the password of source (a DSN or URL) out of a message that
+// may quote source whole or in part — a driver's parse error, say.
+func Within(msg, source string) string {
+	if source == "" {
+		return msg
+	}
+	msg = strings.ReplaceAll(msg, source, PostgresDSN(source))
+	for _, secret := range passwords(source) {
+		msg = strings.ReplaceAll(msg, secret, Mask)
+	}
+	return msg
+}
+
+// passwords finds what may be the password in a DSN or URL, as written and
+// unescaped: the user info after its first colon, and password= values.
+func passwords(source string) []string {
+	var found []string
+	add := func(s string) {
+		if s == "" {
+			return
+		}
+		found = append(found, s)
+		if unescaped, err := url.PathUnescape(s); err == nil && unescaped != s {
+			found = append(found, unescaped)
+		}
+	}
+	rest := source
+	if i := strings.Index(rest, "://"); i >= 0 {
+		rest = rest[i+3:]
+	}
+	if at := strings.LastIndex(rest, "@"); at >= 0 {
+		if colon := strings.IndexByte(rest[:at], ':'); colon >= 0 {
+			add(rest[colon+1 : at])
+		}
+	}
+	for _, m := range passwordValue.FindAllStringSubmatch(source, -1) {
+		value := m[1]
+		if strings.HasPrefix(value, "'") {
+			value = strings.Trim(value, "'")
+		}
+		add(value)
+	}
+	return found
 }

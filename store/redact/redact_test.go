@@ -43,3 +43,19 @@ func TestURL(t *testing.T) {
 		require.NotContains(t, got, "redispw")
 	}
 }
+
+func TestWithin(t *testing.T) {
+	for _, tc := range []struct{ msg, source string }{
+		{`parse "redis://:SECRET@h:1/%zz": invalid URL escape "%zz"`, "redis://:SECRET@h:1/%zz"},
+		{`parse ":SECRET@127.0.0.1:6390": missing protocol scheme`, ":SECRET@127.0.0.1:6390"},
+		{`bad port in redis://u:SECRET@h:notaport/0`, "redis://u:SECRET@h:notaport/0"},
+		{`cannot parse host=x password='SECRET' port=nope`, "host=x password='SECRET' port=nope"},
+		{`failed: ?password=SECRET`, "postgres://a@h/db?password=SECRET"},
+		{`escaped S%45CRET and unescaped SECRET`, "redis://:S%45CRET@h/0"},
+	} {
+		got := redact.Within(tc.msg, tc.source)
+		require.NotContains(t, got, "SECRET", tc.msg)
+		require.NotContains(t, got, "S%45CRET", tc.msg)
+	}
+	require.Equal(t, "nothing here", redact.Within("nothing here", ""))
+}
