@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,10 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
-	"github.com/fencelab/fencelab/store/pgcluster"
+	"github.com/fencelab/fencelab/store/storetest"
 )
 
 var (
@@ -143,7 +141,7 @@ func TestExplorerUnderTmux(t *testing.T) {
 		require.True(t, time.Now().Before(deadline), "fencelab did not exit after q")
 		time.Sleep(20 * time.Millisecond)
 	}
-	require.Empty(t, serversUnder(t, dir), "PostgreSQL left running after q")
+	require.Empty(t, storetest.Postmasters(dir), "PostgreSQL left running after q")
 }
 
 // explorerRun is the built binary under a tmux of the test's own, with its
@@ -236,8 +234,8 @@ func TestExplorerEndsOnSignals(t *testing.T) {
 			require.Equal(t, 128+int(sig), code)
 			require.True(t, cooked, "the terminal was left raw")
 			deadline := time.Now().Add(time.Second)
-			for len(serversUnder(t, dir)) > 0 {
-				require.True(t, time.Now().Before(deadline), "PostgreSQL left running: %v", serversUnder(t, dir))
+			for len(storetest.Postmasters(dir)) > 0 {
+				require.True(t, time.Now().Before(deadline), "PostgreSQL left running: %v", storetest.Postmasters(dir))
 				time.Sleep(10 * time.Millisecond)
 			}
 		})
@@ -252,12 +250,7 @@ func TestExplorerOnAFrozenServerWithAPassword(t *testing.T) {
 	requireTmux(t)
 	const secret = "pr0jector-pw"
 	server := usersServer(t)
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, server.DSN(pgcluster.Database))
-	require.NoError(t, err)
-	_, err = conn.Exec(ctx, `CREATE ROLE alice LOGIN SUPERUSER PASSWORD '`+secret+`'`)
-	require.NoError(t, err)
-	conn.Close(ctx)
+	passwordRole(t, server, secret)
 	dsn := fmt.Sprintf("postgres://alice:%s@/fencelab?host=%s", secret, filepath.Join(server.SlotDir, "run"))
 
 	r := startExplorer(t, cacheDir(t), "--pg", dsn)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -194,28 +193,7 @@ func TestRunOnEphemeralCluster(t *testing.T) {
 	require.Contains(t, stdout, "verdict STALE_FENCE")
 	require.Contains(t, stdout, "verdict STALE_OVERWRITE")
 
-	require.Empty(t, serversUnder(t, dir), "no server left running on the cache dir")
-}
-
-// serversUnder lists the PostgreSQL processes whose command line names a
-// data directory under dir, read from /proc.
-func serversUnder(t *testing.T, dir string) []string {
-	t.Helper()
-	cmdlines, err := filepath.Glob("/proc/[0-9]*/cmdline")
-	require.NoError(t, err)
-	require.NotEmpty(t, cmdlines, "no /proc to look at")
-	var found []string
-	for _, path := range cmdlines {
-		raw, err := os.ReadFile(path)
-		if err != nil {
-			continue // the process ended meanwhile
-		}
-		cmdline := strings.ReplaceAll(string(raw), "\x00", " ")
-		if strings.Contains(cmdline, "postgres") && strings.Contains(cmdline, "-D "+dir) {
-			found = append(found, cmdline)
-		}
-	}
-	return found
+	require.Empty(t, storetest.Postmasters(dir), "no server left running on the cache dir")
 }
 
 // Without server binaries and without --pg: one line naming the install

@@ -50,19 +50,7 @@ func usersServer(t *testing.T) *pgcluster.Cluster {
 // runs in a session of its own, so they are found by parent pid. It uses
 // no *testing.T: tests call it from a goroutine.
 func freeze(postmaster int) []int {
-	pids := []int{postmaster}
-	paths, _ := filepath.Glob("/proc/[0-9]*/stat")
-	for _, path := range paths {
-		stat, err := os.ReadFile(path)
-		if err != nil {
-			continue
-		}
-		fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
-		if len(fields) > 1 && fields[1] == strconv.Itoa(postmaster) {
-			pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(path)))
-			pids = append(pids, pid)
-		}
-	}
+	pids := append([]int{postmaster}, storetest.Children(postmaster)...)
 	for _, pid := range pids {
 		syscall.Kill(pid, syscall.SIGSTOP)
 	}
@@ -75,52 +63,25 @@ func thaw(pids []int) {
 	}
 }
 
-// running reports whether a process exists and is not a zombie.
-func running(pid int) bool {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
-	return len(fields) > 0 && fields[0] != "Z"
-}
-
-// postmastersUnder lists the pids of the PostgreSQL servers whose data
-// directory is under dir (not initdb's bootstrap backend: the servers
-// fencelab starts listen on a socket, -k).
-func postmastersUnder(t *testing.T, dir string) []int {
-	t.Helper()
+// postmastersUnder lists the pids of the servers with a data directory
+// under dir.
+func postmastersUnder(dir string) []int {
 	var pids []int
-	for _, p := range processesUnder(t, dir) {
-		if strings.Contains(p.cmdline, " -k ") {
-			pids = append(pids, p.pid)
-		}
+	for _, p := range storetest.Postmasters(dir) {
+		pids = append(pids, p.PID)
 	}
 	return pids
 }
 
-type process struct {
-	pid     int
-	cmdline string
-}
-
-func processesUnder(t *testing.T, dir string) []process {
+// passwordRole gives a user's server a role alice with a password.
+func passwordRole(t *testing.T, server *pgcluster.Cluster, secret string) {
 	t.Helper()
-	paths, err := filepath.Glob("/proc/[0-9]*/cmdline")
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, server.DSN(pgcluster.Database))
 	require.NoError(t, err)
-	var found []process
-	for _, path := range paths {
-		raw, err := os.ReadFile(path)
-		if err != nil {
-			continue
-		}
-		cmdline := strings.ReplaceAll(string(raw), "\x00", " ")
-		if strings.Contains(cmdline, "postgres") && strings.Contains(cmdline, "-D "+dir) {
-			pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(path)))
-			found = append(found, process{pid, cmdline})
-		}
-	}
-	return found
+	defer conn.Close(ctx)
+	_, err = conn.Exec(ctx, `CREATE ROLE alice LOGIN SUPERUSER PASSWORD '`+secret+`'`)
+	require.NoError(t, err)
 }
 
 // Row 5: a frozen PostgreSQL — the user's or the ephemeral one — is
@@ -151,7 +112,7 @@ func TestFrozenEphemeralPostgreSQLIsReportedInSeconds(t *testing.T) {
 	frozen := make(chan []int, 1)
 	go func() {
 		for range 200 {
-			if pids := postmastersUnder(t, dir); len(pids) > 0 {
+			if pids := postmastersUnder(dir); len(pids) > 0 {
 				time.Sleep(300 * time.Millisecond)
 				frozen <- freeze(pids[0])
 				return
@@ -169,7 +130,7 @@ func TestFrozenEphemeralPostgreSQLIsReportedInSeconds(t *testing.T) {
 	requireOneLine(t, stderr, "did not answer within")
 	require.Less(t, time.Since(started), 15*time.Second)
 	for _, pid := range pids {
-		require.False(t, running(pid), "server process %d was left behind", pid)
+		require.False(t, storetest.Running(pid), "server process %d was left behind", pid)
 	}
 }
 
@@ -180,12 +141,7 @@ func TestPasswordsAreNeverPrinted(t *testing.T) {
 	t.Parallel()
 	const secret = "s3cr3t-pw"
 	server := usersServer(t)
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, server.DSN(pgcluster.Database))
-	require.NoError(t, err)
-	_, err = conn.Exec(ctx, `CREATE ROLE alice LOGIN SUPERUSER PASSWORD '`+secret+`'`)
-	require.NoError(t, err)
-	conn.Close(ctx)
+	passwordRole(t, server, secret)
 	socket := filepath.Join(server.SlotDir, "run")
 
 	for _, args := range [][]string{
@@ -326,7 +282,7 @@ func TestInterruptDuringStart(t *testing.T) {
 	}
 	code, _, stderr := call(t, "run", "lease-overrun")
 	require.Equal(t, 0, code, stderr)
-	require.Empty(t, postmastersUnder(t, dir))
+	require.Empty(t, postmastersUnder(dir))
 }
 
 // race shows progress on a terminal once it takes more than a second.

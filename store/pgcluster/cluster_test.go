@@ -1,11 +1,8 @@
 package pgcluster_test
 
 import (
-	"bytes"
 	"context"
-	"fmt"
 	"os"
-	"strings"
 	"syscall"
 	"testing"
 
@@ -13,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fencelab/fencelab/store/pgcluster"
+	"github.com/fencelab/fencelab/store/storetest"
 )
 
 func tempDir(t *testing.T) string {
@@ -25,17 +23,6 @@ func tempDir(t *testing.T) string {
 }
 
 func alive(pid int) bool { return syscall.Kill(pid, 0) == nil }
-
-// running is alive, but not a zombie (the test's own child that ended and
-// was not waited for).
-func running(pid int) bool {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
-	return len(fields) > 0 && fields[0] != "Z"
-}
 
 // A cluster starts, serves its database over the socket, keeps its data
 // directory for the next start (no second initdb) and is gone after Stop.
@@ -100,7 +87,7 @@ func TestOrphanedServerIsReplaced(t *testing.T) {
 	require.NoError(t, err)
 	defer second.Stop()
 	require.Equal(t, first.SlotDir, second.SlotDir)
-	require.False(t, running(orphan), "the orphan %d still runs", orphan)
+	require.False(t, storetest.Running(orphan), "the orphan %d still runs", orphan)
 	conn, err := pgx.Connect(ctx, second.DSN(pgcluster.Database))
 	require.NoError(t, err)
 	conn.Close(ctx)
