@@ -17,7 +17,7 @@ import (
 // explore runs the terminal explorer. The first frame shows at once; the
 // backends start behind it. Whatever started is stopped when the explorer
 // ends, however it ends.
-func explore(ctx context.Context, c config, mode engine.Mode) error {
+func explore(ctx context.Context, c config, mode engine.Mode, trace *loadedTrace) error {
 	starting := "connecting to PostgreSQL…"
 	if c.pgDSN == "" {
 		bins, err := pgcluster.FindBinaries()
@@ -38,10 +38,20 @@ func explore(ctx context.Context, c config, mode engine.Mode) error {
 		inFlight sync.WaitGroup
 		started  *backends
 	)
+	catalog, open := scenarios.All(), "lease-overrun"
+	if trace != nil {
+		// The trace's scenario, its schedule as the guided order.
+		open = trace.scenario.ID
+		for i, s := range catalog {
+			if s.ID == open {
+				catalog[i] = trace.scenario
+			}
+		}
+	}
 	var program *tea.Program
 	model := tui.New(ctx, tui.Options{
-		Catalog:     scenarios.All(),
-		Scenario:    "lease-overrun",
+		Catalog:     catalog,
+		Scenario:    open,
 		Mode:        mode,
 		Starting:    starting,
 		AllowUnsafe: c.pgDSN == "" || c.allowUnsafe,

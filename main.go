@@ -5,6 +5,8 @@
 //	fencelab                      the explorer, on lease-overrun in SAFE mode
 //	fencelab list                 the catalog
 //	fencelab run ID|--all [--mode safe|unsafe|both] [--json]
+//	fencelab check ID|--all [--mode both] [--out DIR]
+//	fencelab replay FILE
 //	fencelab race [--n 100] [--free K]
 //
 // main.go parses the command line; backends.go starts the stores and wires
@@ -75,6 +77,20 @@ usage:
   fencelab run ID|--all [flags]           run the guided order headless
         --mode safe|unsafe|both           (default safe)
         --json                            one JSON object per scenario × mode
+        --save-trace FILE                 write the run (one scenario, one mode) as a trace
+  fencelab check ID|--all [flags]         run EVERY schedule: all interleavings of the
+                                          actors' steps with the clock advanced to each
+                                          expiry (and by the guided order's durations);
+                                          pausing = not scheduling an actor. Pruned only
+                                          at a state already explored by a schedule no
+                                          longer (Redis keys + TTLs, every row, provider,
+                                          actors' positions and memory, clock)
+        --mode safe|unsafe|both           (default safe)
+        --max-schedules N                 per scenario × mode (default 200000)
+        --out DIR                         counterexample traces (default: a new temp dir)
+        --json                            one JSON object per scenario × mode
+  fencelab replay FILE [--json]           run a trace again; exit 1 if anything differs
+  fencelab --trace FILE                   the explorer on a trace's schedule (n steps it)
   fencelab race [--n 100] [--free K]      the second seed's forced interleaving on N
                                           key sets (Redis only), and K free-running pairs
 
@@ -87,7 +103,8 @@ flags:
   -v, --verbose                  with --json, print the backends to stderr
   -h, --help                     this help
 
-exit: 0 as expected · 1 a run ended otherwise than the catalog predicts, or
+exit: 0 as expected · 1 a run ended otherwise than the catalog predicts (check:
+SAFE broke an invariant, or UNSAFE never its anomaly; replay: it differs), or
 failed (its output could not be written, say) · 2 bad usage or configuration ·
 3 a server could not be reached or stopped answering · 128+N ended by
 signal N (130 Ctrl-C, 143 SIGTERM)
@@ -150,6 +167,10 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		asJSON     bool
 		helpWanted bool
 		n, free    int
+		maxSched   int
+		outDir     string
+		saveTrace  string
+		tracePath  string
 	)
 	flags.StringVar(&c.redisURL, "redis", "", "use a real Redis `URL` (redis://HOST:PORT/DB) instead of the embedded one")
 	flags.StringVar(&c.pgDSN, "pg", "", "use an existing PostgreSQL (`DSN`) instead of an ephemeral cluster; only schema fencelab is touched")
@@ -161,6 +182,10 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	flags.BoolVar(&asJSON, "json", false, "run: print JSON")
 	flags.IntVar(&n, "n", 100, "race: number of key sets for the forced interleaving")
 	flags.IntVar(&free, "free", 0, "race: also run K pairs of truly concurrent requests")
+	flags.IntVar(&maxSched, "max-schedules", 200_000, "check: stop after N schedules per scenario and mode")
+	flags.StringVar(&outDir, "out", "", "check: directory for counterexample traces (default: a new temp dir)")
+	flags.StringVar(&saveTrace, "save-trace", "", "run: write the run as a trace to FILE")
+	flags.StringVar(&tracePath, "trace", "", "the explorer: open a trace, its schedule as the guided order")
 	flags.BoolVarP(&helpWanted, "help", "h", false, "show this help")
 
 	if err := flags.Parse(args); err != nil {
@@ -210,14 +235,47 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		listCatalog(stdout)
 	case "run":
-		if err = only("run", "all", "mode", "json"); err != nil {
+		if err = only("run", "all", "mode", "json", "save-trace"); err != nil {
 			break
 		}
 		var req runRequest
 		req, err = parseRunRequest(rest, all, mode, asJSON, c)
+		if err == nil && saveTrace != "" {
+			req.saveTrace = saveTrace
+			if len(req.scenarios)*len(req.modes) != 1 {
+				err = usageError("--save-trace saves one run: give one scenario and --mode safe or unsafe")
+			} else {
+				err = checkTraceTarget(saveTrace)
+			}
+		}
 		if err == nil {
 			err = runHeadless(ctx, c, req, stdout, stderr)
 		}
+	case "check":
+		if err = only("check", "all", "mode", "json", "max-schedules", "out"); err != nil {
+			break
+		}
+		var req checkRequest
+		if req.runRequest, err = parseRunRequest(rest, all, mode, asJSON, c); err != nil {
+			break
+		}
+		if maxSched < 1 {
+			err = usageError("--max-schedules must be at least 1, got %d", maxSched)
+			break
+		}
+		req.maxSchedules, req.out = maxSched, outDir
+		if err = checkOutDir(req.out); err == nil {
+			err = runCheck(ctx, c, req, stdout, stderr)
+		}
+	case "replay":
+		if err = only("replay", "json"); err != nil {
+			break
+		}
+		if len(rest) != 1 {
+			err = usageError("replay takes one trace file, got %d arguments", len(rest))
+			break
+		}
+		err = runReplay(ctx, c, rest[0], asJSON, flags.Changed("lease-ttl"), stdout, stderr)
 	case "race":
 		if err = only("race", "n", "free"); err != nil {
 			break
@@ -232,10 +290,25 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		err = runRace(ctx, c, n, free, stdout, stderr)
 	case "":
-		if err = only("the explorer", "mode"); err != nil {
+		if err = only("the explorer", "mode", "trace"); err != nil {
 			break
 		}
 		var m engine.Mode
+		var trace *loadedTrace
+		if tracePath != "" {
+			if flags.Changed("mode") {
+				err = usageError("--trace opens the trace's own mode; leave out --mode")
+				break
+			}
+			var t loadedTrace
+			if t, err = loadTrace(tracePath); err != nil {
+				break
+			}
+			if c, err = c.withTraceTTL(t, flags.Changed("lease-ttl")); err != nil {
+				break
+			}
+			trace, mode = &t, t.trace.Mode
+		}
 		if m, err = engine.ParseMode(mode); err != nil {
 			err = usageError("--mode %q: the explorer opens safe or unsafe (m switches between them)", mode)
 			break
@@ -244,9 +317,9 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			err = usageError("UNSAFE runs write naive code paths into --pg's server; pass --allow-unsafe to let them (nothing was written)")
 			break
 		}
-		err = explore(ctx, c, m)
+		err = explore(ctx, c, m, trace)
 	default:
-		err = usageError("unknown command %q (want list, run or race; fencelab --help)", name)
+		err = usageError("unknown command %q (want list, run, check, replay or race; fencelab --help)", name)
 	}
 	return report(ctx, stderr, err, c)
 }

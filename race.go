@@ -77,11 +77,16 @@ func newProgress(stderr io.Writer, what string) *progress {
 }
 
 func (p *progress) show(done, n int) {
+	p.line(fmt.Sprintf("race: %d/%d %s (%d%%)…", done, n, p.what, done*100/n))
+}
+
+// line replaces the progress line, at most ten times a second.
+func (p *progress) line(text string) {
 	if p.w == nil || time.Since(p.started) < time.Second || time.Since(p.last) < 100*time.Millisecond {
 		return
 	}
 	p.last, p.shown = time.Now(), true
-	fmt.Fprintf(p.w, "\rrace: %d/%d %s (%d%%)…", done, n, p.what, done*100/n)
+	fmt.Fprintf(p.w, "\r\x1b[K%s", text)
 }
 
 // done clears the progress line.

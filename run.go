@@ -16,6 +16,7 @@ type runRequest struct {
 	scenarios []*engine.Scenario
 	modes     []engine.Mode
 	json      bool
+	saveTrace string // write the (single) run as a trace here
 }
 
 func parseRunRequest(args []string, all bool, mode string, asJSON bool, c config) (runRequest, error) {
@@ -86,6 +87,11 @@ func runHeadless(ctx context.Context, c config, req runRequest, stdout, stderr i
 			if !req.json {
 				printResult(stdout, result)
 			}
+			if req.saveTrace != "" {
+				if err := saveTrace(req.saveTrace, engine.NewTrace(b.LeaseTTL, s.Guided(mode), result)); err != nil {
+					return err
+				}
+			}
 		}
 	}
 	if req.json {
@@ -148,7 +154,10 @@ func backendLines(b *backends) string {
 	return sb.String()
 }
 
-func printResult(w io.Writer, r engine.Result) {
+func printResult(w io.Writer, r engine.Result) { printResultAs(w, r, "the catalog predicts") }
+
+// printResultAs prints a run; source is what its prediction comes from.
+func printResultAs(w io.Writer, r engine.Result, source string) {
 	fmt.Fprintf(w, "\n%s · %s\n", r.Scenario, r.Mode)
 	for _, e := range r.Timeline {
 		fmt.Fprintf(w, "%3d %-9s %-6s %-12s %-18s %-10s %s\n", e.Sequence, engine.FormatClock(e.At),
@@ -164,10 +173,10 @@ func printResult(w io.Writer, r engine.Result) {
 	fmt.Fprintf(w, "result  %sexpected %d · final %d · last accepted fence %s · verdict %s",
 		what, r.Expected, r.Final, engine.FormatFence(r.LastAcceptedFence), r.Verdict)
 	if r.AsPredicted() {
-		fmt.Fprintln(w, "  — as the catalog predicts")
+		fmt.Fprintf(w, "  — as %s\n", source)
 	} else {
 		p := r.Predicted
-		fmt.Fprintf(w, "  — NOT as the catalog predicts (final %d · fence %s · %s)\n", p.Final, engine.FormatFence(p.Fence), p.Verdict)
+		fmt.Fprintf(w, "  — NOT as %s (final %d · fence %s · %s)\n", source, p.Final, engine.FormatFence(p.Fence), p.Verdict)
 	}
 	for _, b := range r.Breaks {
 		fmt.Fprintf(w, "broken  invariant %d at step %d: %s (%s)\n", b.Invariant, b.Sequence, b.Detail, engine.Invariants[b.Invariant])

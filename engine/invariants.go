@@ -14,6 +14,7 @@ var anomalies = map[int]string{
 	3: "PARTIAL_COMMIT",
 	4: "DUPLICATE_EFFECT",
 	5: "TERMINAL_OVERWRITE",
+	7: VerdictLostUpdate,
 	// 6 names its kind: DUPLICATE_JOB or POINTER_STOLEN.
 }
 
@@ -25,6 +26,7 @@ var Invariants = map[int]string{
 	4: "an OperationId is applied at most once by the provider",
 	5: "a terminal job state (SUCCESS, FAILED) never changes",
 	6: "every job hash is reachable from its running key while RUNNING; one running job per target",
+	7: "every committed read-modify-write was computed from the value current at its commit",
 }
 
 // CheckLedger finds the invariants the database state breaks. Executions
@@ -103,6 +105,14 @@ func CheckLedger(s LedgerState, fresh int) []Break {
 		if ok && (r.SummaryValue != c.SummaryValue || tokensComparable && r.LastAcceptedFence != c.FencingToken) {
 			add(3, "checkpoint of %s (%d, token %d) disagrees with the resource (%d, fence %d)",
 				c.ConflictKey, c.SummaryValue, c.FencingToken, r.SummaryValue, r.LastAcceptedFence)
+		}
+	}
+	// 7: a committed read-modify-write was built on the value the row held
+	// when it landed; otherwise the updates committed in between are lost.
+	for _, e := range s.Executions {
+		if e.State == "COMMITTED" && e.HasRead && e.ReadValue != e.PreviousValue {
+			add(7, "%s wrote %d computed from %d, but the summary was %d when it committed: the update(s) that made it %d are lost",
+				e.Owner, e.SummaryValue, e.ReadValue, e.PreviousValue, e.PreviousValue)
 		}
 	}
 	return breaks
@@ -213,7 +223,9 @@ func (l *Lab) checkInvariants(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	found := append(CheckLedger(state, l.seenExecs), CheckEffects(l.backends.Provider.Applications())...)
+	applications := l.backends.Provider.Applications()
+	l.world = World{Ledger: state, Applications: applications, Jobs: jobs}
+	found := append(CheckLedger(state, l.seenExecs), CheckEffects(applications)...)
 	found = append(found, l.jobWatch.check(jobs)...)
 	for _, b := range found {
 		if seen[b.Detail] {

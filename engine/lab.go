@@ -45,14 +45,18 @@ type Lab struct {
 	ledger Ledger // the lab's own connection: seeding and snapshots
 	actors []*Actor
 
-	clock      time.Duration
-	events     []Event
-	breaks     []Break
-	log        []loggedAction
-	guided     []Action
-	guidedNext int
-	seenExecs  int // executions already checked against invariant 2
-	jobWatch   *jobWatch
+	clock  time.Duration
+	events []Event
+	breaks []Break
+	log    []loggedAction
+	// eventsAfter counts, per log entry, the events once it was taken.
+	eventsAfter []int
+	guided      []Action
+	guidedNext  int
+	seenExecs   int // executions already checked against invariant 2
+	jobWatch    *jobWatch
+	// world is the state the last invariant check read, for the checker.
+	world World
 }
 
 // NewLab opens the lab's connections and resets the backends to the
@@ -121,10 +125,11 @@ func (l *Lab) Reset(ctx context.Context) error {
 		a.pc, a.Paused, a.Pause, a.Waiting, a.Halted = 0, false, "", "", ""
 		a.Memory = Memory{Epoch: seed.NamespaceEpoch}
 	}
-	l.clock, l.events, l.breaks, l.log = 0, nil, nil, nil
+	l.clock, l.events, l.breaks, l.log, l.eventsAfter = 0, nil, nil, nil, nil
 	l.guided = l.scenario.Guided(l.mode)
 	l.guidedNext, l.seenExecs = 0, 0
 	l.jobWatch = newJobWatch()
+	l.world = World{}
 	return nil
 }
 
@@ -159,7 +164,7 @@ func (l *Lab) Next(ctx context.Context) error {
 		return err
 	}
 	l.guidedNext++
-	l.log = append(l.log, loggedAction{Action: action, guided: true})
+	l.record(loggedAction{Action: action, guided: true})
 	return nil
 }
 
@@ -181,7 +186,7 @@ func (l *Lab) Do(ctx context.Context, action Action) error {
 	if err := l.apply(ctx, action); err != nil {
 		return err
 	}
-	l.log = append(l.log, loggedAction{Action: action})
+	l.record(loggedAction{Action: action})
 	return nil
 }
 
@@ -205,14 +210,28 @@ func (l *Lab) Undo(ctx context.Context) error {
 		if entry.guided {
 			l.guidedNext++
 		}
-		l.log = append(l.log, entry)
+		l.record(entry)
 	}
 	return nil
+}
+
+// record logs an action just applied.
+func (l *Lab) record(entry loggedAction) {
+	l.log = append(l.log, entry)
+	l.eventsAfter = append(l.eventsAfter, len(l.events))
 }
 
 // apply performs one action and checks the invariants afterwards. A failed
 // action leaves no entry in the log.
 func (l *Lab) apply(ctx context.Context, action Action) error {
+	if err := l.perform(ctx, action); err != nil {
+		return err
+	}
+	return l.checkInvariants(ctx)
+}
+
+// perform performs one action on the backends, without the checks.
+func (l *Lab) perform(ctx context.Context, action Action) error {
 	var err error
 	switch action.Kind {
 	case StepActor:
@@ -224,10 +243,7 @@ func (l *Lab) apply(ctx context.Context, action Action) error {
 	case AdvanceToExpiry:
 		err = l.advanceToExpiry(ctx)
 	}
-	if err != nil {
-		return err
-	}
-	return l.checkInvariants(ctx)
+	return err
 }
 
 func (l *Lab) step(ctx context.Context, name string) error {

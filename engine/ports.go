@@ -195,6 +195,9 @@ type Coordination interface {
 	Restart(ctx context.Context) (restarted bool, err error)
 	// Describe names the backend for a header: "miniredis" or the URL.
 	Describe() string
+	// Namespace is the prefix of every key of this run, which differs
+	// between runs on one server.
+	Namespace() string
 	Close() error
 }
 
@@ -238,9 +241,18 @@ type Write struct {
 	ContractVersion    int
 	// CheckpointSchema is the checkpoint format the writer writes.
 	CheckpointSchema int
-	Value            int64
-	EffectType       string
-	Now              time.Time
+	// Value is what the write sets the summary to. For a read-modify-write
+	// it was computed from ReadValue, a summary the writer read earlier.
+	Value     int64
+	ReadValue *int64
+	// AddUnderLock makes the write a read-modify-write inside its own
+	// transaction: it reads the summary under the row lock and writes that
+	// plus Delta, so the value is computed from the row the guard saw
+	// (Value and ReadValue are then ignored).
+	AddUnderLock bool
+	Delta        int64
+	EffectType   string
+	Now          time.Time
 }
 
 // WriteResult is how a write ended. Guard is the check that decided it, as
@@ -249,6 +261,9 @@ type WriteResult struct {
 	Committed bool
 	Rejection string
 	Guard     string
+	// Read and Value are what an AddUnderLock write read under the lock and
+	// wrote (Value: what it would have written, when rejected).
+	Read, Value int64
 }
 
 // Resource is a row of fencelab.resources.
@@ -292,6 +307,12 @@ type Execution struct {
 	Rejection          string
 	ContractVersion    int
 	SummaryValue       int64
+	// ReadValue is the summary the writer computed its value from, for a
+	// read-modify-write (HasRead); PreviousValue is what the row held when
+	// the write committed. Invariant 7 compares them.
+	HasRead       bool
+	ReadValue     int64
+	PreviousValue int64
 }
 
 // Checkpoint is a row of fencelab.checkpoints.
@@ -436,6 +457,9 @@ type Provider interface {
 	Execute(ctx context.Context, operationID, effect string) (ProviderAnswer, error)
 	Query(ctx context.Context, operationID string) (ProviderAnswer, error)
 	Applications() []Application
+	// Answers is what the provider remembers: its final answer per
+	// OperationId (a query's answer), declined operations included.
+	Answers() map[string]ProviderAnswer
 	// Reset forgets everything and takes a new script: OperationId →
 	// CONFIRMED, DECLINED or APPLIED_BUT_TIMEOUT (default CONFIRMED).
 	Reset(script map[string]string)

@@ -148,6 +148,9 @@ type Action struct {
 	By    time.Duration
 	// Note is why, for pauses: "GC pause".
 	Note string
+	// Caption is what a speaker says at this action (from a trace); the
+	// explorer shows it with the next guided action.
+	Caption string
 }
 
 func (a Action) String() string {

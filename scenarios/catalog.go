@@ -47,6 +47,7 @@ func All() []*engine.Scenario {
 		mixedVersionRollout(),
 		nonFenceableEffect(),
 		counterLoss(),
+		staleRead(),
 		asyncJobAcquire(),
 		terminalTransition(),
 		pointerOwnership(),

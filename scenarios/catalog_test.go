@@ -51,7 +51,17 @@ var catalog = map[string]map[engine.Mode]row{
 		engine.Unsafe: {30, 20, 0, engine.VerdictLostUpdate, []execution{
 			{"daily-summary", 0, "COMMITTED", ""},
 			{"backfill-summary", 0, "COMMITTED", ""},
+		}, []int{7}},
+	},
+	"stale-read": {
+		engine.Safe: {30, 30, 42, engine.VerdictMatch, []execution{
+			{"daily-summary", 41, "COMMITTED", ""},
+			{"backfill-summary", 42, "COMMITTED", ""},
 		}, nil},
+		engine.Unsafe: {30, 20, 42, engine.VerdictLostUpdate, []execution{
+			{"daily-summary", 41, "COMMITTED", ""},
+			{"backfill-summary", 42, "COMMITTED", ""},
+		}, []int{7}},
 	},
 	"dynamic-tenant": {
 		engine.Safe: {0, 0, 0, engine.StaleMembership, []execution{

@@ -4,11 +4,12 @@ import "github.com/fencelab/fencelab/engine"
 
 // crossJobCollision: two differently named jobs add to the same summary.
 // SAFE leases the resource (the conflict key), so the second job waits for
-// the first and builds on its result. UNSAFE locks by job name only: both
-// locks are granted, both read 0, the second write wins.
+// the first, and its fenced write adds to the summary it reads under the
+// row lock. UNSAFE locks by job name only: both locks are granted, both
+// read 0, the second write wins.
 func crossJobCollision() *engine.Scenario {
-	a := newWorker("A", "daily-summary", func(m *engine.Memory) int64 { return m.Read + 10 })
-	b := newWorker("B", "backfill-summary", func(m *engine.Memory) int64 { return m.Read + 20 })
+	a := newAdder("A", "daily-summary", 10)
+	b := newAdder("B", "backfill-summary", 20)
 	return &engine.Scenario{
 		ID:       "cross-job-collision",
 		Title:    "Cross-job collision: two jobs, one resource",

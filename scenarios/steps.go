@@ -20,6 +20,11 @@ type worker struct {
 	schema   int
 	// value computes the business value from what the worker remembers.
 	value func(m *engine.Memory) int64
+	// adds makes the worker's write a read-modify-write: it adds this to
+	// the summary. In UNSAFE it adds to the summary it read earlier, in its
+	// read step; in SAFE the write reads the summary again inside its
+	// transaction, under the row lock, and adds to that.
+	adds int64
 	// tokenKey is the conflict key of the token source it acquires from;
 	// only a partitioned region's worker has one of its own.
 	tokenKey string
@@ -33,6 +38,13 @@ type worker struct {
 func newWorker(name, job string, value func(m *engine.Memory) int64) worker {
 	return worker{name: name, job: job, revision: 7, region: RegionID, regionEp: 3, contract: 2, schema: 1, value: value,
 		tokenKey: ConflictKey}
+}
+
+// newAdder is a worker whose job adds delta to the summary.
+func newAdder(name, job string, delta int64) worker {
+	w := newWorker(name, job, func(m *engine.Memory) int64 { return m.Read + delta })
+	w.adds = delta
+	return w
 }
 
 // owner is the worker's id in Redis lease values.
@@ -182,6 +194,14 @@ func (w worker) writeSummary() engine.Step {
 			Value:              w.value(m),
 			Now:                t.Now(),
 		}
+		underLock := w.adds != 0 && t.Mode() == engine.Safe
+		switch {
+		case underLock:
+			write.AddUnderLock, write.Delta = true, w.adds
+		case w.adds != 0:
+			read := m.Read
+			write.ReadValue = &read
+		}
 		mutate := t.Ledger().FencedMutation
 		if t.Mode() == engine.Unsafe && !w.alwaysFenced {
 			mutate = t.Ledger().UnfencedMutation
@@ -189,6 +209,9 @@ func (w worker) writeSummary() engine.Step {
 		result, err := mutate(ctx, write)
 		if err != nil {
 			return 0, err
+		}
+		if underLock {
+			write.Value = result.Value
 		}
 		with := "without a fencing token"
 		switch {
@@ -198,12 +221,25 @@ func (w worker) writeSummary() engine.Step {
 			with = fmt.Sprintf("with token %d", write.Token)
 		}
 		if result.Committed {
+			value := fmt.Sprint(write.Value)
+			if underLock {
+				value = fmt.Sprintf("%d (%d + %d, read under the row lock)", write.Value, result.Read, w.adds)
+			}
 			t.Emit(engine.LayerDatabase, "WRITE", "COMMITTED",
-				fmt.Sprintf("%s commits summary = %d %s, with its checkpoint, execution and outbox row", w.name, write.Value, with),
+				fmt.Sprintf("%s commits summary = %s %s, with its checkpoint, execution and outbox row", w.name, value, with),
 				result.Guard)
-			if t.Mode() == engine.Unsafe && !w.alwaysFenced {
+			switch {
+			case t.Mode() == engine.Unsafe && !w.alwaysFenced:
 				t.Narrate("%s's UPDATE goes through unconditionally: nothing re-checks its token, tenant, region, version or namespace.", w.name)
-			} else {
+			case underLock && result.Read != m.Read:
+				t.Narrate("%s read %d earlier, but under the row lock the summary is %d: it adds %d to that, so no update is lost (%s).",
+					w.name, m.Read, result.Read, w.adds, result.Guard)
+			case underLock:
+				t.Narrate("PostgreSQL accepts %s (%s); it added %d to the %d it found under the row lock.", w.name, result.Guard, w.adds, result.Read)
+			case w.adds != 0:
+				t.Narrate("PostgreSQL accepts %s: %s. The fence orders writes, not reads: %d was computed from the %d it read before.",
+					w.name, result.Guard, write.Value, m.Read)
+			default:
 				t.Narrate("PostgreSQL accepts %s: %s, so this is the newest writer it has seen.", w.name, result.Guard)
 			}
 		} else {

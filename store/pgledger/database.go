@@ -87,6 +87,10 @@ func ParseConfig(dsn string) (*pgx.ConnConfig, error) {
 	config.RuntimeParams["statement_timeout"] = ms
 	config.RuntimeParams["lock_timeout"] = ms
 	config.RuntimeParams["idle_in_transaction_session_timeout"] = fmt.Sprint((10 * CallTimeout).Milliseconds())
+	// A lab's commits need not wait for the disk: a crash of the server
+	// loses a lab's last steps, never makes a reader see what was not
+	// committed. It is a setting of fencelab's own sessions only.
+	config.RuntimeParams["synchronous_commit"] = "off"
 	return config, nil
 }
 

@@ -41,9 +41,15 @@ func (l *Ledger) exec(ctx context.Context, sql string, args ...any) (pgconn.Comm
 func (l *Ledger) Seed(ctx context.Context, s engine.Seed) error {
 	err := l.inTx(ctx, pgx.TxOptions{}, func(ctx context.Context, tx pgx.Tx) error {
 		batch := &pgx.Batch{}
-		batch.Queue(`TRUNCATE fencelab.tenant_assignments, fencelab.rollout_markers, fencelab.resources,
-			fencelab.executions, fencelab.checkpoints, fencelab.outbox, fencelab.effect_receipts,
-			fencelab.job_results RESTART IDENTITY`)
+		// DELETE, not TRUNCATE: the tables hold a few rows, and TRUNCATE
+		// makes new files for every table and index, a cost the checker
+		// would pay on every schedule.
+		for _, table := range []string{"tenant_assignments", "rollout_markers", "resources", "executions",
+			"checkpoints", "outbox", "effect_receipts", "job_results"} {
+			batch.Queue("DELETE FROM fencelab." + table)
+		}
+		batch.Queue(`SELECT setval(pg_get_serial_sequence('fencelab.executions', 'execution_id'), 1, false),
+			setval(pg_get_serial_sequence('fencelab.outbox', 'outbox_id'), 1, false)`)
 		batch.Queue(`INSERT INTO fencelab.tenant_assignments
 			(tenant_id, membership_revision, region_id, region_epoch, active) VALUES ($1, $2, $3, $4, true)`,
 			s.TenantID, s.MembershipRevision, s.RegionID, s.RegionEpoch)
@@ -88,6 +94,7 @@ func (r *rejection) Error() string { return r.reason + ": " + r.guard }
 // it back and is recorded as an execution of its own.
 func (l *Ledger) FencedMutation(ctx context.Context, w engine.Write) (engine.WriteResult, error) {
 	var guard string
+	written := w // as computed under the lock
 	err := l.inTx(ctx, pgx.TxOptions{}, func(ctx context.Context, tx pgx.Tx) error {
 		if rej, err := checkConfiguration(ctx, tx, w); err != nil || rej != nil {
 			if err != nil {
@@ -95,16 +102,16 @@ func (l *Ledger) FencedMutation(ctx context.Context, w engine.Write) (engine.Wri
 			}
 			return rej
 		}
-		// Lock the row first so the guard reported is the one the UPDATE saw.
-		var previous int64
-		err := tx.QueryRow(ctx, `SELECT last_accepted_fence FROM fencelab.resources WHERE conflict_key = $1 FOR UPDATE`,
-			w.ConflictKey).Scan(&previous)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return fmt.Errorf("pgledger: resource %s: %w", w.ConflictKey, engine.ErrNotFound)
-		}
+		// Lock the row first so the guard reported is the one the UPDATE saw,
+		// and a read-modify-write builds on the value the row holds.
+		previous, err := lockResource(ctx, tx, w.ConflictKey)
 		if err != nil {
-			return fmt.Errorf("pgledger: lock resource: %w", err)
+			return err
 		}
+		if w.AddUnderLock {
+			w.ReadValue, w.Value = &previous.value, previous.value+w.Delta
+		}
+		written = w
 		tag, err := tx.Exec(ctx, `
 			UPDATE fencelab.resources
 			   SET last_accepted_fence = $3, summary_value = $4, updated_at = $5
@@ -116,20 +123,42 @@ func (l *Ledger) FencedMutation(ctx context.Context, w engine.Write) (engine.Wri
 		if tag.RowsAffected() != 1 {
 			return explainNoRow(ctx, tx, w)
 		}
-		guard = fmt.Sprintf("incoming %d > last accepted %d → true", w.Token, previous)
-		return recordCommit(ctx, tx, w)
+		guard = fmt.Sprintf("incoming %d > last accepted %d → true", w.Token, previous.fence)
+		return recordCommit(ctx, tx, w, previous.value)
 	})
+	result := engine.WriteResult{Committed: true, Guard: guard}
+	if written.AddUnderLock && written.ReadValue != nil {
+		result.Read, result.Value = *written.ReadValue, written.Value
+	}
 	var rej *rejection
 	if errors.As(err, &rej) {
-		if err := l.recordRejection(ctx, w, rej.reason); err != nil {
+		if err := l.recordRejection(ctx, written, rej.reason); err != nil {
 			return engine.WriteResult{}, err
 		}
-		return engine.WriteResult{Rejection: rej.reason, Guard: rej.guard}, nil
+		result.Committed, result.Rejection, result.Guard = false, rej.reason, rej.guard
+		return result, nil
 	}
 	if err != nil {
 		return engine.WriteResult{}, err
 	}
-	return engine.WriteResult{Committed: true, Guard: guard}, nil
+	return result, nil
+}
+
+// lockedResource is what a mutation read of the resource row under its lock.
+type lockedResource struct{ fence, value int64 }
+
+// lockResource locks the resource row FOR UPDATE and reads it.
+func lockResource(ctx context.Context, tx pgx.Tx, conflictKey string) (lockedResource, error) {
+	var r lockedResource
+	err := tx.QueryRow(ctx, `SELECT last_accepted_fence, summary_value FROM fencelab.resources WHERE conflict_key = $1 FOR UPDATE`,
+		conflictKey).Scan(&r.fence, &r.value)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return r, fmt.Errorf("pgledger: resource %s: %w", conflictKey, engine.ErrNotFound)
+	}
+	if err != nil {
+		return r, fmt.Errorf("pgledger: lock resource: %w", err)
+	}
+	return r, nil
 }
 
 // checkConfiguration runs the checks of DESIGN §4 step 1, in that order. The
@@ -197,7 +226,7 @@ func explainNoRow(ctx context.Context, tx pgx.Tx, w engine.Write) error {
 
 // recordCommit writes the checkpoint, the execution and the outbox row in
 // the mutation's transaction.
-func recordCommit(ctx context.Context, tx pgx.Tx, w engine.Write) error {
+func recordCommit(ctx context.Context, tx pgx.Tx, w engine.Write, previous int64) error {
 	effect := w.EffectType
 	if effect == "" {
 		effect = "publish-summary"
@@ -212,7 +241,7 @@ func recordCommit(ctx context.Context, tx pgx.Tx, w engine.Write) error {
 		w.ConflictKey, nullToken(w.Token), w.CheckpointSchema, w.Value, w.Now)
 	batch.Queue(insertExecution, w.OperationID, w.JobName, w.TenantID, w.ConflictKey, w.Owner,
 		nullToken(w.Token), w.NamespaceEpoch, "COMMITTED", nil, w.ContractVersion, w.Value, w.Now,
-		w.MembershipRevision, w.RegionID, w.RegionEpoch)
+		w.MembershipRevision, w.RegionID, w.RegionEpoch, w.ReadValue, &previous)
 	batch.Queue(`
 		INSERT INTO fencelab.outbox (operation_id, effect_type, status, attempt_count, next_attempt_at, created_at, updated_at)
 		VALUES ($1, $2, 'PENDING', 0, $3, $3, $3)`,
@@ -226,14 +255,14 @@ func recordCommit(ctx context.Context, tx pgx.Tx, w engine.Write) error {
 const insertExecution = `
 	INSERT INTO fencelab.executions (operation_id, job_name, tenant_id, conflict_key, owner, fencing_token,
 	       namespace_epoch, state, rejection, contract_version, summary_value, created_at, updated_at,
-	       membership_revision, region_id, region_epoch)
-	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $13, $14, $15)`
+	       membership_revision, region_id, region_epoch, read_value, previous_value)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $13, $14, $15, $16, $17)`
 
 func (l *Ledger) recordRejection(ctx context.Context, w engine.Write, reason string) error {
 	_, err := l.exec(ctx, insertExecution+` ON CONFLICT (operation_id) DO NOTHING`,
 		w.OperationID, w.JobName, w.TenantID, w.ConflictKey, w.Owner,
 		nullToken(w.Token), w.NamespaceEpoch, "REJECTED", reason, w.ContractVersion, w.Value, w.Now,
-		w.MembershipRevision, w.RegionID, w.RegionEpoch)
+		w.MembershipRevision, w.RegionID, w.RegionEpoch, w.ReadValue, nil)
 	if err != nil {
 		return fmt.Errorf("pgledger: record rejection of %s: %w", w.OperationID, err)
 	}
@@ -250,7 +279,16 @@ func nullToken(token int64) *int64 {
 // UnfencedMutation is the naive write: no re-check, an unconditional UPDATE
 // that takes the writer's token (if any) as the last accepted fence.
 func (l *Ledger) UnfencedMutation(ctx context.Context, w engine.Write) (engine.WriteResult, error) {
+	written := w
 	err := l.inTx(ctx, pgx.TxOptions{}, func(ctx context.Context, tx pgx.Tx) error {
+		previous, err := lockResource(ctx, tx, w.ConflictKey)
+		if err != nil {
+			return err
+		}
+		if w.AddUnderLock {
+			w.ReadValue, w.Value = &previous.value, previous.value+w.Delta
+		}
+		written = w
 		tag, err := tx.Exec(ctx, `
 			UPDATE fencelab.resources
 			   SET summary_value = $2, updated_at = $3,
@@ -263,40 +301,107 @@ func (l *Ledger) UnfencedMutation(ctx context.Context, w engine.Write) (engine.W
 		if tag.RowsAffected() != 1 {
 			return fmt.Errorf("pgledger: resource %s: %w", w.ConflictKey, engine.ErrNotFound)
 		}
-		return recordCommit(ctx, tx, w)
+		return recordCommit(ctx, tx, w, previous.value)
 	})
 	if err != nil {
 		return engine.WriteResult{}, err
 	}
-	return engine.WriteResult{Committed: true, Guard: "no guard (UNSAFE): unconditional UPDATE"}, nil
+	result := engine.WriteResult{Committed: true, Guard: "no guard (UNSAFE): unconditional UPDATE"}
+	if written.AddUnderLock && written.ReadValue != nil {
+		result.Read, result.Value = *written.ReadValue, written.Value
+	}
+	return result, nil
 }
 
 // State reads the whole schema in one read-only snapshot.
 func (l *Ledger) State(ctx context.Context) (engine.LedgerState, error) {
 	var s engine.LedgerState
-	err := l.inTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(ctx context.Context, tx pgx.Tx) error {
-		var err error
-		if s.Resources, err = collect(ctx, tx, `
+	// The reads go as one pipeline in one read-only snapshot: one round
+	// trip, which is what the checker pays after every step.
+	batch := &pgx.Batch{}
+	batch.Queue("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+	for _, sql := range stateQueries {
+		batch.Queue(sql)
+	}
+	batch.Queue("COMMIT")
+	err := within(ctx, func(ctx context.Context) error {
+		results := l.conn.SendBatch(ctx, batch)
+		err := readState(ctx, pipelined{results}, &s)
+		if cerr := results.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil && !l.conn.IsClosed() {
+			l.conn.Exec(ctx, "ROLLBACK") // out of a snapshot a failed read left open
+		}
+		return err
+	})
+	if err != nil {
+		return engine.LedgerState{}, fmt.Errorf("pgledger: read state: %w", err)
+	}
+	return s, nil
+}
+
+// pipelined reads a batch's results in order, as collect queries them.
+type pipelined struct{ results pgx.BatchResults }
+
+func (p pipelined) Query(context.Context, string, ...any) (pgx.Rows, error) { return p.results.Query() }
+
+// stateQueries are State's reads, in readState's order.
+var stateQueries = []string{sqlResources, sqlTenants, sqlRollout, sqlExecutions, sqlCheckpoints, sqlOutbox, sqlReceipts, sqlJobResults}
+
+const (
+	sqlResources = `
 			SELECT conflict_key, namespace_epoch, last_accepted_fence, summary_value, updated_at
-			  FROM fencelab.resources ORDER BY conflict_key`,
+			  FROM fencelab.resources ORDER BY conflict_key`
+	sqlTenants = `
+			SELECT tenant_id, membership_revision, region_id, region_epoch, active
+			  FROM fencelab.tenant_assignments ORDER BY tenant_id`
+	sqlRollout = `
+			SELECT namespace_epoch, minimum_writer_version, checkpoint_schema_version
+			  FROM fencelab.rollout_markers WHERE marker_name = 'current'`
+	sqlExecutions = `
+			SELECT operation_id, job_name, tenant_id, owner, coalesce(fencing_token, 0), coalesce(namespace_epoch, 0),
+			       state, coalesce(rejection, ''), contract_version, coalesce(summary_value, 0),
+			       membership_revision, region_id, region_epoch,
+			       read_value IS NOT NULL, coalesce(read_value, 0), coalesce(previous_value, 0)
+			  FROM fencelab.executions ORDER BY execution_id`
+	sqlCheckpoints = `
+			SELECT conflict_key, coalesce(fencing_token, 0), schema_version, summary_value
+			  FROM fencelab.checkpoints ORDER BY conflict_key`
+	sqlOutbox = `
+			SELECT operation_id, effect_type, status, attempt_count, next_attempt_at
+			  FROM fencelab.outbox ORDER BY outbox_id`
+	sqlReceipts = `
+			SELECT provider, operation_id, status, receipt FROM fencelab.effect_receipts ORDER BY recorded_at, operation_id`
+	sqlJobResults = `
+			SELECT job_id, target, results FROM fencelab.job_results ORDER BY applied_at, job_id`
+)
+
+// readState reads State's results from q in stateQueries' order, after the
+// BEGIN and before the COMMIT.
+func readState(ctx context.Context, q querier, s *engine.LedgerState) error {
+	if rows, err := q.Query(ctx, "BEGIN"); err != nil {
+		return err
+	} else if rows.Close(); rows.Err() != nil {
+		return rows.Err()
+	}
+	err := func(ctx context.Context, tx querier) error {
+		var err error
+		if s.Resources, err = collect(ctx, tx, sqlResources,
 			func(row pgx.CollectableRow) (r engine.Resource, err error) {
 				err = row.Scan(&r.ConflictKey, &r.NamespaceEpoch, &r.LastAcceptedFence, &r.SummaryValue, &r.UpdatedAt)
 				return r, err
 			}); err != nil {
 			return err
 		}
-		if s.Tenants, err = collect(ctx, tx, `
-			SELECT tenant_id, membership_revision, region_id, region_epoch, active
-			  FROM fencelab.tenant_assignments ORDER BY tenant_id`,
+		if s.Tenants, err = collect(ctx, tx, sqlTenants,
 			func(row pgx.CollectableRow) (t engine.Tenant, err error) {
 				err = row.Scan(&t.TenantID, &t.MembershipRevision, &t.RegionID, &t.RegionEpoch, &t.Active)
 				return t, err
 			}); err != nil {
 			return err
 		}
-		rollouts, err := collect(ctx, tx, `
-			SELECT namespace_epoch, minimum_writer_version, checkpoint_schema_version
-			  FROM fencelab.rollout_markers WHERE marker_name = 'current'`,
+		rollouts, err := collect(ctx, tx, sqlRollout,
 			func(row pgx.CollectableRow) (r engine.Rollout, err error) {
 				err = row.Scan(&r.NamespaceEpoch, &r.MinimumWriterVersion, &r.CheckpointSchemaVersion)
 				return r, err
@@ -307,60 +412,60 @@ func (l *Ledger) State(ctx context.Context) (engine.LedgerState, error) {
 		if len(rollouts) > 0 {
 			s.Rollout = rollouts[0]
 		}
-		if s.Executions, err = collect(ctx, tx, `
-			SELECT operation_id, job_name, tenant_id, owner, coalesce(fencing_token, 0), coalesce(namespace_epoch, 0),
-			       state, coalesce(rejection, ''), contract_version, coalesce(summary_value, 0),
-			       membership_revision, region_id, region_epoch
-			  FROM fencelab.executions ORDER BY execution_id`,
+		if s.Executions, err = collect(ctx, tx, sqlExecutions,
 			func(row pgx.CollectableRow) (e engine.Execution, err error) {
 				err = row.Scan(&e.OperationID, &e.JobName, &e.TenantID, &e.Owner, &e.FencingToken, &e.NamespaceEpoch,
 					&e.State, &e.Rejection, &e.ContractVersion, &e.SummaryValue,
-					&e.MembershipRevision, &e.RegionID, &e.RegionEpoch)
+					&e.MembershipRevision, &e.RegionID, &e.RegionEpoch, &e.HasRead, &e.ReadValue, &e.PreviousValue)
 				return e, err
 			}); err != nil {
 			return err
 		}
-		if s.Checkpoints, err = collect(ctx, tx, `
-			SELECT conflict_key, coalesce(fencing_token, 0), schema_version, summary_value
-			  FROM fencelab.checkpoints ORDER BY conflict_key`,
+		if s.Checkpoints, err = collect(ctx, tx, sqlCheckpoints,
 			func(row pgx.CollectableRow) (c engine.Checkpoint, err error) {
 				err = row.Scan(&c.ConflictKey, &c.FencingToken, &c.SchemaVersion, &c.SummaryValue)
 				return c, err
 			}); err != nil {
 			return err
 		}
-		if s.Outbox, err = collect(ctx, tx, `
-			SELECT operation_id, effect_type, status, attempt_count, next_attempt_at
-			  FROM fencelab.outbox ORDER BY outbox_id`,
+		if s.Outbox, err = collect(ctx, tx, sqlOutbox,
 			func(row pgx.CollectableRow) (o engine.OutboxRow, err error) {
 				err = row.Scan(&o.OperationID, &o.EffectType, &o.Status, &o.AttemptCount, &o.NextAttemptAt)
 				return o, err
 			}); err != nil {
 			return err
 		}
-		if s.Receipts, err = collect(ctx, tx, `
-			SELECT provider, operation_id, status, receipt FROM fencelab.effect_receipts ORDER BY recorded_at, operation_id`,
+		if s.Receipts, err = collect(ctx, tx, sqlReceipts,
 			func(row pgx.CollectableRow) (r engine.Receipt, err error) {
 				err = row.Scan(&r.Provider, &r.OperationID, &r.Status, &r.Receipt)
 				return r, err
 			}); err != nil {
 			return err
 		}
-		s.JobResults, err = collect(ctx, tx, `
-			SELECT job_id, target, results FROM fencelab.job_results ORDER BY applied_at, job_id`,
+		s.JobResults, err = collect(ctx, tx, sqlJobResults,
 			func(row pgx.CollectableRow) (r engine.JobResult, err error) {
 				err = row.Scan(&r.JobID, &r.Target, &r.Results)
 				return r, err
 			})
 		return err
-	})
+	}(ctx, q)
 	if err != nil {
-		return engine.LedgerState{}, fmt.Errorf("pgledger: read state: %w", err)
+		return err
 	}
-	return s, nil
+	rows, err := q.Query(ctx, "COMMIT")
+	if err != nil {
+		return err
+	}
+	rows.Close()
+	return rows.Err()
 }
 
-func collect[T any](ctx context.Context, tx pgx.Tx, sql string, scan pgx.RowToFunc[T]) ([]T, error) {
+// querier is a transaction or a batch's results read in order.
+type querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
+func collect[T any](ctx context.Context, tx querier, sql string, scan pgx.RowToFunc[T]) ([]T, error) {
 	rows, err := tx.Query(ctx, sql)
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 	"sync"
 
 	"github.com/fencelab/fencelab/engine"
@@ -95,4 +96,11 @@ func (p *Provider) Applications() []engine.Application {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return append([]engine.Application(nil), p.applications...)
+}
+
+// Answers is the provider's memory: its final answer per OperationId.
+func (p *Provider) Answers() map[string]engine.ProviderAnswer {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return maps.Clone(p.answers)
 }

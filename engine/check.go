@@ -1,0 +1,564 @@
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// The checker explores every schedule of a scenario in one mode on the real
+// backends, and says which invariants any of them broke.
+//
+// A schedule is built action by action. At each point the actions that can
+// happen are: any actor that has not finished takes its next step, the
+// clock advances to the next key expiry in Redis (when a key has a TTL),
+// and the clock advances by each duration the scenario's guided order
+// advances by (as often as the guided order does). Pausing an actor is not
+// an action of its own: an actor that is not scheduled is paused, and the
+// search schedules every actor at every point, around every expiry.
+// Operators, crashes and restarts are actors of their scenarios, so their
+// steps land everywhere too. A schedule ends when every actor has finished,
+// or when nothing can happen any more (an actor waiting for a lease that
+// never expires).
+//
+// Pruning is by state: a schedule stops at a state already explored by a
+// schedule no longer than it, because everything after it was explored
+// there. A state is everything the lab can observe and everything that
+// decides what happens next: every key of the lab in Redis with its value
+// and TTL, every row of schema fencelab, what the provider applied and
+// remembers, each actor's program position, pause and memory, the lab
+// clock, and what the invariant checks remember of earlier steps (the
+// first terminal status of each job, which jobs were reachable). On a real
+// Redis a TTL counts as present or absent (its milliseconds run on the wall
+// clock); the lab clock stands in for the rest.
+
+// CheckOptions bound and observe a check.
+type CheckOptions struct {
+	// MaxSchedules stops the search after this many schedules; 0: none.
+	MaxSchedules int
+	// Progress hears the counts as the search goes; calls are serialised.
+	Progress func(CheckProgress)
+}
+
+// CheckProgress is how far a check has come.
+type CheckProgress struct {
+	Schedules, States, Pruned, Queued int
+}
+
+// CheckReport is what a check found for one scenario in one mode.
+type CheckReport struct {
+	Scenario *Scenario
+	Mode     Mode
+	// Schedules run to their end or to a state already explored; Pruned of
+	// them stopped at such a state; States is the distinct states reached.
+	Schedules, States, Pruned int
+	// Exhaustive: every schedule was explored (MaxSchedules did not cut it).
+	Exhaustive bool
+	// Broken counts, per invariant, the schedules that broke it.
+	Broken map[int]int
+	// Verdicts counts the verdicts of schedules that ran to their end.
+	Verdicts map[string]int
+	// Counterexample is the shortest schedule that broke an invariant; for
+	// UNSAFE with none broken, the shortest that ended with the catalog's
+	// verdict. Nil when there is none.
+	Counterexample *Trace
+	Elapsed        time.Duration
+}
+
+// Holds reports whether the check agrees with the catalog: SAFE broke no
+// invariant on any schedule; UNSAFE reached the catalog's anomaly on one.
+func (r CheckReport) Holds() bool {
+	if r.Mode == Safe {
+		return len(r.Broken) == 0
+	}
+	want := r.Scenario.Predicted[Unsafe].Verdict
+	if r.Verdicts[want] > 0 {
+		return true
+	}
+	for n := range r.Broken {
+		if anomalyOf(n) == want {
+			return true
+		}
+	}
+	return r.Counterexample != nil && r.Counterexample.Result.Verdict == want
+}
+
+// anomalyOf names the anomaly an invariant stands for; invariant 6 has two.
+func anomalyOf(n int) string { return anomalies[n] }
+
+// Check explores every schedule of the labs' scenario in their mode. Each
+// lab runs on backends of its own (a database and a Redis namespace each),
+// and the labs explore in parallel. They are reset before and after.
+func Check(ctx context.Context, labs []*Lab, opts CheckOptions) (CheckReport, error) {
+	if len(labs) == 0 {
+		return CheckReport{}, errors.New("check needs a lab")
+	}
+	first := labs[0]
+	c := &checker{
+		opts:      opts,
+		durations: guidedDurations(first.scenario.Guided(first.mode)),
+		guided:    withoutPauses(first.scenario.Guided(first.mode)),
+		visited:   map[[32]byte]int{},
+		report: CheckReport{Scenario: first.scenario, Mode: first.mode, Exhaustive: true,
+			Broken: map[int]int{}, Verdicts: map[string]int{}},
+		queue: []workItem{{}},
+	}
+	c.cond = sync.NewCond(&c.mu)
+	start := time.Now()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var wg sync.WaitGroup
+	for _, lab := range labs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := c.work(ctx, lab); err != nil {
+				c.fail(err)
+				cancel(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if c.err != nil {
+		return c.report, c.err
+	}
+	if err := ctx.Err(); err != nil {
+		return c.report, context.Cause(ctx)
+	}
+	if t := c.report.Counterexample; t != nil {
+		// Its events and result are those of exactly its schedule.
+		recorded, err := first.runSchedule(ctx, t.Schedule)
+		if err != nil {
+			return c.report, err
+		}
+		c.report.Counterexample = &recorded
+	}
+	c.report.Elapsed = time.Since(start)
+	return c.report, nil
+}
+
+// runSchedule resets the lab, takes a trace's schedule and records it.
+func (l *Lab) runSchedule(ctx context.Context, schedule []TraceAction) (Trace, error) {
+	if err := l.Reset(ctx); err != nil {
+		return Trace{}, err
+	}
+	for _, ta := range schedule {
+		a, err := ta.ToAction()
+		if err != nil {
+			return Trace{}, err
+		}
+		if err := l.Do(ctx, a); err != nil {
+			return Trace{}, fmt.Errorf("%s: %w", a, err)
+		}
+	}
+	defer l.Reset(context.WithoutCancel(ctx))
+	return l.Trace(ctx)
+}
+
+// checker is the state of one check, shared by its labs.
+type checker struct {
+	opts      CheckOptions
+	durations []durationBudget
+	guided    []Action // the guided order without its pauses and resumes
+
+	mu       sync.Mutex
+	cond     *sync.Cond
+	queue    []workItem // schedules whose last action is yet to be taken
+	busy     int        // labs working on a schedule
+	visited  map[[32]byte]int
+	report   CheckReport
+	shortest int // length of the counterexample's schedule
+	err      error
+}
+
+// durationBudget is a clock advance of the guided order and how often the
+// guided order takes it.
+type durationBudget struct {
+	by    time.Duration
+	times int
+}
+
+func withoutPauses(guided []Action) []Action {
+	var out []Action
+	for _, a := range guided {
+		if a.Kind != PauseActor && a.Kind != ResumeActor {
+			a.Note, a.Caption = "", ""
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func guidedDurations(guided []Action) []durationBudget {
+	var out []durationBudget
+	for _, a := range guided {
+		if a.Kind != AdvanceClock {
+			continue
+		}
+		i := slices.IndexFunc(out, func(d durationBudget) bool { return d.by == a.By })
+		if i < 0 {
+			out = append(out, durationBudget{by: a.By})
+			i = len(out) - 1
+		}
+		out[i].times++
+	}
+	return out
+}
+
+func (c *checker) fail(err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err == nil {
+		c.err = err
+	}
+	c.cond.Broadcast()
+}
+
+// next takes a schedule from the queue, waiting while other labs may still
+// add some; false when the search is over.
+func (c *checker) next(ctx context.Context) (workItem, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for len(c.queue) == 0 && c.busy > 0 && c.err == nil && ctx.Err() == nil {
+		c.cond.Wait()
+	}
+	if len(c.queue) == 0 || c.err != nil || ctx.Err() != nil || c.full() {
+		c.cond.Broadcast()
+		return workItem{}, false
+	}
+	// Last in, first out: the search goes deep first, which keeps the queue
+	// short; shorter schedules that reach a known state again still win.
+	item := c.queue[len(c.queue)-1]
+	c.queue = c.queue[:len(c.queue)-1]
+	c.busy++
+	return item, true
+}
+
+func (c *checker) done() {
+	c.mu.Lock()
+	c.busy--
+	c.cond.Broadcast()
+	c.mu.Unlock()
+}
+
+// full reports whether MaxSchedules is reached; c.mu is held.
+func (c *checker) full() bool {
+	if c.opts.MaxSchedules > 0 && c.report.Schedules >= c.opts.MaxSchedules {
+		c.report.Exhaustive = false
+		return true
+	}
+	return false
+}
+
+// work runs schedules on one lab until the search is over.
+func (c *checker) work(ctx context.Context, lab *Lab) error {
+	for {
+		item, ok := c.next(ctx)
+		if !ok {
+			return nil
+		}
+		err := c.explore(ctx, lab, item)
+		c.done()
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// explore resets the lab, brings it to the item's schedule and carries the
+// schedule on, queueing every other action it could have taken at each new
+// state.
+func (c *checker) explore(ctx context.Context, lab *Lab, item workItem) error {
+	if err := lab.Reset(ctx); err != nil {
+		return err
+	}
+	var before [32]byte // the state before the last action taken
+	var noops []Action  // actions that changed nothing at this state
+	if item.memo == nil {
+		if err := lab.checkInvariants(ctx); err != nil { // reads the seeded world
+			return err
+		}
+	} else {
+		// Replay the part of the schedule already explored without the
+		// checks (the backends end as they ended then; what the checks
+		// found and remember comes from the memo), then take its new action.
+		prefix := item.schedule[:len(item.schedule)-1]
+		for i, action := range prefix {
+			if err := lab.perform(ctx, action); err != nil {
+				return fmt.Errorf("replaying %s (action %d of %d): %w", action, i+1, len(prefix), err)
+			}
+		}
+		item.memo.restore(lab)
+		keys, err := lab.backends.Coordination.Keys(ctx)
+		if err != nil {
+			return err
+		}
+		before = lab.fingerprint(keys)
+		action := item.schedule[len(item.schedule)-1]
+		if err := lab.apply(ctx, action); err != nil {
+			return fmt.Errorf("%s after %d actions: %w", action, len(prefix), err)
+		}
+		lab.record(loggedAction{Action: action})
+	}
+	for {
+		keys, err := lab.backends.Coordination.Keys(ctx)
+		if err != nil {
+			return err
+		}
+		state := lab.fingerprint(keys)
+		arrived := state != before
+		if arrived {
+			if !c.claim(state, len(lab.log)) {
+				c.end(lab, true)
+				return nil
+			}
+			before, noops = state, nil
+		} else if len(noops) == 0 && len(lab.log) == len(item.schedule) && item.memo != nil {
+			// A queued action that changes nothing: every other action at
+			// this state is explored from where it was queued.
+			return nil
+		} else {
+			// The step changed nothing (an actor waiting on a lease that
+			// waits again). The schedule goes on without it; what else can
+			// happen here was queued on arriving.
+			noops = append(noops, lab.log[len(lab.log)-1].Action)
+		}
+		enabled := slices.DeleteFunc(c.enabled(lab, keys), func(a Action) bool { return slices.Contains(noops, a) })
+		if len(enabled) == 0 {
+			c.end(lab, false)
+			return nil
+		}
+		if arrived {
+			c.push(lab, enabled[1:])
+		}
+		if err := lab.apply(ctx, enabled[0]); err != nil {
+			return fmt.Errorf("%s after %d actions: %w", enabled[0], len(lab.log), err)
+		}
+		lab.record(loggedAction{Action: enabled[0]})
+	}
+}
+
+// workItem is a schedule to explore: every action but the last was
+// explored already, and memo is what the lab's checks held after them.
+type workItem struct {
+	schedule []Action
+	memo     *labMemo
+}
+
+// labMemo is the lab's own state at a point of a schedule: what a replay
+// without checks does not rebuild.
+type labMemo struct {
+	events      []Event
+	breaks      []Break
+	log         []loggedAction
+	eventsAfter []int
+	seenExecs   int
+	world       World
+	terminal    map[string]string
+	reachable   map[string]bool
+}
+
+// memoOf copies what restore needs; the slices are clipped, so the lab's
+// later appends never write into the memo's arrays.
+func memoOf(l *Lab) *labMemo {
+	return &labMemo{events: slices.Clip(l.events), breaks: slices.Clip(l.breaks), log: slices.Clip(l.log),
+		eventsAfter: slices.Clip(l.eventsAfter), seenExecs: l.seenExecs, world: l.world,
+		terminal: maps.Clone(l.jobWatch.terminal), reachable: maps.Clone(l.jobWatch.reachable)}
+}
+
+func (m *labMemo) restore(l *Lab) {
+	l.events, l.breaks, l.log, l.eventsAfter = m.events, m.breaks, m.log, m.eventsAfter
+	l.seenExecs, l.world = m.seenExecs, m.world
+	l.jobWatch = &jobWatch{terminal: maps.Clone(m.terminal), reachable: maps.Clone(m.reachable)}
+}
+
+// claim marks a state as explored from a schedule of length depth; false
+// when it was explored already from one no longer.
+func (c *checker) claim(state [32]byte, depth int) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if d, seen := c.visited[state]; seen && d <= depth {
+		return false
+	}
+	if _, seen := c.visited[state]; !seen {
+		c.report.States++
+	}
+	c.visited[state] = depth
+	return true
+}
+
+// push queues the lab's schedule extended by each of the other actions.
+func (c *checker) push(lab *Lab, others []Action) {
+	if len(others) == 0 {
+		return
+	}
+	memo := memoOf(lab)
+	schedule := slices.Clip(lab.Schedule())
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	// Queued in reverse so the first of them is taken first.
+	for i := len(others) - 1; i >= 0; i-- {
+		c.queue = append(c.queue, workItem{schedule: append(schedule, others[i]), memo: memo})
+	}
+	c.cond.Broadcast()
+}
+
+// enabled lists the actions that can happen next, or none when the
+// schedule is over.
+func (c *checker) enabled(lab *Lab, keys []RedisKey) (out []Action) {
+	finished := true
+	for _, a := range lab.actors {
+		if !a.Done() {
+			finished = false
+			if !a.Paused {
+				out = append(out, Do(a.Name))
+			}
+		}
+	}
+	if finished {
+		return nil
+	}
+	defer func() { out = c.guidedFirst(lab, out) }()
+	for _, k := range keys {
+		if k.TTL > 0 {
+			out = append(out, AdvanceToNextExpiry())
+			break
+		}
+	}
+	for _, d := range c.durations {
+		taken := 0
+		for _, a := range lab.log {
+			if a.Kind == AdvanceClock && a.By == d.by {
+				taken++
+			}
+		}
+		if taken < d.times {
+			out = append(out, AdvanceBy(d.by))
+		}
+	}
+	return out
+}
+
+// guidedFirst puts the guided order's next action first while the
+// schedule follows it, so the first schedule explored is the catalog's own
+// (its pauses are left out: not scheduling an actor is its pause). The
+// order changes which schedules a bounded search reaches, never which ones
+// an exhaustive search explores.
+func (c *checker) guidedFirst(lab *Lab, enabled []Action) []Action {
+	k := len(lab.log)
+	if k >= len(c.guided) {
+		return enabled
+	}
+	for i, a := range lab.log {
+		if a.Action != c.guided[i] {
+			return enabled
+		}
+	}
+	for i, a := range enabled {
+		if a == c.guided[k] {
+			return append([]Action{a}, append(enabled[:i:i], enabled[i+1:]...)...)
+		}
+	}
+	return enabled
+}
+
+// end counts a schedule that ran to its end (or, pruned, to a state already
+// explored) and keeps it if it is the shortest counterexample so far.
+func (c *checker) end(lab *Lab, pruned bool) {
+	result := lab.resultFrom(lab.world)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r := &c.report
+	r.Schedules++
+	if pruned {
+		r.Pruned++
+	} else {
+		r.Verdicts[result.Verdict]++
+	}
+	broken := map[int]bool{}
+	for _, b := range result.Breaks {
+		broken[b.Invariant] = true
+	}
+	for n := range broken {
+		r.Broken[n]++
+	}
+	counts := len(broken) > 0 ||
+		!pruned && lab.mode == Unsafe && result.Verdict == lab.scenario.Predicted[Unsafe].Verdict
+	if counts {
+		n := len(lab.log)
+		// A schedule that broke an invariant is cut after the step that
+		// broke it: what follows adds nothing to the story.
+		if len(result.Breaks) > 0 {
+			n = lab.actionOf(result.Breaks[0].Sequence)
+		}
+		// An invariant break beats a bare verdict; then the shorter wins.
+		better := r.Counterexample == nil || n < c.shortest ||
+			len(r.Counterexample.Result.Broken) == 0 && len(result.Breaks) > 0
+		if better {
+			t := NewTrace(lab.backends.LeaseTTL, lab.Schedule()[:n], result)
+			t.Events, t.Result = nil, TraceResult{} // recorded by replaying exactly that prefix
+			r.Counterexample, c.shortest = &t, n
+		}
+	}
+	if c.opts.Progress != nil {
+		c.opts.Progress(CheckProgress{Schedules: r.Schedules, States: r.States, Pruned: r.Pruned, Queued: len(c.queue)})
+	}
+}
+
+// actionOf is how many actions of the log it took to reach event seq.
+func (l *Lab) actionOf(seq int) int {
+	for i, n := range l.eventsAfter {
+		if n >= seq {
+			return i + 1
+		}
+	}
+	return len(l.log)
+}
+
+// fingerprint hashes the lab's state as the package comment defines it,
+// from keys just read and the world the last invariant check read.
+func (l *Lab) fingerprint(keys []RedisKey) [32]byte {
+	type actorState struct {
+		PC     int
+		Paused bool
+		Memory Memory
+	}
+	virtual := l.backends.Coordination.Virtual()
+	namespace := l.backends.Coordination.Namespace()
+	normalised := make([]RedisKey, len(keys))
+	for i, k := range keys {
+		k.Key = strings.TrimPrefix(k.Key, namespace)
+		if !virtual && k.TTL > 0 {
+			k.TTL = 1
+		}
+		normalised[i] = k
+	}
+	sort.Slice(normalised, func(i, j int) bool { return normalised[i].Key < normalised[j].Key })
+	state := struct {
+		Clock     time.Duration
+		Keys      []RedisKey
+		World     World
+		Answers   map[string]ProviderAnswer
+		Actors    []actorState
+		Terminal  map[string]string
+		Reachable map[string]bool
+	}{Clock: l.clock, Keys: normalised, World: l.world, Answers: l.backends.Provider.Answers(),
+		Terminal: l.jobWatch.terminal, Reachable: l.jobWatch.reachable}
+	for _, a := range l.actors {
+		state.Actors = append(state.Actors, actorState{PC: a.pc, Paused: a.Paused, Memory: a.Memory})
+	}
+	// encoding/json writes maps in key order, so equal states encode equally.
+	data, err := json.Marshal(state)
+	if err != nil {
+		panic(fmt.Sprintf("engine: a lab state that does not encode: %v", err))
+	}
+	return sha256.Sum256(data)
+}

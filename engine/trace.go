@@ -1,0 +1,363 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// TraceFormat names the version of the trace document this fencelab writes
+// and reads. A new version is for a change an older reader would misread.
+const TraceFormat = "fencelab-trace/1"
+
+// A Trace is a schedule of one scenario in one mode, with what happened when
+// it ran: `run --save-trace`, the explorer and `check` write one; `replay`
+// runs it again and compares, and `fencelab --trace` steps through it.
+type Trace struct {
+	Format   string        `json:"format"`
+	Scenario string        `json:"scenario"`
+	Mode     string        `json:"mode"` // "safe" or "unsafe"
+	LeaseTTL TraceDuration `json:"leaseTTL"`
+	Schedule []TraceAction `json:"schedule"`
+	Events   []TraceEvent  `json:"events"`
+	Result   TraceResult   `json:"result"`
+}
+
+// TraceAction is one action of a schedule, as JSON.
+type TraceAction struct {
+	// Action is step, pause, resume, advance (by By) or advance-to-expiry.
+	Action string `json:"action"`
+	Actor  string `json:"actor,omitempty"`
+	By     string `json:"by,omitempty"`
+	// Note is why an actor pauses ("GC pause").
+	Note string `json:"note,omitempty"`
+	// Caption is what a speaker says at this action; the explorer shows it.
+	Caption string `json:"caption,omitempty"`
+}
+
+// TraceEvent is an event as a trace records it: what a replay must see again.
+type TraceEvent struct {
+	Sequence int    `json:"sequence"`
+	At       string `json:"at"`
+	Actor    string `json:"actor"`
+	Code     string `json:"code"`
+	State    string `json:"state"`
+	Detail   string `json:"detail"`
+	Guard    string `json:"guard,omitempty"`
+}
+
+// TraceResult is the result strip a trace recorded.
+type TraceResult struct {
+	Expected          int64        `json:"expected"`
+	Final             int64        `json:"final"`
+	LastAcceptedFence int64        `json:"lastAcceptedFence"`
+	Verdict           string       `json:"verdict"`
+	Broken            []TraceBreak `json:"broken"`
+}
+
+// TraceBreak is a broken invariant as a trace records it.
+type TraceBreak struct {
+	Invariant int    `json:"invariant"`
+	Anomaly   string `json:"anomaly"`
+	Sequence  int    `json:"sequence"`
+	Detail    string `json:"detail"`
+}
+
+// TraceDuration is a duration written as Go writes one ("30s", "1.5s").
+type TraceDuration time.Duration
+
+func (d TraceDuration) MarshalJSON() ([]byte, error) { return json.Marshal(time.Duration(d).String()) }
+
+func (d *TraceDuration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("a duration is a string like \"30s\"")
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return fmt.Errorf("%q is not a duration like \"30s\"", s)
+	}
+	*d = TraceDuration(v)
+	return nil
+}
+
+// The action names of a trace.
+const (
+	traceStep     = "step"
+	tracePause    = "pause"
+	traceResume   = "resume"
+	traceAdvance  = "advance"
+	traceToExpiry = "advance-to-expiry"
+)
+
+// TraceActionOf writes an action as a trace does.
+func TraceActionOf(a Action) TraceAction {
+	t := TraceAction{Actor: a.Actor, Note: a.Note, Caption: a.Caption}
+	switch a.Kind {
+	case StepActor:
+		t.Action = traceStep
+	case PauseActor:
+		t.Action = tracePause
+	case ResumeActor:
+		t.Action = traceResume
+	case AdvanceClock:
+		t.Action, t.By = traceAdvance, a.By.String()
+	default:
+		t.Action = traceToExpiry
+	}
+	return t
+}
+
+// ToAction reads an action of a trace.
+func (t TraceAction) ToAction() (Action, error) {
+	a := Action{Actor: t.Actor, Note: t.Note, Caption: t.Caption}
+	needsActor := true
+	switch t.Action {
+	case traceStep:
+		a.Kind = StepActor
+	case tracePause:
+		a.Kind = PauseActor
+	case traceResume:
+		a.Kind = ResumeActor
+	case traceAdvance:
+		a.Kind, needsActor = AdvanceClock, false
+		by, err := time.ParseDuration(t.By)
+		if err != nil || by <= 0 {
+			return a, fmt.Errorf("advance needs a positive \"by\" like \"30s\", got %q", t.By)
+		}
+		a.By = by
+	case traceToExpiry:
+		a.Kind, needsActor = AdvanceToExpiry, false
+	default:
+		return a, fmt.Errorf("unknown action %q (want %s, %s, %s, %s or %s)", t.Action,
+			traceStep, tracePause, traceResume, traceAdvance, traceToExpiry)
+	}
+	if needsActor && t.Actor == "" {
+		return a, fmt.Errorf("%s needs an actor", t.Action)
+	}
+	if !needsActor && t.Actor != "" {
+		return a, fmt.Errorf("%s takes no actor, got %q", t.Action, t.Actor)
+	}
+	return a, nil
+}
+
+// ErrTrace is a trace that cannot be read: malformed, truncated, of another
+// format version, or naming what its scenario does not have.
+var ErrTrace = errors.New("not a usable trace")
+
+func traceError(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrTrace, fmt.Sprintf(format, args...))
+}
+
+// ParseTrace reads a trace document and checks its form: version, mode,
+// lease TTL, actions. The scenario and its actors are checked by Bind.
+func ParseTrace(data []byte) (Trace, error) {
+	var head struct {
+		Format *string `json:"format"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return Trace{}, traceError("%s", describeJSONError(data, err))
+	}
+	switch {
+	case head.Format == nil:
+		return Trace{}, traceError("no \"format\" field: want %q", TraceFormat)
+	case *head.Format != TraceFormat:
+		if version, ok := strings.CutPrefix(*head.Format, "fencelab-trace/"); ok {
+			if n, err := strconv.Atoi(version); err == nil && n > 1 {
+				return Trace{}, traceError("format %q is newer than this fencelab reads (%s): update fencelab", *head.Format, TraceFormat)
+			}
+		}
+		return Trace{}, traceError("format %q, want %q", *head.Format, TraceFormat)
+	}
+	var t Trace
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&t); err != nil {
+		return Trace{}, traceError("%s", describeJSONError(data, err))
+	}
+	if _, err := ParseMode(t.Mode); err != nil {
+		return Trace{}, traceError("mode %q: want safe or unsafe", t.Mode)
+	}
+	if t.LeaseTTL <= 0 {
+		return Trace{}, traceError("leaseTTL must be positive, got %s", time.Duration(t.LeaseTTL))
+	}
+	if len(t.Schedule) == 0 {
+		return Trace{}, traceError("its schedule is empty")
+	}
+	for i, a := range t.Schedule {
+		if _, err := a.ToAction(); err != nil {
+			return Trace{}, traceError("schedule entry %d: %v", i+1, err)
+		}
+	}
+	return t, nil
+}
+
+// describeJSONError says where a document stops being JSON a trace can be.
+func describeJSONError(data []byte, err error) string {
+	var syntax *json.SyntaxError
+	var typeErr *json.UnmarshalTypeError
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF) || strings.Contains(err.Error(), "unexpected end of JSON input"):
+		return fmt.Sprintf("truncated: the JSON ends after %d bytes", len(data))
+	case errors.As(err, &syntax):
+		return fmt.Sprintf("not JSON at byte %d: %v", syntax.Offset, err)
+	case errors.As(err, &typeErr):
+		return fmt.Sprintf("field %q holds a JSON %s, want a %s", typeErr.Field, typeErr.Value, typeErr.Type)
+	}
+	return err.Error()
+}
+
+// Recorded reports whether the trace holds a run to compare with (a
+// schedule written by hand may not).
+func (t Trace) Recorded() bool { return len(t.Events) > 0 || t.Result.Verdict != "" }
+
+// ModeOf is the trace's mode; ParseTrace checked it.
+func (t Trace) ModeOf() Mode {
+	m, _ := ParseMode(t.Mode)
+	return m
+}
+
+// Bind checks the trace against its scenario (every actor it names exists
+// in that mode) and returns the schedule as actions.
+func (t Trace) Bind(s *Scenario) ([]Action, error) {
+	mode := t.ModeOf()
+	actors := map[string]bool{}
+	var names []string
+	for _, spec := range s.Actors(mode) {
+		actors[spec.Name] = true
+		names = append(names, spec.Name)
+	}
+	schedule := make([]Action, 0, len(t.Schedule))
+	for i, ta := range t.Schedule {
+		a, err := ta.ToAction()
+		if err != nil {
+			return nil, traceError("schedule entry %d: %v", i+1, err)
+		}
+		if a.Actor != "" && !actors[a.Actor] {
+			return nil, traceError("schedule entry %d names actor %q, which %s %s does not have (it has %s)",
+				i+1, a.Actor, s.ID, mode, strings.Join(names, ", "))
+		}
+		schedule = append(schedule, a)
+	}
+	return schedule, nil
+}
+
+// WithSchedule is the scenario with a schedule as its guided order, and the
+// trace's recorded result as what to compare a run with.
+func (s *Scenario) WithSchedule(mode Mode, schedule []Action, recorded *TraceResult) *Scenario {
+	c := *s
+	guided := s.Guided
+	c.Guided = func(m Mode) []Action {
+		if m == mode {
+			return append([]Action(nil), schedule...)
+		}
+		return guided(m)
+	}
+	if recorded != nil {
+		c.Predicted = map[Mode]Prediction{}
+		for m, p := range s.Predicted {
+			c.Predicted[m] = p
+		}
+		c.Predicted[mode] = Prediction{Final: recorded.Final, Fence: recorded.LastAcceptedFence, Verdict: recorded.Verdict}
+	}
+	return &c
+}
+
+// Schedule is the actions the lab has taken since its last reset.
+func (l *Lab) Schedule() []Action {
+	out := make([]Action, len(l.log))
+	for i, entry := range l.log {
+		out[i] = entry.Action
+	}
+	return out
+}
+
+// Trace is the lab's run so far as a trace document.
+func (l *Lab) Trace(ctx context.Context) (Trace, error) {
+	result, err := l.Result(ctx)
+	if err != nil {
+		return Trace{}, err
+	}
+	return NewTrace(l.backends.LeaseTTL, l.Schedule(), result), nil
+}
+
+// NewTrace writes a schedule and the result of running it as a trace.
+func NewTrace(leaseTTL time.Duration, schedule []Action, r Result) Trace {
+	t := Trace{
+		Format:   TraceFormat,
+		Scenario: r.Scenario,
+		Mode:     strings.ToLower(r.Mode.String()),
+		LeaseTTL: TraceDuration(leaseTTL),
+		Schedule: make([]TraceAction, 0, len(schedule)),
+		Events:   make([]TraceEvent, 0, len(r.Timeline)),
+		Result: TraceResult{Expected: r.Expected, Final: r.Final, LastAcceptedFence: r.LastAcceptedFence,
+			Verdict: r.Verdict, Broken: make([]TraceBreak, 0, len(r.Breaks))},
+	}
+	for _, a := range schedule {
+		t.Schedule = append(t.Schedule, TraceActionOf(a))
+	}
+	for _, e := range r.Timeline {
+		t.Events = append(t.Events, TraceEvent{Sequence: e.Sequence, At: FormatClock(e.At), Actor: e.Actor,
+			Code: e.Code, State: e.State, Detail: e.Detail, Guard: e.Guard})
+	}
+	for _, b := range r.Breaks {
+		t.Result.Broken = append(t.Result.Broken, TraceBreak{Invariant: b.Invariant, Anomaly: b.Anomaly, Sequence: b.Sequence, Detail: b.Detail})
+	}
+	return t
+}
+
+// Differences lists how another run of the same schedule differs from what
+// the trace recorded: events (actor, code, state, detail, guard) and the
+// result. Lab times and the details of clock events are not compared: on a
+// real Redis the lab waits for expiries on the wall clock, by amounts that
+// differ from run to run.
+func (t Trace) Differences(again Trace) []string {
+	var diffs []string
+	n := max(len(t.Events), len(again.Events))
+	for i := 0; i < n && len(diffs) < 10; i++ {
+		switch {
+		case i >= len(again.Events):
+			diffs = append(diffs, fmt.Sprintf("event %d is missing: recorded %s", i+1, t.Events[i].describe()))
+		case i >= len(t.Events):
+			diffs = append(diffs, fmt.Sprintf("event %d is new: %s", i+1, again.Events[i].describe()))
+		default:
+			want, got := t.Events[i], again.Events[i]
+			if want.Code == "CLOCK_ADVANCE" && got.Code == "CLOCK_ADVANCE" {
+				continue
+			}
+			if want.Actor != got.Actor || want.Code != got.Code || want.State != got.State || want.Detail != got.Detail || want.Guard != got.Guard {
+				diffs = append(diffs, fmt.Sprintf("event %d: recorded %s, now %s", i+1, want.describe(), got.describe()))
+			}
+		}
+	}
+	w, g := t.Result, again.Result
+	if w.Final != g.Final || w.LastAcceptedFence != g.LastAcceptedFence || w.Verdict != g.Verdict {
+		diffs = append(diffs, fmt.Sprintf("result: recorded final %d · fence %s · %s, now final %d · fence %s · %s",
+			w.Final, FormatFence(w.LastAcceptedFence), w.Verdict, g.Final, FormatFence(g.LastAcceptedFence), g.Verdict))
+	}
+	if brokenSet(w.Broken) != brokenSet(g.Broken) {
+		diffs = append(diffs, fmt.Sprintf("broken invariants: recorded %s, now %s", brokenSet(w.Broken), brokenSet(g.Broken)))
+	}
+	return diffs
+}
+
+func (e TraceEvent) describe() string {
+	return fmt.Sprintf("%s %s %q", e.Code, e.State, e.Detail)
+}
+
+func brokenSet(bs []TraceBreak) string {
+	if len(bs) == 0 {
+		return "none"
+	}
+	var parts []string
+	for _, b := range bs {
+		parts = append(parts, fmt.Sprintf("%d (%s)", b.Invariant, b.Anomaly))
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,69 @@
+package scenarios_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/scenarios"
+	"github.com/fencelab/fencelab/store/provider"
+	"github.com/fencelab/fencelab/store/storetest"
+)
+
+// checkLabs are n labs of one scenario and mode, each on a miniredis and a
+// database of its own.
+func checkLabs(tb testing.TB, s *engine.Scenario, mode engine.Mode, n int) []*engine.Lab {
+	tb.Helper()
+	var labs []*engine.Lab
+	for i := 0; i < n; i++ {
+		backends := engine.Backends{Coordination: storetest.Embedded(tb), Database: storetest.Database(tb),
+			Provider: provider.New(), LeaseTTL: 30 * time.Second}
+		lab, err := engine.NewLab(context.Background(), backends, s, mode)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		tb.Cleanup(func() { lab.Close(context.Background()) })
+		labs = append(labs, lab)
+	}
+	return labs
+}
+
+// BenchmarkCheck reports the checker's schedules per second on
+// lease-overrun SAFE, on one lab and on four; BenchmarkBareSchedule is the
+// baseline: the same backend calls a schedule makes (a reset and the guided
+// order's steps) with no checks, fingerprints or bookkeeping.
+func BenchmarkCheck(b *testing.B) {
+	s, _ := scenarios.ByID("lease-overrun")
+	for _, n := range []int{1, 4} {
+		b.Run(map[int]string{1: "labs=1", 4: "labs=4"}[n], func(b *testing.B) {
+			labs := checkLabs(b, s, engine.Safe, n)
+			schedules := 0
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				report, err := engine.Check(context.Background(), labs, engine.CheckOptions{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				schedules += report.Schedules
+			}
+			b.ReportMetric(float64(schedules)/b.Elapsed().Seconds(), "schedules/s")
+		})
+	}
+}
+
+func BenchmarkBareSchedule(b *testing.B) {
+	s, _ := scenarios.ByID("lease-overrun")
+	lab := checkLabs(b, s, engine.Safe, 1)[0]
+	ctx := context.Background()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := lab.Reset(ctx); err != nil {
+			b.Fatal(err)
+		}
+		if err := lab.RunGuided(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "schedules/s")
+}

@@ -1,0 +1,109 @@
+package scenarios_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/scenarios"
+	"github.com/fencelab/fencelab/store/storetest"
+)
+
+// checkBound keeps the suite's check of the biggest scenarios to seconds;
+// the smaller ones are explored whole. `fencelab check --all` explores
+// every one whole.
+const checkBound = 120
+
+// The catalog's claim, checked the way `fencelab check` checks it: SAFE
+// breaks no invariant on any schedule explored, and UNSAFE reaches the
+// catalog's own anomaly (not merely some invariant) on one of them.
+func TestCheckCatalog(t *testing.T) {
+	for _, s := range scenarios.All() {
+		for _, mode := range []engine.Mode{engine.Safe, engine.Unsafe} {
+			t.Run(s.ID+"/"+mode.String(), func(t *testing.T) {
+				labs := checkLabs(t, s, mode, 2)
+				report, err := engine.Check(context.Background(), labs, engine.CheckOptions{MaxSchedules: checkBound})
+				require.NoError(t, err)
+				require.Positive(t, report.Schedules)
+				if mode == engine.Safe {
+					require.Empty(t, report.Broken, "SAFE broke an invariant; shortest: %v", report.Counterexample)
+					return
+				}
+				require.True(t, report.Holds(), "UNSAFE never ended %s: %v", s.Predicted[engine.Unsafe].Verdict, report.Verdicts)
+				require.NotNil(t, report.Counterexample)
+				for _, n := range catalog[s.ID][engine.Unsafe].broken {
+					require.Positive(t, report.Broken[n], "some schedule breaks the catalog's invariant %d", n)
+				}
+			})
+		}
+	}
+}
+
+// The exploration is exhaustive and the counts are stable: lease-overrun
+// has a known number of distinct states, whatever the labs' interleaving.
+func TestCheckIsExhaustiveAndStable(t *testing.T) {
+	s, _ := scenarios.ByID("lease-overrun")
+	var states []int
+	for _, n := range []int{1, 3} {
+		report, err := engine.Check(context.Background(), checkLabs(t, s, engine.Unsafe, n), engine.CheckOptions{})
+		require.NoError(t, err)
+		require.True(t, report.Exhaustive)
+		states = append(states, report.States)
+		require.Equal(t, 8, len(report.Counterexample.Schedule), "the shortest overrun: A, A, expiry, B, B, B, A… cut at the break")
+	}
+	require.Equal(t, states[0], states[1], "distinct states do not depend on how many labs explore")
+}
+
+// The check finds the stale read the reviewer found by hand, on exactly
+// that schedule or a shorter one, and its trace replays to the same events
+// and verdict.
+func TestCheckFindsTheStaleReadAndItsTraceReplays(t *testing.T) {
+	ctx := context.Background()
+	s, _ := scenarios.ByID("stale-read")
+	report, err := engine.Check(ctx, checkLabs(t, s, engine.Unsafe, 2), engine.CheckOptions{})
+	require.NoError(t, err)
+	trace := report.Counterexample
+	require.NotNil(t, trace)
+	require.Equal(t, engine.VerdictLostUpdate, trace.Result.Verdict)
+	require.Equal(t, 7, trace.Result.Broken[0].Invariant)
+
+	schedule, err := trace.Bind(s)
+	require.NoError(t, err)
+	lab := checkLabs(t, s.WithSchedule(engine.Unsafe, schedule, &trace.Result), engine.Unsafe, 1)[0]
+	require.NoError(t, lab.RunGuided(ctx))
+	again, err := lab.Trace(ctx)
+	require.NoError(t, err)
+	require.Empty(t, trace.Differences(again))
+	result, err := lab.Result(ctx)
+	require.NoError(t, err)
+	require.True(t, result.AsPredicted(), "as the trace recorded")
+}
+
+// The path rapid once found: a job whose keys expired (the clock passed
+// their hour) before its worker reported SUCCESS. The late SUCCESS finds no
+// job, and nothing is applied or broken.
+func TestJobWhoseKeysExpiredBeforeItsSuccess(t *testing.T) {
+	ctx := context.Background()
+	s, _ := scenarios.ByID("terminal-transition")
+	lab := newLab(t, storetest.Embedded(t), s, engine.Safe)
+	require.NoError(t, lab.Do(ctx, engine.Do("R1")))
+	require.NoError(t, lab.Do(ctx, engine.Do("W1")))
+	require.NoError(t, lab.Do(ctx, engine.AdvanceToNextExpiry()))
+	keys, err := lab.Backends().Coordination.Keys(ctx)
+	require.NoError(t, err)
+	for _, k := range keys {
+		require.NotContains(t, k.Key, "job-1", "the job's keys expired")
+	}
+	w1, err := lab.Actor("W1")
+	require.NoError(t, err)
+	for !w1.Done() {
+		require.NoError(t, lab.Do(ctx, engine.Do("W1")))
+	}
+	require.NoError(t, lab.Do(ctx, engine.Do("AP")))
+	require.Empty(t, lab.Breaks())
+	result, err := lab.Result(ctx)
+	require.NoError(t, err)
+	require.Zero(t, result.Final, "no results applied")
+}

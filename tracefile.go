@@ -1,0 +1,169 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/scenarios"
+)
+
+// maxTraceSize bounds what fencelab reads as a trace: the longest schedule
+// of the catalog makes a few tens of kilobytes.
+const maxTraceSize = 16 << 20
+
+// loadedTrace is a trace file read and bound to its scenario.
+type loadedTrace struct {
+	path     string
+	trace    engine.Trace
+	scenario *engine.Scenario // its schedule as the guided order of its mode
+	mode     engine.Mode
+}
+
+// loadTrace reads a trace file. Whatever is wrong with it — missing, not a
+// regular file, malformed, truncated, of a newer format, naming a scenario
+// or actor fencelab does not have — is a usage error in one line.
+func loadTrace(path string) (loadedTrace, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscallNonblock, 0)
+	if err != nil {
+		return loadedTrace{}, usageError("trace %s: %v", path, unwrapPathError(err))
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return loadedTrace{}, usageError("trace %s: %v", path, unwrapPathError(err))
+	}
+	if !info.Mode().IsRegular() {
+		return loadedTrace{}, usageError("trace %s: not a regular file", path)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxTraceSize+1))
+	if err != nil {
+		return loadedTrace{}, usageError("trace %s: %v", path, unwrapPathError(err))
+	}
+	if len(data) > maxTraceSize {
+		return loadedTrace{}, usageError("trace %s: larger than %d MiB, not a fencelab trace", path, maxTraceSize>>20)
+	}
+	t, err := engine.ParseTrace(data)
+	if err != nil {
+		return loadedTrace{}, usageError("trace %s: %v", path, err)
+	}
+	s, ok := scenarios.ByID(t.Scenario)
+	if !ok {
+		return loadedTrace{}, usageError("trace %s: %v: unknown scenario %q (one of: %s)", path, engine.ErrTrace,
+			t.Scenario, strings.Join(scenarios.IDs(), ", "))
+	}
+	schedule, err := t.Bind(s)
+	if err != nil {
+		return loadedTrace{}, usageError("trace %s: %v", path, err)
+	}
+	var recorded *engine.TraceResult
+	if t.Recorded() {
+		recorded = &t.Result
+	}
+	mode := t.ModeOf()
+	return loadedTrace{path: path, trace: t, scenario: s.WithSchedule(mode, schedule, recorded), mode: mode}, nil
+}
+
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func encodeTrace(t engine.Trace) []byte {
+	data, err := json.MarshalIndent(t, "", "  ")
+	if err != nil {
+		panic(fmt.Sprintf("a trace that does not encode: %v", err))
+	}
+	return append(data, '\n')
+}
+
+// checkTraceTarget says whether --save-trace may write path: its directory
+// exists, and what is there already, if anything, is a fencelab trace (a
+// file of the user's that is something else is never overwritten).
+func checkTraceTarget(path string) error {
+	dir := filepath.Dir(path)
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		return usageError("--save-trace %s: no directory %s", path, dir)
+	}
+	info, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return usageError("--save-trace %s: %v", path, unwrapPathError(err))
+	case !info.Mode().IsRegular():
+		return usageError("--save-trace %s: exists and is not a regular file; not overwritten", path)
+	}
+	if _, err := loadTrace(path); err != nil {
+		return usageError("--save-trace %s: exists and is not a fencelab trace; not overwritten", path)
+	}
+	return nil
+}
+
+// saveTrace writes a trace to path through a new file in the same
+// directory renamed over it, so a reader never sees half a trace and an
+// interrupted write leaves the old one.
+func saveTrace(path string, t engine.Trace) error {
+	if err := checkTraceTarget(path); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".fencelab-trace-*")
+	if err != nil {
+		return fmt.Errorf("save trace: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(encodeTrace(t)); err != nil {
+		tmp.Close()
+		return fmt.Errorf("save trace %s: %w", path, err)
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return fmt.Errorf("save trace %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("save trace %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("save trace %s: %w", path, err)
+	}
+	return nil
+}
+
+// saveNewTrace writes a trace as a new file in dir named base.trace.json
+// (base-2.trace.json, … when taken): nothing in dir is replaced.
+func saveNewTrace(dir, base string, t engine.Trace) (string, error) {
+	data := encodeTrace(t)
+	for i := 1; i < 1000; i++ {
+		name := base + ".trace.json"
+		if i > 1 {
+			name = fmt.Sprintf("%s-%d.trace.json", base, i)
+		}
+		path := filepath.Join(dir, name)
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscallNofollow, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf("write trace: %w", err)
+		}
+		_, err = f.Write(data)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(path)
+			return "", fmt.Errorf("write trace %s: %w", path, err)
+		}
+		return path, nil
+	}
+	return "", fmt.Errorf("write trace: %s holds a thousand traces named %s already", dir, base)
+}
