@@ -17,6 +17,7 @@ require (
 	github.com/spf13/pflag v1.1.0
 	github.com/stretchr/testify v1.12.1
 	golang.org/x/sys v0.50.0
+	pgregory.net/rapid v1.3.0
 )
 
 require (
