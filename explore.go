@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sync"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -55,6 +57,7 @@ func explore(ctx context.Context, c config, mode engine.Mode, trace *loadedTrace
 		Mode:        mode,
 		Starting:    starting,
 		AllowUnsafe: c.pgDSN == "" || c.allowUnsafe,
+		SaveTrace:   saveExplorerTrace,
 		Start: func(ctx context.Context) (engine.Backends, error) {
 			mu.Lock()
 			if quitting {
@@ -100,4 +103,21 @@ func explore(ctx context.Context, c config, mode engine.Mode, trace *loadedTrace
 		return usageError("the explorer needs a terminal: %v; for a headless run: fencelab run ID", runErr)
 	}
 	return nil
+}
+
+// saveExplorerTrace writes the explorer's run as a new trace file in the
+// current directory; nothing there is replaced.
+func saveExplorerTrace(t engine.Trace) (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	path, err := saveNewTrace(dir, fmt.Sprintf("fencelab-%s-%s", t.Scenario, t.Mode), t)
+	if err != nil {
+		return "", err
+	}
+	if rel, err := filepath.Rel(dir, path); err == nil {
+		return rel, nil
+	}
+	return path, nil
 }

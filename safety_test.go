@@ -293,7 +293,7 @@ func TestRaceProgress(t *testing.T) {
 	require.Empty(t, buf.String(), "nothing in the first second")
 	p.started = time.Now().Add(-2 * time.Second)
 	p.show(42, 100)
-	require.Equal(t, "\rrace: 42/100 forced key sets (42%)…", buf.String())
+	require.Equal(t, "\r\x1b[Krace: 42/100 forced key sets (42%)…", buf.String())
 	p.done()
 	require.True(t, strings.HasSuffix(buf.String(), "\r\x1b[K"))
 

@@ -101,6 +101,9 @@ func (l *Lab) Snapshot(ctx context.Context) (Snapshot, error) {
 	}
 	if next, ok := l.GuidedNext(); ok {
 		s.GuidedNext = next.String()
+		if next.Caption != "" {
+			s.GuidedNext += " — " + next.Caption
+		}
 	}
 	s.Settled = s.GuidedNext == ""
 	allDone := true

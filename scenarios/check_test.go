@@ -14,7 +14,7 @@ import (
 // checkBound keeps the suite's check of the biggest scenarios to seconds;
 // the smaller ones are explored whole. `fencelab check --all` explores
 // every one whole.
-const checkBound = 120
+const checkBound = 40
 
 // The catalog's claim, checked the way `fencelab check` checks it: SAFE
 // breaks no invariant on any schedule explored, and UNSAFE reaches the

@@ -15,6 +15,7 @@ type keyMap struct {
 	Reset  key.Binding
 	Undo   key.Binding
 	DSN    key.Binding
+	Save   key.Binding
 	Scroll key.Binding
 	Help   key.Binding
 	Quit   key.Binding
@@ -33,6 +34,7 @@ func newKeyMap() keyMap {
 		Reset:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reset")),
 		Undo:   key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo")),
 		DSN:    key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "show DSN")),
+		Save:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "write the run as a trace")),
 		Scroll: key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown", "k", "j"), key.WithHelp("↑/↓", "scroll timeline")),
 		Help:   key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:   key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
@@ -48,6 +50,6 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.Next, k.Step, k.Select, k.Pause},
 		{k.Expire, k.Second, k.Reset, k.Undo},
 		{k.Mode, k.Picker, k.DSN, k.Scroll},
-		{k.Help, k.Quit},
+		{k.Save, k.Help, k.Quit},
 	}
 }

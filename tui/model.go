@@ -32,7 +32,15 @@ type Options struct {
 	// AllowUnsafe is false on a user's own server without --allow-unsafe:
 	// the explorer then stays in SAFE mode.
 	AllowUnsafe bool
+	// SaveTrace writes the lab's run so far as a trace and says where.
+	SaveTrace func(engine.Trace) (string, error)
 }
+
+// notice is an operation's message for the status line that is not an
+// error: where a trace went.
+type notice struct{ text string }
+
+func (n *notice) Error() string { return n.text }
 
 // The messages of the explorer's commands.
 type (
@@ -233,7 +241,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.snap = &msg.snap
 		}
 		m.timeline.Follow()
-		if msg.err != nil {
+		var told *notice
+		if errors.As(msg.err, &told) {
+			m.setStatus(told.text, true)
+		} else if msg.err != nil {
 			m.setStatus(describe(msg.err), false)
 			m.queue = nil // later keys were meant for a state that did not come
 		} else if m.snap != nil && m.snap.GuidedNext == "" && m.snap.GuidedTotal > 0 {
@@ -367,6 +378,22 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.picker.ResetFilter()
 	case key.Matches(msg, m.keys.DSN):
 		m.showDSN = !m.showDSN
+	case key.Matches(msg, m.keys.Save):
+		if m.opts.SaveTrace == nil {
+			return m, nil
+		}
+		save := m.opts.SaveTrace
+		return m, m.run(func(ctx context.Context, lab *engine.Lab) error {
+			trace, err := lab.Trace(ctx)
+			if err != nil {
+				return err
+			}
+			path, err := save(trace)
+			if err != nil {
+				return &notice{"could not write the trace: " + engine.OneLine(err)}
+			}
+			return &notice{fmt.Sprintf("trace written: %s (fencelab replay %s)", path, path)}
+		})
 	case key.Matches(msg, m.keys.Scroll):
 		switch msg.String() {
 		case "up", "k":
