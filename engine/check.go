@@ -62,8 +62,10 @@ type CheckReport struct {
 	Schedules, States, Pruned int
 	// Exhaustive: every schedule was explored (MaxSchedules did not cut it).
 	Exhaustive bool
-	// Broken counts, per invariant, the schedules that broke it.
-	Broken map[int]int
+	// Broken counts, per invariant, the schedules that broke it;
+	// Anomalies, per anomaly those breaks stand for.
+	Broken    map[int]int
+	Anomalies map[string]int
 	// Verdicts counts the verdicts of schedules that ran to their end.
 	Verdicts map[string]int
 	// Counterexample is the shortest schedule that broke an invariant; for
@@ -80,23 +82,12 @@ func (r CheckReport) Holds() bool {
 		return len(r.Broken) == 0
 	}
 	want := r.Scenario.Predicted[Unsafe].Verdict
-	if r.Verdicts[want] > 0 {
-		return true
-	}
-	for n := range r.Broken {
-		if anomalyOf(n) == want {
-			return true
-		}
-	}
-	return r.Counterexample != nil && r.Counterexample.Result.Verdict == want
+	return r.Verdicts[want] > 0 || r.Anomalies[want] > 0
 }
-
-// anomalyOf names the anomaly an invariant stands for; invariant 6 has two.
-func anomalyOf(n int) string { return anomalies[n] }
 
 // Check explores every schedule of the labs' scenario in their mode. Each
 // lab runs on backends of its own (a database and a Redis namespace each),
-// and the labs explore in parallel. They are reset before and after.
+// and the labs explore in parallel; each is reset before every schedule.
 func Check(ctx context.Context, labs []*Lab, opts CheckOptions) (CheckReport, error) {
 	if len(labs) == 0 {
 		return CheckReport{}, errors.New("check needs a lab")
@@ -108,7 +99,7 @@ func Check(ctx context.Context, labs []*Lab, opts CheckOptions) (CheckReport, er
 		guided:    withoutPauses(first.scenario.Guided(first.mode)),
 		visited:   map[[32]byte]int{},
 		report: CheckReport{Scenario: first.scenario, Mode: first.mode, Exhaustive: true,
-			Broken: map[int]int{}, Verdicts: map[string]int{}},
+			Broken: map[int]int{}, Anomalies: map[string]int{}, Verdicts: map[string]int{}},
 		queue: []workItem{{}},
 	}
 	c.cond = sync.NewCond(&c.mu)
@@ -483,12 +474,15 @@ func (c *checker) end(lab *Lab, pruned bool) {
 	} else {
 		r.Verdicts[result.Verdict]++
 	}
-	broken := map[int]bool{}
+	broken, anomalies := map[int]bool{}, map[string]bool{}
 	for _, b := range result.Breaks {
-		broken[b.Invariant] = true
+		broken[b.Invariant], anomalies[b.Anomaly] = true, true
 	}
 	for n := range broken {
 		r.Broken[n]++
+	}
+	for a := range anomalies {
+		r.Anomalies[a]++
 	}
 	counts := len(broken) > 0 ||
 		!pruned && lab.mode == Unsafe && result.Verdict == lab.scenario.Predicted[Unsafe].Verdict
