@@ -104,12 +104,10 @@ func (l *Ledger) FencedMutation(ctx context.Context, w engine.Write) (engine.Wri
 		}
 		// Lock the row first so the guard reported is the one the UPDATE saw,
 		// and a read-modify-write builds on the value the row holds.
-		previous, err := lockResource(ctx, tx, w.ConflictKey)
-		if err != nil {
+		var previous lockedResource
+		var err error
+		if w, previous, err = lockForWrite(ctx, tx, w); err != nil {
 			return err
-		}
-		if w.AddUnderLock {
-			w.ReadValue, w.Value = &previous.value, previous.value+w.Delta
 		}
 		written = w
 		tag, err := tx.Exec(ctx, `
@@ -127,9 +125,7 @@ func (l *Ledger) FencedMutation(ctx context.Context, w engine.Write) (engine.Wri
 		return recordCommit(ctx, tx, w, previous.value)
 	})
 	result := engine.WriteResult{Committed: true, Guard: guard}
-	if written.AddUnderLock && written.ReadValue != nil {
-		result.Read, result.Value = *written.ReadValue, written.Value
-	}
+	addedUnderLock(&result, written)
 	var rej *rejection
 	if errors.As(err, &rej) {
 		if err := l.recordRejection(ctx, written, rej.reason); err != nil {
@@ -142,6 +138,16 @@ func (l *Ledger) FencedMutation(ctx context.Context, w engine.Write) (engine.Wri
 		return engine.WriteResult{}, err
 	}
 	return result, nil
+}
+
+// lockForWrite locks the resource row and, for a write that adds under
+// the lock, computes its value from the row as locked.
+func lockForWrite(ctx context.Context, tx pgx.Tx, w engine.Write) (engine.Write, lockedResource, error) {
+	previous, err := lockResource(ctx, tx, w.ConflictKey)
+	if err == nil && w.AddUnderLock {
+		w.ReadValue, w.Value = &previous.value, previous.value+w.Delta
+	}
+	return w, previous, err
 }
 
 // lockedResource is what a mutation read of the resource row under its lock.
@@ -281,12 +287,10 @@ func nullToken(token int64) *int64 {
 func (l *Ledger) UnfencedMutation(ctx context.Context, w engine.Write) (engine.WriteResult, error) {
 	written := w
 	err := l.inTx(ctx, pgx.TxOptions{}, func(ctx context.Context, tx pgx.Tx) error {
-		previous, err := lockResource(ctx, tx, w.ConflictKey)
-		if err != nil {
+		var previous lockedResource
+		var err error
+		if w, previous, err = lockForWrite(ctx, tx, w); err != nil {
 			return err
-		}
-		if w.AddUnderLock {
-			w.ReadValue, w.Value = &previous.value, previous.value+w.Delta
 		}
 		written = w
 		tag, err := tx.Exec(ctx, `
@@ -307,9 +311,7 @@ func (l *Ledger) UnfencedMutation(ctx context.Context, w engine.Write) (engine.W
 		return engine.WriteResult{}, err
 	}
 	result := engine.WriteResult{Committed: true, Guard: "no guard (UNSAFE): unconditional UPDATE"}
-	if written.AddUnderLock && written.ReadValue != nil {
-		result.Read, result.Value = *written.ReadValue, written.Value
-	}
+	addedUnderLock(&result, written)
 	return result, nil
 }
 
@@ -478,4 +480,12 @@ func (l *Ledger) Close(ctx context.Context) error {
 	closeCtx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	return l.conn.Close(closeCtx)
+}
+
+// addedUnderLock tells the writer what a write that added under the lock
+// read and wrote.
+func addedUnderLock(result *engine.WriteResult, w engine.Write) {
+	if w.AddUnderLock && w.ReadValue != nil {
+		result.Read, result.Value = *w.ReadValue, w.Value
+	}
 }

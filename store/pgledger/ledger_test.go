@@ -305,3 +305,38 @@ func TestReconciliationClaimIsExclusive(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, took, "a reconciliation claim that expired is taken again")
 }
+
+// Invariant 7's columns: a write records what it was computed from and
+// what the row held when it landed; a write that adds under the lock reads
+// the row as locked, whatever its writer read before.
+func TestWritesRecordWhatTheyWereBuiltOn(t *testing.T) {
+	ctx := context.Background()
+	l := seeded(t)
+	stale := int64(0)
+	first := write(41, 10)
+	first.ReadValue = &stale
+	_, err := l.FencedMutation(ctx, first)
+	require.NoError(t, err)
+	second := write(42, 20)
+	second.ReadValue = &stale // read before the first write landed
+	_, err = l.FencedMutation(ctx, second)
+	require.NoError(t, err)
+	third := write(43, 0)
+	third.AddUnderLock, third.Delta = true, 5
+	res, err := l.FencedMutation(ctx, third)
+	require.NoError(t, err)
+	require.Equal(t, engine.WriteResult{Committed: true, Guard: res.Guard, Read: 20, Value: 25}, res)
+
+	state, err := l.State(ctx)
+	require.NoError(t, err)
+	var got [][3]int64
+	for _, e := range state.Executions {
+		require.True(t, e.HasRead)
+		got = append(got, [3]int64{e.ReadValue, e.PreviousValue, e.SummaryValue})
+	}
+	require.Equal(t, [][3]int64{{0, 0, 10}, {0, 10, 20}, {20, 20, 25}}, got)
+	breaks := engine.CheckLedger(state, 0)
+	require.Len(t, breaks, 1)
+	require.Equal(t, 7, breaks[0].Invariant)
+	require.Equal(t, engine.VerdictLostUpdate, breaks[0].Anomaly)
+}
