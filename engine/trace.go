@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -87,29 +88,28 @@ func (d *TraceDuration) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// The action names of a trace.
-const (
-	traceStep     = "step"
-	tracePause    = "pause"
-	traceResume   = "resume"
-	traceAdvance  = "advance"
-	traceToExpiry = "advance-to-expiry"
-)
+type traceName struct {
+	kind ActionKind
+	name string
+}
+
+// traceNames are the action names of a trace, one per kind, in the order
+// an error lists them.
+var traceNames = []traceName{
+	{StepActor, "step"}, {PauseActor, "pause"}, {ResumeActor, "resume"},
+	{AdvanceClock, "advance"}, {AdvanceToExpiry, "advance-to-expiry"},
+}
 
 // TraceActionOf writes an action as a trace does.
 func TraceActionOf(a Action) TraceAction {
 	t := TraceAction{Actor: a.Actor, Note: a.Note, Caption: a.Caption}
-	switch a.Kind {
-	case StepActor:
-		t.Action = traceStep
-	case PauseActor:
-		t.Action = tracePause
-	case ResumeActor:
-		t.Action = traceResume
-	case AdvanceClock:
-		t.Action, t.By = traceAdvance, a.By.String()
-	default:
-		t.Action = traceToExpiry
+	for _, n := range traceNames {
+		if n.kind == a.Kind {
+			t.Action = n.name
+		}
+	}
+	if a.Kind == AdvanceClock {
+		t.By = a.By.String()
 	}
 	return t
 }
@@ -117,27 +117,23 @@ func TraceActionOf(a Action) TraceAction {
 // ToAction reads an action of a trace.
 func (t TraceAction) ToAction() (Action, error) {
 	a := Action{Actor: t.Actor, Note: t.Note, Caption: t.Caption}
-	needsActor := true
-	switch t.Action {
-	case traceStep:
-		a.Kind = StepActor
-	case tracePause:
-		a.Kind = PauseActor
-	case traceResume:
-		a.Kind = ResumeActor
-	case traceAdvance:
-		a.Kind, needsActor = AdvanceClock, false
+	i := slices.IndexFunc(traceNames, func(n traceName) bool { return n.name == t.Action })
+	if i < 0 {
+		var names []string
+		for _, n := range traceNames {
+			names = append(names, n.name)
+		}
+		return a, fmt.Errorf("unknown action %q (want %s)", t.Action, strings.Join(names, ", "))
+	}
+	a.Kind = traceNames[i].kind
+	if a.Kind == AdvanceClock {
 		by, err := time.ParseDuration(t.By)
 		if err != nil || by <= 0 {
 			return a, fmt.Errorf("advance needs a positive \"by\" like \"30s\", got %q", t.By)
 		}
 		a.By = by
-	case traceToExpiry:
-		a.Kind, needsActor = AdvanceToExpiry, false
-	default:
-		return a, fmt.Errorf("unknown action %q (want %s, %s, %s, %s or %s)", t.Action,
-			traceStep, tracePause, traceResume, traceAdvance, traceToExpiry)
 	}
+	needsActor := a.Kind == StepActor || a.Kind == PauseActor || a.Kind == ResumeActor
 	if needsActor && t.Actor == "" {
 		return a, fmt.Errorf("%s needs an actor", t.Action)
 	}
