@@ -168,6 +168,8 @@ type RedisKey struct {
 	Key   string
 	Type  string
 	Value string
+	// Fields are a hash's fields (Value shows them on one line).
+	Fields map[string]string `json:",omitempty"`
 	// TTL is the remaining time to live; negative when the key has none.
 	TTL time.Duration
 }
@@ -182,6 +184,9 @@ type Coordination interface {
 	Wipe(ctx context.Context) error
 	// Keys lists the lab's keys, sorted.
 	Keys(ctx context.Context) ([]RedisKey, error)
+	// Restore makes the lab's keys exactly these, as Keys read them but
+	// named relative to Namespace, each with the TTL it had left.
+	Restore(ctx context.Context, keys []RedisKey) error
 	// LeaseHolder reads who holds the resource lease of a conflict key.
 	LeaseHolder(ctx context.Context, conflictKey string) (owner string, token int64, held bool, err error)
 	// Elapse lets d of lab time pass for key expiry: the embedded server
@@ -342,6 +347,11 @@ type LedgerState struct {
 	Outbox      []OutboxRow
 	Receipts    []Receipt
 	JobResults  []JobResult
+	// Dump is the same state whole, as the store wrote it: every column of
+	// every row (ids and timestamps the fields above leave out) and where
+	// the sequences stand, for Restore. It is no part of what the lab
+	// observes, so a state's fingerprint leaves it out.
+	Dump LedgerDump `json:"-"`
 }
 
 // JobResult is a row of fencelab.job_results: a job's results, applied.
@@ -386,8 +396,14 @@ type Ledger interface {
 	UnfencedMutation(ctx context.Context, w Write) (WriteResult, error)
 	// State reads the whole schema.
 	State(ctx context.Context) (LedgerState, error)
+	// Restore makes the schema hold exactly a dump that State read.
+	Restore(ctx context.Context, dump LedgerDump) error
 	Close(ctx context.Context) error
 }
+
+// LedgerDump is a copy of the whole schema as its store wrote it; equal
+// dumps are equal databases.
+type LedgerDump string
 
 // Operator is the environment's changes, made by the operator actor.
 type Operator interface {
@@ -463,6 +479,17 @@ type Provider interface {
 	// Reset forgets everything and takes a new script: OperationId →
 	// CONFIRMED, DECLINED or APPLIED_BUT_TIMEOUT (default CONFIRMED).
 	Reset(script map[string]string)
+	// Snapshot copies what the provider remembers since the last Reset;
+	// Restore puts a copy back (the script stays as Reset set it).
+	Snapshot() ProviderSnapshot
+	Restore(ProviderSnapshot)
+}
+
+// ProviderSnapshot is what a provider remembers.
+type ProviderSnapshot struct {
+	Answers      map[string]ProviderAnswer
+	Applications []Application
+	Executed     int
 }
 
 // Database is the PostgreSQL backend as a whole.
@@ -473,6 +500,10 @@ type Database interface {
 	Describe() string
 	// DSN is what psql needs to show the same rows.
 	DSN() string
+	// Writes counts what the connections Connect opened sent that may
+	// have changed the schema: while it stands still, a State read earlier
+	// still holds.
+	Writes() uint64
 }
 
 // ErrNotFound is what a store returns for a row or key that is not there.

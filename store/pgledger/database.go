@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -70,6 +71,9 @@ type Database struct {
 	dsn      string // without its password
 	hidden   bool   // the DSN given had a password
 	lock     *pgx.Conn
+	// writes counts the transactions and statements its connections sent
+	// that may change the schema.
+	writes atomic.Uint64
 }
 
 // ParseConfig parses a DSN (URL or keyword/value) with fencelab's timeouts.
@@ -215,8 +219,14 @@ func (d *Database) Connect(ctx context.Context, actor string) (engine.Ledger, er
 	if err != nil {
 		return nil, fmt.Errorf("pgledger: connect %s: %w", actor, err)
 	}
-	return &Ledger{conn: conn}, nil
+	return &Ledger{conn: conn, writes: &d.writes}, nil
 }
+
+// Writes counts the transactions and statements that may have changed
+// the schema, sent by any connection Connect opened. While it stands
+// still, the schema is as the last State read it (for fencelab's own
+// connections: a psql session of the user's is not counted).
+func (d *Database) Writes() uint64 { return d.writes.Load() }
 
 func (d *Database) Describe() string { return d.describe }
 

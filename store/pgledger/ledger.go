@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -14,13 +15,15 @@ import (
 
 // Ledger is one actor's connection.
 type Ledger struct {
-	conn *pgx.Conn
+	conn   *pgx.Conn
+	writes *atomic.Uint64 // its Database's: every write goes through inTx or exec
 }
 
 // inTx runs fn in one transaction within CallTimeout: rolled back when fn
 // fails, committed otherwise (pgx.BeginTxFunc), so no caller handles a
 // half-done transaction.
 func (l *Ledger) inTx(ctx context.Context, opts pgx.TxOptions, fn func(context.Context, pgx.Tx) error) error {
+	l.writes.Add(1)
 	return within(ctx, func(ctx context.Context) error {
 		return pgx.BeginTxFunc(ctx, l.conn, opts, func(tx pgx.Tx) error { return fn(ctx, tx) })
 	})
@@ -28,6 +31,7 @@ func (l *Ledger) inTx(ctx context.Context, opts pgx.TxOptions, fn func(context.C
 
 // exec runs one statement within CallTimeout.
 func (l *Ledger) exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
+	l.writes.Add(1)
 	var tag pgconn.CommandTag
 	err := within(ctx, func(ctx context.Context) error {
 		var err error
@@ -44,12 +48,12 @@ func (l *Ledger) Seed(ctx context.Context, s engine.Seed) error {
 		// DELETE, not TRUNCATE: the tables hold a few rows, and TRUNCATE
 		// makes new files for every table and index, a cost the checker
 		// would pay on every schedule.
-		for _, table := range []string{"tenant_assignments", "rollout_markers", "resources", "executions",
-			"checkpoints", "outbox", "effect_receipts", "job_results"} {
-			batch.Queue("DELETE FROM fencelab." + table)
+		for _, t := range tables {
+			batch.Queue("DELETE FROM fencelab." + t.name)
 		}
-		batch.Queue(`SELECT setval(pg_get_serial_sequence('fencelab.executions', 'execution_id'), 1, false),
-			setval(pg_get_serial_sequence('fencelab.outbox', 'outbox_id'), 1, false)`)
+		for _, s := range sequences {
+			batch.Queue(fmt.Sprintf("SELECT setval(pg_get_serial_sequence('fencelab.%s', '%s'), 1, false)", s.table, s.column))
+		}
 		batch.Queue(`INSERT INTO fencelab.tenant_assignments
 			(tenant_id, membership_revision, region_id, region_epoch, active) VALUES ($1, $2, $3, $4, true)`,
 			s.TenantID, s.MembershipRevision, s.RegionID, s.RegionEpoch)
@@ -349,7 +353,7 @@ type pipelined struct{ results pgx.BatchResults }
 func (p pipelined) Query(context.Context, string, ...any) (pgx.Rows, error) { return p.results.Query() }
 
 // stateQueries are State's reads, in readState's order.
-var stateQueries = []string{sqlResources, sqlTenants, sqlRollout, sqlExecutions, sqlCheckpoints, sqlOutbox, sqlReceipts, sqlJobResults}
+var stateQueries = []string{sqlResources, sqlTenants, sqlRollout, sqlExecutions, sqlCheckpoints, sqlOutbox, sqlReceipts, sqlJobResults, sqlDump}
 
 const (
 	sqlResources = `
@@ -444,11 +448,17 @@ func readState(ctx context.Context, q querier, s *engine.LedgerState) error {
 			}); err != nil {
 			return err
 		}
-		s.JobResults, err = collect(ctx, tx, sqlJobResults,
+		if s.JobResults, err = collect(ctx, tx, sqlJobResults,
 			func(row pgx.CollectableRow) (r engine.JobResult, err error) {
 				err = row.Scan(&r.JobID, &r.Target, &r.Results)
 				return r, err
-			})
+			}); err != nil {
+			return err
+		}
+		dumps, err := collect(ctx, tx, sqlDump, pgx.RowTo[engine.LedgerDump])
+		if err == nil && len(dumps) == 1 {
+			s.Dump = dumps[0]
+		}
 		return err
 	}(ctx, q)
 	if err != nil {

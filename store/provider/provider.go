@@ -104,3 +104,23 @@ func (p *Provider) Answers() map[string]engine.ProviderAnswer {
 	defer p.mu.Unlock()
 	return maps.Clone(p.answers)
 }
+
+// Snapshot copies what the provider remembers.
+func (p *Provider) Snapshot() engine.ProviderSnapshot {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return engine.ProviderSnapshot{Answers: maps.Clone(p.answers), Executed: p.executed,
+		Applications: append([]engine.Application(nil), p.applications...)}
+}
+
+// Restore makes the provider remember exactly a snapshot.
+func (p *Provider) Restore(s engine.ProviderSnapshot) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.answers = maps.Clone(s.Answers)
+	if p.answers == nil {
+		p.answers = map[string]engine.ProviderAnswer{}
+	}
+	p.applications = append([]engine.Application(nil), s.Applications...)
+	p.executed = s.Executed
+}

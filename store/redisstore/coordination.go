@@ -152,12 +152,15 @@ func (c *Coordination) Client(actor string) engine.RedisClient {
 
 // Jobs reads every lab job hash and running pointer.
 func (c *Coordination) Jobs(ctx context.Context) (engine.JobsState, error) {
-	return readJobs(ctx, c.admin, c.keys, "*")
+	return c.JobsMatching(ctx, "*")
 }
 
 // JobsMatching reads the job hashes and pointers of the targets matching a
 // glob ("race-lua-*").
 func (c *Coordination) JobsMatching(ctx context.Context, targets string) (engine.JobsState, error) {
+	if c.embedded != nil {
+		return c.embeddedJobs(targets), nil
+	}
 	return readJobs(ctx, c.admin, c.keys, targets)
 }
 
@@ -202,90 +205,6 @@ func (c *Coordination) deleteMatching(ctx context.Context, pattern string) error
 		}
 	}
 	return nil
-}
-
-// Keys reads every lab key with its value and remaining TTL, in two
-// pipelined round trips. A key that expires between SCAN and read is left
-// out.
-func (c *Coordination) Keys(ctx context.Context) ([]engine.RedisKey, error) {
-	names, err := scanKeys(ctx, c.admin, c.keys.all())
-	if err != nil {
-		return nil, err
-	}
-	out := make([]engine.RedisKey, 0, len(names))
-	for len(names) > 0 {
-		batch := names[:min(len(names), scanBatch)]
-		names = names[len(batch):]
-		keys, err := c.readKeys(ctx, batch)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, keys...)
-	}
-	return out, nil
-}
-
-// readKeys reads the type, TTL and value of a batch of keys in two
-// pipelined round trips.
-func (c *Coordination) readKeys(ctx context.Context, names []string) ([]engine.RedisKey, error) {
-	pipe := c.admin.Pipeline()
-	types := make([]*redis.StatusCmd, len(names))
-	ttls := make([]*redis.DurationCmd, len(names))
-	for i, name := range names {
-		types[i], ttls[i] = pipe.Type(ctx, name), pipe.PTTL(ctx, name)
-	}
-	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
-		return nil, fmt.Errorf("redisstore: read lab keys: %w", err)
-	}
-	pipe = c.admin.Pipeline()
-	values := make([]redis.Cmder, len(names))
-	for i, name := range names {
-		switch types[i].Val() {
-		case "string":
-			values[i] = pipe.Get(ctx, name)
-		case "hash":
-			values[i] = pipe.HGetAll(ctx, name)
-		}
-	}
-	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
-		return nil, fmt.Errorf("redisstore: read lab keys: %w", err)
-	}
-	out := make([]engine.RedisKey, 0, len(names))
-	for i, name := range names {
-		key := engine.RedisKey{Key: name, Type: types[i].Val(), TTL: ttls[i].Val()}
-		switch v := values[i].(type) {
-		case nil:
-			if key.Type == "none" {
-				continue
-			}
-		case *redis.StringCmd:
-			value, err := v.Result()
-			if err != nil {
-				continue // expired between the two reads
-			}
-			key.Value = value
-		case *redis.MapStringStringCmd:
-			if len(v.Val()) == 0 {
-				continue
-			}
-			key.Value = formatHash(v.Val())
-		}
-		out = append(out, key)
-	}
-	return out, nil
-}
-
-func formatHash(fields map[string]string) string {
-	names := make([]string, 0, len(fields))
-	for name := range fields {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	parts := make([]string, len(names))
-	for i, name := range names {
-		parts[i] = name + "=" + fields[name]
-	}
-	return strings.Join(parts, " ")
 }
 
 // Elapse lets d pass for key expiry. The embedded server fast-forwards.
