@@ -8,8 +8,10 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/jackc/pgx/v5/pgconn"
 
@@ -114,12 +116,20 @@ func checkOne(ctx context.Context, pool []*backends, s *engine.Scenario, mode en
 			lab.Close(context.WithoutCancel(ctx))
 		}
 	}()
-	for _, b := range pool {
-		lab, err := engine.NewLab(ctx, b.Backends, s, mode)
+	// The labs open their connections at once: a scenario's labs open a
+	// few dozen, and the catalog has two dozen scenarios × modes.
+	labs = make([]*engine.Lab, len(pool))
+	errs := make([]error, len(pool))
+	var wg sync.WaitGroup
+	for i, b := range pool {
+		wg.Go(func() { labs[i], errs[i] = engine.NewLab(ctx, b.Backends, s, mode) })
+	}
+	wg.Wait()
+	labs = slices.DeleteFunc(labs, func(l *engine.Lab) bool { return l == nil })
+	for _, err := range errs {
 		if err != nil {
-			return engine.CheckReport{}, err
+			return engine.CheckReport{}, err // the first: they tend to say the same
 		}
-		labs = append(labs, lab)
 	}
 	return engine.Check(ctx, labs, engine.CheckOptions{MaxSchedules: maxSchedules, Progress: progress})
 }

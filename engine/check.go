@@ -87,7 +87,8 @@ func (r CheckReport) Holds() bool {
 
 // Check explores every schedule of the labs' scenario in their mode. Each
 // lab runs on backends of its own (a database and a Redis namespace each),
-// and the labs explore in parallel; each is reset before every schedule.
+// and the labs explore in parallel: a lab takes an action queued at a
+// state any lab saved, restores that state and goes on from there.
 func Check(ctx context.Context, labs []*Lab, opts CheckOptions) (CheckReport, error) {
 	if len(labs) == 0 {
 		return CheckReport{}, errors.New("check needs a lab")
@@ -103,6 +104,10 @@ func Check(ctx context.Context, labs []*Lab, opts CheckOptions) (CheckReport, er
 		queue: []workItem{{}},
 	}
 	c.cond = sync.NewCond(&c.mu)
+	for _, lab := range labs {
+		lab.checking = true
+		defer func() { lab.checking = false }()
+	}
 	start := time.Now()
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -264,40 +269,28 @@ func (c *checker) work(ctx context.Context, lab *Lab) error {
 	}
 }
 
-// explore resets the lab, brings it to the item's schedule and carries the
-// schedule on, queueing every other action it could have taken at each new
-// state.
+// explore brings the lab to the item's state, takes the item's action and
+// carries the schedule on, queueing every other action it could have
+// taken at each new state.
 func (c *checker) explore(ctx context.Context, lab *Lab, item workItem) error {
-	if err := lab.Reset(ctx); err != nil {
-		return err
-	}
 	var before [32]byte // the state before the last action taken
 	var noops []Action  // actions that changed nothing at this state
-	if item.memo == nil {
+	if item.from == nil {
+		if err := lab.Reset(ctx); err != nil {
+			return err
+		}
 		if err := lab.checkInvariants(ctx); err != nil { // reads the seeded world
 			return err
 		}
 	} else {
-		// Replay the part of the schedule already explored without the
-		// checks (the backends end as they ended then; what the checks
-		// found and remember comes from the memo), then take its new action.
-		prefix := item.schedule[:len(item.schedule)-1]
-		for i, action := range prefix {
-			if err := lab.perform(ctx, action); err != nil {
-				return fmt.Errorf("replaying %s (action %d of %d): %w", action, i+1, len(prefix), err)
-			}
-		}
-		item.memo.restore(lab)
-		keys, err := lab.backends.Coordination.Keys(ctx)
-		if err != nil {
+		if err := lab.restore(ctx, item.from); err != nil {
 			return err
 		}
-		before = lab.fingerprint(keys)
-		action := item.schedule[len(item.schedule)-1]
-		if err := lab.apply(ctx, action); err != nil {
-			return fmt.Errorf("%s after %d actions: %w", action, len(prefix), err)
+		before = item.from.fingerprint
+		if err := lab.apply(ctx, item.action); err != nil {
+			return fmt.Errorf("%s after %d actions: %w", item.action, len(item.from.log), err)
 		}
-		lab.record(loggedAction{Action: action})
+		lab.record(loggedAction{Action: item.action})
 	}
 	for {
 		keys, err := lab.backends.Coordination.Keys(ctx)
@@ -312,7 +305,7 @@ func (c *checker) explore(ctx context.Context, lab *Lab, item workItem) error {
 				return nil
 			}
 			before, noops = state, nil
-		} else if len(noops) == 0 && len(lab.log) == len(item.schedule) && item.memo != nil {
+		} else if len(noops) == 0 && item.from != nil && len(lab.log) == len(item.from.log)+1 {
 			// A queued action that changes nothing: every other action at
 			// this state is explored from where it was queued.
 			return nil
@@ -328,7 +321,7 @@ func (c *checker) explore(ctx context.Context, lab *Lab, item workItem) error {
 			return nil
 		}
 		if arrived {
-			c.push(lab, enabled[1:])
+			c.push(lab.save(keys, state), enabled[1:])
 		}
 		if err := lab.apply(ctx, enabled[0]); err != nil {
 			return fmt.Errorf("%s after %d actions: %w", enabled[0], len(lab.log), err)
@@ -337,16 +330,26 @@ func (c *checker) explore(ctx context.Context, lab *Lab, item workItem) error {
 	}
 }
 
-// workItem is a schedule to explore: every action but the last was
-// explored already, and memo is what the lab's checks held after them.
+// workItem is an action to take at a state already explored; nil from is
+// the seeded state, before any action.
 type workItem struct {
-	schedule []Action
-	memo     *labMemo
+	from   *labState
+	action Action
 }
 
-// labMemo is the lab's own state at a point of a schedule: what a replay
-// without checks does not rebuild.
-type labMemo struct {
+// labState is a lab at one point of a schedule, whole: what the stores
+// hold (the lab's keys with the TTLs they have left, every row of the
+// schema, what the provider remembers) and the lab's own part (clock,
+// actors, timeline, what the checks remember). Restoring it on any lab of
+// the same scenario and mode puts that lab exactly there, so a schedule
+// goes on from a state without replaying the actions that led to it.
+type labState struct {
+	fingerprint [32]byte
+	keys        []RedisKey // named relative to the namespace
+	dump        LedgerDump
+	provider    ProviderSnapshot
+	clock       time.Duration
+	actors      []actorState
 	events      []Event
 	breaks      []Break
 	log         []loggedAction
@@ -357,18 +360,59 @@ type labMemo struct {
 	reachable   map[string]bool
 }
 
-// memoOf copies what restore needs; the slices are clipped, so the lab's
-// later appends never write into the memo's arrays.
-func memoOf(l *Lab) *labMemo {
-	return &labMemo{events: slices.Clip(l.events), breaks: slices.Clip(l.breaks), log: slices.Clip(l.log),
-		eventsAfter: slices.Clip(l.eventsAfter), seenExecs: l.seenExecs, world: l.world,
-		terminal: maps.Clone(l.jobWatch.terminal), reachable: maps.Clone(l.jobWatch.reachable)}
+// actorState is an actor's part of a lab state.
+type actorState struct {
+	pc                     int
+	paused                 bool
+	pause, waiting, halted string
+	memory                 Memory
 }
 
-func (m *labMemo) restore(l *Lab) {
-	l.events, l.breaks, l.log, l.eventsAfter = m.events, m.breaks, m.log, m.eventsAfter
-	l.seenExecs, l.world = m.seenExecs, m.world
-	l.jobWatch = &jobWatch{terminal: maps.Clone(m.terminal), reachable: maps.Clone(m.reachable)}
+// save copies the lab's state, from keys just read and the world the last
+// invariant check read. The slices are clipped, so the lab's later appends
+// never write into the copy's arrays.
+func (l *Lab) save(keys []RedisKey, fingerprint [32]byte) *labState {
+	namespace := l.backends.Coordination.Namespace()
+	s := &labState{fingerprint: fingerprint, dump: l.world.Ledger.Dump, provider: l.backends.Provider.Snapshot(),
+		clock: l.clock, events: slices.Clip(l.events), breaks: slices.Clip(l.breaks), log: slices.Clip(l.log),
+		eventsAfter: slices.Clip(l.eventsAfter), seenExecs: l.seenExecs, world: l.world,
+		terminal: maps.Clone(l.jobWatch.terminal), reachable: maps.Clone(l.jobWatch.reachable)}
+	s.keys = make([]RedisKey, len(keys))
+	for i, k := range keys {
+		k.Key = strings.TrimPrefix(k.Key, namespace)
+		s.keys[i] = k
+	}
+	for _, a := range l.actors {
+		s.actors = append(s.actors, actorState{pc: a.pc, paused: a.Paused, pause: a.Pause, waiting: a.Waiting,
+			halted: a.Halted, memory: a.Memory})
+	}
+	return s
+}
+
+// restore puts the lab in a saved state. The schema is written only when
+// it differs from the saved one: the dump the last check read is what the
+// database holds now.
+func (l *Lab) restore(ctx context.Context, s *labState) error {
+	if err := l.backends.Coordination.Restore(ctx, s.keys); err != nil {
+		return err
+	}
+	if l.world.Ledger.Dump != s.dump {
+		if err := l.ledger.Restore(ctx, s.dump); err != nil {
+			return err
+		}
+	}
+	l.ledgerRead, l.readAt = true, l.backends.Database.Writes() // s.world holds from here on
+	l.backends.Provider.Restore(s.provider)
+	for i, a := range l.actors {
+		saved := s.actors[i]
+		a.pc, a.Paused, a.Pause, a.Waiting, a.Halted, a.Memory =
+			saved.pc, saved.paused, saved.pause, saved.waiting, saved.halted, saved.memory
+	}
+	l.clock, l.events, l.breaks, l.log, l.eventsAfter = s.clock, s.events, s.breaks, s.log, s.eventsAfter
+	l.seenExecs, l.world = s.seenExecs, s.world
+	l.jobWatch = &jobWatch{terminal: maps.Clone(s.terminal), reachable: maps.Clone(s.reachable)}
+	l.guidedNext = 0
+	return nil
 }
 
 // claim marks a state as explored from a schedule of length depth; false
@@ -386,18 +430,16 @@ func (c *checker) claim(state [32]byte, depth int) bool {
 	return true
 }
 
-// push queues the lab's schedule extended by each of the other actions.
-func (c *checker) push(lab *Lab, others []Action) {
+// push queues an action to take at a saved state for each of others.
+func (c *checker) push(from *labState, others []Action) {
 	if len(others) == 0 {
 		return
 	}
-	memo := memoOf(lab)
-	schedule := slices.Clip(lab.Schedule())
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	// Queued in reverse so the first of them is taken first.
 	for i := len(others) - 1; i >= 0; i-- {
-		c.queue = append(c.queue, workItem{schedule: append(schedule, others[i]), memo: memo})
+		c.queue = append(c.queue, workItem{from: from, action: others[i]})
 	}
 	c.cond.Broadcast()
 }
@@ -533,6 +575,7 @@ func (l *Lab) fingerprint(keys []RedisKey) [32]byte {
 		if !virtual && k.TTL > 0 {
 			k.TTL = 1
 		}
+		k.Fields = nil // Value holds them
 		normalised[i] = k
 	}
 	sort.Slice(normalised, func(i, j int) bool { return normalised[i].Key < normalised[j].Key })

@@ -57,6 +57,12 @@ type Lab struct {
 	jobWatch    *jobWatch
 	// world is the state the last invariant check read, for the checker.
 	world World
+	// checking: the checker runs the lab, and nobody else writes its
+	// database, so a ledger state read at Database.Writes() == readAt
+	// still holds (ledgerRead: world.Ledger is such a read).
+	checking   bool
+	ledgerRead bool
+	readAt     uint64
 }
 
 // NewLab opens the lab's connections and resets the backends to the
@@ -129,7 +135,7 @@ func (l *Lab) Reset(ctx context.Context) error {
 	l.guided = l.scenario.Guided(l.mode)
 	l.guidedNext, l.seenExecs = 0, 0
 	l.jobWatch = newJobWatch()
-	l.world = World{}
+	l.world, l.ledgerRead = World{}, false
 	return nil
 }
 
