@@ -213,7 +213,13 @@ func printCheck(w io.Writer, reports []engine.CheckReport, traces []string, c co
 		}
 		if traces[i] != "" {
 			t := r.Counterexample
-			fmt.Fprintf(w, "  shortest: %d actions, verdict %s → %s\n", len(t.Schedule), t.Result.Verdict, traces[i])
+			steps := 0 // the pauses it shows are not actions of the search
+			for _, a := range t.Schedule {
+				if a.Action != "pause" && a.Action != "resume" {
+					steps++
+				}
+			}
+			fmt.Fprintf(w, "  shortest: %d actions, verdict %s → %s\n", steps, t.Result.Verdict, traces[i])
 			fmt.Fprintf(w, "  open it:  %s\n", openCommand(traces[i], c))
 		}
 	}

@@ -161,7 +161,8 @@ func startExplorer(t *testing.T, dir string, args ...string) explorerRun {
 	for _, a := range args {
 		quoted += " '" + a + "'"
 	}
-	script := fmt.Sprintf(`FENCELAB_CACHE_DIR=%[1]s sh -c 'echo $$ > %[1]s/pid; exec %[2]s "$@"' fencelab%[3]s; echo $? > %[1]s/exit; stty -a > %[1]s/stty; sleep 60`,
+	// It runs in dir, where `w` writes its traces.
+	script := fmt.Sprintf(`cd %[1]s; FENCELAB_CACHE_DIR=%[1]s sh -c 'echo $$ > %[1]s/pid; exec %[2]s "$@"' fencelab%[3]s; echo $? > %[1]s/exit; stty -a > %[1]s/stty; sleep 60`,
 		dir, binary(t), quoted)
 	r.tmux("new-session", "-d", "-s", "lab", "-x", "120", "-y", "40", script)
 	t.Cleanup(func() { exec.Command("tmux", "-L", r.socket, "kill-server").Run() })
@@ -271,4 +272,40 @@ func TestExplorerOnAFrozenServerWithAPassword(t *testing.T) {
 	require.Equal(t, 0, code)
 	require.True(t, cooked)
 	require.Less(t, time.Since(started), 3*time.Second)
+}
+
+// A run stepped by hand and saved with `w` is a trace: it replays to the
+// same events and result, and `--trace` plays it again with `n` alone.
+func TestExplorerSavesATraceThatReplaysAndPlays(t *testing.T) {
+	requireTmux(t)
+	dir := cacheDir(t)
+	r := startExplorer(t, dir)
+	r.waitScreen("lease-overrun in SAFE mode")
+	// The overrun by hand: A leads and takes 41, A pauses, its lease
+	// expires, B leads, takes 42 and commits, A resumes and writes.
+	for _, k := range []string{"1", "1", "p", "t", "2", "2", "2", "p", "1"} {
+		r.key(k)
+	}
+	r.waitScreen("worker-A  token 41   REJECTED STALE_FENCE")
+	r.key("w")
+	r.waitScreen("fencelab-lease-overrun-safe.trace.json")
+	r.key("q")
+	code, _ := r.waitExit(10 * time.Second)
+	require.Equal(t, 0, code)
+
+	trace := filepath.Join(dir, "fencelab-lease-overrun-safe.trace.json")
+	code, stdout, stderr := call(t, "replay", trace)
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stdout, "verdict STALE_FENCE  — as the trace recorded")
+
+	played := startExplorer(t, dir, "--trace", trace)
+	played.waitScreen("lease-overrun in SAFE mode", "guided 0/9")
+	for range 9 {
+		played.key("n")
+	}
+	screen := played.waitScreen("guided order complete", "worker-A  token 41   REJECTED STALE_FENCE")
+	require.Contains(t, screen, "worker-B  token 42   COMMITTED")
+	played.key("q")
+	code, _ = played.waitExit(10 * time.Second)
+	require.Equal(t, 0, code)
 }

@@ -70,7 +70,8 @@ type CheckReport struct {
 	Verdicts map[string]int
 	// Counterexample is the shortest schedule that broke an invariant; for
 	// UNSAFE with none broken, the shortest that ended with the catalog's
-	// verdict. Nil when there is none.
+	// verdict (ties go to the one closest to the guided order). Nil when
+	// there is none.
 	Counterexample *Trace
 	Elapsed        time.Duration
 }
@@ -131,7 +132,7 @@ func Check(ctx context.Context, labs []*Lab, opts CheckOptions) (CheckReport, er
 	}
 	if t := c.report.Counterexample; t != nil {
 		// Its events and result are those of exactly its schedule.
-		recorded, err := first.runSchedule(ctx, t.Schedule)
+		recorded, err := first.recordStory(ctx, t.Schedule)
 		if err != nil {
 			return c.report, err
 		}
@@ -141,21 +142,49 @@ func Check(ctx context.Context, labs []*Lab, opts CheckOptions) (CheckReport, er
 	return c.report, nil
 }
 
-// runSchedule resets the lab, takes a trace's schedule and records it.
-func (l *Lab) runSchedule(ctx context.Context, schedule []TraceAction) (Trace, error) {
+// recordStory runs a counterexample's schedule from the seeded state and
+// records it as a trace, with the pauses the search leaves implicit made
+// explicit: an actor that holds a lease while the clock moves on is paused
+// before the clock moves (frozen, as the catalog's stories say) and resumed
+// before its next step. A pause changes nothing on the backends — an actor
+// that is not scheduled is as good as paused — so the run ends exactly as
+// the schedule did; the explorer and the trace show the freeze.
+func (l *Lab) recordStory(ctx context.Context, schedule []TraceAction) (Trace, error) {
 	if err := l.Reset(ctx); err != nil {
 		return Trace{}, err
+	}
+	defer l.Reset(context.WithoutCancel(ctx))
+	do := func(a Action) error {
+		if err := l.Do(ctx, a); err != nil {
+			return fmt.Errorf("%s: %w", a, err)
+		}
+		return nil
 	}
 	for _, ta := range schedule {
 		a, err := ta.ToAction()
 		if err != nil {
 			return Trace{}, err
 		}
-		if err := l.Do(ctx, a); err != nil {
-			return Trace{}, fmt.Errorf("%s: %w", a, err)
+		switch a.Kind {
+		case AdvanceClock, AdvanceToExpiry:
+			for _, actor := range l.actors {
+				if !actor.Done() && !actor.Paused && (actor.Memory.HoldsLease || actor.Memory.HoldsLeader) {
+					if err := do(Pause(actor.Name, "stopped while the clock moves on")); err != nil {
+						return Trace{}, err
+					}
+				}
+			}
+		case StepActor:
+			if actor, err := l.Actor(a.Actor); err == nil && actor.Paused {
+				if err := do(Resume(a.Actor)); err != nil {
+					return Trace{}, err
+				}
+			}
+		}
+		if err := do(a); err != nil {
+			return Trace{}, err
 		}
 	}
-	defer l.Reset(context.WithoutCancel(ctx))
 	return l.Trace(ctx)
 }
 
@@ -171,7 +200,7 @@ type checker struct {
 	busy     int        // labs working on a schedule
 	visited  map[[32]byte]int
 	report   CheckReport
-	shortest int // length of the counterexample's schedule
+	best     counterexampleRank // the counterexample's
 	err      error
 }
 
@@ -535,18 +564,49 @@ func (c *checker) end(lab *Lab, pruned bool) {
 		if len(result.Breaks) > 0 {
 			n = lab.actionOf(result.Breaks[0].Sequence)
 		}
-		// An invariant break beats a bare verdict; then the shorter wins.
-		better := r.Counterexample == nil || n < c.shortest ||
-			len(r.Counterexample.Result.Broken) == 0 && len(result.Breaks) > 0
-		if better {
-			t := NewTrace(lab.backends.LeaseTTL, lab.Schedule()[:n], result)
-			t.Events, t.Result = nil, TraceResult{} // recorded by replaying exactly that prefix
-			r.Counterexample, c.shortest = &t, n
+		schedule := lab.Schedule()[:n]
+		rank := c.rank(schedule, len(result.Breaks) > 0)
+		if r.Counterexample == nil || rank.before(c.best) {
+			t := NewTrace(lab.backends.LeaseTTL, schedule, result)
+			t.Events, t.Result = nil, TraceResult{} // recorded by running exactly that prefix
+			r.Counterexample, c.best = &t, rank
 		}
 	}
 	if c.opts.Progress != nil {
 		c.opts.Progress(CheckProgress{Schedules: r.Schedules, States: r.States, Pruned: r.Pruned, Queued: len(c.queue)})
 	}
+}
+
+// counterexampleRank orders counterexamples: one that broke an invariant
+// before a bare verdict, then the shorter, then the one that follows the
+// guided order longer (it tells the catalog's story), then by its text, so
+// the labs' interleaving never changes which one a check writes.
+type counterexampleRank struct {
+	unbroken bool
+	length   int
+	offStory int // actions after the guided order's prefix
+	text     string
+}
+
+func (c *checker) rank(schedule []Action, broke bool) counterexampleRank {
+	onStory := 0
+	for onStory < len(schedule) && onStory < len(c.guided) && schedule[onStory] == c.guided[onStory] {
+		onStory++
+	}
+	return counterexampleRank{unbroken: !broke, length: len(schedule), offStory: len(schedule) - onStory,
+		text: fmt.Sprint(schedule)}
+}
+
+func (a counterexampleRank) before(b counterexampleRank) bool {
+	switch {
+	case a.unbroken != b.unbroken:
+		return !a.unbroken
+	case a.length != b.length:
+		return a.length < b.length
+	case a.offStory != b.offStory:
+		return a.offStory < b.offStory
+	}
+	return a.text < b.text
 }
 
 // actionOf is how many actions of the log it took to reach event seq.

@@ -2,10 +2,15 @@ package engine
 
 import "context"
 
-// Verdicts that are not an invariant's anomaly.
+// Verdicts.
 const (
-	VerdictMatch      = "MATCH"
+	VerdictMatch = "MATCH"
+	// VerdictLostUpdate is invariant 7's anomaly.
 	VerdictLostUpdate = "LOST_UPDATE"
+	// VerdictWrongValue is a final value other than the expected one that
+	// no broken invariant explains (and the scenario names no shortfall
+	// of its own): a run cut short, or a defect no invariant covers yet.
+	VerdictWrongValue = "WRONG_VALUE"
 	VerdictStuck      = "STUCK"
 )
 
@@ -35,7 +40,7 @@ func (r Result) AsPredicted() bool {
 
 // Verdict names how a run ended. A broken invariant names its anomaly. With
 // none broken, a final value other than the expected one is the scenario's
-// shortfall (LOST_UPDATE unless it names another). Otherwise it is the guard
+// shortfall (WRONG_VALUE unless it names one). Otherwise it is the guard
 // that fired last, or MATCH when none did. It does no IO.
 func Verdict(expected, final int64, refusals []string, breaks []Break, shortfall string) string {
 	switch {
@@ -44,7 +49,7 @@ func Verdict(expected, final int64, refusals []string, breaks []Break, shortfall
 	case final != expected && shortfall != "":
 		return shortfall
 	case final != expected:
-		return VerdictLostUpdate
+		return VerdictWrongValue
 	case len(refusals) > 0:
 		return refusals[len(refusals)-1]
 	default:

@@ -67,7 +67,7 @@ type Scenario struct {
 	// business value of the seed's resource.
 	Measure Measure
 	// Shortfall names the anomaly when the final value is not the expected
-	// one and no invariant broke: LOST_UPDATE unless the scenario says
+	// one and no invariant broke: WRONG_VALUE unless the scenario says
 	// otherwise (STUCK: the system can no longer make progress).
 	Shortfall string
 	// ProviderScript scripts the provider per OperationId.
