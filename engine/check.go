@@ -194,14 +194,14 @@ type checker struct {
 	durations []durationBudget
 	guided    []Action // the guided order without its pauses and resumes
 
-	mu       sync.Mutex
-	cond     *sync.Cond
-	queue    []workItem // schedules whose last action is yet to be taken
-	busy     int        // labs working on a schedule
-	visited  map[[32]byte]int
-	report   CheckReport
-	best     counterexampleRank // the counterexample's
-	err      error
+	mu      sync.Mutex
+	cond    *sync.Cond
+	queue   []workItem // schedules whose last action is yet to be taken
+	busy    int        // labs working on a schedule
+	visited map[[32]byte]int
+	report  CheckReport
+	best    counterexampleRank // the counterexample's
+	err     error
 }
 
 // durationBudget is a clock advance of the guided order and how often the
