@@ -196,7 +196,7 @@ type checker struct {
 
 	mu      sync.Mutex
 	cond    *sync.Cond
-	queue   []workItem // schedules whose last action is yet to be taken
+	queue   []workItem // actions yet to be taken at saved states
 	busy    int        // labs working on a schedule
 	visited map[[32]byte]int
 	report  CheckReport
