@@ -47,10 +47,10 @@ func BenchmarkKeyToFrame(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if m.snap.GuidedNext == "" {
 			b.StopTimer()
-			if err := m.lab.Reset(ctx); err != nil {
+			snap, _, err := m.owner.do(func(ctx context.Context, lab *engine.Lab) error { return lab.Reset(ctx) })
+			if err != nil {
 				b.Fatal(err)
 			}
-			snap, _ := m.lab.Snapshot(ctx)
 			m.snap = &snap
 			b.StartTimer()
 		}

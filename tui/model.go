@@ -34,6 +34,9 @@ type Options struct {
 	AllowUnsafe bool
 	// SaveTrace writes the lab's run so far as a trace and says where.
 	SaveTrace func(engine.Trace) (string, error)
+	// RefreshEvery is how often the screen is read again on a real Redis,
+	// whose TTLs run on the wall clock (default 500ms).
+	RefreshEvery time.Duration
 }
 
 // notice is an operation's message for the status line that is not an
@@ -45,10 +48,9 @@ func (n *notice) Error() string { return n.text }
 // The messages of the explorer's commands.
 type (
 	backendsMsg struct{ backends engine.Backends }
-	labMsg      struct {
-		lab  *engine.Lab
-		snap engine.Snapshot
-	}
+	// labMsg is a lab opened: its first snapshot (which names its scenario
+	// and mode).
+	labMsg struct{ snap engine.Snapshot }
 	// opMsg is the end of one lab operation: the snapshot after it, and
 	// the operation's error (a user mistake or a backend failure).
 	opMsg struct {
@@ -85,7 +87,8 @@ type Model struct {
 	height   int
 	ctx      context.Context
 	backends *engine.Backends
-	lab      *engine.Lab
+	owner    *labOwner
+	open     bool // the owner holds a lab
 	snap     *engine.Snapshot
 	scenario *engine.Scenario
 	mode     engine.Mode
@@ -112,6 +115,7 @@ func New(ctx context.Context, opts Options) *Model {
 		spinner: spinner.New(spinner.WithSpinner(spinner.Line)),
 		picker:  newPicker(opts.Catalog),
 		ctx:     ctx,
+		owner:   newLabOwner(ctx),
 		mode:    opts.Mode,
 		width:   80,
 		height:  24,
@@ -129,12 +133,9 @@ func New(ctx context.Context, opts Options) *Model {
 // could not start).
 func (m *Model) Err() error { return m.fatal }
 
-// Close closes the current lab's connections.
-func (m *Model) Close() {
-	if m.lab != nil {
-		m.lab.Close(context.WithoutCancel(m.ctx))
-	}
-}
+// Close stops the operation running on the lab, waits for it, and closes
+// the lab's connections.
+func (m *Model) Close() { m.owner.close() }
 
 func (m *Model) Init() tea.Cmd {
 	return tea.Batch(m.spinner.Tick, m.startBackends())
@@ -152,29 +153,21 @@ func (m *Model) startBackends() tea.Cmd {
 
 // openLab closes the current lab and opens scenario × mode from its seed.
 func (m *Model) openLab(s *engine.Scenario, mode engine.Mode) tea.Cmd {
-	old, backends, ctx := m.lab, *m.backends, m.ctx
+	owner, backends := m.owner, *m.backends
 	m.busy = true
 	return func() tea.Msg {
-		if old != nil {
-			old.Close(ctx)
-		}
-		lab, err := engine.NewLab(ctx, backends, s, mode)
+		snap, err := owner.open(backends, s, mode)
 		if err != nil {
 			return labFailedMsg{err}
 		}
-		snap, err := lab.Snapshot(ctx)
-		if err != nil {
-			lab.Close(ctx)
-			return labFailedMsg{err}
-		}
-		return labMsg{lab, snap}
+		return labMsg{snap}
 	}
 }
 
 // run starts a lab operation, or queues it behind the one running, so keys
 // pressed quickly are all taken, in order.
 func (m *Model) run(o op) tea.Cmd {
-	if m.lab == nil {
+	if !m.open {
 		return nil
 	}
 	if m.busy {
@@ -184,14 +177,10 @@ func (m *Model) run(o op) tea.Cmd {
 		return nil
 	}
 	m.busy = true
-	lab, ctx := m.lab, m.ctx
+	owner := m.owner
 	return func() tea.Msg {
-		err := o(ctx, lab)
-		snap, serr := lab.Snapshot(ctx)
-		if err == nil {
-			err = serr
-		}
-		return opMsg{snap: snap, fresh: serr == nil, err: err}
+		snap, fresh, err := owner.do(o)
+		return opMsg{snap: snap, fresh: fresh, err: err}
 	}
 }
 
@@ -203,7 +192,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.help.Width = msg.Width
 		return m, nil
 	case spinner.TickMsg:
-		if m.lab != nil || m.fatal != nil {
+		if m.open || m.fatal != nil {
 			return m, nil
 		}
 		var cmd tea.Cmd
@@ -225,8 +214,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.backends = &msg.backends
 		return m, tea.Batch(m.openLab(m.scenario, m.mode), m.tick())
 	case labMsg:
-		m.lab, m.snap, m.busy, m.queue = msg.lab, &msg.snap, false, nil
-		m.scenario, m.mode = msg.lab.Scenario(), msg.lab.Mode()
+		m.open, m.snap, m.busy, m.queue = true, &msg.snap, false, nil
+		m.scenario, m.mode = msg.snap.Scenario, msg.snap.Mode
 		m.selected = 0
 		m.timeline.Follow()
 		m.setStatus(fmt.Sprintf("%s in %s mode, from its seeded state", m.scenario.ID, m.mode), true)
@@ -288,16 +277,25 @@ func (m *Model) tick() tea.Cmd {
 	if m.backends == nil || m.backends.Coordination.Virtual() {
 		return nil
 	}
-	return tea.Tick(500*time.Millisecond, func(time.Time) tea.Msg { return tickMsg{} })
+	every := m.opts.RefreshEvery
+	if every <= 0 {
+		every = 500 * time.Millisecond
+	}
+	return tea.Tick(every, func(time.Time) tea.Msg { return tickMsg{} })
 }
 
+// refresh reads the snapshot again, through the owner: a key pressed
+// meanwhile waits for the read, and the read for a step under way.
 func (m *Model) refresh() tea.Cmd {
-	if m.busy || m.lab == nil {
+	if m.busy || !m.open {
 		return nil
 	}
-	lab, ctx := m.lab, m.ctx
+	owner := m.owner
 	return func() tea.Msg {
-		snap, err := lab.Snapshot(ctx)
+		snap, _, err := owner.do(nil)
+		if errors.Is(err, errLabClosed) {
+			return nil
+		}
 		if err != nil {
 			return opMsg{err: err}
 		}
@@ -316,7 +314,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.showHelp = false
 		return m, nil
 	}
-	if m.lab == nil {
+	if !m.open {
 		return m, nil
 	}
 	switch {

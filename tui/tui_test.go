@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/muesli/termenv"
+	"github.com/stretchr/testify/require"
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/scenarios"
@@ -204,4 +205,32 @@ func TestPickerFilterTypedInOneBurst(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 	waitFor(t, tm, "counter-loss in SAFE mode")
 	finalView(t, tm)
+}
+
+// On a real Redis the screen is read again on a timer while keys step the
+// lab; every access goes through the lab's owner, so under -race nothing
+// touches the lab or its connections from two goroutines at once — here
+// with the refresh every 2ms and a key every few, switching mode and
+// quitting in the middle of it all.
+func TestRefreshAndKeysOnARealRedis(t *testing.T) {
+	redis := storetest.RealRedis(t)
+	db := storetest.Database(t)
+	m := tui.New(context.Background(), tui.Options{
+		Catalog: scenarios.All(), Scenario: "lease-overrun", Mode: engine.Safe, AllowUnsafe: true,
+		RefreshEvery: 2 * time.Millisecond,
+		Start: func(context.Context) (engine.Backends, error) {
+			return engine.Backends{Coordination: redis, Database: db, Provider: provider.New(), LeaseTTL: 10 * time.Second}, nil
+		},
+	})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
+	waitFor(t, tm, "lease-overrun in SAFE mode")
+	for _, k := range "n1n2nrnn+mnn1r2nn" {
+		press(tm, string(k))
+		time.Sleep(4 * time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond)
+	require.NoError(t, tm.Quit())
+	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+	m.Close() // waits for a step still running, then closes
+	m.Close() // twice is harmless
 }

@@ -1,0 +1,92 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/fencelab/fencelab/engine"
+)
+
+// errLabClosed is what an operation gets once the explorer is quitting.
+var errLabClosed = errors.New("the lab is closed")
+
+// labOwner is the one way to the lab. A key's action, the refresh on a real
+// Redis, the snapshot after each of them, opening another scenario or mode
+// and closing all run here, one at a time: the lab and its connections are
+// never used from two goroutines at once, and a lab is closed only when
+// nothing runs on it. The model's own queue keeps the keys' order; the
+// owner keeps them apart from everything else.
+type labOwner struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	mu     sync.Mutex
+	lab    *engine.Lab
+	closed bool
+}
+
+func newLabOwner(ctx context.Context) *labOwner {
+	ctx, cancel := context.WithCancel(ctx)
+	return &labOwner{ctx: ctx, cancel: cancel}
+}
+
+// open closes the current lab, if any, and opens scenario × mode from its
+// seed; it returns the new lab's first snapshot.
+func (o *labOwner) open(backends engine.Backends, s *engine.Scenario, mode engine.Mode) (engine.Snapshot, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.closed {
+		return engine.Snapshot{}, errLabClosed
+	}
+	if o.lab != nil {
+		o.lab.Close(o.ctx)
+		o.lab = nil
+	}
+	lab, err := engine.NewLab(o.ctx, backends, s, mode)
+	if err != nil {
+		return engine.Snapshot{}, err
+	}
+	snap, err := lab.Snapshot(o.ctx)
+	if err != nil {
+		lab.Close(o.ctx)
+		return engine.Snapshot{}, err
+	}
+	o.lab = lab
+	return snap, nil
+}
+
+// do runs one operation on the lab and reads the snapshot after it, even
+// when the operation failed (a step that did not happen leaves the lab as
+// it was, and the screen should say so). fresh: the snapshot was read.
+func (o *labOwner) do(fn func(ctx context.Context, lab *engine.Lab) error) (snap engine.Snapshot, fresh bool, err error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.closed || o.lab == nil {
+		return engine.Snapshot{}, false, errLabClosed
+	}
+	if fn != nil {
+		err = fn(o.ctx, o.lab)
+	}
+	snap, serr := o.lab.Snapshot(o.ctx)
+	if err == nil {
+		err = serr
+	}
+	return snap, serr == nil, err
+}
+
+// close cancels whatever runs on the lab, waits for it to return, and
+// closes the lab. Later operations get errLabClosed.
+func (o *labOwner) close() {
+	o.cancel()
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.closed {
+		return
+	}
+	o.closed = true
+	if o.lab != nil {
+		o.lab.Close(context.WithoutCancel(o.ctx))
+		o.lab = nil
+	}
+}
