@@ -309,3 +309,32 @@ func TestExplorerSavesATraceThatReplaysAndPlays(t *testing.T) {
 	code, _ = played.waitExit(10 * time.Second)
 	require.Equal(t, 0, code)
 }
+
+// Keys and n mix on the guided path: A's first step by hand, then n to the
+// end, plays the whole story with the header on the path. A key off the
+// path says so in the header, and n then refuses instead of stepping.
+func TestExplorerMixedPathUnderTmux(t *testing.T) {
+	requireTmux(t)
+	r := startExplorer(t, cacheDir(t))
+	r.waitScreen("lease-overrun in SAFE mode", "guided 0/9")
+	r.key("1")
+	r.waitScreen("guided 1/9")
+	for range 8 {
+		r.key("n")
+	}
+	screen := r.waitScreen("guided 9/9", "guided order complete")
+	require.Contains(t, screen, "worker-A  token 41   REJECTED STALE_FENCE")
+	require.Contains(t, screen, "verdict STALE_FENCE")
+
+	r.key("r")
+	r.waitScreen("guided 0/9")
+	r.key("2")
+	r.waitScreen("free · guided order left at 0/9")
+	r.key("n")
+	r.waitScreen("you left the guided order at 0/9")
+	r.key("u")
+	r.waitScreen("guided 0/9 · next: step A")
+	r.key("q")
+	code, _ := r.waitExit(10 * time.Second)
+	require.Equal(t, 0, code)
+}

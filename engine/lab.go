@@ -27,6 +27,7 @@ var (
 	ErrNothingToUndo = errors.New("nothing to undo")
 	ErrUndoNeedsLab  = errors.New("undo replays on the lab clock; a real Redis's TTLs run on the wall clock")
 	ErrNoExpiry      = errors.New("no key in Redis has a TTL")
+	ErrOffPath       = errors.New("you left the guided order")
 )
 
 // loggedAction is an entry of the action log; guided marks one taken from
@@ -149,12 +150,24 @@ func (l *Lab) Actor(name string) (*Actor, error) {
 	return nil, fmt.Errorf("%q: %w", name, ErrUnknownActor)
 }
 
-// GuidedNext is the next action of the guided order, if any is left.
+// GuidedNext is the next action of the guided order, if any is left and
+// the lab is on it.
 func (l *Lab) GuidedNext() (Action, bool) {
-	if l.guidedNext >= len(l.guided) {
+	if l.guidedNext >= len(l.guided) || l.OffPath() {
 		return Action{}, false
 	}
 	return l.guided[l.guidedNext], true
+}
+
+// OffPath reports whether an action taken since the reset was not the
+// guided order's next one: the guided order then no longer applies (its
+// next action was written for a state the lab is not in).
+func (l *Lab) OffPath() bool { return len(l.log) != l.guidedNext }
+
+// sameAction: a user's action is the guided one when it does the same
+// thing (a pause's reason and a caption do not count).
+func sameAction(a, b Action) bool {
+	return a.Kind == b.Kind && a.Actor == b.Actor && a.By == b.By
 }
 
 // GuidedProgress is how far the guided order has come.
@@ -162,6 +175,9 @@ func (l *Lab) GuidedProgress() (done, total int) { return l.guidedNext, len(l.gu
 
 // Next takes the next action of the guided order.
 func (l *Lab) Next(ctx context.Context) error {
+	if l.OffPath() {
+		return fmt.Errorf("%w at %d/%d", ErrOffPath, l.guidedNext, len(l.guided))
+	}
 	action, ok := l.GuidedNext()
 	if !ok {
 		return ErrGuidedDone
@@ -187,12 +203,19 @@ func (l *Lab) RunGuided(ctx context.Context) error {
 	}
 }
 
-// Do takes one action chosen by the user.
+// Do takes one action chosen by the user. While the lab is on the guided
+// order, the action that is its next one moves it on, as n would (so 1
+// then n plays the same story as n alone); any other action leaves it.
 func (l *Lab) Do(ctx context.Context, action Action) error {
+	next, onPath := l.GuidedNext()
 	if err := l.apply(ctx, action); err != nil {
 		return err
 	}
-	l.record(loggedAction{Action: action})
+	guided := onPath && sameAction(action, next)
+	if guided {
+		l.guidedNext++
+	}
+	l.record(loggedAction{Action: action, guided: guided})
 	return nil
 }
 

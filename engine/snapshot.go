@@ -36,8 +36,10 @@ type Snapshot struct {
 	Settled bool
 
 	GuidedDone, GuidedTotal int
-	// GuidedNext describes the next guided action; empty when it is over.
+	// GuidedNext describes the next guided action; empty when it is over
+	// or the lab left it (OffPath, at GuidedDone).
 	GuidedNext string
+	OffPath    bool
 }
 
 // ActorView is one actor's row: what it is doing, what it believes, and the
@@ -105,7 +107,8 @@ func (l *Lab) Snapshot(ctx context.Context) (Snapshot, error) {
 			s.GuidedNext += " — " + next.Caption
 		}
 	}
-	s.Settled = s.GuidedNext == ""
+	s.OffPath = l.OffPath()
+	s.Settled = s.GuidedNext == "" && !s.OffPath
 	allDone := true
 	for _, a := range l.actors {
 		allDone = allDone && a.Done()

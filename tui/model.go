@@ -236,7 +236,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		} else if msg.err != nil {
 			m.setStatus(describe(msg.err), false)
 			m.queue = nil // later keys were meant for a state that did not come
-		} else if m.snap != nil && m.snap.GuidedNext == "" && m.snap.GuidedTotal > 0 {
+		} else if m.snap != nil && m.snap.GuidedNext == "" && m.snap.GuidedTotal > 0 && !m.snap.OffPath {
 			m.setStatus("guided order complete — r reset · m other mode · s another scenario", true)
 		} else {
 			m.status = ""
@@ -436,6 +436,8 @@ func describe(err error) string {
 	switch {
 	case errors.Is(err, engine.ErrGuidedDone):
 		return "the guided order is over — r reset · m other mode · s another scenario · 1–9 step freely"
+	case errors.Is(err, engine.ErrOffPath):
+		return engine.OneLine(err) + ", so n has nothing that applies here — r starts it again, u takes back your last action, 1–9 step freely"
 	case errors.Is(err, engine.ErrPaused), errors.Is(err, engine.ErrProgramDone), errors.Is(err, engine.ErrNothingToUndo),
 		errors.Is(err, engine.ErrUndoNeedsLab), errors.Is(err, engine.ErrNoExpiry), errors.Is(err, engine.ErrUnknownActor):
 		return engine.OneLine(err)

@@ -210,7 +210,11 @@ func (m *Model) header(s engine.Snapshot) []string {
 	first := fmt.Sprintf("%s %s  %s  %s  clock %s", st.title.Render("fencelab"), st.title.Render(s.Scenario.ID), mode,
 		st.dim.Render(s.Scenario.Title), engine.FormatClock(s.Clock))
 	second := fmt.Sprintf("redis %s · postgres %s · guided %d/%d", s.RedisName, s.DatabaseName, s.GuidedDone, s.GuidedTotal)
-	if s.GuidedNext != "" {
+	switch {
+	case s.OffPath:
+		second = fmt.Sprintf("redis %s · postgres %s · free · guided order left at %d/%d", s.RedisName, s.DatabaseName,
+			s.GuidedDone, s.GuidedTotal) + st.dim.Render(" · r starts it again, u takes back your last action")
+	case s.GuidedNext != "":
 		second += st.dim.Render(" · next: " + s.GuidedNext)
 	}
 	lines := []string{first, second}
