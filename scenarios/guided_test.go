@@ -53,7 +53,7 @@ func TestGuidedPathFollowsTheUserAndRefusesOffIt(t *testing.T) {
 
 	t.Run("off the path", func(t *testing.T) {
 		require.NoError(t, lab.Reset(ctx))
-		require.NoError(t, lab.Next(ctx))                // A leads
+		require.NoError(t, lab.Next(ctx))               // A leads
 		require.NoError(t, lab.Do(ctx, engine.Do("B"))) // not the guided A: B waits for the leader
 		require.True(t, lab.OffPath())
 		before := len(lab.Events())
