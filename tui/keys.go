@@ -23,7 +23,7 @@ type keyMap struct {
 
 func newKeyMap() keyMap {
 	return keyMap{
-		Next:   key.NewBinding(key.WithKeys("n", " "), key.WithHelp("n/space", "next guided step")),
+		Next:   key.NewBinding(key.WithKeys("n", " ", "."), key.WithHelp("n/space/.", "next guided step")),
 		Step:   key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", "step that actor")),
 		Select: key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab", "select actor")),
 		Pause:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause/resume selected")),
