@@ -60,6 +60,9 @@ type config struct {
 const (
 	embeddedLeaseTTL = 30 * time.Second
 	realLeaseTTL     = 1500 * time.Millisecond
+	// explorerRealLeaseTTL is the explorer's on a real server: long enough
+	// to read a step before the lease runs out under the reader.
+	explorerRealLeaseTTL = 10 * time.Second
 )
 
 // The shortest lease TTLs a backend honours. The embedded Redis keeps

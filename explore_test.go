@@ -338,3 +338,27 @@ func TestExplorerMixedPathUnderTmux(t *testing.T) {
 	code, _ := r.waitExit(10 * time.Second)
 	require.Equal(t, 0, code)
 }
+
+// The explorer on a real redis-server plays lease-overrun to STALE_FENCE
+// with n and t alone: t waits for the real expiry (or finds it already
+// happened) and the guided order moves on past it.
+func TestExplorerOnARealRedisWithNAndT(t *testing.T) {
+	requireTmux(t)
+	url := storetest.RealRedisURL(t)
+	r := startExplorer(t, cacheDir(t), "--redis", url, "--lease-ttl", "1s")
+	r.waitScreen("lease-overrun in SAFE mode", "guided 0/9")
+	for _, k := range []string{"n", "n", "n"} {
+		r.key(k)
+	}
+	r.waitScreen("guided 3/9")
+	r.key("t")
+	r.waitScreen("guided 4/9 · next: step B")
+	for range 5 {
+		r.key("n")
+	}
+	screen := r.waitScreen("guided 9/9", "verdict STALE_FENCE")
+	require.Contains(t, screen, "worker-A  token 41   REJECTED STALE_FENCE")
+	r.key("q")
+	code, _ := r.waitExit(10 * time.Second)
+	require.Equal(t, 0, code)
+}

@@ -99,7 +99,8 @@ flags:
   --pg DSN                       an existing PostgreSQL instead of an ephemeral cluster;
                                  only schema fencelab is touched
   --allow-unsafe                 let UNSAFE runs write to the --pg server
-  --lease-ttl DURATION           lease TTL (default 30s embedded, 1.5s on a real Redis)
+  --lease-ttl DURATION           lease TTL (default 30s embedded; on a real Redis 1.5s,
+                                 10s in the explorer, so a step can be read in time)
   -v, --verbose                  with --json, print the backends to stderr
   -h, --help                     this help
 
@@ -175,7 +176,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	flags.StringVar(&c.redisURL, "redis", "", "use a real Redis `URL` (redis://HOST:PORT/DB) instead of the embedded one")
 	flags.StringVar(&c.pgDSN, "pg", "", "use an existing PostgreSQL (`DSN`) instead of an ephemeral cluster; only schema fencelab is touched")
 	flags.BoolVar(&c.allowUnsafe, "allow-unsafe", false, "let UNSAFE runs write to the server given with --pg")
-	flags.DurationVar(&c.leaseTTL, "lease-ttl", 0, "lease TTL (default 30s on the embedded Redis, 1.5s on a real one)")
+	flags.DurationVar(&c.leaseTTL, "lease-ttl", 0, "lease TTL (default 30s on the embedded Redis; on a real one 1.5s, 10s in the explorer)")
 	flags.BoolVarP(&c.verbose, "verbose", "v", false, "say more about the backends")
 	flags.BoolVar(&all, "all", false, "run: every scenario")
 	flags.StringVar(&mode, "mode", "safe", "run: safe, unsafe or both; the explorer: safe or unsafe")

@@ -385,6 +385,7 @@ type labState struct {
 	eventsAfter []int
 	seenExecs   int
 	world       World
+	expiring    bool
 	terminal    map[string]string
 	reachable   map[string]bool
 }
@@ -404,7 +405,7 @@ func (l *Lab) save(keys []RedisKey, fingerprint [32]byte) *labState {
 	namespace := l.backends.Coordination.Namespace()
 	s := &labState{fingerprint: fingerprint, dump: l.world.Ledger.Dump, provider: l.backends.Provider.Snapshot(),
 		clock: l.clock, events: slices.Clip(l.events), breaks: slices.Clip(l.breaks), log: slices.Clip(l.log),
-		eventsAfter: slices.Clip(l.eventsAfter), seenExecs: l.seenExecs, world: l.world,
+		eventsAfter: slices.Clip(l.eventsAfter), seenExecs: l.seenExecs, world: l.world, expiring: l.expiring,
 		terminal: maps.Clone(l.jobWatch.terminal), reachable: maps.Clone(l.jobWatch.reachable)}
 	s.keys = make([]RedisKey, len(keys))
 	for i, k := range keys {
@@ -438,7 +439,7 @@ func (l *Lab) restore(ctx context.Context, s *labState) error {
 			saved.pc, saved.paused, saved.pause, saved.waiting, saved.halted, saved.memory
 	}
 	l.clock, l.events, l.breaks, l.log, l.eventsAfter = s.clock, s.events, s.breaks, s.log, s.eventsAfter
-	l.seenExecs, l.world = s.seenExecs, s.world
+	l.seenExecs, l.world, l.expiring = s.seenExecs, s.world, s.expiring
 	l.jobWatch = &jobWatch{terminal: maps.Clone(s.terminal), reachable: maps.Clone(s.reachable)}
 	l.guidedNext = 0
 	return nil

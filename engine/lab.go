@@ -64,6 +64,9 @@ type Lab struct {
 	checking   bool
 	ledgerRead bool
 	readAt     uint64
+	// expiring: on a real Redis, a key with a TTL was seen since the clock
+	// last advanced, so when none is left it ran out on the wall clock.
+	expiring bool
 }
 
 // NewLab opens the lab's connections and resets the backends to the
@@ -136,7 +139,7 @@ func (l *Lab) Reset(ctx context.Context) error {
 	l.guided = l.scenario.Guided(l.mode)
 	l.guidedNext, l.seenExecs = 0, 0
 	l.jobWatch = newJobWatch()
-	l.world, l.ledgerRead = World{}, false
+	l.world, l.ledgerRead, l.expiring = World{}, false, false
 	return nil
 }
 
@@ -291,6 +294,15 @@ func (l *Lab) step(ctx context.Context, name string) error {
 		l.emit(Event{Actor: a.Name, Layer: LayerAPI, Code: a.Name + "_ERROR", State: "ERROR", Detail: err.Error()})
 		return fmt.Errorf("%s: %s: %w", a.Name, a.program[a.pc].Name, err)
 	}
+	if !l.backends.Coordination.Virtual() {
+		// The step may have set a TTL that the wall clock runs down
+		// before anyone advances the lab clock.
+		keys, err := l.backends.Coordination.Keys(ctx)
+		if err != nil {
+			return err
+		}
+		l.expiring = l.expiring || hasTTL(keys)
+	}
 	switch outcome {
 	case Advance:
 		a.pc++
@@ -352,6 +364,7 @@ func (l *Lab) advance(ctx context.Context, by time.Duration) error {
 	if err != nil {
 		return err
 	}
+	l.expiring = hasTTL(after)
 	detail := fmt.Sprintf("lab clock +%s → %s", by, FormatClock(l.clock))
 	narration := ""
 	if gone := vanished(before, after); len(gone) > 0 {
@@ -379,6 +392,16 @@ func (l *Lab) advanceToExpiry(ctx context.Context) error {
 			soonest = k.TTL
 		}
 	}
+	if soonest == 0 && l.expiring && !l.backends.Coordination.Virtual() {
+		// Nothing to wait for: what had a TTL ran out on the wall clock
+		// (while someone read the screen, say). That is the expiry asked
+		// for; the lab clock stays where it is.
+		l.expiring = false
+		l.emit(Event{Actor: "clock", Layer: LayerCoordination, Code: "CLOCK_ADVANCE", State: "ALREADY_EXPIRED",
+			Detail:    "every key with a TTL has already expired on the wall clock: nothing to wait for",
+			Narration: "The lease already ran out on the real clock: Redis has dropped it, and whoever held it was not told."})
+		return nil
+	}
 	if soonest == 0 {
 		return ErrNoExpiry
 	}
@@ -396,6 +419,15 @@ func (l *Lab) advanceToExpiry(ctx context.Context) error {
 		soonest = together + 10*time.Millisecond
 	}
 	return l.advance(ctx, soonest)
+}
+
+func hasTTL(keys []RedisKey) bool {
+	for _, k := range keys {
+		if k.TTL > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func vanished(before, after []RedisKey) []string {

@@ -39,7 +39,9 @@ type Snapshot struct {
 	// GuidedNext describes the next guided action; empty when it is over
 	// or the lab left it (OffPath, at GuidedDone).
 	GuidedNext string
-	OffPath    bool
+	// GuidedAction is that action itself (the zero Action when none).
+	GuidedAction Action
+	OffPath      bool
 }
 
 // ActorView is one actor's row: what it is doing, what it believes, and the
@@ -102,6 +104,7 @@ func (l *Lab) Snapshot(ctx context.Context) (Snapshot, error) {
 		}
 	}
 	if next, ok := l.GuidedNext(); ok {
+		s.GuidedAction = next
 		s.GuidedNext = next.String()
 		if next.Caption != "" {
 			s.GuidedNext += " — " + next.Caption

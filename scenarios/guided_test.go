@@ -3,6 +3,7 @@ package scenarios_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -78,4 +79,38 @@ func TestGuidedPathFollowsTheUserAndRefusesOffIt(t *testing.T) {
 		require.NoError(t, err)
 		require.True(t, result.AsPredicted())
 	})
+}
+
+// On a real Redis a lease runs out on the wall clock while someone reads
+// the screen. The expiry the guided order asks for then has already
+// happened: t moves on (the lab clock stays) instead of answering that no
+// key has a TTL, and the story ends as the catalog says.
+func TestAnExpiryThatAlreadyHappenedOnARealRedis(t *testing.T) {
+	ctx := context.Background()
+	s, _ := scenarios.ByID("lease-overrun")
+	lab := newLab(t, storetest.RealRedis(t), s, engine.Safe)
+	for range 3 { // A leads, takes 41, pauses
+		require.NoError(t, lab.Next(ctx))
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		keys, err := lab.Backends().Coordination.Keys(ctx)
+		require.NoError(t, err)
+		if len(keys) == 2 { // the counter and the epoch: both leases are gone
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "the leases never expired: %v", keys)
+		time.Sleep(20 * time.Millisecond)
+	}
+	require.NoError(t, lab.Next(ctx), "the expiry already happened")
+	events := lab.Events()
+	require.Equal(t, "ALREADY_EXPIRED", events[len(events)-1].State)
+	require.NoError(t, lab.RunGuided(ctx))
+	result, err := lab.Result(ctx)
+	require.NoError(t, err)
+	require.True(t, result.AsPredicted(), "%s", result.Verdict)
+
+	// With nothing that ever had a TTL, there is still nothing to advance to.
+	require.NoError(t, lab.Reset(ctx))
+	require.ErrorIs(t, lab.Do(ctx, engine.AdvanceToNextExpiry()), engine.ErrNoExpiry)
 }

@@ -58,8 +58,10 @@ type (
 		fresh bool // snap was read whole; otherwise the screen keeps the last one
 		err   error
 	}
-	refreshMsg   struct{ snap engine.Snapshot }
-	tickMsg      struct{}
+	refreshMsg struct{ snap engine.Snapshot }
+	tickMsg    struct{}
+	// countdownMsg redraws the countdown of a wait for a real expiry.
+	countdownMsg struct{}
 	fatalMsg     struct{ err error }
 	labFailedMsg struct{ err error }
 )
@@ -103,6 +105,10 @@ type Model struct {
 	status   string
 	statusOK bool
 	fatal    error
+	// waitUntil is when the running operation's wait for a real Redis to
+	// expire a key should end, for the countdown; zero when it waits for
+	// nothing.
+	waitUntil time.Time
 }
 
 // New makes the explorer's model.
@@ -226,6 +232,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case opMsg:
 		m.busy = false
+		m.waitUntil = time.Time{}
 		if msg.fresh {
 			m.snap = &msg.snap
 		}
@@ -254,6 +261,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tickMsg:
 		return m, tea.Batch(m.refresh(), m.tick())
+	case countdownMsg:
+		return m, m.countdown()
 	case tea.KeyMsg:
 		// Keys typed faster than the terminal is read arrive as one message
 		// with several runes ("nnn", or "/lea" in the picker); each is a key
@@ -321,7 +330,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, m.keys.Help):
 		m.showHelp = true
 	case key.Matches(msg, m.keys.Next):
-		return m, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Next(ctx) })
+		return m, m.waiting(m.snap.GuidedAction, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Next(ctx) }))
 	case key.Matches(msg, m.keys.Step):
 		i := int(msg.String()[0] - '1')
 		if m.snap == nil || i >= len(m.snap.Actors) {
@@ -351,9 +360,11 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Do(ctx, action) })
 	case key.Matches(msg, m.keys.Expire):
-		return m, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Do(ctx, engine.AdvanceToNextExpiry()) })
+		action := engine.AdvanceToNextExpiry()
+		return m, m.waiting(action, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Do(ctx, action) }))
 	case key.Matches(msg, m.keys.Second):
-		return m, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Do(ctx, engine.AdvanceBy(time.Second)) })
+		action := engine.AdvanceBy(time.Second)
+		return m, m.waiting(action, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Do(ctx, action) }))
 	case key.Matches(msg, m.keys.Reset):
 		return m, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Reset(ctx) })
 	case key.Matches(msg, m.keys.Undo):
@@ -405,6 +416,38 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 	}
 	return m, nil
+}
+
+// waiting starts the countdown of an operation that advances the clock on
+// a real Redis, whose keys expire on the wall clock: the step waits for
+// them, and the status line says how long is left. The wait is the one the
+// last snapshot's TTLs promise (the lab waits a moment longer).
+func (m *Model) waiting(action engine.Action, cmd tea.Cmd) tea.Cmd {
+	if cmd == nil || m.snap == nil || m.snap.RedisVirtual || !m.busy || len(m.queue) > 0 {
+		return cmd
+	}
+	var wait time.Duration
+	for _, k := range m.snap.Keys {
+		switch {
+		case k.TTL <= 0:
+		case action.Kind == engine.AdvanceToExpiry && (wait == 0 || k.TTL < wait):
+			wait = k.TTL
+		case action.Kind == engine.AdvanceClock && k.TTL <= action.By:
+			wait = max(wait, k.TTL)
+		}
+	}
+	if wait < time.Second {
+		return cmd
+	}
+	m.waitUntil = time.Now().Add(wait)
+	return tea.Batch(cmd, m.countdown())
+}
+
+func (m *Model) countdown() tea.Cmd {
+	if m.waitUntil.IsZero() {
+		return nil
+	}
+	return tea.Tick(100*time.Millisecond, func(time.Time) tea.Msg { return countdownMsg{} })
 }
 
 func (m *Model) handlePickerKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/x/ansi"
@@ -226,6 +227,9 @@ func (m *Model) header(s engine.Snapshot) []string {
 
 func (m *Model) statusLine() string {
 	switch {
+	case m.busy && !m.waitUntil.IsZero():
+		left := max(time.Until(m.waitUntil), 0).Round(100 * time.Millisecond)
+		return m.styles.warn.Render(fmt.Sprintf("waiting for Redis to expire the key on the wall clock: %s left…", left))
 	case m.busy:
 		return m.styles.dim.Render("working…")
 	case m.status == "":
