@@ -93,6 +93,8 @@ usage:
   fencelab --trace FILE                   the explorer on a trace's schedule (n steps it)
   fencelab race [--n 100] [--free K]      the second seed's forced interleaving on N
                                           key sets (Redis only), and K free-running pairs
+  fencelab version                        the version and commit this was built from
+  fencelab COMMAND --help                 that command's help
 
 flags:
   --redis redis://HOST:PORT/DB   a real Redis instead of the embedded one
@@ -194,8 +196,11 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if helpWanted {
-		fmt.Fprint(stdout, usage)
-		return exitOK
+		command := ""
+		if len(flags.Args()) > 0 {
+			command = flags.Args()[0]
+		}
+		return report(ctx, stderr, printHelp(stdout, command), c)
 	}
 	if err := c.check(); err != nil {
 		return report(ctx, stderr, err, c)
@@ -225,7 +230,20 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var err error
 	switch name {
 	case "help":
-		fmt.Fprint(stdout, usage)
+		if len(rest) > 1 {
+			err = usageError("help takes one command, got %q", rest)
+			break
+		}
+		err = printHelp(stdout, strings.Join(rest, ""))
+	case "version":
+		if err = only("version"); err != nil {
+			break
+		}
+		if len(rest) > 0 {
+			err = usageError("version takes no arguments, got %q", rest)
+			break
+		}
+		err = printVersion(stdout)
 	case "list":
 		if err = only("list"); err != nil {
 			break
@@ -320,7 +338,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		err = explore(ctx, c, m, trace)
 	default:
-		err = usageError("unknown command %q (want list, run, check, replay or race; fencelab --help)", name)
+		err = usageError("unknown command %q (want %s; fencelab --help)", name, strings.Join(commands, ", "))
 	}
 	return report(ctx, stderr, err, c)
 }

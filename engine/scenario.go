@@ -33,7 +33,7 @@ func ParseMode(s string) (Mode, error) {
 	case "unsafe":
 		return Unsafe, nil
 	}
-	return Safe, fmt.Errorf("unknown mode %q (want safe or unsafe, or for run both)", s)
+	return Safe, fmt.Errorf("unknown mode %q (want safe, unsafe or both — both for run and check only)", s)
 }
 
 // Layer is where an event happened, as the seed draws its architecture.
