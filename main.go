@@ -78,6 +78,8 @@ usage:
         --mode safe|unsafe|both           (default safe)
         --json                            one JSON object per scenario × mode
         --save-trace FILE                 write the run (one scenario, one mode) as a trace
+        --keep                            then keep the ephemeral PostgreSQL up for the
+                                          psql line it printed, until Enter or Ctrl-C
   fencelab check ID|--all [flags]         run EVERY schedule: all interleavings of the
                                           actors' steps with the clock advanced to each
                                           expiry (and by the guided order's durations);
@@ -174,6 +176,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		outDir     string
 		saveTrace  string
 		tracePath  string
+		keep       bool
 	)
 	flags.StringVar(&c.redisURL, "redis", "", "use a real Redis `URL` (redis://HOST:PORT/DB) instead of the embedded one")
 	flags.StringVar(&c.pgDSN, "pg", "", "use an existing PostgreSQL (`DSN`) instead of an ephemeral cluster; only schema fencelab is touched")
@@ -188,6 +191,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	flags.IntVar(&maxSched, "max-schedules", 200_000, "check: stop after N schedules per scenario and mode")
 	flags.StringVar(&outDir, "out", "", "check: directory for counterexample traces (default: a new temp dir)")
 	flags.StringVar(&saveTrace, "save-trace", "", "run: write the run as a trace to FILE")
+	flags.BoolVar(&keep, "keep", false, "run: keep the ephemeral PostgreSQL up afterwards, until Enter or Ctrl-C")
 	flags.StringVar(&tracePath, "trace", "", "the explorer: open a trace, its schedule as the guided order")
 	flags.BoolVarP(&helpWanted, "help", "h", false, "show this help")
 
@@ -254,11 +258,16 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		listCatalog(stdout)
 	case "run":
-		if err = only("run", "all", "mode", "json", "save-trace"); err != nil {
+		if err = only("run", "all", "mode", "json", "save-trace", "keep"); err != nil {
+			break
+		}
+		if keep && c.pgDSN != "" {
+			err = usageError("--keep keeps fencelab's own PostgreSQL up; the --pg server is yours and stays up anyway")
 			break
 		}
 		var req runRequest
 		req, err = parseRunRequest(rest, all, mode, asJSON, c)
+		req.keep = keep
 		if err == nil && saveTrace != "" {
 			req.saveTrace = saveTrace
 			if len(req.scenarios)*len(req.modes) != 1 {

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/fencelab/fencelab/engine"
@@ -17,6 +19,9 @@ type runRequest struct {
 	modes     []engine.Mode
 	json      bool
 	saveTrace string // write the (single) run as a trace here
+	// keep: leave the ephemeral PostgreSQL up after the runs, for psql,
+	// until Enter or a signal.
+	keep bool
 }
 
 func parseRunRequest(args []string, all bool, mode string, asJSON bool, c config) (runRequest, error) {
@@ -101,6 +106,11 @@ func runHeadless(ctx context.Context, c config, req runRequest, stdout, stderr i
 			return err
 		}
 	}
+	if req.keep {
+		if err := keepServer(ctx, b, stderr); err != nil {
+			return err
+		}
+	}
 	var differ []string
 	for _, r := range results {
 		if !r.AsPredicted() {
@@ -129,6 +139,28 @@ func runOne(ctx context.Context, b *backends, s *engine.Scenario, mode engine.Mo
 		return engine.Result{}, fmt.Errorf("%s %s: %w", s.ID, mode, err)
 	}
 	return result, nil
+}
+
+// stdin is where --keep reads its Enter; tests give their own.
+var stdin io.Reader = os.Stdin
+
+// keepServer holds the ephemeral PostgreSQL, with the last run's rows, until
+// a line (or the end) on stdin, or a signal.
+func keepServer(ctx context.Context, b *backends, stderr io.Writer) error {
+	fmt.Fprintf(stderr, "PostgreSQL keeps the last run's rows: psql %q — Enter (or Ctrl-C) stops it\n", b.database.DSN())
+	entered := make(chan struct{})
+	go func() {
+		// The reader is left blocked if a signal comes first; the process
+		// ends right after.
+		bufio.NewReader(stdin).ReadString('\n')
+		close(entered)
+	}()
+	select {
+	case <-entered:
+		return nil
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
 }
 
 func backendLines(b *backends) string {
