@@ -30,14 +30,16 @@ type Delivery struct {
 
 // Actor is a worker, the operator or another participant, with a program.
 type Actor struct {
-	Name    string
-	Label   string
-	Owner   string
-	Paused  bool
-	Pause   string // why it is paused
-	Waiting string // why its current step could not proceed
-	Halted  string // why its program was cut short (a crash)
-	Memory  Memory
+	Name  string
+	Label string
+	Owner string
+	// LeaseKey is the conflict key of the lease it takes (its truth).
+	LeaseKey string
+	Paused   bool
+	Pause    string // why it is paused
+	Waiting  string // why its current step could not proceed
+	Halted   string // why its program was cut short (a crash)
+	Memory   Memory
 
 	program []Step
 	pc      int

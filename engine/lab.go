@@ -79,7 +79,11 @@ func NewLab(ctx context.Context, backends Backends, scenario *Scenario, mode Mod
 	}
 	l.ledger = ledger
 	for _, spec := range scenario.Actors(mode) {
-		actor := &Actor{Name: spec.Name, Label: spec.Label, Owner: spec.Owner, program: spec.Program,
+		leaseKey := spec.LeaseKey
+		if leaseKey == "" {
+			leaseKey = scenario.Seed.ConflictKey
+		}
+		actor := &Actor{Name: spec.Name, Label: spec.Label, Owner: spec.Owner, LeaseKey: leaseKey, program: spec.Program,
 			redis: backends.Coordination.Client(spec.Name)}
 		if actor.ledger, err = backends.Database.Connect(ctx, spec.Name); err != nil {
 			l.Close(ctx)

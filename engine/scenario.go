@@ -106,8 +106,11 @@ type ActorSpec struct {
 	// Owner is the actor's id in Redis lease values ("worker-A"), so a
 	// snapshot can tell whether the lease the actor believes it holds is
 	// really its own.
-	Owner   string
-	Program []Step
+	Owner string
+	// LeaseKey is the conflict key of the resource lease the actor takes,
+	// whose holder in Redis is its truth; empty: the seed's conflict key.
+	LeaseKey string
+	Program  []Step
 }
 
 // Step is one atomic interaction with one backend.

@@ -84,9 +84,23 @@ func (l *Lab) Snapshot(ctx context.Context) (Snapshot, error) {
 	if s.Keys, err = l.backends.Coordination.Keys(ctx); err != nil {
 		return s, err
 	}
-	holder, holderToken, held, err := l.backends.Coordination.LeaseHolder(ctx, l.scenario.Seed.ConflictKey)
-	if err != nil {
-		return s, err
+	// Each actor's truth is the lease of its own conflict key (a
+	// partitioned region's worker takes another one).
+	type lease struct {
+		holder string
+		token  int64
+		held   bool
+	}
+	leases := map[string]lease{}
+	for _, a := range l.actors {
+		if _, read := leases[a.LeaseKey]; read {
+			continue
+		}
+		var h lease
+		if h.holder, h.token, h.held, err = l.backends.Coordination.LeaseHolder(ctx, a.LeaseKey); err != nil {
+			return s, err
+		}
+		leases[a.LeaseKey] = h
 	}
 	if s.Ledger, err = l.ledger.State(ctx); err != nil {
 		return s, err
@@ -118,11 +132,13 @@ func (l *Lab) Snapshot(ctx context.Context) (Snapshot, error) {
 	}
 	s.Settled = s.Settled || allDone
 
-	truth := "lease free"
-	if held {
-		truth = fmt.Sprintf("lease held by %s, token %d", holder, holderToken)
-	}
 	for _, a := range l.actors {
+		h := leases[a.LeaseKey]
+		holder, holderToken, held := h.holder, h.token, h.held
+		truth := "lease free"
+		if held {
+			truth = fmt.Sprintf("lease held by %s, token %d", holder, holderToken)
+		}
 		v := ActorView{Name: a.Name, Label: a.Label, NextStep: a.NextStep(), Done: a.Done(),
 			Paused: a.Paused, Pause: a.Pause, Waiting: a.Waiting, Halted: a.Halted, Token: a.Memory.Token, Truth: truth,
 			LeaseHeld: held, LeaseHolder: holder, LeaseToken: holderToken}

@@ -114,3 +114,21 @@ func TestAnExpiryThatAlreadyHappenedOnARealRedis(t *testing.T) {
 	require.NoError(t, lab.Reset(ctx))
 	require.ErrorIs(t, lab.Do(ctx, engine.AdvanceToNextExpiry()), engine.ErrNoExpiry)
 }
+
+// An actor's truth is the lease it really takes: region-partition's B holds
+// the lease of region-b's own conflict key, and the snapshot says so —
+// belief and truth agree, as the Redis pane shows.
+func TestTruthIsTheActorsOwnLease(t *testing.T) {
+	ctx := context.Background()
+	s, _ := scenarios.ByID("region-partition")
+	lab := newLab(t, storetest.Embedded(t), s, engine.Safe)
+	require.NoError(t, lab.Next(ctx)) // the operator partitions region-b
+	require.NoError(t, lab.Next(ctx)) // B takes its lease
+	snap, err := lab.Snapshot(ctx)
+	require.NoError(t, err)
+	b := snap.Actors[1]
+	require.Equal(t, "B", b.Name)
+	require.Equal(t, "holds lease, token 100", b.Belief)
+	require.Equal(t, "lease held by worker-B, token 100", b.Truth)
+	require.False(t, b.Deceived)
+}

@@ -51,7 +51,8 @@ func newAdder(name, job string, delta int64) worker {
 func (w worker) owner() string { return "worker-" + w.name }
 
 func (w worker) spec(program ...engine.Step) engine.ActorSpec {
-	return engine.ActorSpec{Name: w.name, Label: fmt.Sprintf("worker %s (%s)", w.name, w.job), Owner: w.owner(), Program: program}
+	return engine.ActorSpec{Name: w.name, Label: fmt.Sprintf("worker %s (%s)", w.name, w.job), Owner: w.owner(),
+		LeaseKey: w.tokenKey, Program: program}
 }
 
 // acquireLeader takes the job's leader lease; if another worker holds it,
