@@ -44,6 +44,17 @@ type Snapshot struct {
 	OffPath      bool
 }
 
+// LastGuard is the last event whose step ran a guard in one layer: a Lua
+// script's in Redis, a transaction's in PostgreSQL. Nil when none did.
+func (s Snapshot) LastGuard(layer Layer) *Event {
+	for i := len(s.Events) - 1; i >= 0; i-- {
+		if e := &s.Events[i]; e.Guard != "" && e.Layer == layer {
+			return e
+		}
+	}
+	return nil
+}
+
 // ActorView is one actor's row: what it is doing, what it believes, and the
 // truth beside it.
 type ActorView struct {

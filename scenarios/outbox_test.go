@@ -127,7 +127,7 @@ func TestCounterLoss(t *testing.T) {
 			require.Contains(t, e.Detail, "fencing history lost")
 		case e.Code == "C_WRITE":
 			committed = e.State == "COMMITTED"
-			require.Equal(t, "incoming 1 > last accepted 0 → true", e.Guard)
+			require.Equal(t, "incoming 1 > last accepted none → true", e.Guard)
 		case e.Code == "A_WRITE":
 			rejected = e.State == "REJECTED"
 			require.Equal(t, "incoming namespace epoch 2 = current 3 → false", e.Guard)

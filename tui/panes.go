@@ -125,10 +125,21 @@ func redisPane(st styles, s engine.Snapshot, width, height int) []string {
 	if len(body) == 0 {
 		body = append(body, st.dim.Render("  no lab keys"))
 	}
-	if len(body) > height-1 && height > 1 {
-		body = compactKeys(st, keys, width, height-1)
+	// A Lua script's guard shows with the keys it read, first, so it is
+	// never the line a small pane cuts.
+	var guard []string
+	if g := s.LastGuard(engine.LayerCoordination); g != nil {
+		guard = append(guard, guardLine(st, g))
 	}
-	return titled(st, "Redis  "+st.dim.Render(s.RedisName), width, height, body)
+	if len(guard)+len(body) > height-1 && height > 1 {
+		body = compactKeys(st, keys, width, height-1-len(guard))
+	}
+	return titled(st, "Redis  "+st.dim.Render(s.RedisName), width, height, append(guard, body...))
+}
+
+// guardLine is a guard as its store evaluated it, and what it decided.
+func guardLine(st styles, g *engine.Event) string {
+	return "  guard  " + st.guard.Render(g.Actor+": "+g.Guard) + " → " + st.state(g.State)
 }
 
 // jobHashesReadable shows job hashes with their fields in lab terms
@@ -153,7 +164,8 @@ func jobHashesReadable(s engine.Snapshot) []engine.RedisKey {
 // segment (lease, counter, leader:JOB), when the pane is short.
 func compactKeys(st styles, keys []engine.RedisKey, width, lines int) []string {
 	var out []string
-	line := " "
+	var counts []int // keys on each line
+	line, n := " ", 0
 	for _, k := range keys {
 		name := k.Key
 		// The tail names the key; a real Redis puts the run's namespace
@@ -170,14 +182,19 @@ func compactKeys(st styles, keys []engine.RedisKey, width, lines int) []string {
 			item += " (" + formatTTL(k.TTL) + ")"
 		}
 		if ansi.StringWidth(line)+ansi.StringWidth(item) > width && line != " " {
-			out = append(out, line)
-			line = " "
+			out, counts = append(out, line), append(counts, n)
+			line, n = " ", 0
 		}
-		line += item
+		line, n = line+item, n+1
 	}
-	out = append(out, line)
-	if len(out) > lines {
-		out = out[:lines]
+	out, counts = append(out, line), append(counts, n)
+	if len(out) > lines && lines > 0 {
+		// The last line that fits says how many keys did not.
+		hidden := 0
+		for _, c := range counts[lines-1:] {
+			hidden += c
+		}
+		out = append(out[:lines-1], st.dim.Render(fmt.Sprintf("  +%d more keys", hidden)))
 	}
 	return out
 }
@@ -219,8 +236,8 @@ func postgresPane(st styles, s engine.Snapshot, width, height int) []string {
 			config = append(config, line)
 		}
 	}
-	if g := s.Guard; g != nil {
-		head = append(head, "  guard  "+st.guard.Render(g.Actor+": "+g.Guard)+" → "+st.state(g.State))
+	if g := s.LastGuard(engine.LayerDatabase); g != nil {
+		head = append(head, guardLine(st, g))
 	} else {
 		head = append(head, st.dim.Render("  guard  not evaluated yet"))
 	}

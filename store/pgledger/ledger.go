@@ -125,7 +125,7 @@ func (l *Ledger) FencedMutation(ctx context.Context, w engine.Write) (engine.Wri
 		if tag.RowsAffected() != 1 {
 			return explainNoRow(ctx, tx, w)
 		}
-		guard = fmt.Sprintf("incoming %d > last accepted %d → true", w.Token, previous.fence)
+		guard = fmt.Sprintf("incoming %d > last accepted %s → true", w.Token, engine.FormatFence(previous.fence))
 		return recordCommit(ctx, tx, w, previous.value)
 	})
 	result := engine.WriteResult{Committed: true, Guard: guard}
@@ -231,7 +231,7 @@ func explainNoRow(ctx context.Context, tx pgx.Tx, w engine.Write) error {
 		return &rejection{engine.StaleNamespace, fmt.Sprintf("incoming namespace epoch %d = resource's %d → false",
 			w.NamespaceEpoch, epoch)}
 	}
-	return &rejection{engine.StaleFence, fmt.Sprintf("incoming %d > last accepted %d → false", w.Token, fence)}
+	return &rejection{engine.StaleFence, fmt.Sprintf("incoming %d > last accepted %s → false", w.Token, engine.FormatFence(fence))}
 }
 
 // recordCommit writes the checkpoint, the execution and the outbox row in

@@ -51,7 +51,7 @@ func TestFencedMutationRejectsAnOlderFence(t *testing.T) {
 
 	res, err := l.FencedMutation(ctx, write(100, 1000))
 	require.NoError(t, err)
-	require.Equal(t, engine.WriteResult{Committed: true, Guard: "incoming 100 > last accepted 0 → true"}, res)
+	require.Equal(t, engine.WriteResult{Committed: true, Guard: "incoming 100 > last accepted none → true"}, res)
 
 	res, err = l.FencedMutation(ctx, write(99, 990))
 	require.NoError(t, err)
