@@ -71,20 +71,22 @@ func workersPane(st styles, s engine.Snapshot, selected, width, height int) []st
 		if a.Token > 0 {
 			token = fmt.Sprintf(" · token %d", a.Token)
 		}
-		belief := "believes: " + a.Belief
+		// A stale belief is said first, where no narrow pane cuts it.
+		believes := "believes: "
+		if a.Deceived {
+			believes = st.rejected.Render("stale belief:") + " "
+		}
+		belief := believes + a.Belief
 		if a.Belief == "holds nothing" && a.Token == 0 {
 			belief = ""
 		}
 		if a.Token > 0 {
 			belief += st.dim.Render(" · truth: ") + a.Truth
 		}
-		if a.Deceived {
-			belief += " " + st.rejected.Render("← stale belief")
-		}
 		if perActor == 1 {
 			line := fmt.Sprintf("%s%s %s", marker, name, status)
 			if a.Belief != "holds nothing" || a.Token > 0 {
-				line += " · believes: " + a.Belief
+				line += " · " + believes + a.Belief
 			}
 			if a.Token > 0 {
 				truth := "lease free"
@@ -92,9 +94,6 @@ func workersPane(st styles, s engine.Snapshot, selected, width, height int) []st
 					truth = fmt.Sprintf("%s holds %d", a.LeaseHolder, a.LeaseToken)
 				}
 				line += " · truth: " + truth
-			}
-			if a.Deceived {
-				line += " " + st.rejected.Render("← stale")
 			}
 			body = append(body, line)
 			continue
