@@ -85,6 +85,12 @@ func runCheck(ctx context.Context, c config, req checkRequest, stdout, stderr io
 				}
 			}
 			traces = append(traces, path)
+			if !req.json {
+				// Each as it is found: a long check interrupted keeps what
+				// it printed.
+				meter.done()
+				printCheckReport(stdout, report, path, c)
+			}
 		}
 	}
 	meter.done()
@@ -93,8 +99,6 @@ func runCheck(ctx context.Context, c config, req checkRequest, stdout, stderr io
 		if err := printCheckJSON(stdout, reports, traces); err != nil {
 			return err
 		}
-	} else {
-		printCheck(stdout, reports, traces, c)
 	}
 	var differ []string
 	for _, r := range reports {
@@ -182,8 +186,9 @@ func bar(done, total, width int) string {
 	return "[" + strings.Repeat("█", filled) + strings.Repeat("·", width-filled) + "]"
 }
 
-func printCheck(w io.Writer, reports []engine.CheckReport, traces []string, c config) {
-	for i, r := range reports {
+// printCheckReport prints what a check found for one scenario × mode.
+func printCheckReport(w io.Writer, r engine.CheckReport, trace string, c config) {
+	{
 		scope := "every schedule"
 		if !r.Exhaustive {
 			scope = "BOUNDED by --max-schedules: not every schedule"
@@ -204,6 +209,18 @@ func printCheck(w io.Writer, reports []engine.CheckReport, traces []string, c co
 		}
 		sort.Strings(verdicts)
 		fmt.Fprintf(w, "  verdicts of complete schedules: %s\n", strings.Join(verdicts, ", "))
+		var short []string
+		for _, v := range []string{engine.VerdictWrongValue, r.Scenario.Shortfall} {
+			if v != "" && r.Verdicts[v] > 0 {
+				short = append(short, v)
+			}
+		}
+		if r.Mode == engine.Safe && len(r.Broken) == 0 && len(short) > 0 {
+			// Not a violation, and it would look like one.
+			fmt.Fprintf(w, "  (%s: schedules that kept every invariant but could not finish the work — a write\n"+
+				"   refused and not retried, an actor left waiting — safe, and short of the expected value)\n",
+				strings.Join(short, ", "))
+		}
 		if r.Holds() {
 			fmt.Fprintf(w, "  as the catalog claims\n")
 		} else if r.Mode == engine.Safe {
@@ -211,16 +228,19 @@ func printCheck(w io.Writer, reports []engine.CheckReport, traces []string, c co
 		} else {
 			fmt.Fprintf(w, "  NOT as the catalog claims: no schedule ended %s\n", r.Scenario.Predicted[engine.Unsafe].Verdict)
 		}
-		if traces[i] != "" {
+		if trace != "" {
 			t := r.Counterexample
-			steps := 0 // the pauses it shows are not actions of the search
+			steps, shown := 0, "" // the pauses it shows are not actions of the search
 			for _, a := range t.Schedule {
 				if a.Action != "pause" && a.Action != "resume" {
 					steps++
 				}
 			}
-			fmt.Fprintf(w, "  shortest: %d actions, verdict %s → %s\n", steps, t.Result.Verdict, traces[i])
-			fmt.Fprintf(w, "  open it:  %s\n", openCommand(traces[i], c))
+			if k := len(t.Schedule) - steps; k > 0 {
+				shown = fmt.Sprintf(" (and %d pauses and resumes it implies)", k)
+			}
+			fmt.Fprintf(w, "  counterexample: %d actions%s, verdict %s → %s\n", steps, shown, t.Result.Verdict, trace)
+			fmt.Fprintf(w, "  open it:  %s\n", openCommand(trace, c))
 		}
 	}
 }

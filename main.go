@@ -66,7 +66,14 @@ func main() {
 // signalled is the cause of a context a signal cancelled.
 type signalled struct{ sig syscall.Signal }
 
-func (s signalled) Error() string { return "interrupted by " + s.sig.String() }
+func (s signalled) Error() string {
+	names := map[syscall.Signal]string{syscall.SIGINT: "SIGINT (Ctrl-C)", syscall.SIGTERM: "SIGTERM",
+		syscall.SIGHUP: "SIGHUP", syscall.SIGQUIT: "SIGQUIT", syscall.SIGPIPE: "SIGPIPE"}
+	if name, ok := names[s.sig]; ok {
+		return "interrupted by " + name
+	}
+	return "interrupted by signal " + s.sig.String()
+}
 
 const usage = `fencelab — watch why a leader lease alone is not enough
 
@@ -266,7 +273,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			break
 		}
 		var req runRequest
-		req, err = parseRunRequest(rest, all, mode, asJSON, c)
+		req, err = parseRunRequest("run", rest, all, mode, asJSON, c)
 		req.keep = keep
 		if err == nil && saveTrace != "" {
 			req.saveTrace = saveTrace
@@ -284,7 +291,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			break
 		}
 		var req checkRequest
-		if req.runRequest, err = parseRunRequest(rest, all, mode, asJSON, c); err != nil {
+		if req.runRequest, err = parseRunRequest("check", rest, all, mode, asJSON, c); err != nil {
 			break
 		}
 		if maxSched < 1 {

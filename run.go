@@ -24,15 +24,16 @@ type runRequest struct {
 	keep bool
 }
 
-func parseRunRequest(args []string, all bool, mode string, asJSON bool, c config) (runRequest, error) {
+// parseRunRequest reads the scenarios and modes of run or check (command).
+func parseRunRequest(command string, args []string, all bool, mode string, asJSON bool, c config) (runRequest, error) {
 	req := runRequest{json: asJSON}
 	switch {
 	case all && len(args) > 0:
-		return req, usageError("run takes a scenario id or --all, not both")
+		return req, usageError("%s takes a scenario id or --all, not both", command)
 	case all:
 		req.scenarios = scenarios.All()
 	case len(args) == 0:
-		return req, usageError("run needs a scenario id or --all (one of: %s)", strings.Join(scenarios.IDs(), ", "))
+		return req, usageError("%s needs a scenario id or --all (one of: %s)", command, strings.Join(scenarios.IDs(), ", "))
 	default:
 		for _, id := range args {
 			s, ok := scenarios.ByID(id)

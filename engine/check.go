@@ -68,10 +68,10 @@ type CheckReport struct {
 	Anomalies map[string]int
 	// Verdicts counts the verdicts of schedules that ran to their end.
 	Verdicts map[string]int
-	// Counterexample is the shortest schedule that broke an invariant; for
-	// UNSAFE with none broken, the shortest that ended with the catalog's
-	// verdict (ties go to the one closest to the guided order). Nil when
-	// there is none.
+	// Counterexample is the shortest schedule that broke an invariant —
+	// in UNSAFE, preferably the catalog's own anomaly, or else ended with
+	// the catalog's verdict (ties go to the one closest to the guided
+	// order). Nil when there is none.
 	Counterexample *Trace
 	Elapsed        time.Duration
 }
@@ -274,9 +274,10 @@ func (c *checker) done() {
 	c.mu.Unlock()
 }
 
-// full reports whether MaxSchedules is reached; c.mu is held.
+// full reports whether MaxSchedules is reached, counting a schedule for
+// each lab still at work; c.mu is held.
 func (c *checker) full() bool {
-	if c.opts.MaxSchedules > 0 && c.report.Schedules >= c.opts.MaxSchedules {
+	if c.opts.MaxSchedules > 0 && c.report.Schedules+c.busy >= c.opts.MaxSchedules {
 		c.report.Exhaustive = false
 		return true
 	}
@@ -556,17 +557,36 @@ func (c *checker) end(lab *Lab, pruned bool) {
 	for a := range anomalies {
 		r.Anomalies[a]++
 	}
-	counts := len(broken) > 0 ||
-		!pruned && lab.mode == Unsafe && result.Verdict == lab.scenario.Predicted[Unsafe].Verdict
-	if counts {
+	// In UNSAFE the counterexample to keep is one that tells the
+	// catalog's story: it breaks the invariant of the catalog's anomaly, or
+	// ends with the catalog's verdict; any other break comes after those.
+	want := ""
+	if lab.mode == Unsafe {
+		want = lab.scenario.Predicted[Unsafe].Verdict
+	}
+	cut, onCatalog := 0, false // cut: the break the schedule is cut after
+	for _, b := range result.Breaks {
+		if want != "" && b.Anomaly == want {
+			cut, onCatalog = b.Sequence, true
+			break
+		}
+	}
+	if !onCatalog && len(result.Breaks) > 0 {
+		cut = result.Breaks[0].Sequence
+	}
+	if !onCatalog && !pruned && want != "" && result.Verdict == want {
+		cut, onCatalog = 0, true // the verdict is the whole schedule's
+	}
+	if len(broken) > 0 || onCatalog {
 		n := len(lab.log)
 		// A schedule that broke an invariant is cut after the step that
 		// broke it: what follows adds nothing to the story.
-		if len(result.Breaks) > 0 {
-			n = lab.actionOf(result.Breaks[0].Sequence)
+		if cut > 0 {
+			n = lab.actionOf(cut)
 		}
 		schedule := lab.Schedule()[:n]
-		rank := c.rank(schedule, len(result.Breaks) > 0)
+		rank := c.rank(schedule, cut > 0)
+		rank.offCatalog = want != "" && !onCatalog
 		if r.Counterexample == nil || rank.before(c.best) {
 			t := NewTrace(lab.backends.LeaseTTL, schedule, result)
 			t.Events, t.Result = nil, TraceResult{} // recorded by running exactly that prefix
@@ -578,15 +598,17 @@ func (c *checker) end(lab *Lab, pruned bool) {
 	}
 }
 
-// counterexampleRank orders counterexamples: one that broke an invariant
-// before a bare verdict, then the shorter, then the one that follows the
-// guided order longer (it tells the catalog's story), then by its text, so
-// the labs' interleaving never changes which one a check writes.
+// counterexampleRank orders counterexamples: in UNSAFE one with the
+// catalog's anomaly first; then one that broke an invariant before a bare
+// verdict, then the shorter, then the one that follows the guided order
+// longer (it tells the catalog's story), then by its text, so the labs'
+// interleaving never changes which one a check writes.
 type counterexampleRank struct {
-	unbroken bool
-	length   int
-	offStory int // actions after the guided order's prefix
-	text     string
+	offCatalog bool
+	unbroken   bool
+	length     int
+	offStory   int // actions after the guided order's prefix
+	text       string
 }
 
 func (c *checker) rank(schedule []Action, broke bool) counterexampleRank {
@@ -600,6 +622,8 @@ func (c *checker) rank(schedule []Action, broke bool) counterexampleRank {
 
 func (a counterexampleRank) before(b counterexampleRank) bool {
 	switch {
+	case a.offCatalog != b.offCatalog:
+		return !a.offCatalog
 	case a.unbroken != b.unbroken:
 		return !a.unbroken
 	case a.length != b.length:

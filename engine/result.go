@@ -40,18 +40,21 @@ func (r Result) AsPredicted() bool {
 
 // Verdict names how a run ended. A broken invariant names its anomaly. With
 // none broken, a final value other than the expected one is the scenario's
-// shortfall (WRONG_VALUE unless it names one). Otherwise it is the guard
-// that fired last, or MATCH when none did. It does no IO.
+// shortfall when it names one. Otherwise it is the guard that fired last
+// (which explains a value short of the expected one), WRONG_VALUE for a
+// value nothing explains, or MATCH. It does no IO.
 func Verdict(expected, final int64, refusals []string, breaks []Break, shortfall string) string {
 	switch {
 	case len(breaks) > 0:
 		return breaks[0].Anomaly
 	case final != expected && shortfall != "":
 		return shortfall
+	case len(refusals) > 0:
+		// A guard refused a write: that is why the value is what it is
+		// (a refused job is not retried in the lab).
+		return refusals[len(refusals)-1]
 	case final != expected:
 		return VerdictWrongValue
-	case len(refusals) > 0:
-		return refusals[len(refusals)-1]
 	default:
 		return VerdictMatch
 	}

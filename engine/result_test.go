@@ -21,6 +21,7 @@ func TestVerdict(t *testing.T) {
 		{"the guard that fired", 42, 42, []string{StaleFence}, nil, "", StaleFence},
 		{"the last guard that fired", 43, 43, []string{StaleFence, StaleNamespace}, nil, "", StaleNamespace},
 		{"wrong value, nothing broken", 30, 20, nil, nil, "", VerdictWrongValue},
+		{"wrong value a guard explains", 30, 20, []string{StaleFence}, nil, "", StaleFence},
 		{"a lost update is invariant 7's", 30, 20, nil, []Break{{Invariant: 7, Anomaly: VerdictLostUpdate}}, "", VerdictLostUpdate},
 		{"wrong value: the scenario's shortfall", 43, 42, []string{StaleFence}, nil, VerdictStuck, VerdictStuck},
 		{"a broken invariant wins", 42, 41, nil, []Break{{Invariant: 1, Anomaly: "STALE_OVERWRITE"}}, VerdictStuck, "STALE_OVERWRITE"},

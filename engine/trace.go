@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -203,8 +204,24 @@ func describeJSONError(data []byte, err error) string {
 		return fmt.Sprintf("truncated: the JSON ends after %d bytes", len(data))
 	case errors.As(err, &syntax):
 		return fmt.Sprintf("not JSON at byte %d: %v", syntax.Offset, err)
+	case errors.As(err, &typeErr) && typeErr.Field == "":
+		return fmt.Sprintf("the document is a JSON %s, where a trace is a JSON object", typeErr.Value)
 	case errors.As(err, &typeErr):
-		return fmt.Sprintf("field %q holds a JSON %s, want a %s", typeErr.Field, typeErr.Value, typeErr.Type)
+		// Go's type names mean nothing to the reader; JSON's kinds do.
+		want := "a JSON value of another kind"
+		switch typeErr.Type.Kind() {
+		case reflect.String:
+			want = "a string"
+		case reflect.Int, reflect.Int64, reflect.Float64:
+			want = "a number"
+		case reflect.Bool:
+			want = "true or false"
+		case reflect.Slice:
+			want = "a list"
+		case reflect.Struct, reflect.Map:
+			want = "an object"
+		}
+		return fmt.Sprintf("field %q holds a JSON %s, where the format wants %s", typeErr.Field, typeErr.Value, want)
 	}
 	return err.Error()
 }
