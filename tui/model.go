@@ -316,6 +316,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if key.Matches(msg, m.keys.Quit) && !(m.picking && m.picker.FilterState() == list.Filtering && msg.String() == "q") {
 		return m, tea.Quit
 	}
+	if m.width < minWidth || m.height < minHeight {
+		return m, nil // nothing on screen to act on: only quitting and resizing
+	}
 	if m.picking {
 		return m.handlePickerKey(msg)
 	}

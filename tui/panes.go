@@ -128,17 +128,30 @@ func redisPane(st styles, s engine.Snapshot, width, height int) []string {
 	// never the line a small pane cuts.
 	var guard []string
 	if g := s.LastGuard(engine.LayerCoordination); g != nil {
-		guard = append(guard, guardLine(st, g))
+		guard = guardLines(st, g, width)
 	}
 	if len(guard)+len(body) > height-1 && height > 1 {
-		body = compactKeys(st, keys, width, height-1-len(guard))
+		body = nil // the guard first; then what room is left
+		if room := height - 1 - len(guard); room > 0 {
+			body = compactKeys(st, keys, width, room)
+		}
 	}
 	return titled(st, "Redis  "+st.dim.Render(s.RedisName), width, height, append(guard, body...))
 }
 
-// guardLine is a guard as its store evaluated it, and what it decided.
-func guardLine(st styles, g *engine.Event) string {
-	return "  guard  " + st.guard.Render(g.Actor+": "+g.Guard) + " → " + st.state(g.State)
+// guardLines is a guard as its store evaluated it, and what it decided,
+// wrapped to the width: a guard cut short says nothing.
+func guardLines(st styles, g *engine.Event, width int) []string {
+	text := ansi.Wordwrap(g.Actor+": "+g.Guard+" → "+g.State, max(20, width-9), " ")
+	var out []string
+	for i, line := range strings.Split(text, "\n") {
+		prefix := "         "
+		if i == 0 {
+			prefix = "  guard  "
+		}
+		out = append(out, prefix+st.guard.Render(line))
+	}
+	return out
 }
 
 // jobHashesReadable shows job hashes with their fields in lab terms
@@ -236,7 +249,7 @@ func postgresPane(st styles, s engine.Snapshot, width, height int) []string {
 		}
 	}
 	if g := s.LastGuard(engine.LayerDatabase); g != nil {
-		head = append(head, guardLine(st, g))
+		head = append(head, guardLines(st, g, width)...)
 	} else {
 		head = append(head, st.dim.Render("  guard  not evaluated yet"))
 	}
@@ -364,8 +377,12 @@ func resultLines(st styles, s engine.Snapshot, width, height int) []string {
 	if r.MeasureLabel != "" && r.LastAcceptedFence == 0 {
 		fenceText = "" // a scenario that counts something else and fenced nothing
 	}
-	lines := []string{fmt.Sprintf("  result  %sexpected %d · final %d%s · verdict %s",
-		what, r.Expected, r.Final, fenceText, verdict)}
+	line := fmt.Sprintf("  result  %sexpected %d · final %d%s · verdict %s", what, r.Expected, r.Final, fenceText, verdict)
+	if ansi.StringWidth(line) > width {
+		// The verdict is what the strip is for: first, where nothing cuts it.
+		line = fmt.Sprintf("  verdict %s · %sexpected %d · final %d%s", verdict, what, r.Expected, r.Final, fenceText)
+	}
+	lines := []string{line}
 	for _, b := range r.Breaks {
 		lines = append(lines, "  "+st.broken.Render(fmt.Sprintf("BROKEN invariant %d", b.Invariant))+
 			fmt.Sprintf(" at #%d: %s", b.Sequence, b.Detail))

@@ -3,6 +3,7 @@ package tui_test
 import (
 	"bytes"
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -25,12 +26,18 @@ func init() { lipgloss.SetColorProfile(termenv.Ascii) }
 // and waits until it is interactive.
 func start(t *testing.T, width, height int) *teatest.TestModel {
 	t.Helper()
+	return startOn(t, width, height, "lease-overrun", engine.Safe)
+}
+
+// startOn opens the explorer on a scenario in a mode.
+func startOn(t *testing.T, width, height int, scenario string, mode engine.Mode) *teatest.TestModel {
+	t.Helper()
 	redis := storetest.Embedded(t)
 	db := storetest.Database(t)
 	m := tui.New(context.Background(), tui.Options{
 		Catalog:     scenarios.All(),
-		Scenario:    "lease-overrun",
-		Mode:        engine.Safe,
+		Scenario:    scenario,
+		Mode:        mode,
 		Starting:    "starting PostgreSQL (test)…",
 		AllowUnsafe: true,
 		Start: func(context.Context) (engine.Backends, error) {
@@ -39,7 +46,7 @@ func start(t *testing.T, width, height int) *teatest.TestModel {
 	})
 	t.Cleanup(m.Close)
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(width, height))
-	waitFor(t, tm, "lease-overrun in SAFE mode")
+	waitFor(t, tm, scenario+" in "+mode.String()+" mode")
 	return tm
 }
 
@@ -158,7 +165,13 @@ func TestTinyTerminal(t *testing.T) {
 	tm := start(t, 120, 40)
 	tm.Send(tea.WindowSizeMsg{Width: 60, Height: 15})
 	waitFor(t, tm, "needs at least 80×24")
-	finalView(t, tm)
+	// Keys act on nothing the user cannot see; resizing brings it back.
+	press(tm, "nnm1")
+	tm.Send(tea.WindowSizeMsg{Width: 120, Height: 40})
+	waitFor(t, tm, "guided 0/9 · next: step A")
+	view := finalView(t, tm)
+	require.Contains(t, view, "lease-overrun in SAFE mode", "m did not switch the mode")
+	require.Contains(t, view, "Timeline  0 events", "neither n nor 1 stepped")
 }
 
 // Keys typed faster than the terminal is read come as one message with
@@ -233,4 +246,44 @@ func TestRefreshAndKeysOnARealRedis(t *testing.T) {
 	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
 	m.Close() // waits for a step still running, then closes
 	m.Close() // twice is harmless
+}
+
+// Every scenario's final screen at 80×24, in both modes, is a golden; and
+// whatever the story turns on is whole on it: the verdict, the stale-belief
+// marker of an actor that believes a lease it lost, and the last guard each
+// store evaluated.
+func TestEveryFinalScreenAt80x24(t *testing.T) {
+	ctx := context.Background()
+	for _, s := range scenarios.All() {
+		for _, mode := range []engine.Mode{engine.Safe, engine.Unsafe} {
+			t.Run(s.ID+"_"+mode.String(), func(t *testing.T) {
+				// What the screen must show, from the same run headless.
+				lab, err := engine.NewLab(ctx, engine.Backends{Coordination: storetest.Embedded(t), Database: storetest.Database(t),
+					Provider: provider.New(), LeaseTTL: 30 * time.Second}, s, mode)
+				require.NoError(t, err)
+				defer lab.Close(ctx)
+				require.NoError(t, lab.RunGuided(ctx))
+				snap, err := lab.Snapshot(ctx)
+				require.NoError(t, err)
+
+				tm := startOn(t, 80, 24, s.ID, mode)
+				press(tm, strings.Repeat("n", snap.GuidedTotal))
+				waitFor(t, tm, "guided order complete")
+				screen := finalView(t, tm)
+				teatest.RequireEqualOutput(t, []byte(screen))
+				flat := strings.Join(strings.Fields(screen), " ")
+				require.Contains(t, flat, "verdict "+snap.Result.Verdict)
+				for _, a := range snap.Actors {
+					if a.Deceived {
+						require.Contains(t, flat, "stale belief: "+a.Belief, "actor %s", a.Name)
+					}
+				}
+				for _, layer := range []engine.Layer{engine.LayerDatabase, engine.LayerCoordination} {
+					if g := snap.LastGuard(layer); g != nil {
+						require.Contains(t, flat, strings.Join(strings.Fields(g.Actor+": "+g.Guard), " "), "the %s guard", layer)
+					}
+				}
+			})
+		}
+	}
 }

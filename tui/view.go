@@ -147,12 +147,22 @@ func (m *Model) stack(s engine.Snapshot, width, height int, withTimeline bool) [
 	if len(s.Jobs.Jobs) > 0 && len(s.Ledger.Executions) == 0 {
 		pgGrow, redisGrow, pgMin = 2, 0, 4
 	}
+	// A Lua guard takes a line (or two) of the Redis pane; an outbox with
+	// nothing in it gives its lines up when they are short.
+	redisGuard := 0
+	if g := s.LastGuard(engine.LayerCoordination); g != nil {
+		redisGuard = len(guardLines(st, g, width))
+	}
+	outboxMin := 3
+	if len(s.Ledger.Outbox) == 0 && len(s.Applications) == 0 {
+		outboxMin = 0
+	}
 	panes := []pane{
 		{1 + actors, 1 + 2*actors, 1, func(h int) []string { return workersPane(st, s, m.selected, width, h) }},
 		{pgMin, 3 + len(s.Ledger.Tenants) + len(s.Ledger.Checkpoints) + len(s.Ledger.JobResults) + max(1, len(s.Ledger.Executions)), pgGrow,
 			func(h int) []string { return postgresPane(st, s, width, h) }},
-		{2, 1 + max(1, len(s.Keys)), redisGrow, func(h int) []string { return redisPane(st, s, width, h) }},
-		{3, 2 + max(1, len(s.Ledger.Outbox)), 3, func(h int) []string { return outboxPane(st, s, width, h) }},
+		{2, 1 + max(1, len(s.Keys)) + redisGuard, redisGrow, func(h int) []string { return redisPane(st, s, width, h) }},
+		{outboxMin, 2 + max(1, len(s.Ledger.Outbox)), 3, func(h int) []string { return outboxPane(st, s, width, h) }},
 	}
 	timelineMin := 0
 	if withTimeline {
