@@ -370,7 +370,7 @@ func (l *Lab) advance(ctx context.Context, by time.Duration) error {
 	}
 	l.expiring = hasTTL(after)
 	detail := fmt.Sprintf("lab clock +%s → %s", by, FormatClock(l.clock))
-	narration := ""
+	narration := fmt.Sprintf("%s passes; nothing in Redis expires.", by)
 	if gone := vanished(before, after); len(gone) > 0 {
 		detail += "; expired: " + strings.Join(gone, ", ")
 		narration = fmt.Sprintf("Time passes and Redis drops %d expired key(s); whoever held them is not told.", len(gone))

@@ -2,6 +2,8 @@ package scenarios_test
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -131,4 +133,43 @@ func TestTruthIsTheActorsOwnLease(t *testing.T) {
 	require.Equal(t, "holds lease, token 100", b.Belief)
 	require.Equal(t, "lease held by worker-B, token 100", b.Truth)
 	require.False(t, b.Deceived)
+}
+
+// Narration says what a token means where it is: after the restart
+// counter-loss's naive counter hands out a token smaller than those before
+// it, and no narration calls a new token bigger than the last one when it
+// is not.
+func TestTokenNarrationIsTrue(t *testing.T) {
+	ctx := context.Background()
+	s, _ := scenarios.ByID("counter-loss")
+	lab := newLab(t, storetest.Embedded(t), s, engine.Unsafe)
+	require.NoError(t, lab.RunGuided(ctx))
+	smaller := false
+	for _, e := range lab.Events() {
+		require.False(t, strings.Contains(e.Narration, "bigger number") && strings.Contains(e.Narration, "token 1:"), e.Narration)
+		smaller = smaller || strings.Contains(e.Narration, "smaller than the tokens it handed out before")
+	}
+	require.True(t, smaller, "the smaller token is said")
+}
+
+// Every step of every guided story is narrated for a listener: a sentence
+// of its own, not the command the timeline row shows.
+func TestEveryGuidedStepIsNarrated(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Database(t)
+	for _, s := range scenarios.All() {
+		for _, mode := range []engine.Mode{engine.Safe, engine.Unsafe} {
+			lab := newLabOn(t, storetest.Embedded(t), db, s, mode)
+			require.NoError(t, lab.RunGuided(ctx))
+			for _, e := range lab.Events() {
+				where := fmt.Sprintf("%s %s #%d %s %s", s.ID, mode, e.Sequence, e.Code, e.State)
+				require.NotEmpty(t, e.Narration, where)
+				require.Regexp(t, `[.!?]$`, e.Narration, where)
+				for _, command := range []string{"HSET", "DEL ", "GET ", "SET ", "INCR", "UPDATE ", "INSERT "} {
+					require.False(t, strings.HasPrefix(e.Narration, command), "%s: %q", where, e.Narration)
+				}
+			}
+			lab.Close(ctx)
+		}
+	}
 }

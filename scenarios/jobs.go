@@ -57,6 +57,7 @@ func (r request) acquireJob() engine.Step {
 			return engine.Advance, nil
 		}
 		t.Emitf(engine.LayerCoordination, "ACQUIRE_JOB", "ACQUIRED", "%s created with its running pointer in one script; its worker starts", grant.JobID)
+		t.Narrate("%s creates %s and points the running key at it in one script: no other request can slip in between.", r.name, grant.JobID)
 		return engine.Advance, nil
 	}}
 }
@@ -77,6 +78,7 @@ func (r request) getRunning() engine.Step {
 				m := t.Memory()
 				m.JobID, m.JobReused = id, true
 				t.Emitf(engine.LayerCoordination, "GET_RUNNING", "REUSED", "running key → %s (RUNNING): %s returns it", id, r.name)
+				t.Narrate("%s finds %s running and hands it back instead of starting another — even if nobody is working on it.", r.name, id)
 				return engine.Finish, nil
 			}
 		}
@@ -93,6 +95,7 @@ func (r request) createJobHash() engine.Step {
 		}
 		t.Memory().JobID = r.jobID
 		t.Emitf(engine.LayerCoordination, "HSET_JOB", "CREATED", "%s created RUNNING (0/%d); the running key is not set yet", r.jobID, jobItems)
+		t.Narrate("%s writes %s as RUNNING, but the running key does not point at it yet: for a moment nobody can find it.", r.name, r.jobID)
 		return engine.Advance, nil
 	}}
 }
@@ -128,9 +131,11 @@ func (w jobWorker) process() engine.Step {
 		switch {
 		case req.JobReused:
 			t.Emitf(engine.LayerAPI, "START", "NOT_STARTED", "%s reused %s: no worker of its own was started", w.request, req.JobID)
+			t.Narrate("%s has nothing to do: %s reused a job that was already running.", w.name, w.request)
 			return engine.Finish, nil
 		case req.JobID == "":
 			t.Emitf(engine.LayerAPI, "START", "IDLE", "%s has started no job yet", w.request)
+			t.Narrate("%s waits: %s has not started a job yet.", w.name, w.request)
 			return engine.Wait, nil
 		}
 		t.Memory().JobID = req.JobID
@@ -139,6 +144,7 @@ func (w jobWorker) process() engine.Step {
 				return 0, err
 			}
 			t.Emitf(engine.LayerAPI, "PROCESS", "GONE", "%s is gone from Redis (its TTL ended); %s stops", req.JobID, w.name)
+			t.Narrate("%s's job expired from Redis before it began, so it stops.", w.name)
 			return engine.Finish, nil
 		}
 		if err := t.Jobs().ReportProgress(ctx, JobTarget, req.JobID, jobItems, jobResults, t.Now()); err != nil {
@@ -146,6 +152,7 @@ func (w jobWorker) process() engine.Step {
 		}
 		t.Emitf(engine.LayerAPI, "PROCESS", "PROCESSED", "%s processed %d/%d items of %s; the results wait in Redis",
 			w.name, jobItems, jobItems, req.JobID)
+		t.Narrate("%s does the work of %s and leaves its results in Redis, beating its heartbeat as it goes.", w.name, req.JobID)
 		return engine.Advance, nil
 	}}
 }
@@ -156,6 +163,7 @@ func (w jobWorker) markSuccess() engine.Step {
 		result, err := t.Jobs().TransitionJob(ctx, JobTarget, id, engine.JobSuccess)
 		if errors.Is(err, engine.ErrNotFound) {
 			t.Emitf(engine.LayerCoordination, "SUCCESS", "GONE", "%s is gone from Redis (its TTL ended): nothing to mark", id)
+			t.Narrate("%s expired from Redis before its worker finished, so there is nothing left to mark.", id)
 			return engine.Advance, nil
 		}
 		if err != nil {
@@ -163,6 +171,7 @@ func (w jobWorker) markSuccess() engine.Step {
 		}
 		if result.Applied {
 			t.Emitf(engine.LayerCoordination, "SUCCESS", "APPLIED", "%s RUNNING → SUCCESS; running key released", id)
+			t.Narrate("%s finishes: the script marks it SUCCESS and releases the running key in the same step.", id)
 			return engine.Advance, nil
 		}
 		guard := fmt.Sprintf("%s is %s, not RUNNING → false", id, result.Status)
@@ -219,8 +228,10 @@ func deleteRunningNaive(name, jobOf string) engine.Step {
 		switch {
 		case !found:
 			t.Emitf(engine.LayerCoordination, "DEL_RUNNING", "DELETED", "DEL running key: there was none")
+			t.Narrate("The running key is deleted, though nothing was there to delete.")
 		case pointer == own:
 			t.Emitf(engine.LayerCoordination, "DEL_RUNNING", "DELETED", "DEL running key (it pointed at %s)", pointer)
+			t.Narrate("The running key that pointed at %s is deleted, so the next request will start afresh.", pointer)
 		default:
 			t.Emitf(engine.LayerCoordination, "DEL_RUNNING", "DELETED", "DEL running key — it pointed at %s, not %s", pointer, own)
 			t.Narrate("An unconditional DEL: the old job's cleanup deletes the running key of %s, the job that is running now.", pointer)
@@ -260,11 +271,13 @@ func (p poller) pollDeadline() engine.Step {
 		}
 		if !found {
 			t.Emitf(engine.LayerAPI, "POLL", "IDLE", "no job of %s to poll", p.watch)
+			t.Narrate("The poller waits: %s has no job yet.", p.watch)
 			return engine.Wait, nil
 		}
 		deadline := job.CreatedAt.Add(jobDeadline)
 		if job.Status != engine.JobRunning {
 			t.Emitf(engine.LayerAPI, "POLL", job.Status, "%s is %s", job.ID, job.Status)
+			t.Narrate("The poller sees %s is already %s and leaves it.", job.ID, job.Status)
 			return engine.Advance, nil
 		}
 		if t.Now().Before(deadline) {
@@ -275,6 +288,7 @@ func (p poller) pollDeadline() engine.Step {
 		result, err := t.Jobs().TransitionJob(ctx, JobTarget, job.ID, engine.JobFailed)
 		if errors.Is(err, engine.ErrNotFound) {
 			t.Emitf(engine.LayerAPI, "POLL", "GONE", "%s expired while being polled", job.ID)
+			t.Narrate("%s expired from Redis while the poller looked at it.", job.ID)
 			return engine.Advance, nil
 		}
 		if err != nil {
@@ -282,6 +296,7 @@ func (p poller) pollDeadline() engine.Step {
 		}
 		if !result.Applied {
 			t.Emitf(engine.LayerAPI, "POLL", job.Status, "%s could not be failed: %s", job.ID, result.Refusal)
+			t.Narrate("The poller could not fail %s: %s.", job.ID, result.Refusal)
 			return engine.Advance, nil
 		}
 		released := "the running key was not its own and stays"
@@ -307,9 +322,11 @@ func (p poller) pollHeartbeat() engine.Step {
 		switch {
 		case !found:
 			t.Emitf(engine.LayerAPI, "POLL", "IDLE", "no job of %s to poll", p.watch)
+			t.Narrate("The poller waits: %s has no job yet.", p.watch)
 			return engine.Wait, nil
 		case job.Status != engine.JobRunning:
 			t.Emitf(engine.LayerAPI, "POLL", job.Status, "%s is %s", job.ID, job.Status)
+			t.Narrate("The poller sees %s is already %s and leaves it.", job.ID, job.Status)
 			return engine.Advance, nil
 		case job.Heartbeat.IsZero():
 			t.Emitf(engine.LayerAPI, "POLL", "RUNNING", "%s RUNNING, no heartbeat yet: still starting", job.ID)
@@ -323,6 +340,7 @@ func (p poller) pollHeartbeat() engine.Step {
 			return 0, err
 		}
 		t.Emitf(engine.LayerAPI, "POLL", "FAILED", "HSET %s status FAILED: no heartbeat for 10m", job.ID)
+		t.Narrate("After ten minutes without a heartbeat the poller marks %s FAILED with a plain write that nothing guards.", job.ID)
 		return engine.Advance, nil
 	}}
 }
@@ -341,12 +359,14 @@ func applyAPI(watch string) engine.ActorSpec {
 				status = job.Status
 			}
 			t.Emitf(engine.LayerDatabase, "APPLY", "NOT_APPLIED", "%s is %s: its results are not applied", id, status)
+			t.Narrate("The apply step publishes only a SUCCESS job: %s is %s, so its results stay out of PostgreSQL.", id, status)
 			return engine.Advance, nil
 		}
 		if err := t.Ledger().ApplyJobResults(ctx, id, JobTarget, job.Results, t.Now()); err != nil {
 			return 0, err
 		}
 		t.Emitf(engine.LayerDatabase, "APPLY", "APPLIED", "%s is SUCCESS: %q written to PostgreSQL", id, job.Results)
+		t.Narrate("The apply step sees SUCCESS and publishes %s's results to PostgreSQL — it cannot tell how that SUCCESS came about.", id)
 		return engine.Advance, nil
 	}}
 	return engine.ActorSpec{Name: "AP", Label: "apply API", Owner: "apply-api", Program: []engine.Step{step}}

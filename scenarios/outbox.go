@@ -112,6 +112,7 @@ func findUnknown() engine.Step {
 		}
 		*d = engine.Delivery{OperationID: row.OperationID}
 		t.Emitf(engine.LayerDatabase, "RECONCILE", row.Status, "%s needs reconciling (%s)", row.OperationID, row.Status)
+		t.Narrate("The reconciler claims %s: before anything is sent again, it asks the provider what became of it.", row.OperationID)
 		return engine.Advance, nil
 	}}
 }

@@ -72,6 +72,7 @@ func (w worker) acquireLeader() engine.Step {
 		t.Memory().HoldsLeader = true
 		t.Emitf(engine.LayerCoordination, "LEADER", string(grant.Outcome),
 			"%s leads job %s for %s (an owner id, no order)", w.name, w.job, t.LeaseTTL())
+		t.Narrate("%s now leads %s: the leader lease says who runs the job, but not in what order writers come.", w.name, w.job)
 		return engine.Advance, nil
 	}}
 }
@@ -86,8 +87,10 @@ func (w worker) releaseLeader() engine.Step {
 		t.Memory().HoldsLeader = false
 		if status == engine.LeaseDone {
 			t.Emitf(engine.LayerCoordination, "LEADER_RELEASE", "RELEASED", "%s gives up the leader lease of %s", w.name, w.job)
+			t.Narrate("%s is done with %s and gives up leading it.", w.name, w.job)
 		} else {
 			t.Emitf(engine.LayerCoordination, "LEADER_RELEASE", "LOST", "%s no longer held the leader lease of %s", w.name, w.job)
+			t.Narrate("%s finds it no longer led %s: the lease ran out while it worked.", w.name, w.job)
 		}
 		return engine.Advance, nil
 	}}
@@ -132,7 +135,17 @@ func (w worker) acquireLease() engine.Step {
 		m.Token, m.HoldsLease = grant.Token, true
 		t.Emitf(engine.LayerCoordination, "ACQUIRE", string(grant.Outcome),
 			"%s holds the resource lease with fencing token %d for %s", w.name, grant.Token, t.LeaseTTL())
-		t.Narrate("Redis hands %s fencing token %d: every new holder gets a bigger number than the one before.", w.name, grant.Token)
+		seed := t.Seed()
+		switch {
+		case m.Epoch != seed.NamespaceEpoch:
+			t.Narrate("Redis hands %s fencing token %d under namespace epoch %d: a token space that started over, which PostgreSQL orders after every token of epoch %d.",
+				w.name, grant.Token, m.Epoch, seed.NamespaceEpoch)
+		case grant.Token <= seed.CounterStart:
+			t.Narrate("Redis hands %s fencing token %d, smaller than the tokens it handed out before (they were past %d): the restart lost the counter, and with it the order fencing tokens promise.",
+				w.name, grant.Token, seed.CounterStart)
+		default:
+			t.Narrate("Redis hands %s fencing token %d: every new holder gets a bigger number than the one before.", w.name, grant.Token)
+		}
 		return engine.Advance, nil
 	}}
 }
@@ -149,10 +162,13 @@ func (w worker) releaseLease() engine.Step {
 		switch status {
 		case engine.LeaseDone:
 			t.Emitf(engine.LayerCoordination, "RELEASE", "RELEASED", "%s releases the lease of token %d; the counter stays", w.name, m.Token)
+			t.Narrate("%s lets the resource go; the counter keeps its value, so the next holder's token is bigger still.", w.name)
 		case engine.LeaseLost:
 			t.Emitf(engine.LayerCoordination, "RELEASE", "LOST", "token %d's lease was no longer %s's", m.Token, w.name)
+			t.Narrate("%s goes to release a lease that is no longer its own; the script leaves the other holder's lease alone.", w.name)
 		default:
 			t.Emitf(engine.LayerCoordination, "RELEASE", "EPOCH_MISMATCH", "the namespace epoch moved on since token %d", m.Token)
+			t.Narrate("%s's token belongs to an old namespace epoch, so there is nothing of its own left to release.", w.name)
 		}
 		return engine.Advance, nil
 	}}
