@@ -17,13 +17,15 @@ type keyMap struct {
 	DSN    key.Binding
 	Save   key.Binding
 	Scroll key.Binding
+	Play   key.Binding
+	Pace   key.Binding
 	Help   key.Binding
 	Quit   key.Binding
 }
 
 func newKeyMap() keyMap {
 	return keyMap{
-		Next:   key.NewBinding(key.WithKeys("n", " ", "."), key.WithHelp("n/space/.", "next guided step")),
+		Next:   key.NewBinding(key.WithKeys("n", " ", ".", "pgdown"), key.WithHelp("n/space/.", "next guided step (PgDn too)")),
 		Step:   key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", "step that actor")),
 		Select: key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab", "select actor")),
 		Pause:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause/resume selected")),
@@ -35,7 +37,9 @@ func newKeyMap() keyMap {
 		Undo:   key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo")),
 		DSN:    key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "show DSN")),
 		Save:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "write the run as a trace")),
-		Scroll: key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown", "k", "j"), key.WithHelp("↑/↓", "scroll timeline")),
+		Scroll: key.NewBinding(key.WithKeys("up", "down", "pgup", "k", "j"), key.WithHelp("↑/↓", "scroll timeline (PgUp: 10 back)")),
+		Play:   key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "autoplay the guided order on/off")),
+		Pace:   key.NewBinding(key.WithKeys("<", ">"), key.WithHelp("</>", "autoplay slower/faster")),
 		Help:   key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:   key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 	}
@@ -50,6 +54,6 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.Next, k.Step, k.Select, k.Pause},
 		{k.Expire, k.Second, k.Reset, k.Undo},
 		{k.Mode, k.Picker, k.DSN, k.Scroll},
-		{k.Save, k.Help, k.Quit},
+		{k.Play, k.Pace, k.Save, k.Help, k.Quit},
 	}
 }

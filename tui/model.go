@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -62,6 +63,8 @@ type (
 	tickMsg    struct{}
 	// countdownMsg redraws the countdown of a wait for a real expiry.
 	countdownMsg struct{}
+	// playMsg is autoplay's beat.
+	playMsg      struct{}
 	fatalMsg     struct{ err error }
 	labFailedMsg struct{ err error }
 )
@@ -105,6 +108,9 @@ type Model struct {
 	status   string
 	statusOK bool
 	fatal    error
+	// playing: autoplay takes the next guided step every pace.
+	playing bool
+	pace    time.Duration
 	// waitUntil is when the running operation's wait for a real Redis to
 	// expire a key should end, for the countdown; zero when it waits for
 	// nothing.
@@ -122,6 +128,7 @@ func New(ctx context.Context, opts Options) *Model {
 		picker:  newPicker(opts.Catalog),
 		ctx:     ctx,
 		owner:   newLabOwner(ctx),
+		pace:    2 * time.Second,
 		mode:    opts.Mode,
 		width:   80,
 		height:  24,
@@ -220,7 +227,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.backends = &msg.backends
 		return m, tea.Batch(m.openLab(m.scenario, m.mode), m.tick())
 	case labMsg:
-		m.open, m.snap, m.busy, m.queue = true, &msg.snap, false, nil
+		m.open, m.snap, m.busy, m.queue, m.playing = true, &msg.snap, false, nil, false
 		m.scenario, m.mode = msg.snap.Scenario, msg.snap.Mode
 		m.selected = 0
 		m.timeline.Follow()
@@ -233,12 +240,16 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case opMsg:
 		m.busy = false
 		m.waitUntil = time.Time{}
+		var told *notice
+		failed := msg.err != nil && !errors.As(msg.err, &told)
+		if failed || msg.fresh && (msg.snap.GuidedNext == "" || msg.snap.OffPath) {
+			m.playing = false // autoplay ends with the story, or where it cannot go on
+		}
 		if msg.fresh {
 			m.snap = &msg.snap
 		}
 		m.timeline.Follow()
-		var told *notice
-		if errors.As(msg.err, &told) {
+		if told != nil {
 			m.setStatus(told.text, true)
 		} else if msg.err != nil {
 			m.setStatus(describe(msg.err), false)
@@ -263,6 +274,19 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(m.refresh(), m.tick())
 	case countdownMsg:
 		return m, m.countdown()
+	case playMsg:
+		if !m.playing || !m.open {
+			return m, nil
+		}
+		if m.snap != nil && (m.snap.GuidedNext == "" || m.snap.OffPath) {
+			m.playing = false
+			return m, nil // the status line already says why n has nothing left
+		}
+		if m.busy { // a step (or its wait for a real expiry) is still running
+			return m, m.autoplay()
+		}
+		_, cmd := m.handleKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'n'}})
+		return m, tea.Batch(cmd, m.autoplay())
 	case tea.KeyMsg:
 		// Keys typed faster than the terminal is read arrive as one message
 		// with several runes ("nnn", or "/lea" in the picker); each is a key
@@ -414,9 +438,26 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.timeline.Scroll(-1)
 		case "pgup":
 			m.timeline.Scroll(10)
-		case "pgdown":
-			m.timeline.Scroll(-10)
 		}
+	case key.Matches(msg, m.keys.Play):
+		if m.playing {
+			m.playing = false
+			m.setStatus("autoplay stopped", true)
+			return m, nil
+		}
+		m.playing = true
+		m.setStatus(fmt.Sprintf("autoplay: a guided step every %s — a stops, < > change the pace", m.pace), true)
+		return m, m.autoplay()
+	case key.Matches(msg, m.keys.Pace):
+		paces := []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second, 3 * time.Second, 5 * time.Second}
+		i := slices.Index(paces, m.pace)
+		if msg.String() == "<" {
+			i = min(len(paces)-1, i+1)
+		} else {
+			i = max(0, i-1)
+		}
+		m.pace = paces[i]
+		m.setStatus(fmt.Sprintf("autoplay pace: a guided step every %s", m.pace), true)
 	}
 	return m, nil
 }
@@ -444,6 +485,14 @@ func (m *Model) waiting(action engine.Action, cmd tea.Cmd) tea.Cmd {
 	}
 	m.waitUntil = time.Now().Add(wait)
 	return tea.Batch(cmd, m.countdown())
+}
+
+// autoplay schedules the next beat.
+func (m *Model) autoplay() tea.Cmd {
+	if !m.playing {
+		return nil
+	}
+	return tea.Tick(m.pace, func(time.Time) tea.Msg { return playMsg{} })
 }
 
 func (m *Model) countdown() tea.Cmd {

@@ -283,6 +283,12 @@ func postgresPane(st styles, s engine.Snapshot, width, height int) []string {
 	}
 	body := append(append(append(head[:1:1], config...), head[1:]...), checkpoints...)
 	body = append(body, executions...)
+	if height == 2 {
+		// One line: what the schema holds, counted.
+		r, _ := s.Ledger.Resource(key)
+		body = []string{st.dim.Render(fmt.Sprintf("  summary %d · fence %s · %d executions · %d job results",
+			r.SummaryValue, engine.FormatFence(r.LastAcceptedFence), len(s.Ledger.Executions), len(s.Ledger.JobResults)))}
+	}
 	return titled(st, "PostgreSQL  "+st.dim.Render(s.DatabaseName+" · schema fencelab"), width, height, body)
 }
 

@@ -287,3 +287,22 @@ func TestEveryFinalScreenAt80x24(t *testing.T) {
 		}
 	}
 }
+
+// For talks: autoplay plays the guided order at a pace the speaker sets and
+// stops at its end; PageDown, which presenter remotes send, is next; the
+// invariant bar shows every invariant held, then the one that broke.
+func TestAutoplayPageDownAndTheInvariantBar(t *testing.T) {
+	tm := start(t, 120, 40)
+	tm.Send(tea.KeyMsg{Type: tea.KeyPgDown})
+	waitFor(t, tm, "guided 1/9")
+	press(tm, "m")
+	waitFor(t, tm, "lease-overrun in UNSAFE mode")
+	press(tm, ">>>")
+	waitFor(t, tm, "every 500ms")
+	press(tm, "a")
+	waitFor(t, tm, "▶ autoplay 500ms")
+	waitFor(t, tm, "guided order complete")
+	view := finalView(t, tm)
+	require.Contains(t, view, "invariants  1 ✗ at #9  2 ✓  3 ✓  4 ✓  5 ✓  6 ✓  7 ✓")
+	require.NotContains(t, view, "▶ autoplay", "autoplay stops at the end")
+}

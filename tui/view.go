@@ -98,9 +98,10 @@ func (m *Model) labView() string {
 	header := m.header(s)
 	narration := narrationLines(st, s, w, 2)
 	result := resultLines(st, s, w, 1+len(s.Result.Breaks))
-	if len(result) > 3 {
-		result = result[:3]
+	if len(result) > 2 {
+		result = result[:2] // the invariant bar says which others broke
 	}
+	result = append(result, invariantBar(st, s, w))
 	footer := []string{m.statusLine(), m.help.ShortHelpView(m.keys.ShortHelp())}
 	if m.height < 30 {
 		// Short terminals: the status line when there is news, else the keys.
@@ -143,9 +144,11 @@ func (m *Model) stack(s engine.Snapshot, width, height int, withTimeline bool) [
 	}
 	actors := len(s.Actors)
 	// Where the story is in Redis (the job scenarios), Redis grows first.
-	pgGrow, redisGrow, pgMin := 0, 2, 5
+	// There PostgreSQL holds at most the applied results, and gives its
+	// lines to Redis when they are short.
+	pgGrow, redisGrow, pgMin, redisMin := 0, 2, 5, 2
 	if len(s.Jobs.Jobs) > 0 && len(s.Ledger.Executions) == 0 {
-		pgGrow, redisGrow, pgMin = 2, 0, 4
+		pgGrow, redisGrow, pgMin, redisMin = 2, 0, 2+len(s.Ledger.JobResults), 5
 	}
 	// A Lua guard takes a line (or two) of the Redis pane; an outbox with
 	// nothing in it gives its lines up when they are short.
@@ -161,7 +164,7 @@ func (m *Model) stack(s engine.Snapshot, width, height int, withTimeline bool) [
 		{1 + actors, 1 + 2*actors, 1, func(h int) []string { return workersPane(st, s, m.selected, width, h) }},
 		{pgMin, 3 + len(s.Ledger.Tenants) + len(s.Ledger.Checkpoints) + len(s.Ledger.JobResults) + max(1, len(s.Ledger.Executions)), pgGrow,
 			func(h int) []string { return postgresPane(st, s, width, h) }},
-		{2, 1 + max(1, len(s.Keys)) + redisGuard, redisGrow, func(h int) []string { return redisPane(st, s, width, h) }},
+		{redisMin, 1 + max(1, len(s.Keys)) + redisGuard, redisGrow, func(h int) []string { return redisPane(st, s, width, h) }},
 		{outboxMin, 2 + max(1, len(s.Ledger.Outbox)), 3, func(h int) []string { return outboxPane(st, s, width, h) }},
 	}
 	timelineMin := 0
@@ -228,11 +231,38 @@ func (m *Model) header(s engine.Snapshot) []string {
 	case s.GuidedNext != "":
 		second += st.dim.Render(" · next: " + s.GuidedNext)
 	}
+	if m.playing {
+		second = fmt.Sprintf("▶ autoplay %s · ", m.pace) + second
+	}
 	lines := []string{first, second}
 	if m.showDSN {
 		lines = append(lines, "psql \""+s.DSN+"\"")
 	}
 	return fit(lines, m.width)
+}
+
+// invariantBar is every invariant of DESIGN §7 on one line: held, or
+// broken at the timeline's step N.
+func invariantBar(st styles, s engine.Snapshot, width int) string {
+	brokenAt := map[int]int{}
+	for _, b := range s.Result.Breaks {
+		if _, seen := brokenAt[b.Invariant]; !seen {
+			brokenAt[b.Invariant] = b.Sequence
+		}
+	}
+	parts := []string{"  invariants"}
+	for n := 1; n <= len(engine.Invariants); n++ {
+		if at, broken := brokenAt[n]; broken {
+			parts = append(parts, st.broken.Render(fmt.Sprintf("%d ✗ at #%d", n, at)))
+		} else {
+			parts = append(parts, st.accepted.Render(fmt.Sprintf("%d ✓", n)))
+		}
+	}
+	line := strings.Join(parts, "  ")
+	if ansi.StringWidth(line) > width {
+		line = strings.Join(parts, " ")
+	}
+	return line
 }
 
 func (m *Model) statusLine() string {
