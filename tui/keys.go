@@ -46,7 +46,8 @@ func newKeyMap() keyMap {
 }
 
 func (k keyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Next, k.Step, k.Pause, k.Expire, k.Mode, k.Picker, k.Undo, k.Help, k.Quit}
+	// ? and q come early: a narrow terminal cuts the line from the end.
+	return []key.Binding{k.Next, k.Help, k.Quit, k.Step, k.Pause, k.Expire, k.Mode, k.Picker, k.Undo}
 }
 
 func (k keyMap) FullHelp() [][]key.Binding {

@@ -273,6 +273,7 @@ func TestEveryFinalScreenAt80x24(t *testing.T) {
 				teatest.RequireEqualOutput(t, []byte(screen))
 				flat := strings.Join(strings.Fields(screen), " ")
 				require.Contains(t, flat, "verdict "+snap.Result.Verdict)
+				require.Contains(t, flat, "? help")
 				for _, a := range snap.Actors {
 					if a.Deceived {
 						require.Contains(t, flat, "stale belief: "+a.Belief, "actor %s", a.Name)
