@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -232,10 +233,26 @@ func (l *Lab) Undo(ctx context.Context) error {
 	if len(l.log) == 0 {
 		return ErrNothingToUndo
 	}
+	return l.Rewind(ctx, len(l.log)-1)
+}
+
+// Actions is how many actions the lab has taken since its reset.
+func (l *Lab) Actions() int { return len(l.log) }
+
+// Rewind takes the lab back to where it was after its first n actions:
+// it resets and replays them on the lab clock; the later ones are dropped.
+// It needs the embedded Redis, as Undo does.
+func (l *Lab) Rewind(ctx context.Context, n int) error {
+	if n < 0 || n > len(l.log) {
+		return fmt.Errorf("cannot go back to action %d of %d", n, len(l.log))
+	}
+	if n == len(l.log) {
+		return nil
+	}
 	if !l.backends.Coordination.Virtual() {
 		return ErrUndoNeedsLab
 	}
-	replay := l.log[:len(l.log)-1]
+	replay := slices.Clone(l.log[:n])
 	if err := l.Reset(ctx); err != nil {
 		return err
 	}

@@ -42,6 +42,8 @@ type Snapshot struct {
 	// GuidedAction is that action itself (the zero Action when none).
 	GuidedAction Action
 	OffPath      bool
+	// Actions is how many actions the lab had taken.
+	Actions int
 }
 
 // LastGuard is the last event whose step ran a guard in one layer: a Lua
@@ -135,7 +137,7 @@ func (l *Lab) Snapshot(ctx context.Context) (Snapshot, error) {
 			s.GuidedNext += " — " + next.Caption
 		}
 	}
-	s.OffPath = l.OffPath()
+	s.OffPath, s.Actions = l.OffPath(), len(l.log)
 	s.Settled = s.GuidedNext == "" && !s.OffPath
 	allDone := true
 	for _, a := range l.actors {

@@ -108,6 +108,11 @@ type Model struct {
 	status   string
 	statusOK bool
 	fatal    error
+	// history is the snapshot read after each action, by the number of
+	// actions taken (history[0]: the seeded state); cursor is the one
+	// on screen when the user went back in time, -1 when live.
+	history []engine.Snapshot
+	cursor  int
 	// playing: autoplay takes the next guided step every pace.
 	playing bool
 	pace    time.Duration
@@ -128,6 +133,7 @@ func New(ctx context.Context, opts Options) *Model {
 		picker:  newPicker(opts.Catalog),
 		ctx:     ctx,
 		owner:   newLabOwner(ctx),
+		cursor:  -1,
 		pace:    2 * time.Second,
 		mode:    opts.Mode,
 		width:   80,
@@ -191,6 +197,18 @@ func (m *Model) run(o op) tea.Cmd {
 	}
 	m.busy = true
 	owner := m.owner
+	if m.cursor >= 0 {
+		// An action from a past point: the lab goes back there first (by
+		// replay) and the steps after it are dropped.
+		back, then := m.history[m.cursor].Actions, o
+		o = func(ctx context.Context, lab *engine.Lab) error {
+			if err := lab.Rewind(ctx, back); err != nil {
+				return err
+			}
+			return then(ctx, lab)
+		}
+		m.cursor = -1
+	}
 	return func() tea.Msg {
 		snap, fresh, err := owner.do(o)
 		return opMsg{snap: snap, fresh: fresh, err: err}
@@ -228,6 +246,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(m.openLab(m.scenario, m.mode), m.tick())
 	case labMsg:
 		m.open, m.snap, m.busy, m.queue, m.playing = true, &msg.snap, false, nil, false
+		m.history, m.cursor = []engine.Snapshot{msg.snap}, -1
 		m.scenario, m.mode = msg.snap.Scenario, msg.snap.Mode
 		m.selected = 0
 		m.timeline.Follow()
@@ -247,6 +266,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		if msg.fresh {
 			m.snap = &msg.snap
+			m.remember(msg.snap)
 		}
 		m.timeline.Follow()
 		if told != nil {
@@ -268,6 +288,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case refreshMsg:
 		if !m.busy {
 			m.snap = &msg.snap
+			m.remember(msg.snap)
 		}
 		return m, nil
 	case tickMsg:
@@ -278,7 +299,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if !m.playing || !m.open {
 			return m, nil
 		}
-		if m.snap != nil && (m.snap.GuidedNext == "" || m.snap.OffPath) {
+		if m.snap != nil && m.cursor < 0 && (m.snap.GuidedNext == "" || m.snap.OffPath) {
 			m.playing = false
 			return m, nil // the status line already says why n has nothing left
 		}
@@ -357,7 +378,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, m.keys.Help):
 		m.showHelp = true
 	case key.Matches(msg, m.keys.Next):
-		return m, m.waiting(m.snap.GuidedAction, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Next(ctx) }))
+		return m, m.waiting(m.viewed().GuidedAction, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Next(ctx) }))
 	case key.Matches(msg, m.keys.Step):
 		i := int(msg.String()[0] - '1')
 		if m.snap == nil || i >= len(m.snap.Actors) {
@@ -380,7 +401,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if m.selected >= len(m.snap.Actors) {
 			return m, nil
 		}
-		a := m.snap.Actors[m.selected]
+		a := m.viewed().Actors[m.selected] // as it is where the action will happen
 		action := engine.Pause(a.Name, "paused by you")
 		if a.Paused {
 			action = engine.Resume(a.Name)
@@ -439,6 +460,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		case "pgup":
 			m.timeline.Scroll(10)
 		}
+	case key.Matches(msg, m.keys.Travel):
+		m.travel(msg.String() == "left" || msg.String() == "h")
 	case key.Matches(msg, m.keys.Play):
 		if m.playing {
 			m.playing = false
@@ -485,6 +508,41 @@ func (m *Model) waiting(action engine.Action, cmd tea.Cmd) tea.Cmd {
 	}
 	m.waitUntil = time.Now().Add(wait)
 	return tea.Batch(cmd, m.countdown())
+}
+
+// remember keeps a snapshot read after an action, as the one for its
+// number of actions; the steps after it (undone, reset) are forgotten.
+func (m *Model) remember(s engine.Snapshot) {
+	if s.Actions > len(m.history) {
+		return // not a step this explorer saw
+	}
+	m.history = append(m.history[:s.Actions], s)
+}
+
+// travel moves the cursor one recorded step back or forward; forward from
+// the newest is live again.
+func (m *Model) travel(back bool) {
+	newest := len(m.history) - 1
+	switch {
+	case back && m.cursor < 0 && newest > 0:
+		m.cursor = newest - 1
+	case back && m.cursor > 0:
+		m.cursor--
+	case !back && m.cursor >= 0:
+		m.cursor++
+		if m.cursor >= newest {
+			m.cursor = -1
+		}
+	}
+	m.timeline.Follow()
+}
+
+// viewed is the snapshot on screen: the live one, or a recorded one.
+func (m *Model) viewed() engine.Snapshot {
+	if m.cursor >= 0 {
+		return m.history[m.cursor]
+	}
+	return *m.snap
 }
 
 // autoplay schedules the next beat.

@@ -307,3 +307,29 @@ func TestAutoplayPageDownAndTheInvariantBar(t *testing.T) {
 	require.Contains(t, view, "invariants  1 ✗ at #9  2 ✓  3 ✓  4 ✓  5 ✓  6 ✓  7 ✓")
 	require.NotContains(t, view, "▶ autoplay", "autoplay stops at the end")
 }
+
+// Time travel: ← shows the snapshot recorded after an earlier action, at
+// once and labelled; → goes forward to live; an action from a past point
+// replays the lab to it and drops the later steps.
+func TestTimeTravel(t *testing.T) {
+	tm := start(t, 120, 40)
+	press(tm, "nnnn") // A leads, takes 41, pauses; its lease expires
+	waitFor(t, tm, "guided 4/9")
+	press(tm, "h")
+	waitFor(t, tm, "◀ recorded after action 3 of 4")
+	press(tm, "hh")
+	waitFor(t, tm, "◀ recorded after action 1 of 4")
+	press(tm, "l")
+	waitFor(t, tm, "◀ recorded after action 2 of 4")
+	press(tm, "ll")
+	waitFor(t, tm, "guided 4/9 · next: step B")
+	// Back to after A took 41, then n from there: A pauses again (the
+	// guided order's third action), and the expiry is gone from the story.
+	press(tm, "hh")
+	waitFor(t, tm, "◀ recorded after action 2 of 4")
+	press(tm, "n")
+	waitFor(t, tm, "guided 3/9 · next: advance clock")
+	view := finalView(t, tm)
+	require.NotContains(t, view, "◀ recorded")
+	require.Contains(t, view, "Timeline  3 events")
+}

@@ -94,7 +94,7 @@ func (m *Model) helpView() string {
 // its own column from there on. Header, narration, result and the key line
 // always show; the panes share what is left.
 func (m *Model) labView() string {
-	s, st, w := *m.snap, m.styles, m.width
+	s, st, w := m.viewed(), m.styles, m.width
 	header := m.header(s)
 	narration := narrationLines(st, s, w, 2)
 	result := resultLines(st, s, w, 1+len(s.Result.Breaks))
@@ -233,6 +233,10 @@ func (m *Model) header(s engine.Snapshot) []string {
 	}
 	if m.playing {
 		second = fmt.Sprintf("▶ autoplay %s · ", m.pace) + second
+	}
+	if m.cursor >= 0 {
+		second = st.warn.Render(fmt.Sprintf("◀ recorded after action %d of %d", m.cursor, len(m.history)-1)) +
+			st.dim.Render(" · → forward · an action continues from here and drops the later ones")
 	}
 	lines := []string{first, second}
 	if m.showDSN {
