@@ -18,6 +18,7 @@ type keyMap struct {
 	Save   key.Binding
 	Scroll key.Binding
 	Travel key.Binding
+	Open   key.Binding
 	Play   key.Binding
 	Pace   key.Binding
 	Help   key.Binding
@@ -39,6 +40,7 @@ func newKeyMap() keyMap {
 		DSN:    key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "show DSN")),
 		Save:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "write the run as a trace")),
 		Scroll: key.NewBinding(key.WithKeys("up", "down", "pgup", "k", "j"), key.WithHelp("↑/↓", "scroll timeline (PgUp: 10 back)")),
+		Open:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open the timeline's last shown entry whole")),
 		Travel: key.NewBinding(key.WithKeys("left", "right", "h", "l"), key.WithHelp("←/→", "back/forward through recorded steps")),
 		Play:   key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "autoplay the guided order on/off")),
 		Pace:   key.NewBinding(key.WithKeys("<", ">"), key.WithHelp("</>", "autoplay slower/faster")),
@@ -56,7 +58,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Next, k.Step, k.Select, k.Pause},
 		{k.Expire, k.Second, k.Reset, k.Undo},
-		{k.Mode, k.Picker, k.DSN, k.Scroll, k.Travel},
+		{k.Mode, k.Picker, k.DSN, k.Scroll, k.Travel, k.Open},
 		{k.Play, k.Pace, k.Save, k.Help, k.Quit},
 	}
 }

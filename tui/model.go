@@ -113,6 +113,8 @@ type Model struct {
 	// on screen when the user went back in time, -1 when live.
 	history []engine.Snapshot
 	cursor  int
+	// opened: the narration area shows the timeline's focused entry whole.
+	opened bool
 	// playing: autoplay takes the next guided step every pace.
 	playing bool
 	pace    time.Duration
@@ -460,6 +462,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		case "pgup":
 			m.timeline.Scroll(10)
 		}
+	case key.Matches(msg, m.keys.Open):
+		m.opened = !m.opened
 	case key.Matches(msg, m.keys.Travel):
 		m.travel(msg.String() == "left" || msg.String() == "h")
 	case key.Matches(msg, m.keys.Play):

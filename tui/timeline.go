@@ -13,6 +13,9 @@ import (
 // scrolled up; any new step brings it back to the newest.
 type timeline struct {
 	scroll int // lines scrolled up from the newest
+	// focused is the event on the pane's last line when it was last drawn:
+	// the one Enter opens whole.
+	focused int
 }
 
 // Follow shows the newest events again.
@@ -26,11 +29,15 @@ func (tl *timeline) View(st styles, s engine.Snapshot, width, height int) []stri
 	if height <= 0 {
 		return nil
 	}
-	all := timelineLines(st, s, width)
+	all, owners := timelineLines(st, s, width)
 	room := height - 1
 	tl.scroll = min(tl.scroll, max(0, len(all)-room))
 	end := len(all) - tl.scroll
 	start := max(0, end-room)
+	tl.focused = -1
+	if end > 0 {
+		tl.focused = owners[end-1]
+	}
 	title := fmt.Sprintf("Timeline  %d events", len(s.Events))
 	if tl.scroll > 0 {
 		title += fmt.Sprintf(" · scrolled up %d (↓ to follow)", tl.scroll)
@@ -39,8 +46,9 @@ func (tl *timeline) View(st styles, s engine.Snapshot, width, height int) []stri
 	return fit(append([]string{head}, all[start:end]...), width)
 }
 
-// timelineLines renders every event; the timeline pane scrolls over them.
-func timelineLines(st styles, s engine.Snapshot, width int) []string {
+// timelineLines renders every event, and says which event each line is
+// of (-1: none); the timeline pane scrolls over them.
+func timelineLines(st styles, s engine.Snapshot, width int) ([]string, []int) {
 	broken := map[int]bool{}
 	for _, b := range s.Result.Breaks {
 		broken[b.Sequence] = true
@@ -49,14 +57,18 @@ func timelineLines(st styles, s engine.Snapshot, width int) []string {
 	// rather than being cut off.
 	wide := width >= 110
 	var lines []string
-	for _, e := range s.Events {
+	var owners []int
+	for i, e := range s.Events {
+		first := len(lines)
 		mark := " "
 		if broken[e.Sequence] {
 			mark = st.broken.Render("!")
 		}
+		// The state padded as text, not as the escape codes around it.
+		state := st.state(e.State) + strings.Repeat(" ", max(0, 11-ansi.StringWidth(e.State)))
 		if wide {
-			lines = append(lines, fmt.Sprintf("%s%3d %-6s %-6s %-13s %-15s %s  %s", mark, e.Sequence, engine.FormatClock(e.At),
-				e.Actor, e.Layer, e.Code, st.state(e.State), e.Detail))
+			lines = append(lines, fmt.Sprintf("%s%3d %-6s %-6s %-13s %-15s %s%s", mark, e.Sequence, engine.FormatClock(e.At),
+				e.Actor, e.Layer, e.Code, state, e.Detail))
 		} else {
 			lines = append(lines,
 				fmt.Sprintf("%s%3d %-6s %-15s %s", mark, e.Sequence, engine.FormatClock(e.At), e.Code, st.state(e.State)),
@@ -69,9 +81,33 @@ func timelineLines(st styles, s engine.Snapshot, width int) []string {
 			}
 			lines = append(lines, indent+st.dim.Render("guard: ")+st.guard.Render(e.Guard))
 		}
+		for range lines[first:] {
+			owners = append(owners, i)
+		}
 	}
 	if len(lines) == 0 {
 		lines = append(lines, st.dim.Render("  nothing has happened yet — press n to take the first guided step"))
+		owners = append(owners, -1)
 	}
-	return fit(lines, width)
+	return fit(lines, width), owners
+}
+
+// entryLines is one event whole, wrapped to the width: what a timeline
+// row cuts short.
+func entryLines(st styles, e engine.Event, width, height int) []string {
+	text := fmt.Sprintf("#%d %s %s %s %s — %s", e.Sequence, engine.FormatClock(e.At), e.Actor, e.Code, e.State, e.Detail)
+	if e.Guard != "" {
+		text += " · guard: " + e.Guard
+	}
+	if e.Narration != "" {
+		text += " · " + e.Narration
+	}
+	wrapped := strings.Split(ansi.Wordwrap(text, width-2, " "), "\n")
+	if len(wrapped) > height {
+		wrapped = wrapped[:height]
+	}
+	for i := range wrapped {
+		wrapped[i] = "  " + wrapped[i]
+	}
+	return fit(wrapped, width)
 }

@@ -333,3 +333,15 @@ func TestTimeTravel(t *testing.T) {
 	require.NotContains(t, view, "◀ recorded")
 	require.Contains(t, view, "Timeline  3 events")
 }
+
+// Enter opens the timeline's last shown entry whole — detail, guard and
+// narration — where a row of an 80-column timeline cuts it.
+func TestEnterOpensATimelineEntryWhole(t *testing.T) {
+	tm := start(t, 80, 24)
+	press(tm, "n")
+	waitFor(t, tm, "guided 1/9")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	view := finalView(t, tm)
+	flat := strings.Join(strings.Fields(view), " ")
+	require.Contains(t, flat, "#1 0:00 A A_LEADER ACQUIRED — A leads job daily-summary for 30s (an owner id, no order) · A now leads daily-summary")
+}
