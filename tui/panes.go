@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -242,16 +243,30 @@ func postgresPane(st styles, s engine.Snapshot, width, height int) []string {
 			t.TenantID, t.MembershipRevision, t.RegionID, t.RegionEpoch, active, r.NamespaceEpoch, r.MinimumWriterVersion, r.CheckpointSchemaVersion)
 		changed := !t.Active || t.MembershipRevision != seed.MembershipRevision || r.NamespaceEpoch != seed.NamespaceEpoch ||
 			r.MinimumWriterVersion != seed.MinimumWriterVersion || r.CheckpointSchemaVersion != seed.CheckpointSchemaVersion
+		lines := []string{line}
+		if ansi.StringWidth(line) > width {
+			// Two lines rather than a rollout cut short.
+			tenant, rollout, _ := strings.Cut(line, "  │ ")
+			lines = []string{tenant, "  " + rollout}
+		}
 		if changed {
-			head = append(head, line)
+			head = append(head, lines...)
 		} else {
-			config = append(config, line)
+			config = append(config, lines...)
 		}
 	}
+	// The guard goes right after the resource row: when the pane is short,
+	// the configuration is what it cuts, not the check that decided.
+	var guard []string
 	if g := s.LastGuard(engine.LayerDatabase); g != nil {
-		head = append(head, guardLines(st, g, width)...)
+		guard = guardLines(st, g, width)
 	} else {
-		head = append(head, st.dim.Render("  guard  not evaluated yet"))
+		guard = []string{st.dim.Render("  guard  not evaluated yet")}
+	}
+	if len(head) > 0 {
+		head = append(append(head[:1:1], guard...), head[1:]...)
+	} else {
+		head = guard
 	}
 	for _, c := range s.Ledger.Checkpoints {
 		checkpoints = append(checkpoints, fmt.Sprintf("  checkpoint token %s · schema %d · summary %d", engine.FormatFence(c.FencingToken), c.SchemaVersion, c.SummaryValue))
@@ -281,7 +296,7 @@ func postgresPane(st styles, s engine.Snapshot, width, height int) []string {
 	if room < len(checkpoints) {
 		checkpoints = checkpoints[:max(0, room)]
 	}
-	body := append(append(append(head[:1:1], config...), head[1:]...), checkpoints...)
+	body := append(append(slices.Clone(head), config...), checkpoints...)
 	body = append(body, executions...)
 	if height == 2 {
 		// One line: what the schema holds, counted.

@@ -66,20 +66,21 @@ func timelineLines(st styles, s engine.Snapshot, width int) ([]string, []int) {
 		}
 		// The state padded as text, not as the escape codes around it.
 		state := st.state(e.State) + strings.Repeat(" ", max(0, 11-ansi.StringWidth(e.State)))
-		if wide {
-			lines = append(lines, fmt.Sprintf("%s%3d %-6s %-6s %-13s %-15s %s%s", mark, e.Sequence, engine.FormatClock(e.At),
-				e.Actor, e.Layer, e.Code, state, e.Detail))
+		row := fmt.Sprintf("%s%3d %-6s %-6s %-13s %-15s %s%s", mark, e.Sequence, engine.FormatClock(e.At),
+			e.Actor, e.Layer, e.Code, state, e.Detail)
+		if wide && ansi.StringWidth(row) <= width {
+			lines = append(lines, row)
 		} else {
-			lines = append(lines,
-				fmt.Sprintf("%s%3d %-6s %-15s %s", mark, e.Sequence, engine.FormatClock(e.At), e.Code, st.state(e.State)),
-				"       "+e.Detail)
+			// The detail wraps on lines of its own rather than being cut.
+			lines = append(lines, fmt.Sprintf("%s%3d %-6s %-15s %s", mark, e.Sequence, engine.FormatClock(e.At), e.Code, st.state(e.State)))
+			lines = append(lines, indented(e.Detail, "       ", width)...)
 		}
 		if e.Guard != "" {
 			indent := "       "
 			if wide {
 				indent = strings.Repeat(" ", 47)
 			}
-			lines = append(lines, indent+st.dim.Render("guard: ")+st.guard.Render(e.Guard))
+			lines = append(lines, indented(st.dim.Render("guard: ")+st.guard.Render(e.Guard), indent, width)...)
 		}
 		for range lines[first:] {
 			owners = append(owners, i)
@@ -90,6 +91,15 @@ func timelineLines(st styles, s engine.Snapshot, width int) ([]string, []int) {
 		owners = append(owners, -1)
 	}
 	return fit(lines, width), owners
+}
+
+// indented wraps text to width under an indent.
+func indented(text, indent string, width int) []string {
+	wrapped := strings.Split(ansi.Wordwrap(text, max(20, width-len(indent)), " "), "\n")
+	for i := range wrapped {
+		wrapped[i] = indent + wrapped[i]
+	}
+	return wrapped
 }
 
 // entryLines is one event whole, wrapped to the width: what a timeline

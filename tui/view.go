@@ -118,8 +118,10 @@ func (m *Model) labView() string {
 
 	var middle []string
 	if w >= wideWidth {
-		left := w*11/20 - 1
-		right := w - left - 1
+		// The panes get the width their lines need, so they cut nothing
+		// while the timeline, which wraps, has room; at least 11/20.
+		left := max(w*11/20-1, min(m.naturalWidth(s, room), w-60))
+		right := w - left - 2 // sideBySide puts " │" between
 		column := m.stack(s, left, room, false)
 		timeline := m.timeline.View(m.styles, s, right, room)
 		middle = sideBySide(column, timeline, left, room)
@@ -133,6 +135,16 @@ func (m *Model) labView() string {
 	lines = append(lines, result...)
 	lines = append(lines, footer...)
 	return strings.Join(fit(lines, w), "\n")
+}
+
+// naturalWidth is the width of the widest line the panes would draw
+// given all the width they want.
+func (m *Model) naturalWidth(s engine.Snapshot, height int) int {
+	widest := 0
+	for _, line := range m.stack(s, 400, height, false) {
+		widest = max(widest, ansi.StringWidth(strings.TrimRight(ansi.Strip(line), " ─")))
+	}
+	return widest + 1
 }
 
 // stack fills height lines with the panes, each getting at least its
