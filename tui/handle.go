@@ -1,0 +1,185 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/list"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/fencelab/fencelab/engine"
+)
+
+// What each key does. Keys that act on the lab become operations for its
+// owner (run); the rest change what the screen shows.
+
+func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	if key.Matches(msg, m.keys.Quit) && !(m.picking && m.picker.FilterState() == list.Filtering && msg.String() == "q") {
+		return m, tea.Quit
+	}
+	if m.width < minWidth || m.height < minHeight {
+		return m, nil // nothing on screen to act on: only quitting and resizing
+	}
+	if m.picking {
+		return m.handlePickerKey(msg)
+	}
+	if m.showHelp {
+		m.showHelp = false
+		return m, nil
+	}
+	if !m.open {
+		return m, nil
+	}
+	switch {
+	case key.Matches(msg, m.keys.Help):
+		m.showHelp = true
+	case key.Matches(msg, m.keys.Next):
+		return m, m.waiting(m.viewed().GuidedAction, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Next(ctx) }))
+	case key.Matches(msg, m.keys.Step):
+		i := int(msg.String()[0] - '1')
+		if m.snap == nil || i >= len(m.snap.Actors) {
+			m.setStatus(fmt.Sprintf("there is no actor %d here", i+1), false)
+			return m, nil
+		}
+		// Stepping does not move the selection: p still acts on the actor
+		// chosen with tab, as in "pause A, step B until it commits, resume A".
+		name := m.snap.Actors[i].Name
+		return m, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Do(ctx, engine.Do(name)) })
+	case key.Matches(msg, m.keys.Select):
+		if n := len(m.snap.Actors); n > 0 {
+			if msg.String() == "shift+tab" {
+				m.selected = (m.selected + n - 1) % n
+			} else {
+				m.selected = (m.selected + 1) % n
+			}
+		}
+	case key.Matches(msg, m.keys.Pause):
+		if m.selected >= len(m.snap.Actors) {
+			return m, nil
+		}
+		a := m.viewed().Actors[m.selected] // as it is where the action will happen
+		action := engine.Pause(a.Name, "paused by you")
+		if a.Paused {
+			action = engine.Resume(a.Name)
+		}
+		return m, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Do(ctx, action) })
+	case key.Matches(msg, m.keys.Expire):
+		action := engine.AdvanceToNextExpiry()
+		return m, m.waiting(action, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Do(ctx, action) }))
+	case key.Matches(msg, m.keys.Second):
+		action := engine.AdvanceBy(time.Second)
+		return m, m.waiting(action, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Do(ctx, action) }))
+	case key.Matches(msg, m.keys.Reset):
+		return m, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Reset(ctx) })
+	case key.Matches(msg, m.keys.Undo):
+		return m, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Undo(ctx) })
+	case key.Matches(msg, m.keys.Mode):
+		if m.busy {
+			return m, nil
+		}
+		other := engine.Unsafe
+		if m.mode == engine.Unsafe {
+			other = engine.Safe
+		}
+		if other == engine.Unsafe && !m.opts.AllowUnsafe {
+			m.setStatus("UNSAFE writes naive code paths into --pg's server; start fencelab with --allow-unsafe to allow it", false)
+			return m, nil
+		}
+		return m, m.openLab(m.scenario, other)
+	case key.Matches(msg, m.keys.Picker):
+		m.picking = true
+		m.picker.ResetFilter()
+	case key.Matches(msg, m.keys.DSN):
+		m.showDSN = !m.showDSN
+	case key.Matches(msg, m.keys.Save):
+		if m.opts.SaveTrace == nil {
+			return m, nil
+		}
+		save := m.opts.SaveTrace
+		return m, m.run(func(ctx context.Context, lab *engine.Lab) error {
+			trace, err := lab.Trace(ctx)
+			if err != nil {
+				return err
+			}
+			path, err := save(trace)
+			if err != nil {
+				return &notice{"could not write the trace: " + engine.OneLine(err)}
+			}
+			return &notice{fmt.Sprintf("trace written: %s (fencelab replay %s)", path, path)}
+		})
+	case key.Matches(msg, m.keys.Scroll):
+		switch msg.String() {
+		case "up", "k":
+			m.timeline.Scroll(1)
+		case "down", "j":
+			m.timeline.Scroll(-1)
+		case "pgup":
+			m.timeline.Scroll(10)
+		}
+	case key.Matches(msg, m.keys.Open):
+		m.opened = !m.opened
+	case key.Matches(msg, m.keys.Travel):
+		m.travel(msg.String() == "left" || msg.String() == "h")
+	case key.Matches(msg, m.keys.Play):
+		if m.playing {
+			m.playing = false
+			m.setStatus("autoplay stopped", true)
+			return m, nil
+		}
+		m.playing = true
+		m.setStatus(fmt.Sprintf("autoplay: a guided step every %s — a stops, < > change the pace", m.pace), true)
+		return m, m.autoplay()
+	case key.Matches(msg, m.keys.Pace):
+		paces := []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second, 3 * time.Second, 5 * time.Second}
+		i := slices.Index(paces, m.pace)
+		if msg.String() == "<" {
+			i = min(len(paces)-1, i+1)
+		} else {
+			i = max(0, i-1)
+		}
+		m.pace = paces[i]
+		m.setStatus(fmt.Sprintf("autoplay pace: a guided step every %s", m.pace), true)
+	}
+	return m, nil
+}
+
+func (m *Model) handlePickerKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	if m.picker.FilterState() != list.Filtering {
+		switch msg.String() {
+		case "esc":
+			m.picking = false
+			return m, nil
+		case "enter":
+			item, ok := m.picker.SelectedItem().(scenarioItem)
+			if !ok || m.busy {
+				return m, nil
+			}
+			m.picking = false
+			m.timeline.Follow()
+			return m, m.openLab(item.s, m.mode)
+		}
+	}
+	var cmd tea.Cmd
+	m.picker, cmd = m.picker.Update(msg)
+	return m, cmd
+}
+
+// describe turns an operation's error into the status line: a user's
+// mistake is said plainly; a backend failure says the step did not happen.
+func describe(err error) string {
+	switch {
+	case errors.Is(err, engine.ErrGuidedDone):
+		return "the guided order is over — r reset · m other mode · s another scenario · 1–9 step freely"
+	case errors.Is(err, engine.ErrOffPath):
+		return engine.OneLine(err) + ", so n has nothing that applies here — r starts it again, u takes back your last action, 1–9 step freely"
+	case errors.Is(err, engine.ErrPaused), errors.Is(err, engine.ErrProgramDone), errors.Is(err, engine.ErrNothingToUndo),
+		errors.Is(err, engine.ErrUndoNeedsLab), errors.Is(err, engine.ErrNoExpiry), errors.Is(err, engine.ErrUnknownActor):
+		return engine.OneLine(err)
+	default:
+		return "backend error, the step did not complete: " + engine.OneLine(err)
+	}
+}
