@@ -111,17 +111,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			}
 			return &notice{fmt.Sprintf("trace written: %s (fencelab replay %s)", path, path)}
 		})
-	case key.Matches(msg, m.keys.Scroll):
-		switch msg.String() {
-		case "up", "k":
-			m.timeline.Scroll(1)
-		case "down", "j":
-			m.timeline.Scroll(-1)
-		case "pgup":
-			m.timeline.Scroll(10)
-		}
-	case key.Matches(msg, m.keys.Open):
-		m.opened = !m.opened
+	case key.Matches(msg, m.keys.Scroll), key.Matches(msg, m.keys.Open):
+		m.timeline.Update(msg)
 	case key.Matches(msg, m.keys.Travel):
 		m.travel(msg.String() == "left" || msg.String() == "h")
 	case key.Matches(msg, m.keys.Play):

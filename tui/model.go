@@ -111,8 +111,6 @@ type Model struct {
 	// on screen when the user went back in time, -1 when live.
 	history []engine.Snapshot
 	cursor  int
-	// opened: the narration area shows the timeline's focused entry whole.
-	opened bool
 	// playing: autoplay takes the next guided step every pace.
 	playing bool
 	pace    time.Duration

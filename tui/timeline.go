@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/fencelab/fencelab/engine"
@@ -13,6 +14,8 @@ import (
 // scrolled up; any new step brings it back to the newest.
 type timeline struct {
 	scroll int // lines scrolled up from the newest
+	// opened: its focused entry shows whole in the narration area.
+	opened bool
 	// focused is the event on the pane's last line when it was last drawn:
 	// the one Enter opens whole.
 	focused int
@@ -23,6 +26,29 @@ func (tl *timeline) Follow() { tl.scroll = 0 }
 
 // Scroll moves up (positive) or down (negative) by lines.
 func (tl *timeline) Scroll(lines int) { tl.scroll = max(0, tl.scroll+lines) }
+
+// Update takes the timeline's own keys: scrolling, and Enter, which opens
+// (and closes) the focused entry.
+func (tl *timeline) Update(msg tea.KeyMsg) {
+	switch msg.String() {
+	case "up", "k":
+		tl.Scroll(1)
+	case "down", "j":
+		tl.Scroll(-1)
+	case "pgup":
+		tl.Scroll(10)
+	case "enter":
+		tl.opened = !tl.opened
+	}
+}
+
+// Opened is the entry to show whole, if one is open and s has it.
+func (tl *timeline) Opened(s engine.Snapshot) (engine.Event, bool) {
+	if !tl.opened || tl.focused < 0 || tl.focused >= len(s.Events) {
+		return engine.Event{}, false
+	}
+	return s.Events[tl.focused], true
+}
 
 // View renders the events that fit in height lines, title included.
 func (tl *timeline) View(st styles, s engine.Snapshot, width, height int) []string {

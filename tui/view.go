@@ -97,8 +97,8 @@ func (m *Model) labView() string {
 	s, st, w := m.viewed(), m.styles, m.width
 	header := m.header(s)
 	narration := narrationLines(st, s, w, 2)
-	if f := m.timeline.focused; m.opened && f >= 0 && f < len(s.Events) {
-		narration = entryLines(st, s.Events[f], w, 6)
+	if e, ok := m.timeline.Opened(s); ok {
+		narration = entryLines(st, e, w, 6)
 	}
 	result := resultLines(st, s, w, 1+len(s.Result.Breaks))
 	if len(result) > 2 {
