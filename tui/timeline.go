@@ -121,7 +121,7 @@ func timelineLines(st styles, s engine.Snapshot, width int) ([]string, []int) {
 
 // indented wraps text to width under an indent.
 func indented(text, indent string, width int) []string {
-	wrapped := strings.Split(ansi.Wordwrap(text, max(20, width-len(indent)), " "), "\n")
+	wrapped := strings.Split(ansi.Wrap(text, max(20, width-len(indent)), " "), "\n") // long words break too
 	for i := range wrapped {
 		wrapped[i] = indent + wrapped[i]
 	}

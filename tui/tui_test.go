@@ -354,3 +354,21 @@ func TestEnterOpensATimelineEntryWhole(t *testing.T) {
 	flat := strings.Join(strings.Fields(view), " ")
 	require.Contains(t, flat, "#1 0:00 A A_LEADER ACQUIRED — A leads job daily-summary for 30s (an owner id, no order) · A now leads daily-summary")
 }
+
+// At 160×48 no pane cuts text, in any scenario's final screen (the key
+// line elides its own tail).
+func TestNothingCutAt160x48(t *testing.T) {
+	for _, s := range scenarios.All() {
+		for _, mode := range []engine.Mode{engine.Safe, engine.Unsafe} {
+			t.Run(s.ID+"_"+mode.String(), func(t *testing.T) {
+				tm := startOn(t, 160, 48, s.ID, mode)
+				press(tm, strings.Repeat("n", len(s.Guided(mode))))
+				waitFor(t, tm, "guided order complete")
+				lines := strings.Split(finalView(t, tm), "\n")
+				for _, line := range lines[:len(lines)-1] {
+					require.NotContains(t, line, "…", "a cut line")
+				}
+			})
+		}
+	}
+}
