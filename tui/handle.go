@@ -164,9 +164,9 @@ func (m *Model) handlePickerKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 func describe(err error) string {
 	switch {
 	case errors.Is(err, engine.ErrGuidedDone):
-		return "the guided order is over — r reset · m other mode · s another scenario · 1–9 step freely"
+		return "the guided order is over — r reset · m mode · s scenario · 1–9 step · ? help"
 	case errors.Is(err, engine.ErrOffPath):
-		return engine.OneLine(err) + ", so n has nothing that applies here — r starts it again, u takes back your last action, 1–9 step freely"
+		return engine.OneLine(err) + ": r starts it again, u takes back your last action"
 	case errors.Is(err, engine.ErrPaused), errors.Is(err, engine.ErrProgramDone), errors.Is(err, engine.ErrNothingToUndo),
 		errors.Is(err, engine.ErrUndoNeedsLab), errors.Is(err, engine.ErrNoExpiry), errors.Is(err, engine.ErrUnknownActor):
 		return engine.OneLine(err)

@@ -259,6 +259,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.waitUntil = time.Time{}
 		var told *notice
 		failed := msg.err != nil && !errors.As(msg.err, &told)
+		stopped := m.playing && msg.fresh && msg.snap.OffPath
 		if failed || msg.fresh && (msg.snap.GuidedNext == "" || msg.snap.OffPath) {
 			m.playing = false // autoplay ends with the story, or where it cannot go on
 		}
@@ -274,6 +275,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.queue = nil // later keys were meant for a state that did not come
 		} else if m.snap != nil && m.snap.GuidedNext == "" && m.snap.GuidedTotal > 0 && !m.snap.OffPath {
 			m.setStatus("guided order complete — r reset · m other mode · s another scenario", true)
+		} else if stopped {
+			m.setStatus("autoplay stopped: that step left the guided order", true)
 		} else {
 			m.status = ""
 		}

@@ -62,7 +62,7 @@ func workersPane(st styles, s engine.Snapshot, selected, width, height int) []st
 		case a.Done:
 			status = st.dim.Render("done")
 		case a.Waiting != "":
-			status = st.state("CONTENDED") + " waits"
+			status = st.dim.Render("waits") // why: the timeline's last entry of it
 		}
 		next := ""
 		if a.NextStep != "" {
@@ -176,40 +176,42 @@ func jobHashesReadable(s engine.Snapshot) []engine.RedisKey {
 // compactKeys packs the keys into few lines, each named by its last
 // segment (lease, counter, leader:JOB), when the pane is short.
 func compactKeys(st styles, keys []engine.RedisKey, width, lines int) []string {
-	var out []string
-	var counts []int // keys on each line
-	line, n := " ", 0
-	for _, k := range keys {
+	items := make([]string, len(keys))
+	for i, k := range keys {
 		name := k.Key
 		// The tail names the key; a real Redis puts the run's namespace
 		// (fencelab:RUN:) before it.
-		if i := strings.LastIndex(name, "}:"); i >= 0 {
-			name = name[i+2:]
-		} else if i := strings.Index(name, "leader:"); i >= 0 {
-			name = name[i:]
+		if j := strings.LastIndex(name, "}:"); j >= 0 {
+			name = name[j+2:]
+		} else if j := strings.Index(name, "leader:"); j >= 0 {
+			name = name[j:]
 		} else {
 			name = strings.TrimPrefix(name, "fencelab:")
 		}
-		item := " " + name + "=" + k.Value
+		items[i] = " " + name + "=" + k.Value
 		if k.TTL > 0 {
-			item += " (" + formatTTL(k.TTL) + ")"
+			items[i] += " (" + formatTTL(k.TTL) + ")"
 		}
-		if ansi.StringWidth(line)+ansi.StringWidth(item) > width && line != " " {
-			out, counts = append(out, line), append(counts, n)
-			line, n = " ", 0
-		}
-		line, n = line+item, n+1
 	}
-	out, counts = append(out, line), append(counts, n)
-	if len(out) > lines && lines > 0 {
-		// The last line that fits says how many keys did not.
-		hidden := 0
-		for _, c := range counts[lines-1:] {
-			hidden += c
+	var out []string
+	line := " "
+	for i, item := range items {
+		last := len(out) == lines-1
+		room := width
+		if last && i < len(items)-1 {
+			// The last line keeps room to say what did not fit.
+			room -= ansi.StringWidth(fmt.Sprintf("  +%d more", len(items)-i))
 		}
-		out = append(out[:lines-1], st.dim.Render(fmt.Sprintf("  +%d more keys", hidden)))
+		if ansi.StringWidth(line)+ansi.StringWidth(item) > room && line != " " {
+			if last {
+				return append(out, line+st.dim.Render(fmt.Sprintf("  +%d more", len(items)-i)))
+			}
+			out = append(out, line)
+			line = " "
+		}
+		line += item
 	}
-	return out
+	return append(out, line)
 }
 
 func formatTTL(d time.Duration) string {
@@ -348,8 +350,8 @@ func outboxPane(st styles, s engine.Snapshot, width, height int) []string {
 	case room < 1 && len(s.Ledger.Outbox) > 0:
 		// One line for all of it: the newest row and the ledger's count.
 		o := s.Ledger.Outbox[len(s.Ledger.Outbox)-1]
-		return titled(st, "Outbox & provider", width, height, []string{fmt.Sprintf("  %d rows, newest %s %s · %s applied %d",
-			len(s.Ledger.Outbox), o.OperationID, st.state(o.Status), s.ProviderName, len(s.Applications))})
+		return titled(st, "Outbox & provider", width, height, []string{fmt.Sprintf("  %s, newest %s %s · %s applied %d",
+			plural(len(s.Ledger.Outbox), "row"), o.OperationID, st.state(o.Status), s.ProviderName, len(s.Applications))})
 	case room < 1:
 		return titled(st, "Outbox & provider", width, height, []string{ledger})
 	}

@@ -38,5 +38,5 @@ func TestRedisPaneSaysWhatItLeavesOut(t *testing.T) {
 	}
 	lines := redisPane(newStyles(), snap, 60, 4)
 	require.LessOrEqual(t, len(lines), 4)
-	require.Contains(t, strings.Join(lines, "\n"), "more keys")
+	require.Contains(t, strings.Join(lines, "\n"), "+9 more")
 }

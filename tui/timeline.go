@@ -64,7 +64,7 @@ func (tl *timeline) View(st styles, s engine.Snapshot, width, height int) []stri
 	if end > 0 {
 		tl.focused = owners[end-1]
 	}
-	title := fmt.Sprintf("Timeline  %d events", len(s.Events))
+	title := "Timeline  " + plural(len(s.Events), "event")
 	if tl.scroll > 0 {
 		title += fmt.Sprintf(" · scrolled up %d (↓ to follow)", tl.scroll)
 	}
@@ -113,10 +113,20 @@ func timelineLines(st styles, s engine.Snapshot, width int) ([]string, []int) {
 		}
 	}
 	if len(lines) == 0 {
-		lines = append(lines, st.dim.Render("  nothing has happened yet — press n to take the first guided step"))
-		owners = append(owners, -1)
+		lines = indented(st.dim.Render("nothing has happened yet — press n to take the first guided step"), "  ", width)
+		for range lines {
+			owners = append(owners, -1)
+		}
 	}
 	return fit(lines, width), owners
+}
+
+// plural counts: "1 event", "3 events".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // indented wraps text to width under an indent.

@@ -238,14 +238,18 @@ func (m *Model) header(s engine.Snapshot) []string {
 	}
 	first := fmt.Sprintf("%s %s  %s  %s  clock %s", st.title.Render("fencelab"), st.title.Render(s.Scenario.ID), mode,
 		st.dim.Render(s.Scenario.Title), engine.FormatClock(s.Clock))
-	second := fmt.Sprintf("redis %s · postgres %s · guided %d/%d", s.RedisName, s.DatabaseName, s.GuidedDone, s.GuidedTotal)
+	// Where the story is comes first, so a narrow terminal cuts the
+	// backends' names rather than it.
+	backends := st.dim.Render(fmt.Sprintf(" · redis %s · postgres %s", s.RedisName, s.DatabaseName))
+	second := fmt.Sprintf("guided %d/%d", s.GuidedDone, s.GuidedTotal)
 	switch {
 	case s.OffPath:
-		second = fmt.Sprintf("redis %s · postgres %s · free · guided order left at %d/%d", s.RedisName, s.DatabaseName,
-			s.GuidedDone, s.GuidedTotal) + st.dim.Render(" · r starts it again, u takes back your last action")
+		second = fmt.Sprintf("free · guided order left at %d/%d", s.GuidedDone, s.GuidedTotal) +
+			st.dim.Render(" · r starts it again, u takes back your last action")
 	case s.GuidedNext != "":
 		second += st.dim.Render(" · next: " + s.GuidedNext)
 	}
+	second += backends
 	if m.playing {
 		second = fmt.Sprintf("▶ autoplay %s · ", m.pace) + second
 	}
