@@ -60,6 +60,16 @@ func (tl *timeline) View(st styles, s engine.Snapshot, width, height int) []stri
 	tl.scroll = min(tl.scroll, max(0, len(all)-room))
 	end := len(all) - tl.scroll
 	start := max(0, end-room)
+	// The first line shown starts an entry: a detail without its number
+	// says nothing (the lines it frees stay empty).
+	// (Unless the last entry alone fills the pane: then its tail shows.)
+	first := start
+	for first > 0 && first < end && owners[first] == owners[first-1] {
+		first++
+	}
+	if first < end {
+		start = first
+	}
 	tl.focused = -1
 	if end > 0 {
 		tl.focused = owners[end-1]
@@ -69,7 +79,15 @@ func (tl *timeline) View(st styles, s engine.Snapshot, width, height int) []stri
 		title += fmt.Sprintf(" · scrolled up %d (↓ to follow)", tl.scroll)
 	}
 	head := st.pane.Render(title) + " " + st.dim.Render(strings.Repeat("─", max(0, width-ansi.StringWidth(title)-1)))
-	return fit(append([]string{head}, all[start:end]...), width)
+	lines := []string{head}
+	if start > 0 {
+		// Lines freed by a skipped partial entry go above, so the newest
+		// entry stays next to the narration.
+		for range room - (end - start) {
+			lines = append(lines, "")
+		}
+	}
+	return fit(append(lines, all[start:end]...), width)
 }
 
 // timelineLines renders every event, and says which event each line is

@@ -203,6 +203,9 @@ func (m *Model) stack(s engine.Snapshot, width, height int, withTimeline bool) [
 	}
 	var lines []string
 	for i, p := range panes {
+		if heights[i] < 2 {
+			continue // a title with nothing under it: its line goes to the timeline
+		}
 		lines = append(lines, p.render(heights[i])...)
 	}
 	if withTimeline {
