@@ -169,6 +169,14 @@ func startExplorer(t *testing.T, dir string, args ...string) explorerRun {
 	return r
 }
 
+// quit presses q and requires the explorer to end with exit 0.
+func (r explorerRun) quit() {
+	r.t.Helper()
+	r.key("q")
+	code, _ := r.waitExit(10 * time.Second)
+	require.Equal(r.t, 0, code)
+}
+
 func (r explorerRun) pid() int {
 	r.t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
@@ -289,9 +297,7 @@ func TestExplorerSavesATraceThatReplaysAndPlays(t *testing.T) {
 	r.waitScreen("worker-A  token 41   REJECTED STALE_FENCE")
 	r.key("w")
 	r.waitScreen("fencelab-lease-overrun-safe.trace.json")
-	r.key("q")
-	code, _ := r.waitExit(10 * time.Second)
-	require.Equal(t, 0, code)
+	r.quit()
 
 	trace := filepath.Join(dir, "fencelab-lease-overrun-safe.trace.json")
 	code, stdout, stderr := call(t, "replay", trace)
@@ -305,9 +311,7 @@ func TestExplorerSavesATraceThatReplaysAndPlays(t *testing.T) {
 	}
 	screen := played.waitScreen("guided order complete", "worker-A  token 41   REJECTED STALE_FENCE")
 	require.Contains(t, screen, "worker-B  token 42   COMMITTED")
-	played.key("q")
-	code, _ = played.waitExit(10 * time.Second)
-	require.Equal(t, 0, code)
+	played.quit()
 }
 
 // Keys and n mix on the guided path: A's first step by hand, then n to the
@@ -334,9 +338,7 @@ func TestExplorerMixedPathUnderTmux(t *testing.T) {
 	r.waitScreen("you left the guided order at 0/9")
 	r.key("u")
 	r.waitScreen("guided 0/9 · next: step A")
-	r.key("q")
-	code, _ := r.waitExit(10 * time.Second)
-	require.Equal(t, 0, code)
+	r.quit()
 }
 
 // The explorer on a real redis-server plays lease-overrun to STALE_FENCE
@@ -358,7 +360,5 @@ func TestExplorerOnARealRedisWithNAndT(t *testing.T) {
 	}
 	screen := r.waitScreen("guided 9/9", "verdict STALE_FENCE")
 	require.Contains(t, screen, "worker-A  token 41   REJECTED STALE_FENCE")
-	r.key("q")
-	code, _ := r.waitExit(10 * time.Second)
-	require.Equal(t, 0, code)
+	r.quit()
 }

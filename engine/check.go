@@ -491,11 +491,8 @@ func (c *checker) enabled(lab *Lab, keys []RedisKey) (out []Action) {
 		return nil
 	}
 	defer func() { out = c.guidedFirst(lab, out) }()
-	for _, k := range keys {
-		if k.TTL > 0 {
-			out = append(out, AdvanceToNextExpiry())
-			break
-		}
+	if hasTTL(keys) {
+		out = append(out, AdvanceToNextExpiry())
 	}
 	for _, d := range c.durations {
 		taken := 0
