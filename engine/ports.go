@@ -172,6 +172,10 @@ type RedisKey struct {
 	Fields map[string]string `json:",omitempty"`
 	// TTL is the remaining time to live; negative when the key has none.
 	TTL time.Duration
+	// Conflict is the conflict key whose lease, counter or epoch this key
+	// holds, when a snapshot knows it: the key's own name carries only a
+	// hash of it.
+	Conflict string `json:",omitempty"`
 }
 
 // Coordination is the Redis backend as a whole.
@@ -187,6 +191,9 @@ type Coordination interface {
 	// Restore makes the lab's keys exactly these, as Keys read them but
 	// named relative to Namespace, each with the TTL it had left.
 	Restore(ctx context.Context, keys []RedisKey) error
+	// ConflictKeyNames are the names of the keys that hold a conflict
+	// key's lease, counter and epoch, as Keys lists them.
+	ConflictKeyNames(conflictKey string) []string
 	// LeaseHolder reads who holds the resource lease of a conflict key.
 	LeaseHolder(ctx context.Context, conflictKey string) (owner string, token int64, held bool, err error)
 	// Elapse lets d of lab time pass for key expiry: the embedded server

@@ -16,8 +16,11 @@ type Snapshot struct {
 
 	RedisName    string
 	RedisVirtual bool
-	DatabaseName string
-	DSN          string
+	// RedisNamespace starts the name of every lab key (fencelab:, or
+	// fencelab:RUN: on a shared server).
+	RedisNamespace string
+	DatabaseName   string
+	DSN            string
 
 	Actors []ActorView
 	Keys   []RedisKey
@@ -81,22 +84,24 @@ type ActorView struct {
 // Snapshot reads the backends and the lab's own state.
 func (l *Lab) Snapshot(ctx context.Context) (Snapshot, error) {
 	s := Snapshot{
-		Scenario:     l.scenario,
-		Mode:         l.mode,
-		Clock:        l.clock,
-		Now:          l.Now(),
-		RedisName:    l.backends.Coordination.Describe(),
-		RedisVirtual: l.backends.Coordination.Virtual(),
-		DatabaseName: l.backends.Database.Describe(),
-		DSN:          l.backends.Database.DSN(),
-		Events:       l.events,
-		GuidedDone:   l.guidedNext,
-		GuidedTotal:  len(l.guided),
+		Scenario:       l.scenario,
+		Mode:           l.mode,
+		Clock:          l.clock,
+		Now:            l.Now(),
+		RedisName:      l.backends.Coordination.Describe(),
+		RedisVirtual:   l.backends.Coordination.Virtual(),
+		RedisNamespace: l.backends.Coordination.Namespace(),
+		DatabaseName:   l.backends.Database.Describe(),
+		DSN:            l.backends.Database.DSN(),
+		Events:         l.events,
+		GuidedDone:     l.guidedNext,
+		GuidedTotal:    len(l.guided),
 	}
 	var err error
 	if s.Keys, err = l.backends.Coordination.Keys(ctx); err != nil {
 		return s, err
 	}
+	l.nameConflictKeys(s.Keys)
 	// Each actor's truth is the lease of its own conflict key (a
 	// partitioned region's worker takes another one).
 	type lease struct {
@@ -177,4 +182,26 @@ func (l *Lab) Snapshot(ctx context.Context) (Snapshot, error) {
 		s.Actors = append(s.Actors, v)
 	}
 	return s, nil
+}
+
+// nameConflictKeys says which conflict key each lease, counter and epoch
+// key is of — the seed's, or one an actor takes its lease on (a partitioned
+// region's own) — so a screen can tell two key spaces apart.
+func (l *Lab) nameConflictKeys(keys []RedisKey) {
+	of := map[string]string{}
+	name := func(conflictKey string) {
+		if conflictKey == "" {
+			return
+		}
+		for _, key := range l.backends.Coordination.ConflictKeyNames(conflictKey) {
+			of[key] = conflictKey
+		}
+	}
+	name(l.scenario.Seed.ConflictKey)
+	for _, a := range l.actors {
+		name(a.LeaseKey)
+	}
+	for i := range keys {
+		keys[i].Conflict = of[keys[i].Key]
+	}
 }

@@ -50,18 +50,12 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		name := m.snap.Actors[i].Name
 		return m, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Do(ctx, engine.Do(name)) })
 	case key.Matches(msg, m.keys.Select):
-		if n := len(m.snap.Actors); n > 0 {
-			if msg.String() == "shift+tab" {
-				m.selected = (m.selected + n - 1) % n
-			} else {
-				m.selected = (m.selected + 1) % n
-			}
-		}
+		m.workers.Update(msg, len(m.snap.Actors))
 	case key.Matches(msg, m.keys.Pause):
-		if m.selected >= len(m.snap.Actors) {
+		if m.workers.selected >= len(m.snap.Actors) {
 			return m, nil
 		}
-		a := m.viewed().Actors[m.selected] // as it is where the action will happen
+		a := m.viewed().Actors[m.workers.selected] // as it is where the action will happen
 		action := engine.Pause(a.Name, "paused by you")
 		if a.Paused {
 			action = engine.Resume(a.Name)
@@ -111,10 +105,26 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			}
 			return &notice{fmt.Sprintf("trace written: %s (fencelab replay %s)", path, path)}
 		})
+	case key.Matches(msg, m.keys.Focus):
+		// f visits the panes in order and comes back to the timeline;
+		// esc goes straight back.
+		switch {
+		case msg.String() == "esc":
+			m.focus = focusTimeline
+		case m.focus == paneCount-1:
+			m.focus = focusTimeline
+		default:
+			m.focus++
+			m.panes[m.focus].scroll = 0
+		}
+	case key.Matches(msg, m.keys.Scroll) && m.focus != focusTimeline:
+		m.panes[m.focus].Update(msg)
 	case key.Matches(msg, m.keys.Scroll), key.Matches(msg, m.keys.Open):
 		m.timeline.Update(msg)
 	case key.Matches(msg, m.keys.Travel):
-		m.travel(msg.String() == "left" || msg.String() == "h")
+		if m.history.Update(msg) {
+			m.timeline.Follow()
+		}
 	case key.Matches(msg, m.keys.Play):
 		if m.playing {
 			m.playing = false

@@ -17,6 +17,7 @@ type keyMap struct {
 	DSN    key.Binding
 	Save   key.Binding
 	Scroll key.Binding
+	Focus  key.Binding
 	Travel key.Binding
 	Open   key.Binding
 	Play   key.Binding
@@ -39,7 +40,8 @@ func newKeyMap() keyMap {
 		Undo:   key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo")),
 		DSN:    key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "show DSN")),
 		Save:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "write the run as a trace")),
-		Scroll: key.NewBinding(key.WithKeys("up", "down", "pgup", "k", "j"), key.WithHelp("↑/↓", "scroll timeline (PgUp: 10 back)")),
+		Scroll: key.NewBinding(key.WithKeys("up", "down", "pgup", "k", "j"), key.WithHelp("↑/↓", "scroll the focused pane (PgUp: 10 back)")),
+		Focus:  key.NewBinding(key.WithKeys("f", "esc"), key.WithHelp("f/esc", "focus the next pane, whole / the timeline")),
 		Open:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open the timeline's last shown entry whole")),
 		Travel: key.NewBinding(key.WithKeys("left", "right", "h", "l"), key.WithHelp("←/→", "back/forward through recorded steps")),
 		Play:   key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "autoplay the guided order on/off")),
@@ -58,7 +60,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Next, k.Step, k.Select, k.Pause},
 		{k.Expire, k.Second, k.Reset, k.Undo},
-		{k.Mode, k.Picker, k.DSN, k.Scroll, k.Travel, k.Open},
+		{k.Mode, k.Picker, k.DSN, k.Focus, k.Scroll, k.Travel, k.Open},
 		{k.Play, k.Pace, k.Save, k.Help, k.Quit},
 	}
 }

@@ -96,21 +96,22 @@ type Model struct {
 	scenario *engine.Scenario
 	mode     engine.Mode
 
-	busy     bool
-	queue    []op
-	selected int
+	busy  bool
+	queue []op
+	// The components: each owns its pane's state. focus is the pane the
+	// scroll keys move (focusTimeline or one of m.panes).
+	workers  workerList
+	panes    [paneCount]*pane
 	timeline timeline
+	focus    int
 	showDSN  bool
 	showHelp bool
 	picking  bool
 	status   string
 	statusOK bool
 	fatal    error
-	// history is the snapshot read after each action, by the number of
-	// actions taken (history[0]: the seeded state); cursor is the one
-	// on screen when the user went back in time, -1 when live.
-	history []engine.Snapshot
-	cursor  int
+	// history is time travel over the snapshots recorded after each action.
+	history history
 	// playing: autoplay takes the next guided step every pace.
 	playing bool
 	pace    time.Duration
@@ -131,12 +132,14 @@ func New(ctx context.Context, opts Options) *Model {
 		picker:  newPicker(opts.Catalog),
 		ctx:     ctx,
 		owner:   newLabOwner(ctx),
-		cursor:  -1,
+		history: newHistory(),
+		focus:   focusTimeline,
 		pace:    2 * time.Second,
 		mode:    opts.Mode,
 		width:   80,
 		height:  24,
 	}
+	m.panes = newPanes(&m.workers)
 	m.scenario = opts.Catalog[0]
 	for _, s := range opts.Catalog {
 		if s.ID == opts.Scenario {
@@ -195,17 +198,17 @@ func (m *Model) run(o op) tea.Cmd {
 	}
 	m.busy = true
 	owner := m.owner
-	if m.cursor >= 0 {
+	if past, ok := m.history.Past(); ok {
 		// An action from a past point: the lab goes back there first (by
 		// replay) and the steps after it are dropped.
-		back, then := m.history[m.cursor].Actions, o
+		back, then := past.Actions, o
 		o = func(ctx context.Context, lab *engine.Lab) error {
 			if err := lab.Rewind(ctx, back); err != nil {
 				return err
 			}
 			return then(ctx, lab)
 		}
-		m.cursor = -1
+		m.history.Leave()
 	}
 	return func() tea.Msg {
 		snap, fresh, err := owner.do(o)
@@ -244,9 +247,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(m.openLab(m.scenario, m.mode), m.tick())
 	case labMsg:
 		m.open, m.snap, m.busy, m.queue, m.playing = true, &msg.snap, false, nil, false
-		m.history, m.cursor = []engine.Snapshot{msg.snap}, -1
+		m.history.Start(msg.snap)
 		m.scenario, m.mode = msg.snap.Scenario, msg.snap.Mode
-		m.selected = 0
+		m.workers = workerList{}
 		m.timeline.Follow()
 		m.setStatus(fmt.Sprintf("%s in %s mode, from its seeded state", m.scenario.ID, m.mode), true)
 		return m, nil
@@ -265,7 +268,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		if msg.fresh {
 			m.snap = &msg.snap
-			m.remember(msg.snap)
+			m.history.Remember(msg.snap)
 		}
 		m.timeline.Follow()
 		if told != nil {
@@ -289,7 +292,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case refreshMsg:
 		if !m.busy {
 			m.snap = &msg.snap
-			m.remember(msg.snap)
+			m.history.Remember(msg.snap)
 		}
 		return m, nil
 	case tickMsg:
@@ -300,7 +303,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if !m.playing || !m.open {
 			return m, nil
 		}
-		if m.snap != nil && m.cursor < 0 && (m.snap.GuidedNext == "" || m.snap.OffPath) {
+		if _, past := m.history.Past(); m.snap != nil && !past && (m.snap.GuidedNext == "" || m.snap.OffPath) {
 			m.playing = false
 			return m, nil // the status line already says why n has nothing left
 		}

@@ -48,6 +48,12 @@ func workersPane(st styles, s engine.Snapshot, selected, width, height int) []st
 	if height-1 < 2*len(s.Actors) {
 		perActor = 1
 	}
+	// Every truth in few words when one in full would be cut, so two
+	// actors' truths read alike.
+	short := false
+	for _, a := range s.Actors {
+		short = short || ansi.StringWidth("     stale belief: "+a.Belief+" · truth: "+a.Truth) > width
+	}
 	for i, a := range s.Actors {
 		marker := "  "
 		name := fmt.Sprintf("%d %s", i+1, a.Name)
@@ -82,7 +88,11 @@ func workersPane(st styles, s engine.Snapshot, selected, width, height int) []st
 			belief = ""
 		}
 		if a.Token > 0 {
-			belief += st.dim.Render(" · truth: ") + a.Truth
+			truth := a.Truth
+			if short {
+				truth = shortTruth(a)
+			}
+			belief += st.dim.Render(" · truth: ") + truth
 		}
 		if perActor == 1 {
 			line := fmt.Sprintf("%s%s %s", marker, name, status)
@@ -90,11 +100,7 @@ func workersPane(st styles, s engine.Snapshot, selected, width, height int) []st
 				line += " · " + believes + a.Belief
 			}
 			if a.Token > 0 {
-				truth := "lease free"
-				if a.LeaseHeld {
-					truth = fmt.Sprintf("%s holds %d", a.LeaseHolder, a.LeaseToken)
-				}
-				line += " · truth: " + truth
+				line += " · truth: " + shortTruth(a)
 			}
 			body = append(body, line)
 			continue
@@ -107,6 +113,14 @@ func workersPane(st styles, s engine.Snapshot, selected, width, height int) []st
 	return titled(st, "Workers", width, height, body)
 }
 
+// shortTruth is an actor's truth in few words: "worker-B holds 42".
+func shortTruth(a engine.ActorView) string {
+	if !a.LeaseHeld {
+		return "lease free"
+	}
+	return fmt.Sprintf("%s holds %d", a.LeaseHolder, a.LeaseToken)
+}
+
 func redisPane(st styles, s engine.Snapshot, width, height int) []string {
 	var body []string
 	keys := jobHashesReadable(s)
@@ -114,13 +128,27 @@ func redisPane(st styles, s engine.Snapshot, width, height int) []string {
 	for _, k := range keys {
 		keyWidth, valueWidth = max(keyWidth, len(k.Key)), max(valueWidth, ansi.StringWidth(k.Value))
 	}
+	title := "Redis  " + st.dim.Render(s.RedisName)
+	// "  key  value  ttl 1h0m0s  region-b": when that would be cut, the
+	// namespace every key starts with is said once, in the title.
+	if ns := s.RedisNamespace; ns != "" && 2+keyWidth+2+valueWidth+2+10+10 > width {
+		title += st.dim.Render(" · keys under " + ns)
+		keyWidth -= len(ns)
+		for i := range keys {
+			keys[i].Key = strings.TrimPrefix(keys[i].Key, ns)
+		}
+	}
 	for _, k := range keys {
 		ttl := st.dim.Render("no ttl")
 		if k.TTL > 0 {
 			ttl = "ttl " + formatTTL(k.TTL)
 		}
 		pad := strings.Repeat(" ", valueWidth-ansi.StringWidth(k.Value))
-		body = append(body, fmt.Sprintf("  %-*s  %s%s  %s", keyWidth, k.Key, k.Value, pad, ttl))
+		line := fmt.Sprintf("  %-*s  %s%s  %s", keyWidth, k.Key, k.Value, pad, ttl)
+		if tag := keySpace(s, k); tag != "" {
+			line += "  " + st.warn.Render(tag)
+		}
+		body = append(body, line)
 	}
 	if len(body) == 0 {
 		body = append(body, st.dim.Render("  no lab keys"))
@@ -134,18 +162,17 @@ func redisPane(st styles, s engine.Snapshot, width, height int) []string {
 	if len(guard)+len(body) > height-1 && height > 1 {
 		body = nil // the guard first; then what room is left
 		if room := height - 1 - len(guard); room > 0 {
-			body = compactKeys(st, keys, width, room)
+			body = compactKeys(st, s, keys, width, room)
 		}
 	}
-	return titled(st, "Redis  "+st.dim.Render(s.RedisName), width, height, append(guard, body...))
+	return titled(st, title, width, height, append(guard, body...))
 }
 
 // guardLines is a guard as its store evaluated it, and what it decided,
 // wrapped to the width: a guard cut short says nothing.
 func guardLines(st styles, g *engine.Event, width int) []string {
-	text := ansi.Wordwrap(g.Actor+": "+g.Guard+" → "+g.State, max(20, width-9), " ")
 	var out []string
-	for i, line := range strings.Split(text, "\n") {
+	for i, line := range wrap(g.Actor+": "+g.Guard+" → "+g.State, max(20, width-9)) {
 		prefix := "         "
 		if i == 0 {
 			prefix = "  guard  "
@@ -173,9 +200,23 @@ func jobHashesReadable(s engine.Snapshot) []engine.RedisKey {
 	return keys
 }
 
+// keySpace names the key space of a key that is not the seed's conflict
+// key: a partitioned region's own tokens ("region-b"). The seed's own keys
+// need no name.
+func keySpace(s engine.Snapshot, k engine.RedisKey) string {
+	seed := s.Scenario.Seed.ConflictKey
+	if k.Conflict == "" || k.Conflict == seed {
+		return ""
+	}
+	return strings.TrimPrefix(k.Conflict, seed+"@")
+}
+
 // compactKeys packs the keys into few lines, each named by its last
-// segment (lease, counter, leader:JOB), when the pane is short.
-func compactKeys(st styles, keys []engine.RedisKey, width, lines int) []string {
+// segment (lease, counter, leader:JOB), when the pane is short. Leases
+// come first: they are what each actor's truth is read from.
+func compactKeys(st styles, s engine.Snapshot, keys []engine.RedisKey, width, lines int) []string {
+	keys = slices.Clone(keys)
+	slices.SortStableFunc(keys, func(a, b engine.RedisKey) int { return leaseFirst(a) - leaseFirst(b) })
 	items := make([]string, len(keys))
 	for i, k := range keys {
 		name := k.Key
@@ -188,6 +229,9 @@ func compactKeys(st styles, keys []engine.RedisKey, width, lines int) []string {
 		} else {
 			name = strings.TrimPrefix(name, "fencelab:")
 		}
+		if tag := keySpace(s, k); tag != "" {
+			name = tag + ":" + name
+		}
 		items[i] = " " + name + "=" + k.Value
 		if k.TTL > 0 {
 			items[i] += " (" + formatTTL(k.TTL) + ")"
@@ -197,6 +241,9 @@ func compactKeys(st styles, keys []engine.RedisKey, width, lines int) []string {
 	line := " "
 	for i, item := range items {
 		last := len(out) == lines-1
+		if last && ansi.StringWidth(line+strings.Join(items[i:], "")) <= width {
+			return append(out, line+strings.Join(items[i:], "")) // the rest fits
+		}
 		room := width
 		if last && i < len(items)-1 {
 			// The last line keeps room to say what did not fit.
@@ -212,6 +259,18 @@ func compactKeys(st styles, keys []engine.RedisKey, width, lines int) []string {
 		line += item
 	}
 	return append(out, line)
+}
+
+// leaseFirst orders keys for a short pane: resource leases, then job
+// leader leases, then the rest.
+func leaseFirst(k engine.RedisKey) int {
+	switch {
+	case strings.HasSuffix(k.Key, ":lease"):
+		return 0
+	case strings.Contains(k.Key, "leader:"):
+		return 1
+	}
+	return 2
 }
 
 func formatTTL(d time.Duration) string {
@@ -231,8 +290,15 @@ func postgresPane(st styles, s engine.Snapshot, width, height int) []string {
 	var head, config, checkpoints, executions []string
 	key := s.Scenario.Seed.ConflictKey
 	if r, ok := s.Ledger.Resource(key); ok {
-		head = append(head, fmt.Sprintf("  %s: summary %s · last accepted fence %s · namespace epoch %d",
-			key, st.title.Render(fmt.Sprint(r.SummaryValue)), st.title.Render(engine.FormatFence(r.LastAcceptedFence)), r.NamespaceEpoch))
+		row := func(fence string) string {
+			return fmt.Sprintf("  %s: summary %s · %s %s · namespace epoch %d", key, st.title.Render(fmt.Sprint(r.SummaryValue)),
+				fence, st.title.Render(engine.FormatFence(r.LastAcceptedFence)), r.NamespaceEpoch)
+		}
+		line := row("last accepted fence")
+		if ansi.StringWidth(line) > width {
+			line = row("fence") // as the result strip says it when tight
+		}
+		head = append(head, line)
 	}
 	seed := s.Scenario.Seed
 	for _, t := range s.Ledger.Tenants {
@@ -286,6 +352,7 @@ func postgresPane(st styles, s engine.Snapshot, width, height int) []string {
 	if len(executions) == 0 {
 		executions = append(executions, st.dim.Render("  no executions yet"))
 	}
+	total := len(head) + len(config) + len(checkpoints) + len(executions)
 	room := height - 1 - len(head)
 	if room < len(executions) {
 		executions = executions[len(executions)-max(0, room):]
@@ -306,7 +373,12 @@ func postgresPane(st styles, s engine.Snapshot, width, height int) []string {
 		body = []string{st.dim.Render(fmt.Sprintf("  summary %d · fence %s · %d executions · %d job results",
 			r.SummaryValue, engine.FormatFence(r.LastAcceptedFence), len(s.Ledger.Executions), len(s.Ledger.JobResults)))}
 	}
-	return titled(st, "PostgreSQL  "+st.dim.Render(s.DatabaseName+" · schema fencelab"), width, height, body)
+	title := "PostgreSQL  "
+	if left := total - len(body); left > 0 && height > 2 {
+		// Said in the title, which costs the rows no line.
+		title += st.warn.Render(fmt.Sprintf("+%d %s (f)", left, plural1(left, "line"))) + "  "
+	}
+	return titled(st, title+st.dim.Render(s.DatabaseName+" · schema fencelab"), width, height, body)
 }
 
 // outboxPane shows the outbox rows and, last, the provider's ledger: what
@@ -343,9 +415,11 @@ func outboxPane(st styles, s engine.Snapshot, width, height int) []string {
 		}
 		ledger = fmt.Sprintf("  %s applied %d: %s", s.ProviderName, n, strings.Join(parts, ", "))
 	}
+	title := "Outbox & provider"
 	room := height - 2 // title and ledger
 	switch {
 	case room >= 1 && len(rows) > room:
+		title += st.warn.Render(fmt.Sprintf("  +%d earlier %s (f)", len(rows)-room, plural1(len(rows)-room, "row")))
 		rows = rows[len(rows)-room:] // the newest rows
 	case room < 1 && len(s.Ledger.Outbox) > 0:
 		// One line for all of it: the newest row and the ledger's count.
@@ -355,7 +429,7 @@ func outboxPane(st styles, s engine.Snapshot, width, height int) []string {
 	case room < 1:
 		return titled(st, "Outbox & provider", width, height, []string{ledger})
 	}
-	return titled(st, "Outbox & provider", width, height, append(rows, ledger))
+	return titled(st, title, width, height, append(rows, ledger))
 }
 
 // narrationLines is one plain sentence for the last step, wrapped to at
@@ -369,7 +443,7 @@ func narrationLines(st styles, s engine.Snapshot, width, height int) []string {
 			text = last.Detail
 		}
 	}
-	wrapped := strings.Split(ansi.Wordwrap(text, width-2, " "), "\n")
+	wrapped := wrap(text, width-2)
 	if len(wrapped) > height {
 		wrapped = wrapped[:height]
 	}
@@ -407,8 +481,18 @@ func resultLines(st styles, s engine.Snapshot, width, height int) []string {
 	}
 	lines := []string{line}
 	for _, b := range r.Breaks {
-		lines = append(lines, "  "+st.broken.Render(fmt.Sprintf("BROKEN invariant %d", b.Invariant))+
-			fmt.Sprintf(" at #%d: %s", b.Sequence, b.Detail))
+		// Wrapped where there is room for it; else one line, cut.
+		head := fmt.Sprintf("BROKEN invariant %d", b.Invariant)
+		text := wrap(fmt.Sprintf("%s at #%d: %s", head, b.Sequence, b.Detail), width-2)
+		if len(lines)+len(text) > height {
+			text = []string{strings.Join(text, " ")}
+		}
+		for i, t := range text {
+			if i == 0 {
+				t = st.broken.Render(head) + strings.TrimPrefix(t, head)
+			}
+			lines = append(lines, "  "+t)
+		}
 	}
 	if len(lines) > height {
 		lines = lines[:height]

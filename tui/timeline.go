@@ -147,6 +147,39 @@ func plural(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
+// plural1 is a noun for a count, without the count: "row", "rows".
+func plural1(n int, noun string) string {
+	if n == 1 {
+		return noun
+	}
+	return noun + "s"
+}
+
+// wrap breaks text into lines of at most width cells at spaces only (a
+// name like job-1 or worker-A stays whole), and inside a word only when
+// the word is longer than a line.
+func wrap(text string, width int) []string {
+	width = max(width, 1)
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(text) {
+		switch {
+		case line == "":
+			line = word
+		case ansi.StringWidth(line)+1+ansi.StringWidth(word) <= width:
+			line += " " + word
+		default:
+			lines = append(lines, line)
+			line = word
+		}
+		for ansi.StringWidth(line) > width {
+			lines = append(lines, ansi.Truncate(line, width, ""))
+			line = ansi.TruncateLeft(line, width, "")
+		}
+	}
+	return append(lines, line)
+}
+
 // indented wraps text to width under an indent.
 func indented(text, indent string, width int) []string {
 	wrapped := strings.Split(ansi.Wrap(text, max(20, width-len(indent)), " "), "\n") // long words break too
@@ -166,7 +199,7 @@ func entryLines(st styles, e engine.Event, width, height int) []string {
 	if e.Narration != "" {
 		text += " · " + e.Narration
 	}
-	wrapped := strings.Split(ansi.Wordwrap(text, width-2, " "), "\n")
+	wrapped := wrap(text, width-2)
 	if len(wrapped) > height {
 		wrapped = wrapped[:height]
 	}

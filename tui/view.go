@@ -77,8 +77,7 @@ func (m *Model) helpView() string {
 	}
 	lines = append(lines, "", "Invariants checked after every step:")
 	for i := 1; i <= len(engine.Invariants); i++ {
-		text := ansi.Wordwrap(fmt.Sprintf("%d. %s", i, engine.Invariants[i]), m.width-6, " ")
-		for j, line := range strings.Split(text, "\n") {
+		for j, line := range wrap(fmt.Sprintf("%d. %s", i, engine.Invariants[i]), m.width-6) {
 			indent := "  "
 			if j > 0 {
 				indent = "     "
@@ -96,14 +95,19 @@ func (m *Model) helpView() string {
 func (m *Model) labView() string {
 	s, st, w := m.viewed(), m.styles, m.width
 	header := m.header(s)
-	narration := narrationLines(st, s, w, 2)
+	// A sentence cut short misleads: the narration takes up to three
+	// lines (four on a tall screen) from the panes when it needs them.
+	narration := narrationLines(st, s, w, 3+min(1, max(0, m.height-29)))
 	if e, ok := m.timeline.Opened(s); ok {
 		narration = entryLines(st, e, w, 6)
 	}
-	result := resultLines(st, s, w, 1+len(s.Result.Breaks))
-	if len(result) > 2 {
-		result = result[:2] // the invariant bar says which others broke
+	// The strip and the first broken invariant (the invariant bar says
+	// which others broke), wrapped on a tall screen.
+	resultHeight := 2
+	if m.height >= 30 {
+		resultHeight = 3
 	}
+	result := resultLines(st, s, w, resultHeight)
 	result = append(result, invariantBar(st, s, w))
 	footer := []string{m.statusLine(), m.help.ShortHelpView(m.keys.ShortHelp())}
 	if m.height < 30 {
@@ -152,12 +156,6 @@ func (m *Model) naturalWidth(s engine.Snapshot, height int) int {
 // withTimeline the timeline takes whatever is left.
 func (m *Model) stack(s engine.Snapshot, width, height int, withTimeline bool) []string {
 	st := m.styles
-	type pane struct {
-		min, want int
-		grow      int // order in which panes grow past their minimum
-		render    func(h int) []string
-	}
-	actors := len(s.Actors)
 	// Where the story is in Redis (the job scenarios), Redis grows first.
 	// There PostgreSQL holds at most the applied results, and gives its
 	// lines to Redis when they are short.
@@ -165,26 +163,37 @@ func (m *Model) stack(s engine.Snapshot, width, height int, withTimeline bool) [
 	if len(s.Jobs.Jobs) > 0 && len(s.Ledger.Executions) == 0 {
 		pgGrow, redisGrow, pgMin, redisMin = 2, 0, 2+len(s.Ledger.JobResults), 5
 	}
-	// A Lua guard takes a line (or two) of the Redis pane; an outbox with
-	// nothing in it gives its lines up when they are short.
-	redisGuard := 0
-	if g := s.LastGuard(engine.LayerCoordination); g != nil {
-		redisGuard = len(guardLines(st, g, width))
-	}
+	// An outbox with nothing in it gives its lines up when they are short.
 	outboxMin := 3
 	if len(s.Ledger.Outbox) == 0 && len(s.Applications) == 0 {
 		outboxMin = 0
 	}
-	panes := []pane{
-		{1 + actors, 1 + 2*actors, 1, func(h int) []string { return workersPane(st, s, m.selected, width, h) }},
-		{pgMin, 3 + len(s.Ledger.Tenants) + len(s.Ledger.Checkpoints) + len(s.Ledger.JobResults) + max(1, len(s.Ledger.Executions)), pgGrow,
-			func(h int) []string { return postgresPane(st, s, width, h) }},
-		{redisMin, 1 + max(1, len(s.Keys)) + redisGuard, redisGrow, func(h int) []string { return redisPane(st, s, width, h) }},
-		{outboxMin, 2 + max(1, len(s.Ledger.Outbox)), 3, func(h int) []string { return outboxPane(st, s, width, h) }},
+	// Each pane wants the lines of its whole body.
+	panes := [paneCount]struct {
+		min, want int
+		grow      int // order in which panes grow past their minimum
+	}{
+		paneWorkers:  {1 + len(s.Actors), 0, 1},
+		panePostgres: {pgMin, 0, pgGrow},
+		paneRedis:    {redisMin, 0, redisGrow},
+		paneOutbox:   {outboxMin, 0, 3},
+	}
+	for i, p := range m.panes {
+		panes[i].want = len(p.Whole(st, s, width))
 	}
 	timelineMin := 0
 	if withTimeline {
 		timelineMin = 4
+	}
+	if f := m.focus; f != focusTimeline {
+		// The focused pane is being read: it grows first, to its whole
+		// body; the other stores get what it leaves (the workers, whose
+		// story it is, keep their lines).
+		for i := panePostgres; i < paneCount; i++ {
+			panes[i].min = 0
+		}
+		panes[f].min, panes[f].grow = 2, -1
+		timelineMin = min(timelineMin, 2)
 	}
 	heights := make([]int, len(panes))
 	left := height - timelineMin
@@ -192,7 +201,7 @@ func (m *Model) stack(s engine.Snapshot, width, height int, withTimeline bool) [
 		heights[i] = min(p.min, max(0, left))
 		left -= heights[i]
 	}
-	for order := range panes {
+	for order := -1; order < len(panes); order++ {
 		for i, p := range panes {
 			if p.grow == order {
 				grow := min(p.want-heights[i], max(0, left))
@@ -202,11 +211,11 @@ func (m *Model) stack(s engine.Snapshot, width, height int, withTimeline bool) [
 		}
 	}
 	var lines []string
-	for i, p := range panes {
+	for i, p := range m.panes {
 		if heights[i] < 2 {
 			continue // a title with nothing under it: its line goes to the timeline
 		}
-		lines = append(lines, p.render(heights[i])...)
+		lines = append(lines, p.View(st, s, width, heights[i], m.focus == i)...)
 	}
 	if withTimeline {
 		lines = append(lines, m.timeline.View(st, s, width, height-len(lines))...)
@@ -256,8 +265,8 @@ func (m *Model) header(s engine.Snapshot) []string {
 	if m.playing {
 		second = fmt.Sprintf("▶ autoplay %s · ", m.pace) + second
 	}
-	if m.cursor >= 0 {
-		second = st.warn.Render(fmt.Sprintf("◀ recorded after action %d of %d", m.cursor, len(m.history)-1)) +
+	if at, newest := m.history.Position(); at >= 0 {
+		second = st.warn.Render(fmt.Sprintf("◀ recorded after action %d of %d", at, newest)) +
 			st.dim.Render(" · → forward · an action continues from here and drops the later ones")
 	}
 	lines := []string{first, second}

@@ -317,6 +317,12 @@ func (c *Coordination) Delete(ctx context.Context, keys ...string) error {
 	return nil
 }
 
+// ConflictKeyNames names the three keys of a conflict key.
+func (c *Coordination) ConflictKeyNames(conflictKey string) []string {
+	k := c.keys.conflict(conflictKey)
+	return []string{k.lease, k.counter, k.epoch}
+}
+
 // LeaseHolder reads the resource lease of a conflict key.
 func (c *Coordination) LeaseHolder(ctx context.Context, conflictKey string) (string, int64, bool, error) {
 	value, err := c.admin.Get(ctx, c.keys.conflict(conflictKey).lease).Result()
