@@ -248,8 +248,9 @@ func (m *Model) header(s engine.Snapshot) []string {
 	if s.Mode == engine.Unsafe {
 		mode = st.unsafe.Render(" UNSAFE ")
 	}
-	first := fmt.Sprintf("%s %s  %s  %s  clock %s", st.title.Render("fencelab"), st.title.Render(s.Scenario.ID), mode,
-		st.dim.Render(s.Scenario.Title), engine.FormatClock(s.Clock))
+	// The clock before the title: a narrow terminal cuts the title.
+	first := fmt.Sprintf("%s %s  %s  clock %s  %s", st.title.Render("fencelab"), st.title.Render(s.Scenario.ID), mode,
+		engine.FormatClock(s.Clock), st.dim.Render(s.Scenario.Title))
 	// Where the story is comes first, so a narrow terminal cuts the
 	// backends' names rather than it.
 	backends := st.dim.Render(fmt.Sprintf(" · redis %s · postgres %s", s.RedisName, s.DatabaseName))
