@@ -124,7 +124,7 @@ func (m *Model) labView() string {
 	if w >= wideWidth {
 		// The panes get the width their lines need, so they cut nothing
 		// while the timeline, which wraps, has room; at least 11/20.
-		left := max(w*11/20-1, min(m.naturalWidth(s, room), w-60))
+		left := max(w*11/20-1, min(m.naturalWidth(s), w-60))
 		right := w - left - 2 // sideBySide puts " │" between
 		column := m.stack(s, left, room, false)
 		timeline := m.timeline.View(m.styles, s, right, room)
@@ -141,12 +141,15 @@ func (m *Model) labView() string {
 	return strings.Join(fit(lines, w), "\n")
 }
 
-// naturalWidth is the width of the widest line the panes would draw
-// given all the width they want.
-func (m *Model) naturalWidth(s engine.Snapshot, height int) int {
+// naturalWidth is the width of the widest line the panes have when drawn
+// whole with all the width they want. (Drawn short, a pane packs its
+// lines to whatever width it gets.)
+func (m *Model) naturalWidth(s engine.Snapshot) int {
 	widest := 0
-	for _, line := range m.stack(s, 400, height, false) {
-		widest = max(widest, ansi.StringWidth(strings.TrimRight(ansi.Strip(line), " ─")))
+	for _, p := range m.panes {
+		for _, line := range p.Whole(m.styles, s, 400)[1:] {
+			widest = max(widest, ansi.StringWidth(strings.TrimRight(line, " ")))
+		}
 	}
 	return widest + 1
 }
