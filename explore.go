@@ -62,6 +62,7 @@ func explore(ctx context.Context, c config, mode engine.Mode, trace *loadedTrace
 		Starting:    starting,
 		AllowUnsafe: c.pgDSN == "" || c.allowUnsafe,
 		SaveTrace:   saveExplorerTrace,
+		Export:      exportFromExplorer,
 		Start: func(ctx context.Context) (engine.Backends, error) {
 			mu.Lock()
 			if quitting {

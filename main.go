@@ -100,6 +100,13 @@ usage:
         --json                            one JSON object per scenario × mode
   fencelab replay FILE [--json]           run a trace again; exit 1 if anything differs
   fencelab --trace FILE                   the explorer on a trace's schedule (n steps it)
+  fencelab export TRACE|ID --to FORMAT    the session as a document, recorded on the backends:
+        --to md|mermaid|cast|tape         a Markdown page, a Mermaid sequence diagram, an
+                                          asciinema recording of the explorer, a VHS tape
+        --mode safe|unsafe                an ID's guided order in that mode (default safe)
+        -o FILE                           (default: standard output; a tape of an ID also
+                                          writes the trace it plays beside it)
+        --size 100x30                     the terminal of a cast or tape
   fencelab race [--n 100] [--free K]      the second seed's forced interleaving on N
                                           key sets (Redis only), and K free-running pairs
   fencelab version                        the version and commit this was built from
@@ -184,6 +191,9 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		saveTrace  string
 		tracePath  string
 		keep       bool
+		exportTo   string
+		exportOut  string
+		size       string
 	)
 	flags.StringVar(&c.redisURL, "redis", "", "use a real Redis `URL` (redis://HOST:PORT/DB) instead of the embedded one")
 	flags.StringVar(&c.pgDSN, "pg", "", "use an existing PostgreSQL (`DSN`) instead of an ephemeral cluster; only schema fencelab is touched")
@@ -199,6 +209,9 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	flags.StringVar(&outDir, "out", "", "check: directory for counterexample traces (default: a new temp dir)")
 	flags.StringVar(&saveTrace, "save-trace", "", "run: write the run as a trace to FILE")
 	flags.BoolVar(&keep, "keep", false, "run: keep the ephemeral PostgreSQL up afterwards, until Enter or Ctrl-C")
+	flags.StringVar(&exportTo, "to", "", "export: md, mermaid, cast or tape")
+	flags.StringVarP(&exportOut, "output", "o", "", "export: write to FILE (default: standard output)")
+	flags.StringVar(&size, "size", "100x30", "export: the terminal of a cast or tape, COLUMNSxROWS")
 	flags.StringVar(&tracePath, "trace", "", "the explorer: open a trace, its schedule as the guided order")
 	flags.BoolVarP(&helpWanted, "help", "h", false, "show this help")
 
@@ -311,6 +324,14 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			break
 		}
 		err = runReplay(ctx, c, rest[0], asJSON, flags.Changed("lease-ttl"), stdout, stderr)
+	case "export":
+		if err = only("export", "to", "output", "size", "mode"); err != nil {
+			break
+		}
+		var req exportRequest
+		if req, err = parseExportRequest(rest, exportTo, mode, flags.Changed("mode"), exportOut, size); err == nil {
+			err = runExport(ctx, c, req, flags.Changed("lease-ttl"), stdout, stderr)
+		}
 	case "race":
 		if err = only("race", "n", "free"); err != nil {
 			break

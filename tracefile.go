@@ -86,25 +86,28 @@ func encodeTrace(t engine.Trace) []byte {
 	return append(data, '\n')
 }
 
-// checkTraceTarget says whether --save-trace may write path: its directory
-// exists, and what is there already, if anything, is a fencelab trace (a
-// file of the user's that is something else is never overwritten).
-func checkTraceTarget(path string) error {
+// checkTraceTarget says whether a trace may be written to path: its
+// directory exists, and what is there already, if anything, is a fencelab
+// trace (a file of the user's that is something else is never
+// overwritten). Errors name the path as the user gave it: "--save-trace X".
+func checkTraceTarget(path string) error { return checkTraceTargetAs("--save-trace "+path, path) }
+
+func checkTraceTargetAs(name, path string) error {
 	dir := filepath.Dir(path)
 	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
-		return usageError("--save-trace %s: no directory %s", path, dir)
+		return usageError("%s: no directory %s", name, dir)
 	}
 	info, err := os.Lstat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil
 	case err != nil:
-		return usageError("--save-trace %s: %v", path, unwrapPathError(err))
+		return usageError("%s: %v", name, unwrapPathError(err))
 	case !info.Mode().IsRegular():
-		return usageError("--save-trace %s: exists and is not a regular file; not overwritten", path)
+		return usageError("%s: exists and is not a regular file; not overwritten", name)
 	}
 	if _, err := loadTrace(path); err != nil {
-		return usageError("--save-trace %s: exists and is not a fencelab trace; not overwritten", path)
+		return usageError("%s: exists and is not a fencelab trace; not overwritten", name)
 	}
 	return nil
 }
@@ -112,8 +115,11 @@ func checkTraceTarget(path string) error {
 // saveTrace writes a trace to path through a new file in the same
 // directory renamed over it, so a reader never sees half a trace and an
 // interrupted write leaves the old one.
-func saveTrace(path string, t engine.Trace) error {
-	if err := checkTraceTarget(path); err != nil {
+func saveTrace(path string, t engine.Trace) error { return saveTraceAs("--save-trace "+path, path, t) }
+
+// saveTraceAs is saveTrace with errors naming the path as name.
+func saveTraceAs(name, path string, t engine.Trace) error {
+	if err := checkTraceTargetAs(name, path); err != nil {
 		return err
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".fencelab-trace-*")
@@ -141,11 +147,21 @@ func saveTrace(path string, t engine.Trace) error {
 // saveNewTrace writes a trace as a new file in dir named base.trace.json
 // (base-2.trace.json, … when taken): nothing in dir is replaced.
 func saveNewTrace(dir, base string, t engine.Trace) (string, error) {
-	data := encodeTrace(t)
+	path, err := saveNew(dir, base, ".trace.json", encodeTrace(t))
+	if err != nil {
+		return "", fmt.Errorf("write trace: %w", err)
+	}
+	return path, nil
+}
+
+// saveNew writes data as a new file in dir named base+ext (base-2+ext, …
+// when taken); a name that is there already, or a symlink planted there,
+// is never written through.
+func saveNew(dir, base, ext string, data []byte) (string, error) {
 	for i := 1; i < 1000; i++ {
-		name := base + ".trace.json"
+		name := base + ext
 		if i > 1 {
-			name = fmt.Sprintf("%s-%d.trace.json", base, i)
+			name = fmt.Sprintf("%s-%d%s", base, i, ext)
 		}
 		path := filepath.Join(dir, name)
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscallNofollow, 0o644)
@@ -153,7 +169,7 @@ func saveNewTrace(dir, base string, t engine.Trace) (string, error) {
 			continue
 		}
 		if err != nil {
-			return "", fmt.Errorf("write trace: %w", err)
+			return "", err
 		}
 		_, err = f.Write(data)
 		if cerr := f.Close(); err == nil {
@@ -161,9 +177,9 @@ func saveNewTrace(dir, base string, t engine.Trace) (string, error) {
 		}
 		if err != nil {
 			os.Remove(path)
-			return "", fmt.Errorf("write trace %s: %w", path, err)
+			return "", fmt.Errorf("%s: %w", path, err)
 		}
 		return path, nil
 	}
-	return "", fmt.Errorf("write trace: %s holds a thousand traces named %s already", dir, base)
+	return "", fmt.Errorf("%s holds a thousand files named %s%s already", dir, base, ext)
 }

@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/export"
 )
 
 // What each key does. Keys that act on the lab become operations for its
@@ -33,6 +34,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 	if !m.open {
 		return m, nil
+	}
+	if m.exporting {
+		return m, m.exportAs(msg.String())
 	}
 	switch {
 	case key.Matches(msg, m.keys.Help):
@@ -117,6 +121,12 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.focus++
 			m.panes[m.focus].scroll = 0
 		}
+	case key.Matches(msg, m.keys.Export):
+		if m.opts.Export == nil {
+			return m, nil
+		}
+		m.exporting = true
+		m.setStatus("export this run as: m Markdown · d Mermaid diagram · c asciinema cast · t VHS tape · esc cancels", true)
 	case key.Matches(msg, m.keys.Scroll) && m.focus != focusTimeline:
 		m.panes[m.focus].Update(msg)
 	case key.Matches(msg, m.keys.Scroll), key.Matches(msg, m.keys.Open):
@@ -146,6 +156,42 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.setStatus(fmt.Sprintf("autoplay pace: a guided step every %s", m.pace), true)
 	}
 	return m, nil
+}
+
+// exportAs takes the key pressed after x: a format, or anything else to
+// cancel. The session is the snapshots the explorer recorded after each
+// action (what it showed) with the lab's actions and trace.
+func (m *Model) exportAs(pressed string) tea.Cmd {
+	m.exporting = false
+	format, ok := map[string]string{"m": "md", "d": "mermaid", "c": "cast", "t": "tape"}[pressed]
+	if !ok {
+		m.setStatus("export cancelled", true)
+		return nil
+	}
+	snaps, save := slices.Clone(m.history.snaps), m.opts.Export
+	return m.run(func(ctx context.Context, lab *engine.Lab) error {
+		actions := lab.Schedule()
+		if len(snaps) != len(actions)+1 {
+			return &notice{fmt.Sprintf("could not export: %d actions but %d recorded screens (r starts again)", len(actions), len(snaps))}
+		}
+		trace, err := lab.Trace(ctx)
+		if err != nil {
+			return err
+		}
+		session := export.Session{Scenario: lab.Scenario(), Mode: lab.Mode(), Trace: trace, Steps: []export.Step{{Snapshot: snaps[0]}}}
+		for k, action := range actions {
+			before, after := snaps[k], snaps[k+1]
+			if len(before.Events) > len(after.Events) {
+				return &notice{"could not export: the recorded screens are out of order (r starts again)"}
+			}
+			session.Steps = append(session.Steps, export.Step{Action: action, Events: after.Events[len(before.Events):], Snapshot: after})
+		}
+		path, err := save(format, session)
+		if err != nil {
+			return &notice{"could not export: " + engine.OneLine(err)}
+		}
+		return &notice{format + " written: " + path}
+	})
 }
 
 func (m *Model) handlePickerKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {

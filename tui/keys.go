@@ -16,6 +16,7 @@ type keyMap struct {
 	Undo   key.Binding
 	DSN    key.Binding
 	Save   key.Binding
+	Export key.Binding
 	Scroll key.Binding
 	Focus  key.Binding
 	Travel key.Binding
@@ -40,6 +41,7 @@ func newKeyMap() keyMap {
 		Undo:   key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo")),
 		DSN:    key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "show DSN")),
 		Save:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "write the run as a trace")),
+		Export: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "export the run: Markdown, Mermaid, cast, tape")),
 		Scroll: key.NewBinding(key.WithKeys("up", "down", "pgup", "k", "j"), key.WithHelp("↑/↓", "scroll the focused pane (PgUp: 10 back)")),
 		Focus:  key.NewBinding(key.WithKeys("f", "esc"), key.WithHelp("f/esc", "focus the next pane, whole / the timeline")),
 		Open:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open the timeline's last shown entry whole")),
@@ -61,6 +63,6 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.Next, k.Step, k.Select, k.Pause},
 		{k.Expire, k.Second, k.Reset, k.Undo},
 		{k.Mode, k.Picker, k.DSN, k.Focus, k.Scroll, k.Travel, k.Open},
-		{k.Play, k.Pace, k.Save, k.Help, k.Quit},
+		{k.Play, k.Pace, k.Save, k.Export, k.Help, k.Quit},
 	}
 }

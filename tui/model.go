@@ -16,6 +16,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/export"
 )
 
 // Options wire the explorer to its backends and catalog.
@@ -33,6 +34,9 @@ type Options struct {
 	AllowUnsafe bool
 	// SaveTrace writes the lab's run so far as a trace and says where.
 	SaveTrace func(engine.Trace) (string, error)
+	// Export writes the session so far in a format (md, mermaid, cast,
+	// tape) and says where.
+	Export func(format string, session export.Session) (string, error)
 	// RefreshEvery is how often the screen is read again on a real Redis,
 	// whose TTLs run on the wall clock (default 500ms).
 	RefreshEvery time.Duration
@@ -107,9 +111,11 @@ type Model struct {
 	showDSN  bool
 	showHelp bool
 	picking  bool
-	status   string
-	statusOK bool
-	fatal    error
+	// exporting: the next key picks the format to export the session in.
+	exporting bool
+	status    string
+	statusOK  bool
+	fatal     error
 	// history is time travel over the snapshots recorded after each action.
 	history history
 	// playing: autoplay takes the next guided step every pace.

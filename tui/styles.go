@@ -1,6 +1,11 @@
 package tui
 
-import "github.com/charmbracelet/lipgloss"
+import (
+	"io"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+)
 
 // styles are every style of the explorer, in one place. Colour only ever
 // repeats what the words already say (SAFE, REJECTED, BROKEN), so a
@@ -20,20 +25,28 @@ type styles struct {
 	narration lipgloss.Style
 }
 
-func newStyles() styles {
+func newStyles() styles { return stylesOf(lipgloss.NewStyle) }
+
+// colourStyles colour whatever the terminal the output ends up in, as a
+// recording must: it is made before anyone plays it.
+func colourStyles() styles {
+	return stylesOf(lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.ANSI256)).NewStyle)
+}
+
+func stylesOf(newStyle func() lipgloss.Style) styles {
 	return styles{
-		title:     lipgloss.NewStyle().Bold(true),
-		dim:       lipgloss.NewStyle().Faint(true),
-		pane:      lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("12")),
-		safe:      lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("0")).Background(lipgloss.Color("10")),
-		unsafe:    lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("15")).Background(lipgloss.Color("9")),
-		accepted:  lipgloss.NewStyle().Foreground(lipgloss.Color("10")),
-		rejected:  lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("9")),
-		broken:    lipgloss.NewStyle().Bold(true).Reverse(true),
-		warn:      lipgloss.NewStyle().Foreground(lipgloss.Color("11")),
-		selected:  lipgloss.NewStyle().Bold(true).Underline(true),
-		guard:     lipgloss.NewStyle().Bold(true),
-		narration: lipgloss.NewStyle().Italic(true),
+		title:     newStyle().Bold(true),
+		dim:       newStyle().Faint(true),
+		pane:      newStyle().Bold(true).Foreground(lipgloss.Color("12")),
+		safe:      newStyle().Bold(true).Foreground(lipgloss.Color("0")).Background(lipgloss.Color("10")),
+		unsafe:    newStyle().Bold(true).Foreground(lipgloss.Color("15")).Background(lipgloss.Color("9")),
+		accepted:  newStyle().Foreground(lipgloss.Color("10")),
+		rejected:  newStyle().Bold(true).Foreground(lipgloss.Color("9")),
+		broken:    newStyle().Bold(true).Reverse(true),
+		warn:      newStyle().Foreground(lipgloss.Color("11")),
+		selected:  newStyle().Bold(true).Underline(true),
+		guard:     newStyle().Bold(true),
+		narration: newStyle().Italic(true),
 	}
 }
 

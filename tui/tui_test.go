@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/export"
 	"github.com/fencelab/fencelab/scenarios"
 	"github.com/fencelab/fencelab/store/provider"
 	"github.com/fencelab/fencelab/store/storetest"
@@ -32,6 +33,13 @@ func start(t *testing.T, width, height int) *teatest.TestModel {
 // startOn opens the explorer on a scenario in a mode.
 func startOn(t *testing.T, width, height int, scenario string, mode engine.Mode) *teatest.TestModel {
 	t.Helper()
+	return startWith(t, width, height, scenario, mode, nil)
+}
+
+// startWith opens the explorer with an export of the test's own.
+func startWith(t *testing.T, width, height int, scenario string, mode engine.Mode,
+	exportTo func(string, export.Session) (string, error)) *teatest.TestModel {
+	t.Helper()
 	redis := storetest.Embedded(t)
 	db := storetest.Database(t)
 	m := tui.New(context.Background(), tui.Options{
@@ -40,6 +48,7 @@ func startOn(t *testing.T, width, height int, scenario string, mode engine.Mode)
 		Mode:        mode,
 		Starting:    "starting PostgreSQL (test)…",
 		AllowUnsafe: true,
+		Export:      exportTo,
 		Start: func(context.Context) (engine.Backends, error) {
 			return engine.Backends{Coordination: redis, Database: db, Provider: provider.New(), LeaseTTL: 30 * time.Second}, nil
 		},
@@ -449,4 +458,36 @@ func TestNothingCutAt160x48(t *testing.T) {
 			})
 		}
 	}
+}
+
+// x then a format exports the run so far: the session handed over is a
+// step per action taken — guided or not — each with the events it made and
+// the screen's snapshot after it; any other key cancels.
+func TestExportKey(t *testing.T) {
+	var got []export.Session
+	tm := startWith(t, 100, 30, "lease-overrun", engine.Unsafe, func(format string, s export.Session) (string, error) {
+		got = append(got, s)
+		return "here." + format, nil
+	})
+	press(tm, "nn1") // two guided steps, then A steps off the path
+	waitFor(t, tm, "guided order left at 2/9")
+	press(tm, "x")
+	waitFor(t, tm, "export this run as")
+	press(tm, "d")
+	waitFor(t, tm, "mermaid written: here.mermaid")
+	press(tm, "xz")
+	waitFor(t, tm, "export cancelled")
+	finalView(t, tm)
+
+	require.Len(t, got, 1)
+	s := got[0]
+	require.Len(t, s.Steps, 4)
+	require.Equal(t, engine.Do("A"), s.Steps[3].Action)
+	var events []engine.Event
+	for _, step := range s.Steps[1:] {
+		require.NotEmpty(t, step.Events, "%s made events", step.Action)
+		events = append(events, step.Events...)
+	}
+	require.Equal(t, s.Final().Events, events)
+	require.Len(t, s.Trace.Schedule, 3)
 }

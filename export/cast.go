@@ -1,0 +1,70 @@
+package export
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// Cast writes an asciinema v2 recording of the explorer: the seeded state,
+// then a frame per action, each a marker named after its step, and each
+// held long enough to read its narration. frame draws step k (0: the
+// seeded state) at width×height.
+func Cast(w io.Writer, s Session, width, height int, frame func(step int) string) error {
+	p := &printer{w: w}
+	header, err := json.Marshal(map[string]any{
+		"version": 2,
+		"width":   width,
+		"height":  height,
+		"title":   fmt.Sprintf("%s · %s · %s", Signature, s.Scenario.ID, s.Mode),
+		"env":     map[string]string{"TERM": "xterm-256color", "SHELL": "/bin/sh"},
+	})
+	if err != nil {
+		return err
+	}
+	p.printf("%s\n", header)
+	event := func(at time.Duration, kind, data string) {
+		line, err := json.Marshal([]any{roundSeconds(at), kind, data})
+		if err != nil && p.err == nil {
+			p.err = err
+		}
+		p.printf("%s\n", line)
+	}
+	var at time.Duration
+	for k, step := range s.Steps {
+		label := "start: " + s.Scenario.Title
+		if k > 0 {
+			label = fmt.Sprintf("%d/%d %s", k, len(s.Steps)-1, step.Action)
+		}
+		event(at, "m", label)
+		// Home, clear, then the screen line by line; the cursor hidden as
+		// the explorer hides it.
+		screen := strings.ReplaceAll(frame(k), "\n", "\r\n")
+		event(at, "o", "\x1b[?25l\x1b[H\x1b[2J"+screen)
+		at += readingTime(step)
+	}
+	event(at, "o", "") // holds the last frame until here
+	return p.err
+}
+
+// readingTime is how long a step's frame stays: two seconds, and more for
+// the narration the frame shows (about 30 characters a second), at most
+// seven.
+func readingTime(step Step) time.Duration {
+	chars := 0
+	if n := len(step.Events); n > 0 {
+		chars = len(step.Events[n-1].Narration)
+		if chars == 0 {
+			chars = len(step.Events[n-1].Detail)
+		}
+	}
+	return min(7*time.Second, 2*time.Second+time.Duration(chars)*time.Second/30)
+}
+
+// roundSeconds is a time in seconds with millisecond precision, as
+// asciinema writes it.
+func roundSeconds(d time.Duration) float64 {
+	return float64(d.Round(time.Millisecond).Milliseconds()) / 1000
+}

@@ -1,0 +1,124 @@
+package export
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/fencelab/fencelab/engine"
+)
+
+// Markdown writes the session as a page that renders on GitHub: the
+// story, the timeline as a table, the result strip and the invariants.
+func Markdown(w io.Writer, s Session) error {
+	final := s.Final()
+	p := &printer{w: w}
+	p.printf("<!-- %s · %s · %s -->\n", Signature, s.Scenario.ID, s.Mode)
+	p.printf("# %s · %s\n\n", s.Scenario.ID, s.Mode)
+	p.printf("**%s**\n\n", cell(s.Scenario.Title))
+	p.printf("%s.\n\n", strings.TrimSuffix(cell(s.Scenario.Story), "."))
+	p.printf("Recorded by `fencelab export` on %s and %s; every value below was read from them.\n\n",
+		cell(final.RedisName), cell(final.DatabaseName))
+
+	p.printf("## Timeline\n\n")
+	p.printf("| Step | # | At | Actor | Layer | Code | State | What happened | Narration | Guard |\n")
+	p.printf("|---:|---:|---|---|---|---|---|---|---|---|\n")
+	for k, step := range s.Steps[1:] {
+		action := fmt.Sprintf("%d · %s", k+1, cell(step.Action.String()))
+		if len(step.Events) == 0 {
+			p.printf("| %s | | | | | | | (nothing happened) | | |\n", action)
+		}
+		for i, e := range step.Events {
+			if i > 0 {
+				action = ""
+			}
+			guard := ""
+			if e.Guard != "" {
+				guard = code(e.Guard)
+			}
+			p.printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", action, e.Sequence, engine.FormatClock(e.At),
+				cell(e.Actor), e.Layer, code(e.Code), stateWord(e.State), cell(e.Detail), cell(e.Narration), guard)
+		}
+	}
+
+	r := final.Result
+	p.printf("\n## Result\n\n")
+	measure := "value"
+	if r.MeasureLabel != "" {
+		measure = r.MeasureLabel
+	}
+	p.printf("| %s expected | final | last accepted fence | verdict |\n|---:|---:|---:|---|\n", cell(measure))
+	p.printf("| %d | %d | %s | **%s** |\n\n", r.Expected, r.Final, engine.FormatFence(r.LastAcceptedFence), r.Verdict)
+
+	p.printf("## Invariants\n\n")
+	broken := map[int]engine.Break{}
+	for _, b := range r.Breaks {
+		if _, seen := broken[b.Invariant]; !seen {
+			broken[b.Invariant] = b
+		}
+	}
+	for n := 1; n <= len(engine.Invariants); n++ {
+		if b, ok := broken[n]; ok {
+			p.printf("%d. ✗ **broken at #%d** — %s: %s\n", n, b.Sequence, cell(engine.Invariants[n]), cell(b.Detail))
+		} else {
+			p.printf("%d. ✓ held — %s\n", n, cell(engine.Invariants[n]))
+		}
+	}
+
+	p.printf("\n## Run it yourself\n\n```sh\n")
+	mode := strings.ToLower(s.Mode.String())
+	if s.TracePath == "" {
+		p.printf("fencelab run %s --mode %s   # headless: this timeline and result\n", s.Scenario.ID, mode)
+		p.printf("fencelab --mode %s                 # the explorer; s picks %s, n steps the guided order\n", mode, s.Scenario.ID)
+	} else {
+		p.printf("fencelab replay %s   # headless: runs it again and compares\n", shellQuote(s.TracePath))
+		p.printf("fencelab --trace %s  # the explorer; n steps this schedule\n", shellQuote(s.TracePath))
+	}
+	p.printf("```\n")
+	return p.err
+}
+
+// shellQuote quotes a path for a shell when it needs it.
+func shellQuote(path string) string {
+	if path != "" && strings.Trim(path, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/-+=,:@") == "" {
+		return path
+	}
+	return "'" + strings.ReplaceAll(path, "'", `'\''`) + "'"
+}
+
+// printer keeps the first write error, so a renderer reads as a page.
+type printer struct {
+	w   io.Writer
+	err error
+}
+
+func (p *printer) printf(format string, args ...any) {
+	if p.err == nil {
+		_, p.err = fmt.Fprintf(p.w, format, args...)
+	}
+}
+
+// cell makes text safe inside a Markdown table cell: one line, pipes
+// escaped.
+func cell(text string) string {
+	text = strings.Join(strings.Fields(text), " ")
+	return strings.ReplaceAll(text, "|", `\|`)
+}
+
+// code is a cell's text as inline code (a guard, an event code).
+func code(text string) string {
+	text = cell(text)
+	if text == "" {
+		return ""
+	}
+	return "`" + strings.ReplaceAll(text, "`", "'") + "`"
+}
+
+// stateWord marks the states a reader looks for.
+func stateWord(state string) string {
+	switch state {
+	case "REJECTED", "REFUSED", "BROKEN", "LOST":
+		return "**" + state + "**"
+	}
+	return state
+}

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// export writes each format to standard output or a file; a second export
+// replaces its own file but never one of the user's; a tape of an ID
+// writes the trace it plays beside it; a trace is exported in its own mode;
+// bad input is one line and exit 2.
+func TestExportCommand(t *testing.T) {
+	dir := t.TempDir()
+	code, stdout, stderr := call(t, "export", "lease-overrun", "--to", "md")
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stdout, "| **STALE_FENCE** |")
+
+	md := filepath.Join(dir, "lo.md")
+	for range 2 { // the second replaces the first
+		code, _, stderr = call(t, "export", "lease-overrun", "--mode", "unsafe", "--to", "md", "-o", md)
+		require.Equal(t, 0, code, stderr)
+		requireOneLine(t, stderr, "md written: "+md)
+	}
+	page, err := os.ReadFile(md)
+	require.NoError(t, err)
+	require.Contains(t, string(page), "1. ✗ **broken at #9**")
+
+	tape := filepath.Join(dir, "talk.tape")
+	code, _, stderr = call(t, "export", "counter-loss", "--to", "tape", "-o", tape)
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stderr, "the tape plays "+filepath.Join(dir, "talk.trace.json"))
+	text, err := os.ReadFile(tape)
+	require.NoError(t, err)
+	require.Contains(t, string(text), `Type "fencelab --trace `+filepath.Join(dir, "talk.trace.json")+`"`)
+	require.Contains(t, string(text), `Output "`+filepath.Join(dir, "talk.gif")+`"`)
+	code, stdout, stderr = call(t, "replay", filepath.Join(dir, "talk.trace.json"))
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stdout, "verdict STALE_NAMESPACE")
+
+	// A trace: its own mode, its path in the page.
+	code, stdout, stderr = call(t, "export", filepath.Join(dir, "talk.trace.json"), "--to", "mermaid")
+	require.Equal(t, 0, code, stderr)
+	require.True(t, strings.HasPrefix(stdout, "sequenceDiagram\n"))
+	code, stdout, stderr = call(t, "export", filepath.Join(dir, "talk.trace.json"), "--to", "md")
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stdout, "fencelab replay "+filepath.Join(dir, "talk.trace.json"))
+
+	cast := filepath.Join(dir, "lo.cast")
+	code, _, stderr = call(t, "export", "lease-overrun", "--to", "cast", "--size", "120x40", "-o", cast)
+	require.Equal(t, 0, code, stderr)
+	head, err := os.ReadFile(cast)
+	require.NoError(t, err)
+	require.Contains(t, strings.SplitN(string(head), "\n", 2)[0], `"width":120`)
+
+	mine := filepath.Join(dir, "notes.md")
+	require.NoError(t, os.WriteFile(mine, []byte("my notes"), 0o644))
+	for _, tc := range []struct {
+		args     []string
+		contains string
+	}{
+		{[]string{"export", "lease-overrun"}, "export needs --to, one of: md, mermaid, cast, tape"},
+		{[]string{"export", "lease-overrun", "--to", "pdf"}, `export --to "pdf": want one of md, mermaid, cast, tape`},
+		{[]string{"export", "lease-overun", "--to", "md"}, `export "lease-overun": no such scenario`},
+		{[]string{"export", "lease-overrun", "--to", "md", "--mode", "both"}, `--mode "both": export records one mode`},
+		{[]string{"export", "lease-overrun", "--to", "cast", "--size", "100"}, `--size "100": want COLUMNSxROWS`},
+		{[]string{"export", "lease-overrun", "--to", "cast", "--size", "60x20"}, "the explorer draws from 80x24"},
+		{[]string{"export", filepath.Join(dir, "talk.trace.json"), "--to", "md", "--mode", "safe"}, "a trace is exported in its own mode"},
+		{[]string{"export", filepath.Join(dir, "missing.json"), "--to", "md"}, "no such file or directory"},
+		{[]string{"export", "lease-overrun", "--to", "md", "-o", mine}, "not a file fencelab exported; not overwritten"},
+		{[]string{"export", "lease-overrun", "--to", "md", "-o", filepath.Join(dir, "no", "x.md")}, "no directory"},
+		{[]string{"export", "lease-overrun", "stale-read", "--to", "md"}, "export takes one trace file or scenario id, got 2"},
+		{[]string{"export", "lease-overrun", "--to", "md", "--n", "3"}, "export does not take --n"},
+	} {
+		code, _, stderr := call(t, tc.args...)
+		require.Equal(t, 2, code, "%v: %s", tc.args, stderr)
+		requireOneLine(t, stderr, tc.contains)
+	}
+	kept, err := os.ReadFile(mine)
+	require.NoError(t, err)
+	require.Equal(t, "my notes", string(kept))
+}
