@@ -19,7 +19,7 @@ import (
 // explore runs the terminal explorer. The first frame shows at once; the
 // backends start behind it. Whatever started is stopped when the explorer
 // ends, however it ends.
-func explore(ctx context.Context, c config, mode engine.Mode, trace *loadedTrace) error {
+func explore(ctx context.Context, c config, mode engine.Mode, trace *loadedTrace, talk *tui.Talk) error {
 	starting := "connecting to PostgreSQL…"
 	if c.pgDSN == "" {
 		bins, err := pgcluster.FindBinaries()
@@ -63,6 +63,7 @@ func explore(ctx context.Context, c config, mode engine.Mode, trace *loadedTrace
 		AllowUnsafe: c.pgDSN == "" || c.allowUnsafe,
 		SaveTrace:   saveExplorerTrace,
 		Export:      exportFromExplorer,
+		Talk:        talk,
 		Start: func(ctx context.Context) (engine.Backends, error) {
 			mu.Lock()
 			if quitting {

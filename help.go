@@ -8,7 +8,7 @@ import (
 )
 
 // commands are the commands usage has a section for.
-var commands = []string{"list", "run", "check", "replay", "export", "race", "version"}
+var commands = []string{"list", "run", "check", "replay", "export", "talk", "race", "version"}
 
 // commandUsage is the part of usage about one command: its lines, then the
 // flags every command takes and the exit codes. Empty for no such command.

@@ -30,6 +30,7 @@ import (
 	"github.com/fencelab/fencelab/scenarios"
 	"github.com/fencelab/fencelab/store/redact"
 	"github.com/fencelab/fencelab/store/redisstore"
+	"github.com/fencelab/fencelab/tui"
 )
 
 func main() {
@@ -107,6 +108,9 @@ usage:
         -o FILE                           (default: standard output; a tape of an ID also
                                           writes the trace it plays beside it)
         --size 100x30                     the terminal of a cast or tape
+  fencelab talk SCRIPT [--lang en|ko]     play a talk script (TOML): its scenes in order,
+                                          space/./→/PgDn on, ←/PgUp back, b blanks the
+                                          screen; captions show large (talks/fencing.toml)
   fencelab race [--n 100] [--free K]      the second seed's forced interleaving on N
                                           key sets (Redis only), and K free-running pairs
   fencelab version                        the version and commit this was built from
@@ -194,6 +198,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		exportTo   string
 		exportOut  string
 		size       string
+		lang       string
 	)
 	flags.StringVar(&c.redisURL, "redis", "", "use a real Redis `URL` (redis://HOST:PORT/DB) instead of the embedded one")
 	flags.StringVar(&c.pgDSN, "pg", "", "use an existing PostgreSQL (`DSN`) instead of an ephemeral cluster; only schema fencelab is touched")
@@ -212,6 +217,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	flags.StringVar(&exportTo, "to", "", "export: md, mermaid, cast or tape")
 	flags.StringVarP(&exportOut, "output", "o", "", "export: write to FILE (default: standard output)")
 	flags.StringVar(&size, "size", "100x30", "export: the terminal of a cast or tape, COLUMNSxROWS")
+	flags.StringVar(&lang, "lang", "", "talk: the language of the script's texts, en or ko (default: from LANG, else en)")
 	flags.StringVar(&tracePath, "trace", "", "the explorer: open a trace, its schedule as the guided order")
 	flags.BoolVarP(&helpWanted, "help", "h", false, "show this help")
 
@@ -332,6 +338,29 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if req, err = parseExportRequest(rest, exportTo, mode, flags.Changed("mode"), exportOut, size); err == nil {
 			err = runExport(ctx, c, req, flags.Changed("lease-ttl"), stdout, stderr)
 		}
+	case "talk":
+		if err = only("talk", "lang"); err != nil {
+			break
+		}
+		if len(rest) != 1 {
+			err = usageError("talk takes one script file, got %d arguments (fencelab talk --help)", len(rest))
+			break
+		}
+		if lang, err = talkLanguage(lang); err != nil {
+			break
+		}
+		var talk tui.Talk
+		if talk, err = loadTalk(rest[0], lang); err != nil {
+			break
+		}
+		for _, scene := range talk.Scenes {
+			if scene.Mode == engine.Unsafe && c.pgDSN != "" && !c.allowUnsafe {
+				err = usageError("the talk has UNSAFE scenes, which write naive code paths into --pg's server; pass --allow-unsafe to let them (nothing was written)")
+			}
+		}
+		if err == nil {
+			err = explore(ctx, c, talk.Scenes[0].Mode, nil, &talk)
+		}
 	case "race":
 		if err = only("race", "n", "free"); err != nil {
 			break
@@ -373,7 +402,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			err = usageError("UNSAFE runs write naive code paths into --pg's server; pass --allow-unsafe to let them (nothing was written)")
 			break
 		}
-		err = explore(ctx, c, m, trace)
+		err = explore(ctx, c, m, trace, nil)
 	default:
 		err = usageError("unknown command %q (want %s; fencelab --help)", name, strings.Join(commands, ", "))
 	}

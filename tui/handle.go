@@ -38,11 +38,16 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if m.exporting {
 		return m, m.exportAs(msg.String())
 	}
+	if m.talk != nil {
+		if handled, cmd := m.handleTalkKey(msg); handled {
+			return m, cmd
+		}
+	}
 	switch {
 	case key.Matches(msg, m.keys.Help):
 		m.showHelp = true
 	case key.Matches(msg, m.keys.Next):
-		return m, m.waiting(m.viewed().GuidedAction, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Next(ctx) }))
+		return m, m.next()
 	case key.Matches(msg, m.keys.Step):
 		i := int(msg.String()[0] - '1')
 		if m.snap == nil || i >= len(m.snap.Actors) {
@@ -156,6 +161,11 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.setStatus(fmt.Sprintf("autoplay pace: a guided step every %s", m.pace), true)
 	}
 	return m, nil
+}
+
+// next takes the guided order's next action.
+func (m *Model) next() tea.Cmd {
+	return m.waiting(m.viewed().GuidedAction, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Next(ctx) }))
 }
 
 // exportAs takes the key pressed after x: a format, or anything else to

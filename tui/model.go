@@ -37,6 +37,9 @@ type Options struct {
 	// Export writes the session so far in a format (md, mermaid, cast,
 	// tape) and says where.
 	Export func(format string, session export.Session) (string, error)
+	// Talk, when set, plays a talk script: its scenes in order, its
+	// captions large (Catalog still feeds the picker).
+	Talk *Talk
 	// RefreshEvery is how often the screen is read again on a real Redis,
 	// whose TTLs run on the wall clock (default 500ms).
 	RefreshEvery time.Duration
@@ -113,9 +116,11 @@ type Model struct {
 	picking  bool
 	// exporting: the next key picks the format to export the session in.
 	exporting bool
-	status    string
-	statusOK  bool
-	fatal     error
+	// talk is where a talk script is, when one plays.
+	talk     *talkState
+	status   string
+	statusOK bool
+	fatal    error
 	// history is time travel over the snapshots recorded after each action.
 	history history
 	// playing: autoplay takes the next guided step every pace.
@@ -151,6 +156,10 @@ func New(ctx context.Context, opts Options) *Model {
 		if s.ID == opts.Scenario {
 			m.scenario = s
 		}
+	}
+	if opts.Talk != nil && len(opts.Talk.Scenes) > 0 {
+		m.talk = &talkState{Talk: *opts.Talk, cardFor: -1}
+		m.scenario, m.mode = m.talk.current().Scenario, m.talk.current().Mode
 	}
 	return m
 }
@@ -258,6 +267,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.workers = workerList{}
 		m.timeline.Follow()
 		m.setStatus(fmt.Sprintf("%s in %s mode, from its seeded state", m.scenario.ID, m.mode), true)
+		if m.talk != nil {
+			m.setStatus(fmt.Sprintf("scene %d/%d: %s in %s mode — space starts it", m.talk.scene+1, len(m.talk.Scenes), m.scenario.ID, m.mode), true)
+			return m, m.talkPending()
+		}
 		return m, nil
 	case labFailedMsg:
 		m.busy = false
@@ -282,6 +295,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		} else if msg.err != nil {
 			m.setStatus(describe(msg.err), false)
 			m.queue = nil // later keys were meant for a state that did not come
+		} else if m.snap != nil && m.snap.GuidedNext == "" && m.snap.GuidedTotal > 0 && !m.snap.OffPath && m.talk != nil {
+			m.setStatus(m.talkSceneDone(), true)
 		} else if m.snap != nil && m.snap.GuidedNext == "" && m.snap.GuidedTotal > 0 && !m.snap.OffPath {
 			m.setStatus("guided order complete — r reset · m other mode · s another scenario", true)
 		} else if stopped {
@@ -293,6 +308,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			next := m.queue[0]
 			m.queue = m.queue[1:]
 			return m, m.run(next)
+		}
+		if m.talk != nil {
+			return m, m.talkPending()
 		}
 		return m, nil
 	case refreshMsg:

@@ -52,6 +52,12 @@ func (m *Model) View() string {
 	if m.showHelp {
 		return m.helpView()
 	}
+	if m.talk != nil && m.talk.blank {
+		return strings.Repeat("\n", m.height-1)
+	}
+	if m.talk != nil && m.talk.card != "" {
+		return m.cardView()
+	}
 	return m.labView()
 }
 
@@ -100,6 +106,13 @@ func (m *Model) labView() string {
 	narration := narrationLines(st, s, w, 3+min(1, max(0, m.height-29)))
 	if e, ok := m.timeline.Opened(s); ok {
 		narration = entryLines(st, e, w, 6)
+	} else if m.talk != nil {
+		if len(s.Events) == 0 {
+			narration = nil // the explorer's hint is not the speaker's
+		}
+		if caption := m.talkCaption(s); caption != "" {
+			narration = captionLines(st, caption, narration, w, 4+min(1, max(0, m.height-29)))
+		}
 	}
 	// The strip and the first broken invariant (the invariant bar says
 	// which others broke), wrapped on a tall screen.
@@ -109,7 +122,11 @@ func (m *Model) labView() string {
 	}
 	result := resultLines(st, s, w, resultHeight)
 	result = append(result, invariantBar(st, s, w))
-	footer := []string{m.statusLine(), m.help.ShortHelpView(m.keys.ShortHelp())}
+	keys := m.keys.ShortHelp()
+	if m.talk != nil {
+		keys = talkKeys(m.keys)
+	}
+	footer := []string{m.statusLine(), m.help.ShortHelpView(keys)}
 	if m.height < 30 {
 		// Short terminals: the status line when there is news, else the keys.
 		footer = footer[1:]
@@ -268,6 +285,9 @@ func (m *Model) header(s engine.Snapshot) []string {
 	second += backends
 	if m.playing {
 		second = fmt.Sprintf("▶ autoplay %s · ", m.pace) + second
+	}
+	if m.talk != nil {
+		second = m.talkHeader(s)
 	}
 	if at, newest := m.history.Position(); at >= 0 {
 		second = st.warn.Render(fmt.Sprintf("◀ recorded after action %d of %d", at, newest)) +

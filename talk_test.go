@@ -1,0 +1,129 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The shipped talk loads in both languages, and every text it has is
+// translated: no Korean text falls back to the English one.
+func TestShippedTalkInEnglishAndKorean(t *testing.T) {
+	en, err := loadTalk("talks/fencing.toml", "en")
+	require.NoError(t, err)
+	ko, err := loadTalk("talks/fencing.toml", "ko")
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(en.Scenes), 8)
+	require.NotEqual(t, en.Title, ko.Title)
+	for i := range en.Scenes {
+		require.NotEmpty(t, en.Scenes[i].Caption, "scene %d", i+1)
+		require.NotEqual(t, en.Scenes[i].Caption, ko.Scenes[i].Caption, "scene %d has no Korean caption", i+1)
+		for at, step := range en.Scenes[i].Steps {
+			k := ko.Scenes[i].Steps[at]
+			require.True(t, step.Caption == "" || step.Caption != k.Caption, "scene %d, action %d: caption", i+1, at)
+			require.True(t, step.Turn == "" || step.Turn != k.Turn, "scene %d, action %d: turn", i+1, at)
+		}
+	}
+}
+
+// A malformed script is one line naming the file, the line and what is
+// wrong, and exit 2.
+func TestTalkScriptErrors(t *testing.T) {
+	dir := t.TempDir()
+	good := "title = \"t\"\n\n[[scene]]\nscenario = \"lease-overrun\"\n\n[[scene]]\nscenario = \"counter-loss\"\nmode = \"unsafe\"\n\n[[scene.step]]\nat = 3\ncaption = { en = \"x\", ko = \"y\" }\n"
+	for _, tc := range []struct {
+		name, body, want string
+	}{
+		{"syntax", strings.Replace(good, "at = 3", "at = = 3", 1), ":11: not TOML"},
+		{"scenario", strings.Replace(good, `"counter-loss"`, `"counter-lost"`, 1), `:7: scene 2: scenario "counter-lost": want one of`},
+		{"mode", strings.Replace(good, `"unsafe"`, `"both"`, 1), `:8: scene 2: mode "both": want safe or unsafe`},
+		{"at", strings.Replace(good, "at = 3", "at = 30", 1), ":11: scene 2, step note 1: at = 30: want the number of an action, 1 to 10"},
+		{"no en", strings.Replace(good, `en = "x", `, "", 1), ":12: scene 2, step note 1: caption: the table has no en text"},
+		{"language", strings.Replace(good, `ko = "y"`, `fr = "y"`, 1), `:12: scene 2, step note 1: caption: want a string, or a table of en and ko strings; got key "fr"`},
+		{"unknown key", strings.Replace(good, "mode = ", "mood = ", 1), `:8: scene 2: unknown key "mood"`},
+		{"actor", strings.Replace(good, "mode = \"unsafe\"", "schedule = [{ action = \"step\", actor = \"Z\" }]", 1), `:8: scene 2: schedule entry 1 names actor "Z"`},
+		{"no scene", "title = \"t\"\n", ": a talk needs at least one [[scene]]"},
+		{"no title", strings.Replace(good, "title = \"t\"", "", 1), ": title: missing"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, tc.name+".toml")
+			require.NoError(t, os.WriteFile(path, []byte(tc.body), 0o644))
+			code, _, stderr := call(t, "talk", path)
+			require.Equal(t, 2, code, stderr)
+			requireOneLine(t, stderr, "talk "+path+tc.want)
+		})
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"talk"}, "talk takes one script file, got 0"},
+		{[]string{"talk", filepath.Join(dir, "none.toml")}, "no such file or directory"},
+		{[]string{"talk", dir}, "not a regular file"},
+		{[]string{"talk", "talks/fencing.toml", "--lang", "fr"}, `--lang "fr": want en or ko`},
+		{[]string{"talk", "talks/fencing.toml", "--mode", "safe"}, "talk does not take --mode"},
+	} {
+		code, _, stderr := call(t, tc.args...)
+		require.Equal(t, 2, code, stderr)
+		requireOneLine(t, stderr, tc.want)
+	}
+}
+
+// The shipped talk plays to its end under tmux, by the keys a presenter
+// remote sends: turn cards on the way, b blanks, --lang ko shows Korean.
+func TestTalkUnderTmux(t *testing.T) {
+	requireTmux(t)
+	script, err := filepath.Abs("talks/fencing.toml")
+	require.NoError(t, err)
+	r := startExplorer(t, cacheDir(t), "talk", script)
+	r.waitScreen("talk · scene 1/", "Most job schedulers stop at a leader lease")
+	r.key("b")
+	waitChange(r, r.screen())
+	require.Empty(t, strings.TrimSpace(r.screen()), "b blanks the screen")
+	r.key("b")
+	r.waitScreen("talk · scene 1/")
+
+	cards, keys := 0, []string{"Space", ".", "Right"}
+	for presses := 0; ; presses++ {
+		require.Less(t, presses, 300, "the talk never ended")
+		before := r.screen()
+		if strings.Contains(before, "the end of the talk") {
+			break
+		}
+		if strings.Contains(before, "turn to the room") {
+			cards++
+		}
+		key := keys[presses%3] // space, '.', →
+		if presses%7 == 6 {
+			key = "NPage" // PageDown
+		}
+		r.key(key)
+		waitChange(r, before)
+	}
+	require.GreaterOrEqual(t, cards, 4, "the script's turn cards showed")
+	screen := r.screen()
+	require.Contains(t, screen, "scene 11/11")
+	require.Contains(t, screen, "verdict NOT_OWNER")
+	r.key("Left")
+	r.waitScreen("◀ recorded after action")
+	r.quit()
+
+	ko := startExplorer(t, cacheDir(t), "talk", script, "--lang", "ko")
+	ko.waitScreen("talk · scene 1/", "대부분의 잡 스케줄러는")
+	ko.quit()
+}
+
+// waitChange waits until the screen is no longer before (a step ran, a card
+// showed), for at most a few seconds.
+func waitChange(r explorerRun, before string) {
+	for range 250 {
+		if r.screen() != before {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

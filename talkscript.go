@@ -1,0 +1,386 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/scenarios"
+	"github.com/fencelab/fencelab/tui"
+)
+
+// A talk script is a TOML document a speaker edits by hand:
+//
+//	title   = { en = "Fencing, step by step", ko = "…" }
+//	minutes = 20
+//
+//	[[scene]]
+//	scenario = "lease-overrun"
+//	mode     = "unsafe"               # safe (default) or unsafe
+//	schedule = "guided"               # or actions as a trace writes them:
+//	                                  # [{ action = "step", actor = "A" }, …]
+//	caption  = { en = "…", ko = "…" } # shown large before the first step
+//
+//	[[scene.step]]
+//	at      = 4                       # after the scene's 4th action
+//	caption = { en = "…", ko = "…" }
+//	turn    = { en = "…", ko = "…" }  # a card: the speaker turns to the room
+//
+// Every text is a string (any language) or a table with en and, optionally,
+// ko. Whatever is wrong is one line naming the file, the line and what.
+
+// talkLanguages are the languages a talk's texts may be in; the first is
+// the one every text must have.
+var talkLanguages = []string{"en", "ko"}
+
+// loadTalk reads a talk script and binds its scenes to the catalog, with
+// its texts in lang.
+func loadTalk(path, lang string) (tui.Talk, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscallNonblock, 0)
+	if err != nil {
+		return tui.Talk{}, usageError("talk %s: %v", path, unwrapPathError(err))
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+		return tui.Talk{}, usageError("talk %s: not a regular file", path)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxTraceSize+1))
+	if err != nil {
+		return tui.Talk{}, usageError("talk %s: %v", path, unwrapPathError(err))
+	}
+	if len(data) > maxTraceSize {
+		return tui.Talk{}, usageError("talk %s: larger than %d MiB, not a talk script", path, maxTraceSize>>20)
+	}
+	talk, err := parseTalk(string(data), lang)
+	if err != nil {
+		return tui.Talk{}, usageError("talk %s:%v", path, err)
+	}
+	return talk, nil
+}
+
+// talkError is what is wrong with a script, at a line (0: the file).
+type talkError struct {
+	line int
+	what string
+}
+
+func (e *talkError) Error() string {
+	if e.line == 0 {
+		return " " + e.what
+	}
+	return fmt.Sprintf("%d: %s", e.line, e.what)
+}
+
+// parseTalk reads a talk script's text.
+func parseTalk(text, lang string) (tui.Talk, error) {
+	var doc map[string]any
+	if _, err := toml.Decode(text, &doc); err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return tui.Talk{}, &talkError{pe.Position.Line, "not TOML: " + pe.Message}
+		}
+		return tui.Talk{}, &talkError{0, "not TOML: " + err.Error()}
+	}
+	at := locator{lines: strings.Split(text, "\n")}
+	for key := range doc {
+		if key != "title" && key != "minutes" && key != "scene" {
+			return tui.Talk{}, &talkError{at.top(key), fmt.Sprintf("unknown key %q (a script has title, minutes and [[scene]]s)", key)}
+		}
+	}
+	var talk tui.Talk
+	var err error
+	if talk.Title, err = textIn(doc["title"], lang); err != nil || talk.Title == "" {
+		return tui.Talk{}, &talkError{at.top("title"), "title: " + orMissing(err)}
+	}
+	scenes, ok := doc["scene"].([]map[string]any)
+	if !ok || len(scenes) == 0 {
+		return tui.Talk{}, &talkError{at.top("scene"), "a talk needs at least one [[scene]]"}
+	}
+	for i, raw := range scenes {
+		scene, err := parseScene(raw, lang, i, at)
+		if err != nil {
+			return tui.Talk{}, err
+		}
+		talk.Scenes = append(talk.Scenes, scene)
+	}
+	return talk, nil
+}
+
+func orMissing(err error) string {
+	if err == nil {
+		return "missing"
+	}
+	return err.Error()
+}
+
+// parseScene reads the i-th [[scene]].
+func parseScene(raw map[string]any, lang string, i int, at locator) (tui.TalkScene, error) {
+	fail := func(key, format string, args ...any) error {
+		return &talkError{at.scene(i, key), fmt.Sprintf("scene %d: ", i+1) + fmt.Sprintf(format, args...)}
+	}
+	for key := range raw {
+		switch key {
+		case "scenario", "mode", "schedule", "caption", "step":
+		default:
+			return tui.TalkScene{}, fail(key, "unknown key %q (a scene has scenario, mode, schedule, caption and [[scene.step]]s)", key)
+		}
+	}
+	id, _ := raw["scenario"].(string)
+	s, ok := scenarios.ByID(id)
+	if !ok {
+		return tui.TalkScene{}, fail("scenario", "scenario %q: want one of %s", raw["scenario"], strings.Join(scenarios.IDs(), ", "))
+	}
+	mode := engine.Safe
+	if m, given := raw["mode"]; given {
+		text, _ := m.(string)
+		var err error
+		if mode, err = engine.ParseMode(text); err != nil {
+			return tui.TalkScene{}, fail("mode", "mode %q: want safe or unsafe", m)
+		}
+	}
+	schedule := s.Guided(mode)
+	sch := raw["schedule"]
+	if list, ok := sch.([]any); ok { // an array of inline tables
+		tables := make([]map[string]any, len(list))
+		for k, a := range list {
+			if tables[k], ok = a.(map[string]any); !ok {
+				return tui.TalkScene{}, fail("schedule", "schedule entry %d: want a table like { action = \"step\", actor = \"A\" }", k+1)
+			}
+		}
+		sch = tables
+	}
+	switch sch := sch.(type) {
+	case nil:
+	case string:
+		if sch != "guided" {
+			return tui.TalkScene{}, fail("schedule", `schedule %q: want "guided" or a list of actions`, sch)
+		}
+	case []map[string]any:
+		t := engine.Trace{Scenario: s.ID, Mode: strings.ToLower(mode.String())}
+		for _, a := range sch {
+			var ta engine.TraceAction
+			ta.Action, _ = a["action"].(string)
+			ta.Actor, _ = a["actor"].(string)
+			ta.By, _ = a["by"].(string)
+			ta.Note, _ = a["note"].(string)
+			t.Schedule = append(t.Schedule, ta)
+		}
+		var err error
+		if schedule, err = t.Bind(s); err != nil {
+			return tui.TalkScene{}, fail("schedule", "%v", strings.TrimPrefix(err.Error(), engine.ErrTrace.Error()+": "))
+		}
+	default:
+		return tui.TalkScene{}, fail("schedule", `schedule: want "guided" or a list of actions like [{ action = "step", actor = "A" }]`)
+	}
+	if len(schedule) == 0 {
+		return tui.TalkScene{}, fail("schedule", "the schedule has no actions")
+	}
+	scene := tui.TalkScene{Scenario: s.WithSchedule(mode, schedule, nil), Mode: mode, Steps: map[int]tui.TalkStep{}}
+	var err error
+	if scene.Caption, err = textIn(raw["caption"], lang); err != nil {
+		return tui.TalkScene{}, fail("caption", "caption: %v", err)
+	}
+	steps, ok := raw["step"].([]map[string]any)
+	if _, given := raw["step"]; given && !ok {
+		return tui.TalkScene{}, fail("step", "step: want [[scene.step]] tables")
+	}
+	for j, st := range steps {
+		failStep := func(key, format string, args ...any) error {
+			return &talkError{at.step(i, j, key), fmt.Sprintf("scene %d, step note %d: ", i+1, j+1) + fmt.Sprintf(format, args...)}
+		}
+		for key := range st {
+			if key != "at" && key != "caption" && key != "turn" {
+				return tui.TalkScene{}, failStep(key, "unknown key %q (a step note has at, caption and turn)", key)
+			}
+		}
+		n, ok := st["at"].(int64)
+		if !ok || n < 1 || int(n) > len(schedule) {
+			return tui.TalkScene{}, failStep("at", "at = %v: want the number of an action, 1 to %d", st["at"], len(schedule))
+		}
+		if _, taken := scene.Steps[int(n)]; taken {
+			return tui.TalkScene{}, failStep("at", "a second note for action %d", n)
+		}
+		var note tui.TalkStep
+		if note.Caption, err = textIn(st["caption"], lang); err != nil {
+			return tui.TalkScene{}, failStep("caption", "caption: %v", err)
+		}
+		if note.Turn, err = textIn(st["turn"], lang); err != nil {
+			return tui.TalkScene{}, failStep("turn", "turn: %v", err)
+		}
+		scene.Steps[int(n)] = note
+	}
+	return scene, nil
+}
+
+// textIn is a text of the script in lang: a string, or a table of
+// languages (en required; a missing ko falls back to en).
+func textIn(v any, lang string) (string, error) {
+	switch t := v.(type) {
+	case nil:
+		return "", nil
+	case string:
+		return t, nil
+	case map[string]any:
+		var keys []string
+		for k := range t {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if _, ok := t[k].(string); !ok || !contains(talkLanguages, k) {
+				return "", fmt.Errorf("want a string, or a table of %s strings; got key %q", strings.Join(talkLanguages, " and "), k)
+			}
+		}
+		en, ok := t["en"].(string)
+		if !ok {
+			return "", errors.New("the table has no en text")
+		}
+		if text, ok := t[lang].(string); ok {
+			return text, nil
+		}
+		return en, nil
+	}
+	return "", fmt.Errorf("want a string, or a table like { en = \"…\", ko = \"…\" }; got %v", v)
+}
+
+// locator finds the line of a key in a script's text, for errors: the
+// decoded document keeps no positions.
+type locator struct{ lines []string }
+
+var tableHeader = regexp.MustCompile(`^\s*\[\[?\s*([A-Za-z0-9_.]+)\s*\]\]?`)
+
+// find is the line (1-based) of key = … among lines from..to, or of the
+// table header at from when the key is not there.
+func (at locator) find(key string, from, to int) int {
+	assign := regexp.MustCompile(`^\s*"?` + regexp.QuoteMeta(key) + `"?\s*=`)
+	for i := from; i < to && i < len(at.lines); i++ {
+		if assign.MatchString(at.lines[i]) {
+			return i + 1
+		}
+	}
+	if from > 0 {
+		return from
+	}
+	return 0
+}
+
+// headers are the lines (0-based) of the headers named name, in order.
+func (at locator) headers(name string) []int {
+	var out []int
+	for i, line := range at.lines {
+		if m := tableHeader.FindStringSubmatch(line); m != nil && m[1] == name {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// top is the line of a top-level key (before the first table).
+func (at locator) top(key string) int {
+	end := len(at.lines)
+	for i, line := range at.lines {
+		if tableHeader.MatchString(line) {
+			end = i
+			break
+		}
+	}
+	if n := at.find(key, 0, end); n > 0 {
+		return n
+	}
+	if hs := at.headers(key); len(hs) > 0 {
+		return hs[0] + 1
+	}
+	return 0
+}
+
+// block is the lines of the i-th table named name: from its header to the
+// next header of any table.
+func (at locator) block(name string, i int) (from, to int, ok bool) {
+	hs := at.headers(name)
+	if i >= len(hs) {
+		return 0, 0, false
+	}
+	from, to = hs[i], len(at.lines)
+	for j := from + 1; j < len(at.lines); j++ {
+		if tableHeader.MatchString(at.lines[j]) {
+			to = j
+			break
+		}
+	}
+	return from, to, true
+}
+
+// scene is the line of a key of the i-th scene.
+func (at locator) scene(i int, key string) int {
+	from, to, ok := at.block("scene", i)
+	if !ok {
+		return 0
+	}
+	if key == "step" {
+		to = len(at.lines)
+	}
+	return at.find(key, from+1, to) // the header itself when the key is not there
+}
+
+// step is the line of a key of the j-th step note of the i-th scene.
+func (at locator) step(i, j int, key string) int {
+	sceneFrom, _, ok := at.block("scene", i)
+	if !ok {
+		return 0
+	}
+	nextScene := len(at.lines)
+	if hs := at.headers("scene"); i+1 < len(hs) {
+		nextScene = hs[i+1]
+	}
+	k := 0
+	for _, h := range at.headers("scene.step") {
+		if h < sceneFrom || h > nextScene {
+			continue
+		}
+		if k == j {
+			from, to, _ := at.blockAt(h)
+			return at.find(key, from+1, to)
+		}
+		k++
+	}
+	return sceneFrom + 1
+}
+
+// blockAt is the block of the table whose header is at line h.
+func (at locator) blockAt(h int) (from, to int, ok bool) {
+	to = len(at.lines)
+	for j := h + 1; j < len(at.lines); j++ {
+		if tableHeader.MatchString(at.lines[j]) {
+			to = j
+			break
+		}
+	}
+	return h, to, true
+}
+
+// talkLanguage is the language a talk's texts show in: --lang, else the
+// locale's (LC_ALL, LC_MESSAGES, LANG: ko_KR.UTF-8 is Korean), else en.
+func talkLanguage(flag string) (string, error) {
+	if flag != "" {
+		if !contains(talkLanguages, flag) {
+			return "", usageError("--lang %q: want %s", flag, strings.Join(talkLanguages, " or "))
+		}
+		return flag, nil
+	}
+	for _, name := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		if v := os.Getenv(name); v != "" {
+			if strings.HasPrefix(v, "ko") {
+				return "ko", nil
+			}
+			return "en", nil
+		}
+	}
+	return "en", nil
+}

@@ -1,0 +1,221 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/fencelab/fencelab/engine"
+)
+
+// Talk mode: the explorer plays a talk script, scene by scene. The keys a
+// presenter remote sends move through it — space, '.', →, PageDown on;
+// ←, PageUp back — 'b' blanks the screen, and the script's captions show
+// large where the narration goes. Every other key is the explorer's, so a
+// speaker can leave the script to answer a question.
+
+// Talk is a talk script bound to the catalog.
+type Talk struct {
+	Title  string
+	Scenes []TalkScene
+}
+
+// TalkScene is one scenario in one mode, its schedule as the guided order.
+type TalkScene struct {
+	Scenario *engine.Scenario
+	Mode     engine.Mode
+	// Caption shows before the first action.
+	Caption string
+	// Steps are the notes after the k-th action (1-based).
+	Steps map[int]TalkStep
+}
+
+// TalkStep is what the speaker says after an action: a caption, and a
+// question for the room shown as a card before the talk goes on.
+type TalkStep struct{ Caption, Turn string }
+
+// talkState is where the talk is.
+type talkState struct {
+	Talk
+	scene int
+	// card is the turn card on screen ("" none); cardFor the action count
+	// it was shown after, so going on does not show it again.
+	card    string
+	cardFor int
+	blank   bool
+	// pending counts the advances pressed while a step ran: each is taken
+	// when the one before has ended, so a quick speaker loses none.
+	pending int
+}
+
+func (t *talkState) current() TalkScene { return t.Scenes[t.scene] }
+
+// handleTalkKey takes the talk's own keys; handled is false for the
+// explorer's.
+func (m *Model) handleTalkKey(msg tea.KeyMsg) (handled bool, cmd tea.Cmd) {
+	t := m.talk
+	advance, back := false, false
+	switch msg.String() {
+	case "b":
+		t.blank = !t.blank
+		return true, nil
+	case " ", ".", "right", "pgdown", "n":
+		advance = true
+	case "left", "pgup":
+		back = true
+	default:
+		return false, nil
+	}
+	switch {
+	case t.blank:
+		t.blank = false
+	case t.card != "":
+		t.card = ""
+		if back {
+			t.cardFor = -1 // going on shows it again
+		}
+	case advance:
+		return true, m.talkForward()
+	case back:
+		t.pending = 0 // back cancels what was pressed ahead
+		return true, m.talkBack()
+	}
+	return true, nil
+}
+
+// talkForward is the next thing of the talk: forward in time travel, the
+// turn card after this action, the next action, the next scene.
+func (m *Model) talkForward() tea.Cmd {
+	t := m.talk
+	if _, past := m.history.Past(); past {
+		m.history.Update(tea.KeyMsg{Type: tea.KeyRight})
+		m.timeline.Follow()
+		return nil
+	}
+	if m.busy || m.snap == nil {
+		if t.pending < 32 {
+			t.pending++ // taken when the running step ends
+		}
+		return nil
+	}
+	done := m.snap.Actions
+	if step, ok := t.current().Steps[done]; ok && step.Turn != "" && t.cardFor != done {
+		t.card, t.cardFor = step.Turn, done
+		return nil
+	}
+	if m.snap.GuidedNext != "" {
+		return m.next()
+	}
+	if t.scene+1 < len(t.Scenes) {
+		t.scene, t.cardFor = t.scene+1, -1
+		m.timeline.Follow()
+		return m.openLab(t.current().Scenario, t.current().Mode)
+	}
+	m.setStatus("the end of the talk — ← goes back, q quits", true)
+	return nil
+}
+
+// talkPending takes an advance pressed while a step ran, now that it has
+// ended.
+func (m *Model) talkPending() tea.Cmd {
+	if m.talk.pending == 0 || m.busy {
+		return nil
+	}
+	m.talk.pending--
+	return m.talkForward()
+}
+
+// talkSceneDone is the status line at the end of a scene.
+func (m *Model) talkSceneDone() string {
+	t := m.talk
+	if t.scene+1 < len(t.Scenes) {
+		next := t.Scenes[t.scene+1]
+		return fmt.Sprintf("end of scene %d/%d — space goes on to %s (%s)", t.scene+1, len(t.Scenes), next.Scenario.ID, next.Mode)
+	}
+	return "end of the last scene — the talk is over; ← goes back, q quits"
+}
+
+// talkBack goes back: a recorded screen of this scene, else the start of
+// the scene before.
+func (m *Model) talkBack() tea.Cmd {
+	t := m.talk
+	if at, newest := m.history.Position(); at > 0 || at < 0 && newest > 0 {
+		m.history.Update(tea.KeyMsg{Type: tea.KeyLeft})
+		m.timeline.Follow()
+		return nil
+	}
+	if t.scene > 0 && !m.busy {
+		t.scene, t.cardFor = t.scene-1, -1
+		return m.openLab(t.current().Scenario, t.current().Mode)
+	}
+	return nil
+}
+
+// talkKeys are the keys a speaker needs, for the key line.
+func talkKeys(k keyMap) []key.Binding {
+	return []key.Binding{
+		key.NewBinding(key.WithKeys(" "), key.WithHelp("space/./→/PgDn", "on")),
+		key.NewBinding(key.WithKeys("left"), key.WithHelp("←/PgUp", "back")),
+		key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "blank")),
+		k.Help, k.Quit,
+	}
+}
+
+// talkHeader is the header's second line in a talk: where it is, and the
+// keys a speaker needs.
+func (m *Model) talkHeader(s engine.Snapshot) string {
+	t := m.talk
+	return fmt.Sprintf("talk · scene %d/%d · action %d/%d", t.scene+1, len(t.Scenes), s.Actions, s.GuidedTotal) +
+		m.styles.dim.Render(" · space/→ on · ← back · b blank · "+t.Title)
+}
+
+// talkCaption is the script's caption for the screen on view: the scene's
+// before its first action, the note's after the k-th.
+func (m *Model) talkCaption(s engine.Snapshot) string {
+	if s.Actions == 0 {
+		return m.talk.current().Caption
+	}
+	return m.talk.current().Steps[s.Actions].Caption
+}
+
+// captionLines shows a caption large — bold, behind a bar — with the
+// step's narration under it where there is room.
+func captionLines(st styles, caption string, narration []string, width, height int) []string {
+	var lines []string
+	for _, line := range wrap(caption, width-4) {
+		lines = append(lines, "  "+st.title.Render("▌ "+line))
+	}
+	if len(lines) > height {
+		lines = lines[:height]
+	}
+	for _, n := range narration {
+		if len(lines) >= height {
+			break
+		}
+		lines = append(lines, st.dim.Render(ansi.Strip(n)))
+	}
+	return fit(lines, width)
+}
+
+// cardView is a turn card: the question for the room, large, in the middle
+// of the screen.
+func (m *Model) cardView() string {
+	st, w := m.styles, m.width
+	body := []string{st.warn.Render("turn to the room"), ""}
+	for _, line := range wrap(m.talk.card, min(w-8, 70)) {
+		body = append(body, st.title.Render(line))
+	}
+	body = append(body, "", st.dim.Render("space goes on · ← back"))
+	lines := make([]string, m.height)
+	top := max(0, (m.height-len(body))/2)
+	for i, line := range body {
+		if top+i < len(lines) {
+			pad := max(0, (w-ansi.StringWidth(line))/2)
+			lines[top+i] = strings.Repeat(" ", pad) + line
+		}
+	}
+	return strings.Join(fit(lines, w), "\n")
+}
