@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/lang"
 	"github.com/fencelab/fencelab/store/pgcluster"
 	"github.com/fencelab/fencelab/store/pgledger"
 	"github.com/fencelab/fencelab/store/provider"
@@ -52,6 +53,8 @@ type config struct {
 	allowUnsafe bool
 	leaseTTL    time.Duration
 	verbose     bool
+	// lang is the language of the narration and of a talk's texts.
+	lang lang.Lang
 }
 
 // Default lease TTLs: on the embedded Redis time only moves when the lab
@@ -129,6 +132,7 @@ func startBackends(ctx context.Context, c config, notify func(string)) (*backend
 	b.redis, b.Coordination = coordination, coordination
 	b.Provider = provider.New()
 	b.LeaseTTL = c.leaseTTL
+	b.Lang = c.lang
 	if b.LeaseTTL == 0 {
 		b.LeaseTTL = embeddedLeaseTTL
 		if !coordination.Virtual() {

@@ -27,6 +27,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/lang"
 	"github.com/fencelab/fencelab/scenarios"
 	"github.com/fencelab/fencelab/store/redact"
 	"github.com/fencelab/fencelab/store/redisstore"
@@ -108,7 +109,7 @@ usage:
         -o FILE                           (default: standard output; a tape of an ID also
                                           writes the trace it plays beside it)
         --size 100x30                     the terminal of a cast or tape
-  fencelab talk SCRIPT [--lang en|ko]     play a talk script (TOML): its scenes in order,
+  fencelab talk SCRIPT                    play a talk script (TOML): its scenes in order,
                                           space/./→/PgDn on, ←/PgUp back, b blanks the
                                           screen; captions show large (talks/fencing.toml)
   fencelab race [--n 100] [--free K]      the second seed's forced interleaving on N
@@ -123,6 +124,9 @@ flags:
   --allow-unsafe                 let UNSAFE runs write to the --pg server
   --lease-ttl DURATION           lease TTL (default 30s embedded; on a real Redis 1.5s,
                                  10s in the explorer, so a step can be read in time)
+  --lang en|ko                   the language of the narration and a talk's texts
+                                 (default: the locale's — LC_ALL, LC_MESSAGES, LANG —
+                                 else en); identifiers (STALE_FENCE, keys) stay as they are
   -v, --verbose                  with --json, print the backends to stderr
   -h, --help                     this help
 
@@ -134,7 +138,7 @@ signal N (130 Ctrl-C, 143 SIGTERM)
 `
 
 // globalFlags apply to every command.
-var globalFlags = []string{"redis", "pg", "allow-unsafe", "lease-ttl", "verbose", "help"}
+var globalFlags = []string{"redis", "pg", "allow-unsafe", "lease-ttl", "verbose", "lang", "help"}
 
 // fencelab runs one command line and returns the exit code.
 func fencelab(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -198,7 +202,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		exportTo   string
 		exportOut  string
 		size       string
-		lang       string
+		langFlag   string
 	)
 	flags.StringVar(&c.redisURL, "redis", "", "use a real Redis `URL` (redis://HOST:PORT/DB) instead of the embedded one")
 	flags.StringVar(&c.pgDSN, "pg", "", "use an existing PostgreSQL (`DSN`) instead of an ephemeral cluster; only schema fencelab is touched")
@@ -217,7 +221,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	flags.StringVar(&exportTo, "to", "", "export: md, mermaid, cast or tape")
 	flags.StringVarP(&exportOut, "output", "o", "", "export: write to FILE (default: standard output)")
 	flags.StringVar(&size, "size", "100x30", "export: the terminal of a cast or tape, COLUMNSxROWS")
-	flags.StringVar(&lang, "lang", "", "talk: the language of the script's texts, en or ko (default: from LANG, else en)")
+	flags.StringVar(&langFlag, "lang", "", "the language of the narration and of a talk's texts: en or ko (default: the locale's, else en)")
 	flags.StringVar(&tracePath, "trace", "", "the explorer: open a trace, its schedule as the guided order")
 	flags.BoolVarP(&helpWanted, "help", "h", false, "show this help")
 
@@ -234,6 +238,14 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if err := c.check(); err != nil {
 		return report(ctx, stderr, err, c)
+	}
+	c.lang = lang.FromEnv()
+	if flags.Changed("lang") {
+		l, err := lang.Parse(langFlag)
+		if err != nil {
+			return report(ctx, stderr, usageError("%v", err), c)
+		}
+		c.lang = l
 	}
 
 	rest := flags.Args()
@@ -339,18 +351,15 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			err = runExport(ctx, c, req, flags.Changed("lease-ttl"), stdout, stderr)
 		}
 	case "talk":
-		if err = only("talk", "lang"); err != nil {
+		if err = only("talk"); err != nil {
 			break
 		}
 		if len(rest) != 1 {
 			err = usageError("talk takes one script file, got %d arguments (fencelab talk --help)", len(rest))
 			break
 		}
-		if lang, err = talkLanguage(lang); err != nil {
-			break
-		}
 		var talk tui.Talk
-		if talk, err = loadTalk(rest[0], lang); err != nil {
+		if talk, err = loadTalk(rest[0], string(c.lang)); err != nil {
 			break
 		}
 		for _, scene := range talk.Scenes {

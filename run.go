@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/lang"
 	"github.com/fencelab/fencelab/scenarios"
 )
 
@@ -91,7 +92,7 @@ func runHeadless(ctx context.Context, c config, req runRequest, stdout, stderr i
 			}
 			results = append(results, result)
 			if !req.json {
-				printResult(stdout, result)
+				printResult(stdout, result, c.lang)
 			}
 			if req.saveTrace != "" {
 				if err := saveTrace(req.saveTrace, engine.NewTrace(b.LeaseTTL, s.Guided(mode), result)); err != nil {
@@ -187,16 +188,22 @@ func backendLines(b *backends) string {
 	return sb.String()
 }
 
-func printResult(w io.Writer, r engine.Result) { printResultAs(w, r, "the catalog predicts") }
+func printResult(w io.Writer, r engine.Result, l lang.Lang) {
+	printResultAs(w, r, "the catalog predicts", l)
+}
 
-// printResultAs prints a run; source is what its prediction comes from.
-func printResultAs(w io.Writer, r engine.Result, source string) {
+// printResultAs prints a run, its narration in l; source is what its
+// prediction comes from.
+func printResultAs(w io.Writer, r engine.Result, source string, l lang.Lang) {
 	fmt.Fprintf(w, "\n%s · %s\n", r.Scenario, r.Mode)
 	for _, e := range r.Timeline {
 		fmt.Fprintf(w, "%3d %-9s %-6s %-12s %-18s %-10s %s\n", e.Sequence, engine.FormatClock(e.At),
 			e.Actor, e.Layer, e.Code, e.State, e.Detail)
 		if e.Guard != "" {
 			fmt.Fprintf(w, "%61s guard: %s\n", "", e.Guard)
+		}
+		if e.Narration != "" {
+			fmt.Fprintf(w, "%61s › %s\n", "", e.Narration)
 		}
 	}
 	what := ""
@@ -212,7 +219,7 @@ func printResultAs(w io.Writer, r engine.Result, source string) {
 		fmt.Fprintf(w, "  — NOT as %s (final %d · fence %s · %s)\n", source, p.Final, engine.FormatFence(p.Fence), p.Verdict)
 	}
 	for _, b := range r.Breaks {
-		fmt.Fprintf(w, "broken  invariant %d at step %d: %s (%s)\n", b.Invariant, b.Sequence, b.Detail, engine.Invariants[b.Invariant])
+		fmt.Fprintf(w, "broken  invariant %d at step %d: %s (%s)\n", b.Invariant, b.Sequence, b.Detail, l.T(engine.Invariants[b.Invariant]))
 	}
 }
 

@@ -364,23 +364,3 @@ func (at locator) blockAt(h int) (from, to int, ok bool) {
 	}
 	return h, to, true
 }
-
-// talkLanguage is the language a talk's texts show in: --lang, else the
-// locale's (LC_ALL, LC_MESSAGES, LANG: ko_KR.UTF-8 is Korean), else en.
-func talkLanguage(flag string) (string, error) {
-	if flag != "" {
-		if !contains(talkLanguages, flag) {
-			return "", usageError("--lang %q: want %s", flag, strings.Join(talkLanguages, " or "))
-		}
-		return flag, nil
-	}
-	for _, name := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
-		if v := os.Getenv(name); v != "" {
-			if strings.HasPrefix(v, "ko") {
-				return "ko", nil
-			}
-			return "en", nil
-		}
-	}
-	return "en", nil
-}

@@ -105,7 +105,7 @@ func (t *Turn) Refuse(code string) {
 // Narrate sets the narration of the event this turn emitted last.
 func (t *Turn) Narrate(format string, args ...any) {
 	if n := len(t.lab.events); n > 0 {
-		t.lab.events[n-1].Narration = fmt.Sprintf(format, args...)
+		t.lab.events[n-1].Narration = t.lab.lang.T(format, args...)
 	}
 }
 

@@ -235,7 +235,7 @@ func (l *Lab) checkInvariants(ctx context.Context) error {
 		l.breaks = append(l.breaks, b)
 		l.emit(Event{Actor: "lab", Layer: LayerDatabase, Code: fmt.Sprintf("INVARIANT_%d", b.Invariant),
 			State: "BROKEN", Detail: b.Detail,
-			Narration: fmt.Sprintf("Invariant %d broke: %s — %s.", b.Invariant, Invariants[b.Invariant], b.Detail)})
+			Narration: l.lang.T("Invariant %d broke: %s — %s.", b.Invariant, l.lang.T(Invariants[b.Invariant]), b.Detail)})
 	}
 	l.seenExecs = len(state.Executions)
 	return nil

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/fencelab/fencelab/lang"
 )
 
 // Backends are the real systems a lab runs against.
@@ -17,6 +19,9 @@ type Backends struct {
 	Provider     Provider
 	// LeaseTTL is the TTL of every lease the workers take.
 	LeaseTTL time.Duration
+	// Lang is the language of the narration (the zero value: English).
+	// Details, codes and guards stay as they are: a trace compares them.
+	Lang lang.Lang
 }
 
 // Errors of lab operations that the user caused, as opposed to a backend.
@@ -44,6 +49,7 @@ type Lab struct {
 	mode     Mode
 	backends Backends
 
+	lang   lang.Lang
 	ledger Ledger // the lab's own connection: seeding and snapshots
 	actors []*Actor
 
@@ -73,7 +79,7 @@ type Lab struct {
 // NewLab opens the lab's connections and resets the backends to the
 // scenario's seeded state.
 func NewLab(ctx context.Context, backends Backends, scenario *Scenario, mode Mode) (*Lab, error) {
-	l := &Lab{scenario: scenario, mode: mode, backends: backends}
+	l := &Lab{scenario: scenario, mode: mode, backends: backends, lang: backends.Lang}
 	ledger, err := backends.Database.Connect(ctx, "lab")
 	if err != nil {
 		return nil, err
@@ -353,9 +359,9 @@ func (l *Lab) setPaused(name string, paused bool, why string) error {
 			why = "paused"
 		}
 		a.Pause = why
-		narration := fmt.Sprintf("%s is frozen mid-job (%s): it cannot notice time passing or its lease running out.", a.Name, why)
+		narration := l.lang.T("%s is frozen mid-job (%s): it cannot notice time passing or its lease running out.", a.Name, why)
 		if a.Memory.HoldsLease {
-			narration = fmt.Sprintf("%s is frozen mid-job (%s) while it holds token %d; nothing tells it when its lease runs out.", a.Name, why, a.Memory.Token)
+			narration = l.lang.T("%s is frozen mid-job (%s) while it holds token %d; nothing tells it when its lease runs out.", a.Name, why, a.Memory.Token)
 		}
 		l.emit(Event{Actor: a.Name, Layer: LayerAPI, Code: a.Name + "_PAUSE", State: "PAUSED",
 			Detail: fmt.Sprintf("%s stops (%s); it still believes what it believed", a.Name, why), Narration: narration})
@@ -366,7 +372,7 @@ func (l *Lab) setPaused(name string, paused bool, why string) error {
 	narration := ""
 	if a.Memory.HoldsLease {
 		detail = fmt.Sprintf("%s wakes up still believing it holds token %d", a.Name, a.Memory.Token)
-		narration = fmt.Sprintf("%s carries on exactly where it stopped, sure that token %d is still the newest — it has no way to know otherwise.", a.Name, a.Memory.Token)
+		narration = l.lang.T("%s carries on exactly where it stopped, sure that token %d is still the newest — it has no way to know otherwise.", a.Name, a.Memory.Token)
 	}
 	l.emit(Event{Actor: a.Name, Layer: LayerAPI, Code: a.Name + "_RESUME", State: "RUNNING", Detail: detail, Narration: narration})
 	return nil
@@ -387,10 +393,10 @@ func (l *Lab) advance(ctx context.Context, by time.Duration) error {
 	}
 	l.expiring = hasTTL(after)
 	detail := fmt.Sprintf("lab clock +%s → %s", by, FormatClock(l.clock))
-	narration := fmt.Sprintf("%s passes; nothing in Redis expires.", by)
+	narration := l.lang.T("%s passes; nothing in Redis expires.", by)
 	if gone := vanished(before, after); len(gone) > 0 {
 		detail += "; expired: " + strings.Join(gone, ", ")
-		narration = fmt.Sprintf("Time passes and Redis drops %d expired key(s); whoever held them is not told.", len(gone))
+		narration = l.lang.T("Time passes and Redis drops %d expired key(s); whoever held them is not told.", len(gone))
 	}
 	l.emit(Event{Actor: "clock", Layer: LayerCoordination, Code: "CLOCK_ADVANCE", State: "ADVANCED", Detail: detail, Narration: narration})
 	return nil
@@ -420,7 +426,7 @@ func (l *Lab) advanceToExpiry(ctx context.Context) error {
 		l.expiring = false
 		l.emit(Event{Actor: "clock", Layer: LayerCoordination, Code: "CLOCK_ADVANCE", State: "ALREADY_EXPIRED",
 			Detail:    "every key with a TTL has already expired on the wall clock: nothing to wait for",
-			Narration: "The lease already ran out on the real clock: Redis has dropped it, and whoever held it was not told."})
+			Narration: l.lang.T("The lease already ran out on the real clock: Redis has dropped it, and whoever held it was not told.")})
 		return nil
 	}
 	if soonest == 0 {

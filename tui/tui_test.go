@@ -9,12 +9,14 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/muesli/termenv"
 	"github.com/stretchr/testify/require"
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/export"
+	"github.com/fencelab/fencelab/lang"
 	"github.com/fencelab/fencelab/scenarios"
 	"github.com/fencelab/fencelab/store/provider"
 	"github.com/fencelab/fencelab/store/storetest"
@@ -40,6 +42,13 @@ func startOn(t *testing.T, width, height int, scenario string, mode engine.Mode)
 func startWith(t *testing.T, width, height int, scenario string, mode engine.Mode,
 	exportTo func(string, export.Session) (string, error)) *teatest.TestModel {
 	t.Helper()
+	return startIn(t, width, height, scenario, mode, exportTo, lang.En)
+}
+
+// startIn opens the explorer with its narration in a language.
+func startIn(t *testing.T, width, height int, scenario string, mode engine.Mode,
+	exportTo func(string, export.Session) (string, error), l lang.Lang) *teatest.TestModel {
+	t.Helper()
 	redis := storetest.Embedded(t)
 	db := storetest.Database(t)
 	m := tui.New(context.Background(), tui.Options{
@@ -50,7 +59,7 @@ func startWith(t *testing.T, width, height int, scenario string, mode engine.Mod
 		AllowUnsafe: true,
 		Export:      exportTo,
 		Start: func(context.Context) (engine.Backends, error) {
-			return engine.Backends{Coordination: redis, Database: db, Provider: provider.New(), LeaseTTL: 30 * time.Second}, nil
+			return engine.Backends{Coordination: redis, Database: db, Provider: provider.New(), LeaseTTL: 30 * time.Second, Lang: l}, nil
 		},
 	})
 	t.Cleanup(m.Close)
@@ -490,4 +499,30 @@ func TestExportKey(t *testing.T) {
 	}
 	require.Equal(t, s.Final().Events, events)
 	require.Len(t, s.Trace.Schedule, 3)
+}
+
+// Korean narration at 80×24: wide characters take two cells, and still no
+// line runs past the edge and the story stays whole.
+func TestKoreanAt80x24(t *testing.T) {
+	for _, tc := range []struct {
+		id   string
+		mode engine.Mode
+	}{{"lease-overrun", engine.Safe}, {"pointer-ownership", engine.Unsafe}, {"counter-loss", engine.Safe}} {
+		t.Run(tc.id+"_"+tc.mode.String(), func(t *testing.T) {
+			s, _ := scenarios.ByID(tc.id)
+			tm := startIn(t, 80, 24, tc.id, tc.mode, nil, lang.Ko)
+			press(tm, strings.Repeat("n", len(s.Guided(tc.mode))))
+			waitFor(t, tm, "guided order complete")
+			screen := finalView(t, tm)
+			teatest.RequireEqualOutput(t, []byte(screen))
+			lines := strings.Split(screen, "\n")
+			require.Len(t, lines, 24)
+			for _, line := range lines {
+				require.LessOrEqual(t, ansi.StringWidth(line), 80, "%q", line)
+			}
+			snap := guidedSnapshot(t, s, tc.mode)
+			require.Contains(t, screen, "verdict "+snap.Result.Verdict)
+			require.Regexp(t, "[가-힣]", screen, "Korean narration")
+		})
+	}
 }
