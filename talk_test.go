@@ -64,7 +64,7 @@ func TestTalkScriptErrors(t *testing.T) {
 		{[]string{"talk"}, "talk takes one script file, got 0"},
 		{[]string{"talk", filepath.Join(dir, "none.toml")}, "no such file or directory"},
 		{[]string{"talk", dir}, "not a regular file"},
-		
+
 		{[]string{"talk", "talks/fencing.toml", "--mode", "safe"}, "talk does not take --mode"},
 	} {
 		code, _, stderr := call(t, tc.args...)
