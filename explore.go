@@ -64,6 +64,7 @@ func explore(ctx context.Context, c config, mode engine.Mode, trace *loadedTrace
 		SaveTrace:   saveExplorerTrace,
 		Export:      exportFromExplorer,
 		Talk:        talk,
+		Lang:        c.lang,
 		Start: func(ctx context.Context) (engine.Backends, error) {
 			mu.Lock()
 			if quitting {

@@ -151,7 +151,7 @@ func render(w io.Writer, format string, session export.Session, width, height in
 			if k > 0 {
 				status = fmt.Sprintf("%d/%d: %s", k, len(session.Steps)-1, session.Steps[k].Action)
 			}
-			return tui.Frame(session.Steps[k].Snapshot, status, width, height, true)
+			return tui.Frame(session.Steps[k].Snapshot, status, width, height, true, session.Lang)
 		})
 	case "tape":
 		trace, gif, err := tapeFiles()

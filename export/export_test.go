@@ -219,7 +219,7 @@ func TestCastIsAsciinemaV2(t *testing.T) {
 	const width, height = 100, 30
 	var doc bytes.Buffer
 	require.NoError(t, export.Cast(&doc, session, width, height, func(k int) string {
-		return tui.Frame(session.Steps[k].Snapshot, "", width, height, true)
+		return tui.Frame(session.Steps[k].Snapshot, "", width, height, true, session.Lang)
 	}))
 
 	scanner := bufio.NewScanner(bytes.NewReader(doc.Bytes()))

@@ -12,6 +12,7 @@ import (
 	"fmt"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/lang"
 )
 
 // Session is a schedule as it ran: the snapshot before the first action
@@ -23,6 +24,8 @@ type Session struct {
 	Steps []Step
 	// Trace is the session as a trace, for `fencelab --trace`.
 	Trace engine.Trace
+	// Lang is the language the session's narration was told in.
+	Lang lang.Lang
 	// TracePath is the trace file the schedule came from; empty when it
 	// is the scenario's guided order.
 	TracePath string
@@ -46,7 +49,7 @@ func Record(ctx context.Context, lab *engine.Lab) (Session, error) {
 	if err != nil {
 		return Session{}, err
 	}
-	session := Session{Scenario: lab.Scenario(), Mode: lab.Mode(), Steps: []Step{{Snapshot: first}}}
+	session := Session{Scenario: lab.Scenario(), Mode: lab.Mode(), Lang: lab.Backends().Lang, Steps: []Step{{Snapshot: first}}}
 	seen := len(first.Events)
 	for {
 		action, ok := lab.GuidedNext()

@@ -22,6 +22,23 @@ var ko = map[string]string{
 	"every job hash is reachable from its running key while RUNNING; one running job per target": "RUNNING인 잡 해시는 모두 running 키로 찾을 수 있다. 대상마다 실행 중인 잡은 하나다",
 	"every committed read-modify-write was computed from the value current at its commit":        "커밋된 읽기-수정-쓰기는 모두 커밋 시점의 현재 값으로 계산되었다",
 
+	// The explorer.
+	"fencelab needs at least %d×%d;":         "fencelab은(는) 최소 %d×%d이 필요합니다.",
+	"this terminal is %d×%d.":                "이 터미널은 %d×%d입니다.",
+	"Enlarge it, or q to quit.":              "창을 키우거나, q로 끝내세요.",
+	"fencelab could not start its backends:": "fencelab이 백엔드를 시작하지 못했습니다:",
+	"q to quit":                              "q: 끝내기",
+	"opening %s…":                            "%s 여는 중…",
+	"clock %s":                               "시계 %s",
+	"guided %d/%d":                           "안내 순서 %d/%d",
+	"free · guided order left at %d/%d":      "자유 진행 · 안내 순서를 %d/%d에서 벗어남",
+	"▶ autoplay %s · ":                       "▶ 자동 재생 %s · ",
+	"◀ recorded after action %d of %d":       "◀ 동작 %d/%d 뒤의 기록",
+	"invariants":                             "불변식",
+	"%d ✗ at #%d":                            "%d ✗ #%d에서",
+	"waiting for Redis to expire the key on the wall clock: %s left…": "Redis가 실제 시계로 키를 만료시키기를 기다리는 중: %s 남음…",
+	"working…": "처리 중…",
+
 	// Workers, leases and the fenced write.
 	"%s must wait: %s already leads %s.": "%s은(는) 기다려야 합니다. %s이(가) 이미 %s을(를) 이끌고 있습니다.",
 	"%s now leads %s: the leader lease says who runs the job, but not in what order writers come.":                                                                                   "이제 %s이(가) %s을(를) 이끕니다. 리더 리스는 누가 잡을 실행하는지는 말해주지만, 쓰는 쪽이 어떤 순서로 오는지는 말해주지 않습니다.",

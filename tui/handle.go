@@ -188,7 +188,7 @@ func (m *Model) exportAs(pressed string) tea.Cmd {
 		if err != nil {
 			return err
 		}
-		session := export.Session{Scenario: lab.Scenario(), Mode: lab.Mode(), Trace: trace, Steps: []export.Step{{Snapshot: snaps[0]}}}
+		session := export.Session{Scenario: lab.Scenario(), Mode: lab.Mode(), Lang: lab.Backends().Lang, Trace: trace, Steps: []export.Step{{Snapshot: snaps[0]}}}
 		for k, action := range actions {
 			before, after := snaps[k], snaps[k+1]
 			if len(before.Events) > len(after.Events) {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/export"
+	"github.com/fencelab/fencelab/lang"
 )
 
 // Options wire the explorer to its backends and catalog.
@@ -37,6 +38,9 @@ type Options struct {
 	// Export writes the session so far in a format (md, mermaid, cast,
 	// tape) and says where.
 	Export func(format string, session export.Session) (string, error)
+	// Lang is the language of the explorer's words (the narration's is
+	// the backends').
+	Lang lang.Lang
 	// Talk, when set, plays a talk script: its scenes in order, its
 	// captions large (Catalog still feeds the picker).
 	Talk *Talk
@@ -150,6 +154,7 @@ func New(ctx context.Context, opts Options) *Model {
 		width:   80,
 		height:  24,
 	}
+	m.styles.lang = opts.Lang
 	m.panes = newPanes(&m.workers)
 	m.scenario = opts.Catalog[0]
 	for _, s := range opts.Catalog {

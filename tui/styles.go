@@ -5,12 +5,17 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
+
+	"github.com/fencelab/fencelab/lang"
 )
 
 // styles are every style of the explorer, in one place. Colour only ever
 // repeats what the words already say (SAFE, REJECTED, BROKEN), so a
 // monochrome or ASCII terminal shows the same meaning.
 type styles struct {
+	// lang is the language the explorer speaks: its words, as the
+	// styles are its looks (identifiers stay as they are).
+	lang      lang.Lang
 	title     lipgloss.Style
 	dim       lipgloss.Style
 	pane      lipgloss.Style
@@ -49,6 +54,9 @@ func stylesOf(newStyle func() lipgloss.Style) styles {
 		narration: newStyle().Italic(true),
 	}
 }
+
+// T is a message of the explorer in its language.
+func (s styles) T(format string, args ...any) string { return s.lang.T(format, args...) }
 
 // state colours an event or row state word by what it means.
 func (s styles) state(word string) string {

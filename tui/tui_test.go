@@ -58,6 +58,7 @@ func startIn(t *testing.T, width, height int, scenario string, mode engine.Mode,
 		Starting:    "starting PostgreSQL (test)…",
 		AllowUnsafe: true,
 		Export:      exportTo,
+		Lang:        l,
 		Start: func(context.Context) (engine.Backends, error) {
 			return engine.Backends{Coordination: redis, Database: db, Provider: provider.New(), LeaseTTL: 30 * time.Second, Lang: l}, nil
 		},

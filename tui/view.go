@@ -22,23 +22,23 @@ const (
 func (m *Model) View() string {
 	if m.width < minWidth || m.height < minHeight {
 		return strings.Join(fit([]string{
-			fmt.Sprintf("fencelab needs at least %d×%d;", minWidth, minHeight),
-			fmt.Sprintf("this terminal is %d×%d.", m.width, m.height),
-			"Enlarge it, or q to quit.",
+			m.styles.T("fencelab needs at least %d×%d;", minWidth, minHeight),
+			m.styles.T("this terminal is %d×%d.", m.width, m.height),
+			m.styles.T("Enlarge it, or q to quit."),
 		}, max(m.width, 1)), "\n")
 	}
 	if m.fatal != nil {
 		return strings.Join(fit([]string{
-			m.styles.rejected.Render("fencelab could not start its backends:"),
+			m.styles.rejected.Render(m.styles.T("fencelab could not start its backends:")),
 			engine.OneLine(m.fatal),
 			"",
-			"q to quit",
+			m.styles.T("q to quit"),
 		}, m.width), "\n")
 	}
 	if m.snap == nil {
 		waiting := m.opts.Starting
 		if m.backends != nil {
-			waiting = "opening " + m.scenario.ID + "…"
+			waiting = m.styles.T("opening %s…", m.scenario.ID)
 		}
 		// What the start waits for may be long (another run holding the
 		// database): wrapped, not cut.
@@ -83,7 +83,7 @@ func (m *Model) helpView() string {
 	}
 	lines = append(lines, "", "Invariants checked after every step:")
 	for i := 1; i <= len(engine.Invariants); i++ {
-		for j, line := range wrap(fmt.Sprintf("%d. %s", i, engine.Invariants[i]), m.width-6) {
+		for j, line := range wrap(fmt.Sprintf("%d. %s", i, m.styles.T(engine.Invariants[i])), m.width-6) {
 			indent := "  "
 			if j > 0 {
 				indent = "     "
@@ -269,28 +269,28 @@ func (m *Model) header(s engine.Snapshot) []string {
 		mode = st.unsafe.Render(" UNSAFE ")
 	}
 	// The clock before the title: a narrow terminal cuts the title.
-	first := fmt.Sprintf("%s %s  %s  clock %s  %s", st.title.Render("fencelab"), st.title.Render(s.Scenario.ID), mode,
-		engine.FormatClock(s.Clock), st.dim.Render(s.Scenario.Title))
+	first := fmt.Sprintf("%s %s  %s  %s  %s", st.title.Render("fencelab"), st.title.Render(s.Scenario.ID), mode, st.T("clock %s", engine.FormatClock(s.Clock)),
+		st.dim.Render(s.Scenario.Title))
 	// Where the story is comes first, so a narrow terminal cuts the
 	// backends' names rather than it.
 	backends := st.dim.Render(fmt.Sprintf(" · redis %s · postgres %s", s.RedisName, s.DatabaseName))
-	second := fmt.Sprintf("guided %d/%d", s.GuidedDone, s.GuidedTotal)
+	second := st.T("guided %d/%d", s.GuidedDone, s.GuidedTotal)
 	switch {
 	case s.OffPath:
-		second = fmt.Sprintf("free · guided order left at %d/%d", s.GuidedDone, s.GuidedTotal) +
+		second = st.T("free · guided order left at %d/%d", s.GuidedDone, s.GuidedTotal) +
 			st.dim.Render(" · r starts it again, u takes back your last action")
 	case s.GuidedNext != "":
 		second += st.dim.Render(" · next: " + s.GuidedNext)
 	}
 	second += backends
 	if m.playing {
-		second = fmt.Sprintf("▶ autoplay %s · ", m.pace) + second
+		second = st.T("▶ autoplay %s · ", m.pace) + second
 	}
 	if m.talk != nil {
 		second = m.talkHeader(s)
 	}
 	if at, newest := m.history.Position(); at >= 0 {
-		second = st.warn.Render(fmt.Sprintf("◀ recorded after action %d of %d", at, newest)) +
+		second = st.warn.Render(st.T("◀ recorded after action %d of %d", at, newest)) +
 			st.dim.Render(" · → forward · an action continues from here and drops the later ones")
 	}
 	lines := []string{first, second}
@@ -309,10 +309,10 @@ func invariantBar(st styles, s engine.Snapshot, width int) string {
 			brokenAt[b.Invariant] = b.Sequence
 		}
 	}
-	parts := []string{"  invariants"}
+	parts := []string{"  " + st.T("invariants")}
 	for n := 1; n <= len(engine.Invariants); n++ {
 		if at, broken := brokenAt[n]; broken {
-			parts = append(parts, st.broken.Render(fmt.Sprintf("%d ✗ at #%d", n, at)))
+			parts = append(parts, st.broken.Render(st.T("%d ✗ at #%d", n, at)))
 		} else {
 			parts = append(parts, st.accepted.Render(fmt.Sprintf("%d ✓", n)))
 		}
@@ -328,9 +328,9 @@ func (m *Model) statusLine() string {
 	switch {
 	case m.busy && !m.waitUntil.IsZero():
 		left := max(time.Until(m.waitUntil), 0).Round(100 * time.Millisecond)
-		return m.styles.warn.Render(fmt.Sprintf("waiting for Redis to expire the key on the wall clock: %s left…", left))
+		return m.styles.warn.Render(m.styles.T("waiting for Redis to expire the key on the wall clock: %s left…", left))
 	case m.busy:
-		return m.styles.dim.Render("working…")
+		return m.styles.dim.Render(m.styles.T("working…"))
 	case m.status == "":
 		return ""
 	case m.statusOK:
