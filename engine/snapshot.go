@@ -172,6 +172,10 @@ func (l *Lab) Snapshot(ctx context.Context) (Snapshot, error) {
 		case a.Memory.HoldsLease:
 			v.Belief = fmt.Sprintf("holds lease, token %d", a.Memory.Token)
 			v.Deceived = !held || holder != a.Owner || holderToken != a.Memory.Token
+		case a.Memory.HoldsLeader && a.Memory.Token > 0:
+			// The truth beside it is the resource lease's: say what the
+			// actor believes of that too.
+			v.Belief = fmt.Sprintf("released token %d, leads its job", a.Memory.Token)
 		case a.Memory.HoldsLeader:
 			v.Belief = "leads its job"
 		case a.Memory.Token > 0:

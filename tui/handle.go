@@ -29,7 +29,18 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.handlePickerKey(msg)
 	}
 	if m.showHelp {
-		m.showHelp = false
+		switch msg.String() {
+		case "up", "k":
+			m.helpScroll = max(0, m.helpScroll-1)
+		case "down", "j":
+			m.helpScroll++
+		case "pgup":
+			m.helpScroll = max(0, m.helpScroll-10)
+		case "pgdown", " ":
+			m.helpScroll += 10
+		default:
+			m.showHelp = false
+		}
 		return m, nil
 	}
 	if !m.open {
@@ -45,7 +56,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 	switch {
 	case key.Matches(msg, m.keys.Help):
-		m.showHelp = true
+		m.showHelp, m.helpScroll = true, 0
 	case key.Matches(msg, m.keys.Next):
 		return m, m.next()
 	case key.Matches(msg, m.keys.Step):

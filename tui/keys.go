@@ -42,7 +42,7 @@ func newKeyMap() keyMap {
 		DSN:    key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "show DSN")),
 		Save:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "write the run as a trace")),
 		Export: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "export the run: Markdown, Mermaid, cast, tape")),
-		Scroll: key.NewBinding(key.WithKeys("up", "down", "pgup", "k", "j"), key.WithHelp("↑/↓", "scroll the focused pane (PgUp: 10 back)")),
+		Scroll: key.NewBinding(key.WithKeys("up", "down", "pgup", "k", "j"), key.WithHelp("↑/↓", "scroll the focused pane (timeline: by entries, PgUp 5)")),
 		Focus:  key.NewBinding(key.WithKeys("f", "esc"), key.WithHelp("f/esc", "focus the next pane, whole / the timeline")),
 		Open:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open the timeline's last shown entry whole")),
 		Travel: key.NewBinding(key.WithKeys("left", "right", "h", "l"), key.WithHelp("←/→", "back/forward through recorded steps")),

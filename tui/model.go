@@ -117,7 +117,9 @@ type Model struct {
 	focus    int
 	showDSN  bool
 	showHelp bool
-	picking  bool
+	// helpScroll is the first line of the help screen shown.
+	helpScroll int
+	picking    bool
 	// exporting: the next key picks the format to export the session in.
 	exporting bool
 	// talk is where a talk script is, when one plays.

@@ -44,8 +44,17 @@ func fit(lines []string, width int) []string {
 
 func workersPane(st styles, s engine.Snapshot, selected, width, height int) []string {
 	var body []string
+	// Two lines an actor (the second, its belief, only where it has one)
+	// when they all fit; else one.
+	twoLines := 0
+	for _, a := range s.Actors {
+		twoLines++
+		if a.Belief != "holds nothing" || a.Token > 0 {
+			twoLines++
+		}
+	}
 	perActor := 2
-	if height-1 < 2*len(s.Actors) {
+	if height-1 < twoLines {
 		perActor = 1
 	}
 	// Every truth in few words when one in full would be cut, so two
@@ -95,12 +104,17 @@ func workersPane(st styles, s engine.Snapshot, selected, width, height int) []st
 			belief += st.dim.Render(" · truth: ") + truth
 		}
 		if perActor == 1 {
-			line := fmt.Sprintf("%s%s %s", marker, name, status)
+			rest := ""
 			if a.Belief != "holds nothing" || a.Token > 0 {
-				line += " · " + believes + a.Belief
+				rest += " · " + believes + a.Belief
 			}
 			if a.Token > 0 {
-				line += " · truth: " + shortTruth(a)
+				rest += " · truth: " + shortTruth(a)
+			}
+			line := fmt.Sprintf("%s%s %s", marker, name, status) + rest
+			if ansi.StringWidth(line) > width && a.Paused {
+				// The pause's reason goes before the truth does.
+				line = fmt.Sprintf("%s%s %s", marker, name, st.state("PAUSED")) + rest
 			}
 			body = append(body, line)
 			continue
@@ -230,6 +244,9 @@ func compactKeys(st styles, s engine.Snapshot, keys []engine.RedisKey, width, li
 			name = strings.TrimPrefix(name, "fencelab:")
 		}
 		if tag := keySpace(s, k); tag != "" {
+			if name == "epoch" {
+				name = "ns-epoch" // beside a region's own keys: the namespace epoch, not the region's
+			}
 			name = tag + ":" + name
 		}
 		items[i] = " " + name + "=" + k.Value

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -11,9 +12,11 @@ import (
 )
 
 // timeline is the event list. It follows the newest event unless the user
-// scrolled up; any new step brings it back to the newest.
+// scrolled up; any new step brings it back to the newest. It shows whole
+// entries only — a detail without its number says nothing — and scrolls by
+// entries.
 type timeline struct {
-	scroll int // lines scrolled up from the newest
+	scroll int // entries scrolled up from the newest
 	// opened: its focused entry shows whole in the narration area.
 	opened bool
 	// focused is the event on the pane's last line when it was last drawn:
@@ -21,11 +24,12 @@ type timeline struct {
 	focused int
 }
 
-// Follow shows the newest events again.
-func (tl *timeline) Follow() { tl.scroll = 0 }
+// Follow shows the newest events again, and closes an opened entry (the
+// narration is the new step's again).
+func (tl *timeline) Follow() { tl.scroll, tl.opened = 0, false }
 
-// Scroll moves up (positive) or down (negative) by lines.
-func (tl *timeline) Scroll(lines int) { tl.scroll = max(0, tl.scroll+lines) }
+// Scroll moves up (positive) or down (negative) by entries.
+func (tl *timeline) Scroll(entries int) { tl.scroll = max(0, tl.scroll+entries) }
 
 // Update takes the timeline's own keys: scrolling, and Enter, which opens
 // (and closes) the focused entry.
@@ -36,7 +40,7 @@ func (tl *timeline) Update(msg tea.KeyMsg) {
 	case "down", "j":
 		tl.Scroll(-1)
 	case "pgup":
-		tl.Scroll(10)
+		tl.Scroll(5)
 	case "enter":
 		tl.opened = !tl.opened
 	}
@@ -50,44 +54,52 @@ func (tl *timeline) Opened(s engine.Snapshot) (engine.Event, bool) {
 	return s.Events[tl.focused], true
 }
 
-// View renders the events that fit in height lines, title included.
-func (tl *timeline) View(st styles, s engine.Snapshot, width, height int) []string {
+// View renders the entries that fit in height lines, title included; note
+// goes in the title (what the panes above could not show, say).
+func (tl *timeline) View(st styles, s engine.Snapshot, width, height int, note string) []string {
 	if height <= 0 {
 		return nil
 	}
 	all, owners := timelineLines(st, s, width)
-	room := height - 1
-	tl.scroll = min(tl.scroll, max(0, len(all)-room))
-	end := len(all) - tl.scroll
-	start := max(0, end-room)
-	// The first line shown starts an entry: a detail without its number
-	// says nothing (the lines it frees stay empty).
-	// (Unless the last entry alone fills the pane: then its tail shows.)
-	first := start
-	for first > 0 && first < end && owners[first] == owners[first-1] {
-		first++
+	var entries [][]string
+	for i, line := range all {
+		if i == 0 || owners[i] != owners[i-1] {
+			entries = append(entries, nil)
+		}
+		entries[len(entries)-1] = append(entries[len(entries)-1], line)
 	}
-	if first < end {
-		start = first
+	room := height - 1
+	tl.scroll = min(tl.scroll, max(0, len(entries)-1))
+	last := len(entries) - 1 - tl.scroll
+	var shown []string
+	first := last
+	for first >= 0 && len(shown)+len(entries[first]) <= room {
+		shown = append(slices.Clone(entries[first]), shown...)
+		first--
+	}
+	if len(shown) == 0 && last >= 0 {
+		// An entry taller than the pane: its head, which has its number.
+		shown = entries[last][:min(room, len(entries[last]))]
 	}
 	tl.focused = -1
-	if end > 0 {
-		tl.focused = owners[end-1]
+	if len(s.Events) > 0 {
+		tl.focused = last // an entry per event
 	}
-	title := "Timeline  " + plural(len(s.Events), "event")
+	title := st.T("Timeline") + "  " + plural(len(s.Events), "event")
 	if tl.scroll > 0 {
 		title += fmt.Sprintf(" · scrolled up %d (↓ to follow)", tl.scroll)
 	}
+	if note != "" {
+		title += " · " + note
+	}
 	head := st.pane.Render(title) + " " + st.dim.Render(strings.Repeat("─", max(0, width-ansi.StringWidth(title)-1)))
 	lines := []string{head}
-	if start > 0 {
-		// Lines freed by a skipped partial entry go above, so the newest
-		// entry stays next to the narration.
-		for range room - (end - start) {
-			lines = append(lines, "")
-		}
+	// Lines no whole entry fills stay empty above, so the newest entry
+	// stays next to the narration.
+	for range room - len(shown) {
+		lines = append(lines, "")
 	}
-	return fit(append(lines, all[start:end]...), width)
+	return fit(append(lines, shown...), width)
 }
 
 // timelineLines renders every event, and says which event each line is

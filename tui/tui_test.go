@@ -3,6 +3,9 @@ package tui_test
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -362,21 +365,55 @@ func TestEveryFinalScreenAt100x30(t *testing.T) {
 	}
 }
 
-// f focuses the panes in turn: the focused one grows and shows its whole
-// body — here the rollout and checkpoint rows a short PostgreSQL pane
-// counts in its title — and esc goes back to the timeline.
+// f focuses the panes in turn: the focused one grows and scrolls over its
+// whole body — here the rollout and checkpoint rows a short PostgreSQL pane
+// counts in its title — while the others keep a line each; esc goes back
+// to the timeline.
 func TestFocusShowsAPaneWhole(t *testing.T) {
 	tm := start(t, 80, 24)
 	press(tm, strings.Repeat("n", 9))
 	waitFor(t, tm, "guided order complete")
 	press(tm, "ff")
-	waitFor(t, tm, "▸ PostgreSQL · all 7 lines")
+	waitFor(t, tm, "▸ PostgreSQL · lines 1–6 of 7")
+	press(tm, "j")
+	waitFor(t, tm, "▸ PostgreSQL · lines 2–7 of 7")
 	press(tm, "f")
 	waitFor(t, tm, "▸ Redis")
 	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
 	view := finalView(t, tm)
 	require.NotContains(t, view, "▸")
 	require.Contains(t, view, "PostgreSQL  +3 lines (f)")
+	require.Contains(t, view, "Outbox & provider")
+}
+
+// The timeline shows whole entries, each with its number, and scrolls by
+// entries; an entry opened with Enter closes when the next step comes, so
+// the narration is the new step's.
+func TestTimelineShowsWholeEntries(t *testing.T) {
+	s, _ := scenarios.ByID("stale-read")
+	guided := len(s.Guided(engine.Unsafe))
+	tm := startOn(t, 80, 24, "stale-read", engine.Unsafe)
+	press(tm, strings.Repeat("n", guided-1))
+	waitFor(t, tm, fmt.Sprintf("guided %d/%d", guided-1, guided))
+	press(tm, "kkk")
+	waitFor(t, tm, "scrolled up 3")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	press(tm, "n")
+	waitFor(t, tm, "guided order complete")
+	view := finalView(t, tm)
+	require.NotContains(t, view, "scrolled up", "a step follows the newest again")
+	require.NotContains(t, view, "  #", "the opened entry closed with the step")
+	lines := strings.Split(view, "\n")
+	at := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "Timeline") })
+	require.GreaterOrEqual(t, at, 0)
+	entry := regexp.MustCompile(`^[ !]\s*\d+ \d+:\d\d`)
+	for _, line := range lines[at+1:] {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		require.Regexp(t, entry, line, "the timeline's first line is an entry's, with its number")
+		break
+	}
 }
 
 // region-partition's two key spaces are told apart: region-b's own lease,

@@ -62,22 +62,40 @@ func (m *Model) View() string {
 }
 
 // helpView lists every binding of the keymap (the same one the short help
-// line uses), two to a row, then the invariants the lab checks.
+// line uses) — two to a row where both fit whole, else one, wrapped — then
+// the invariants the lab checks. Taller than the screen, it scrolls.
 func (m *Model) helpView() string {
 	var bindings []key.Binding
 	for _, group := range m.keys.FullHelp() {
 		bindings = append(bindings, group...)
 	}
-	column := m.width / 2
-	cell := func(b key.Binding) string {
+	cell := func(b key.Binding, width int) []string {
 		h := b.Help()
-		return "  " + m.styles.title.Render(fmt.Sprintf("%-9s", h.Key)) + " " + h.Desc
+		var out []string
+		for i, line := range wrap(h.Desc, width-13) {
+			k := ""
+			if i == 0 {
+				k = h.Key
+			}
+			out = append(out, "  "+m.styles.title.Render(fmt.Sprintf("%-9s", k))+" "+line)
+		}
+		return out
+	}
+	column := m.width / 2
+	twoColumns := true
+	for _, b := range bindings {
+		twoColumns = twoColumns && 13+ansi.StringWidth(b.Help().Desc) < column
 	}
 	lines := []string{m.styles.title.Render("fencelab keys"), ""}
-	for i := 0; i < len(bindings); i += 2 {
-		left := cell(bindings[i])
+	for i := 0; i < len(bindings); i++ {
+		if !twoColumns {
+			lines = append(lines, cell(bindings[i], m.width)...)
+			continue
+		}
+		left := cell(bindings[i], column)[0]
 		if i+1 < len(bindings) {
-			left += strings.Repeat(" ", max(1, column-ansi.StringWidth(left))) + cell(bindings[i+1])
+			left += strings.Repeat(" ", max(1, column-ansi.StringWidth(left))) + cell(bindings[i+1], column)[0]
+			i++
 		}
 		lines = append(lines, left)
 	}
@@ -91,8 +109,16 @@ func (m *Model) helpView() string {
 			lines = append(lines, indent+line)
 		}
 	}
-	lines = append(lines, "", m.styles.dim.Render("any key to go back"))
-	return strings.Join(fit(lines, m.width), "\n")
+	footer := m.styles.dim.Render("any key to go back")
+	room := m.height - 1
+	if len(lines) > room {
+		m.helpScroll = min(m.helpScroll, len(lines)-room)
+		footer = m.styles.dim.Render(fmt.Sprintf("lines %d–%d of %d · ↑/↓ scroll · any other key goes back", m.helpScroll+1, m.helpScroll+room, len(lines)))
+		lines = lines[m.helpScroll : m.helpScroll+room]
+	} else {
+		lines = append(lines, "")
+	}
+	return strings.Join(fit(append(lines, footer), m.width), "\n")
 }
 
 // labView lays the panes out: stacked below wideWidth, with the timeline in
@@ -117,8 +143,8 @@ func (m *Model) labView() string {
 	// The strip and the first broken invariant (the invariant bar says
 	// which others broke), wrapped on a tall screen.
 	resultHeight := 2
-	if m.height >= 30 {
-		resultHeight = 3
+	if m.height >= 30 || len(s.Result.Breaks) > 0 {
+		resultHeight = 3 // a broken invariant's line wraps rather than being cut
 	}
 	result := resultLines(st, s, w, resultHeight)
 	result = append(result, invariantBar(st, s, w))
@@ -143,11 +169,11 @@ func (m *Model) labView() string {
 		// while the timeline, which wraps, has room; at least 11/20.
 		left := max(w*11/20-1, min(m.naturalWidth(s), w-60))
 		right := w - left - 2 // sideBySide puts " │" between
-		column := m.stack(s, left, room, false)
-		timeline := m.timeline.View(m.styles, s, right, room)
+		column, hidden := m.stack(s, left, room, false)
+		timeline := m.timeline.View(m.styles, s, right, room, hidden)
 		middle = sideBySide(column, timeline, left, room)
 	} else {
-		middle = m.stack(s, w, room, true)
+		middle, _ = m.stack(s, w, room, true)
 	}
 
 	lines := append(header, middle...)
@@ -174,7 +200,7 @@ func (m *Model) naturalWidth(s engine.Snapshot) int {
 // stack fills height lines with the panes, each getting at least its
 // minimum and then, in order of importance, up to what it needs. With
 // withTimeline the timeline takes whatever is left.
-func (m *Model) stack(s engine.Snapshot, width, height int, withTimeline bool) []string {
+func (m *Model) stack(s engine.Snapshot, width, height int, withTimeline bool) (lines []string, hidden string) {
 	st := m.styles
 	// Where the story is in Redis (the job scenarios), Redis grows first.
 	// There PostgreSQL holds at most the applied results, and gives its
@@ -207,10 +233,10 @@ func (m *Model) stack(s engine.Snapshot, width, height int, withTimeline bool) [
 	}
 	if f := m.focus; f != focusTimeline {
 		// The focused pane is being read: it grows first, to its whole
-		// body; the other stores get what it leaves (the workers, whose
-		// story it is, keep their lines).
+		// body; the other stores keep a line each (the workers, whose
+		// story it is, keep theirs), so nothing vanishes.
 		for i := panePostgres; i < paneCount; i++ {
-			panes[i].min = 0
+			panes[i].min = min(panes[i].min, 2)
 		}
 		panes[f].min, panes[f].grow = 2, -1
 		timelineMin = min(timelineMin, 2)
@@ -230,20 +256,28 @@ func (m *Model) stack(s engine.Snapshot, width, height int, withTimeline bool) [
 			}
 		}
 	}
-	var lines []string
+	var notShown []string
 	for i, p := range m.panes {
 		if heights[i] < 2 {
-			continue // a title with nothing under it: its line goes to the timeline
+			// A title with nothing under it: its line goes to the timeline,
+			// which says the pane is there to focus.
+			if panes[i].min > 0 || i == m.focus {
+				notShown = append(notShown, p.name)
+			}
+			continue
 		}
 		lines = append(lines, p.View(st, s, width, heights[i], m.focus == i)...)
 	}
+	if len(notShown) > 0 {
+		hidden = st.T("%s: f shows", strings.Join(notShown, ", "))
+	}
 	if withTimeline {
-		lines = append(lines, m.timeline.View(st, s, width, height-len(lines))...)
+		lines = append(lines, m.timeline.View(st, s, width, height-len(lines), hidden)...)
 	}
 	for len(lines) < height {
 		lines = append(lines, "")
 	}
-	return lines[:height]
+	return lines[:height], hidden
 }
 
 func sideBySide(left, right []string, leftWidth, height int) []string {
@@ -290,14 +324,19 @@ func (m *Model) header(s engine.Snapshot) []string {
 		second = m.talkHeader(s)
 	}
 	if at, newest := m.history.Position(); at >= 0 {
-		second = st.warn.Render(st.T("◀ recorded after action %d of %d", at, newest)) +
+		label := st.T("◀ recorded after action %d of %d", at, newest)
+		if at == 0 {
+			label = st.T("◀ the seeded state, before action 1 of %d", newest)
+		}
+		second = st.warn.Render(label) +
 			st.dim.Render(" · → forward · an action continues from here and drops the later ones")
 	}
-	lines := []string{first, second}
+	lines := fit([]string{first, second}, m.width)
 	if m.showDSN {
-		lines = append(lines, "psql \""+s.DSN+"\"")
+		// Wrapped, never cut: it is there to be copied.
+		lines = append(lines, strings.Split(ansi.Hardwrap("psql \""+s.DSN+"\"", m.width, true), "\n")...)
 	}
-	return fit(lines, m.width)
+	return lines
 }
 
 // invariantBar is every invariant of DESIGN §7 on one line: held, or
