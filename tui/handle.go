@@ -150,6 +150,10 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, m.keys.Travel):
 		if m.history.Update(msg) {
 			m.timeline.Follow()
+		} else if msg.String() == "left" || msg.String() == "h" {
+			m.setStatus(m.styles.T("this is the first recorded state: nothing before it"), true)
+		} else {
+			m.setStatus(m.styles.T("this is the live state: → goes no further"), true)
 		}
 	case key.Matches(msg, m.keys.Play):
 		if m.playing {
