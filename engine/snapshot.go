@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"fmt"
 	"time"
 )
 
@@ -79,6 +78,9 @@ type ActorView struct {
 	LeaseToken  int64
 	// Deceived: the actor believes it holds the lease, and it does not.
 	Deceived bool
+	// HoldsNothing: the actor believes it holds no lease, job or effect
+	// (its Belief says so in words).
+	HoldsNothing bool
 }
 
 // Snapshot reads the backends and the lab's own state.
@@ -153,35 +155,35 @@ func (l *Lab) Snapshot(ctx context.Context) (Snapshot, error) {
 	for _, a := range l.actors {
 		h := leases[a.LeaseKey]
 		holder, holderToken, held := h.holder, h.token, h.held
-		truth := "lease free"
+		truth := l.lang.T("lease free")
 		if held {
-			truth = fmt.Sprintf("lease held by %s, token %d", holder, holderToken)
+			truth = l.lang.T("lease held by %s, token %d", holder, holderToken)
 		}
 		v := ActorView{Name: a.Name, Label: a.Label, NextStep: a.NextStep(), Done: a.Done(),
 			Paused: a.Paused, Pause: a.Pause, Waiting: a.Waiting, Halted: a.Halted, Token: a.Memory.Token, Truth: truth,
 			LeaseHeld: held, LeaseHolder: holder, LeaseToken: holderToken}
 		switch d := a.Memory.Delivery; {
 		case a.Memory.JobReused:
-			v.Belief = "reused " + a.Memory.JobID
+			v.Belief = l.lang.T("reused %s", a.Memory.JobID)
 		case a.Memory.JobID != "":
-			v.Belief = "job " + a.Memory.JobID
+			v.Belief = l.lang.T("job %s", a.Memory.JobID)
 		case d.OperationID != "" && d.Answer.Status != "":
-			v.Belief = fmt.Sprintf("%s: provider said %s", d.OperationID, d.Answer.Status)
+			v.Belief = l.lang.T("%s: provider said %s", d.OperationID, d.Answer.Status)
 		case d.OperationID != "":
-			v.Belief = "working on " + d.OperationID
+			v.Belief = l.lang.T("working on %s", d.OperationID)
 		case a.Memory.HoldsLease:
-			v.Belief = fmt.Sprintf("holds lease, token %d", a.Memory.Token)
+			v.Belief = l.lang.T("holds lease, token %d", a.Memory.Token)
 			v.Deceived = !held || holder != a.Owner || holderToken != a.Memory.Token
 		case a.Memory.HoldsLeader && a.Memory.Token > 0:
 			// The truth beside it is the resource lease's: say what the
 			// actor believes of that too.
-			v.Belief = fmt.Sprintf("released token %d, leads its job", a.Memory.Token)
+			v.Belief = l.lang.T("released token %d, leads its job", a.Memory.Token)
 		case a.Memory.HoldsLeader:
-			v.Belief = "leads its job"
+			v.Belief = l.lang.T("leads its job")
 		case a.Memory.Token > 0:
-			v.Belief = fmt.Sprintf("released token %d", a.Memory.Token)
+			v.Belief = l.lang.T("released token %d", a.Memory.Token)
 		default:
-			v.Belief = "holds nothing"
+			v.Belief, v.HoldsNothing = l.lang.T("holds nothing"), true
 		}
 		s.Actors = append(s.Actors, v)
 	}

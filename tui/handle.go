@@ -142,7 +142,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.exporting = true
-		m.setStatus("export this run as: m Markdown · d Mermaid diagram · c asciinema cast · t VHS tape · esc cancels", true)
+		m.setStatus(m.styles.T("export this run as: m Markdown · d Mermaid diagram · c asciinema cast · t VHS tape · esc cancels"), true)
 	case key.Matches(msg, m.keys.Scroll) && m.focus != focusTimeline:
 		m.panes[m.focus].Update(msg)
 	case key.Matches(msg, m.keys.Scroll), key.Matches(msg, m.keys.Open):
@@ -190,7 +190,7 @@ func (m *Model) exportAs(pressed string) tea.Cmd {
 	m.exporting = false
 	format, ok := map[string]string{"m": "md", "d": "mermaid", "c": "cast", "t": "tape"}[pressed]
 	if !ok {
-		m.setStatus("export cancelled", true)
+		m.setStatus(m.styles.T("export cancelled"), true)
 		return nil
 	}
 	snaps, save := slices.Clone(m.history.snaps), m.opts.Export

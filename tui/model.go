@@ -273,7 +273,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.scenario, m.mode = msg.snap.Scenario, msg.snap.Mode
 		m.workers = workerList{}
 		m.timeline.Follow()
-		m.setStatus(fmt.Sprintf("%s in %s mode, from its seeded state", m.scenario.ID, m.mode), true)
+		m.setStatus(m.styles.T("%s in %s mode, from its seeded state", m.scenario.ID, m.mode), true)
 		if m.talk != nil {
 			m.setStatus(fmt.Sprintf("scene %d/%d: %s in %s mode — space starts it", m.talk.scene+1, len(m.talk.Scenes), m.scenario.ID, m.mode), true)
 			return m, m.talkPending()
@@ -305,7 +305,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		} else if m.snap != nil && m.snap.GuidedNext == "" && m.snap.GuidedTotal > 0 && !m.snap.OffPath && m.talk != nil {
 			m.setStatus(m.talkSceneDone(), true)
 		} else if m.snap != nil && m.snap.GuidedNext == "" && m.snap.GuidedTotal > 0 && !m.snap.OffPath {
-			m.setStatus("guided order complete — r reset · m other mode · s another scenario", true)
+			m.setStatus(m.styles.T("guided order complete — r reset · m other mode · s another scenario"), true)
 		} else if stopped {
 			m.setStatus("autoplay stopped: that step left the guided order", true)
 		} else {

@@ -65,9 +65,20 @@ func (p *pane) View(st styles, s engine.Snapshot, width, height int, focused boo
 	case len(body) > room:
 		where = fmt.Sprintf(" · lines %d–%d of %d · ↑/↓", p.scroll+1, end, len(body))
 	}
-	title := "▸ " + p.name + where + " · f next · esc"
+	title := "▸ " + paneName(st, p.name) + where + " · f next · esc"
 	head := st.pane.Render(title) + " " + st.dim.Render(strings.Repeat("─", max(0, width-ansi.StringWidth(title)-1)))
 	return fit(append([]string{head}, body[p.scroll:end]...), width)
+}
+
+// paneName is a pane's name in the explorer's language.
+func paneName(st styles, name string) string {
+	switch name {
+	case "Workers":
+		return st.T("Workers")
+	case "Outbox & provider":
+		return st.T("Outbox & provider")
+	}
+	return name // PostgreSQL, Redis
 }
 
 // workerList is the workers pane's own state: the actor p acts on.

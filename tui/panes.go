@@ -49,7 +49,7 @@ func workersPane(st styles, s engine.Snapshot, selected, width, height int) []st
 	twoLines := 0
 	for _, a := range s.Actors {
 		twoLines++
-		if a.Belief != "holds nothing" || a.Token > 0 {
+		if !a.HoldsNothing || a.Token > 0 {
 			twoLines++
 		}
 	}
@@ -70,46 +70,46 @@ func workersPane(st styles, s engine.Snapshot, selected, width, height int) []st
 			marker = "> "
 			name = st.selected.Render(name)
 		}
-		status := "ready"
+		status := st.T("ready")
 		switch {
 		case a.Paused:
 			status = st.state("PAUSED") + " (" + a.Pause + ")"
 		case a.Done:
-			status = st.dim.Render("done")
+			status = st.dim.Render(st.T("done"))
 		case a.Waiting != "":
-			status = st.dim.Render("waits") // why: the timeline's last entry of it
+			status = st.dim.Render(st.T("waits")) // why: the timeline's last entry of it
 		}
 		next := ""
 		if a.NextStep != "" {
-			next = st.dim.Render(" · next: ") + a.NextStep
+			next = st.dim.Render(" · "+st.T("next:")+" ") + a.NextStep
 		}
 		token := ""
 		if a.Token > 0 {
 			token = fmt.Sprintf(" · token %d", a.Token)
 		}
 		// A stale belief is said first, where no narrow pane cuts it.
-		believes := "believes: "
+		believes := st.T("believes:") + " "
 		if a.Deceived {
-			believes = st.rejected.Render("stale belief:") + " "
+			believes = st.rejected.Render(st.T("stale belief:")) + " "
 		}
 		belief := believes + a.Belief
-		if a.Belief == "holds nothing" && a.Token == 0 {
+		if a.HoldsNothing && a.Token == 0 {
 			belief = ""
 		}
 		if a.Token > 0 {
 			truth := a.Truth
 			if short {
-				truth = shortTruth(a)
+				truth = shortTruth(st, a)
 			}
-			belief += st.dim.Render(" · truth: ") + truth
+			belief += st.dim.Render(" · "+st.T("truth:")+" ") + truth
 		}
 		if perActor == 1 {
 			rest := ""
-			if a.Belief != "holds nothing" || a.Token > 0 {
+			if !a.HoldsNothing || a.Token > 0 {
 				rest += " · " + believes + a.Belief
 			}
 			if a.Token > 0 {
-				rest += " · truth: " + shortTruth(a)
+				rest += " · " + st.T("truth:") + " " + shortTruth(st, a)
 			}
 			line := fmt.Sprintf("%s%s %s", marker, name, status) + rest
 			if ansi.StringWidth(line) > width && a.Paused {
@@ -124,15 +124,15 @@ func workersPane(st styles, s engine.Snapshot, selected, width, height int) []st
 			body = append(body, "     "+belief)
 		}
 	}
-	return titled(st, "Workers", width, height, body)
+	return titled(st, st.T("Workers"), width, height, body)
 }
 
 // shortTruth is an actor's truth in few words: "worker-B holds 42".
-func shortTruth(a engine.ActorView) string {
+func shortTruth(st styles, a engine.ActorView) string {
 	if !a.LeaseHeld {
-		return "lease free"
+		return st.T("lease free")
 	}
-	return fmt.Sprintf("%s holds %d", a.LeaseHolder, a.LeaseToken)
+	return st.T("%s holds %d", a.LeaseHolder, a.LeaseToken)
 }
 
 func redisPane(st styles, s engine.Snapshot, width, height int) []string {
@@ -165,7 +165,7 @@ func redisPane(st styles, s engine.Snapshot, width, height int) []string {
 		body = append(body, line)
 	}
 	if len(body) == 0 {
-		body = append(body, st.dim.Render("  no lab keys"))
+		body = append(body, st.dim.Render("  "+st.T("no lab keys")))
 	}
 	// A Lua script's guard shows with the keys it read, first, so it is
 	// never the line a small pane cuts.
@@ -367,7 +367,7 @@ func postgresPane(st styles, s engine.Snapshot, width, height int) []string {
 		executions = append(executions, fmt.Sprintf("  job_results %s of %s: %q %s", r.JobID, r.Target, r.Results, st.state("APPLIED")))
 	}
 	if len(executions) == 0 {
-		executions = append(executions, st.dim.Render("  no executions yet"))
+		executions = append(executions, st.dim.Render("  "+st.T("no executions yet")))
 	}
 	total := len(head) + len(config) + len(checkpoints) + len(executions)
 	room := height - 1 - len(head)
@@ -414,7 +414,7 @@ func outboxPane(st styles, s engine.Snapshot, width, height int) []string {
 		rows = append(rows, line)
 	}
 	if len(rows) == 0 {
-		rows = append(rows, st.dim.Render("  no outbox rows"))
+		rows = append(rows, st.dim.Render("  "+st.T("no outbox rows")))
 	}
 	ledger := "  " + s.ProviderName + ": nothing applied"
 	if n := len(s.Applications); n > 0 {
@@ -432,7 +432,7 @@ func outboxPane(st styles, s engine.Snapshot, width, height int) []string {
 		}
 		ledger = fmt.Sprintf("  %s applied %d: %s", s.ProviderName, n, strings.Join(parts, ", "))
 	}
-	title := "Outbox & provider"
+	title := st.T("Outbox & provider")
 	room := height - 2 // title and ledger
 	switch {
 	case room >= 1 && len(rows) > room:
@@ -441,10 +441,10 @@ func outboxPane(st styles, s engine.Snapshot, width, height int) []string {
 	case room < 1 && len(s.Ledger.Outbox) > 0:
 		// One line for all of it: the newest row and the ledger's count.
 		o := s.Ledger.Outbox[len(s.Ledger.Outbox)-1]
-		return titled(st, "Outbox & provider", width, height, []string{fmt.Sprintf("  %s, newest %s %s · %s applied %d",
+		return titled(st, st.T("Outbox & provider"), width, height, []string{fmt.Sprintf("  %s, newest %s %s · %s applied %d",
 			plural(len(s.Ledger.Outbox), "row"), o.OperationID, st.state(o.Status), s.ProviderName, len(s.Applications))})
 	case room < 1:
-		return titled(st, "Outbox & provider", width, height, []string{ledger})
+		return titled(st, st.T("Outbox & provider"), width, height, []string{ledger})
 	}
 	return titled(st, title, width, height, append(rows, ledger))
 }
@@ -452,7 +452,7 @@ func outboxPane(st styles, s engine.Snapshot, width, height int) []string {
 // narrationLines is one plain sentence for the last step, wrapped to at
 // most height lines.
 func narrationLines(st styles, s engine.Snapshot, width, height int) []string {
-	text := "Press n to follow the seed's timeline, or step the actors yourself with 1–9."
+	text := st.T("Press n to follow the seed's timeline, or step the actors yourself with 1–9.")
 	if n := len(s.Events); n > 0 {
 		last := s.Events[n-1]
 		text = last.Narration
@@ -477,11 +477,11 @@ func resultLines(st styles, s engine.Snapshot, width, height int) []string {
 	case len(r.Breaks) > 0:
 		verdict = st.broken.Render(r.Verdict)
 	case !s.Settled:
-		verdict = st.dim.Render("pending")
+		verdict = st.dim.Render(st.T("pending"))
 	}
-	fenceLabel := "last accepted fence"
+	fenceLabel := st.T("last accepted fence")
 	if width < 100 {
-		fenceLabel = "fence"
+		fenceLabel = st.T("fence")
 	}
 	what := ""
 	if r.MeasureLabel != "" {
@@ -491,10 +491,10 @@ func resultLines(st styles, s engine.Snapshot, width, height int) []string {
 	if r.MeasureLabel != "" && r.LastAcceptedFence == 0 {
 		fenceText = "" // a scenario that counts something else and fenced nothing
 	}
-	line := fmt.Sprintf("  result  %sexpected %d · final %d%s · verdict %s", what, r.Expected, r.Final, fenceText, verdict)
+	line := "  " + st.T("result  %sexpected %d · final %d%s · verdict %s", what, r.Expected, r.Final, fenceText, verdict)
 	if ansi.StringWidth(line) > width {
 		// The verdict is what the strip is for: first, where nothing cuts it.
-		line = fmt.Sprintf("  verdict %s · %sexpected %d · final %d%s", verdict, what, r.Expected, r.Final, fenceText)
+		line = "  " + st.T("verdict %s · %sexpected %d · final %d%s", verdict, what, r.Expected, r.Final, fenceText)
 	}
 	lines := []string{line}
 	for _, b := range r.Breaks {

@@ -68,7 +68,7 @@ func startIn(t *testing.T, width, height int, scenario string, mode engine.Mode,
 	})
 	t.Cleanup(m.Close)
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(width, height))
-	waitFor(t, tm, scenario+" in "+mode.String()+" mode")
+	waitFor(t, tm, l.T("%s in %s mode, from its seeded state", scenario, mode))
 	return tm
 }
 
@@ -550,7 +550,7 @@ func TestKoreanAt80x24(t *testing.T) {
 			s, _ := scenarios.ByID(tc.id)
 			tm := startIn(t, 80, 24, tc.id, tc.mode, nil, lang.Ko)
 			press(tm, strings.Repeat("n", len(s.Guided(tc.mode))))
-			waitFor(t, tm, "guided order complete")
+			waitFor(t, tm, "안내 순서 끝")
 			screen := finalView(t, tm)
 			teatest.RequireEqualOutput(t, []byte(screen))
 			lines := strings.Split(screen, "\n")
@@ -559,7 +559,7 @@ func TestKoreanAt80x24(t *testing.T) {
 				require.LessOrEqual(t, ansi.StringWidth(line), 80, "%q", line)
 			}
 			snap := guidedSnapshot(t, s, tc.mode)
-			require.Contains(t, screen, "verdict "+snap.Result.Verdict)
+			require.Contains(t, screen, "판정 "+snap.Result.Verdict)
 			require.Regexp(t, "[가-힣]", screen, "Korean narration")
 		})
 	}

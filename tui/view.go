@@ -157,7 +157,7 @@ func (m *Model) labView() string {
 		// Short terminals: the status line when there is news, else the keys.
 		footer = footer[1:]
 		if status := m.statusLine(); status != "" {
-			footer = []string{status + m.styles.dim.Render(" · ? help")}
+			footer = []string{status + m.styles.dim.Render(" · ? "+m.styles.T("help"))}
 		}
 	}
 	fixed := len(header) + len(narration) + len(result) + len(footer) + 1 // +1: the narration's rule
@@ -262,7 +262,7 @@ func (m *Model) stack(s engine.Snapshot, width, height int, withTimeline bool) (
 			// A title with nothing under it: its line goes to the timeline,
 			// which says the pane is there to focus.
 			if panes[i].min > 0 || i == m.focus {
-				notShown = append(notShown, p.name)
+				notShown = append(notShown, paneName(st, p.name))
 			}
 			continue
 		}
