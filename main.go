@@ -294,7 +294,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			err = usageError("list takes no arguments, got %q", rest)
 			break
 		}
-		listCatalog(stdout)
+		listCatalog(stdout, c.lang)
 	case "run":
 		if err = only("run", "all", "mode", "json", "save-trace", "keep"); err != nil {
 			break
@@ -436,8 +436,8 @@ func report(ctx context.Context, stderr io.Writer, err error, c config) int {
 	return exit.code
 }
 
-func listCatalog(w io.Writer) {
+func listCatalog(w io.Writer, l lang.Lang) {
 	for _, s := range scenarios.All() {
-		fmt.Fprintf(w, "%-22s %s\n%-22s %s\n", s.ID, s.Title, "", s.Story)
+		fmt.Fprintf(w, "%-22s %s\n%-22s %s\n", s.ID, l.T(s.Title), "", l.T(s.Story))
 	}
 }

@@ -71,7 +71,7 @@ func runReplay(ctx context.Context, c config, path string, asJSON, ttlGiven bool
 			return err
 		}
 	} else {
-		printResultAs(stdout, result, "the trace recorded", c.lang)
+		printResultAs(stdout, result, c.lang.T("the trace recorded"), c.lang)
 	}
 	if !t.trace.Recorded() {
 		fmt.Fprintf(stderr, "fencelab: %s records no run to compare with (a schedule only)\n", path)

@@ -189,7 +189,7 @@ func backendLines(b *backends) string {
 }
 
 func printResult(w io.Writer, r engine.Result, l lang.Lang) {
-	printResultAs(w, r, "the catalog predicts", l)
+	printResultAs(w, r, l.T("the catalog predicts"), l)
 }
 
 // printResultAs prints a run, its narration in l; source is what its
@@ -210,16 +210,16 @@ func printResultAs(w io.Writer, r engine.Result, source string, l lang.Lang) {
 	if r.MeasureLabel != "" {
 		what = r.MeasureLabel + ": "
 	}
-	fmt.Fprintf(w, "result  %sexpected %d · final %d · last accepted fence %s · verdict %s",
-		what, r.Expected, r.Final, engine.FormatFence(r.LastAcceptedFence), r.Verdict)
+	fmt.Fprint(w, l.T("result  %sexpected %d · final %d · last accepted fence %s · verdict %s",
+		what, r.Expected, r.Final, engine.FormatFence(r.LastAcceptedFence), r.Verdict))
 	if r.AsPredicted() {
-		fmt.Fprintf(w, "  — as %s\n", source)
+		fmt.Fprint(w, l.T("  — as %s\n", source))
 	} else {
 		p := r.Predicted
-		fmt.Fprintf(w, "  — NOT as %s (final %d · fence %s · %s)\n", source, p.Final, engine.FormatFence(p.Fence), p.Verdict)
+		fmt.Fprint(w, l.T("  — NOT as %s (final %d · fence %s · %s)\n", source, p.Final, engine.FormatFence(p.Fence), p.Verdict))
 	}
 	for _, b := range r.Breaks {
-		fmt.Fprintf(w, "broken  invariant %d at step %d: %s (%s)\n", b.Invariant, b.Sequence, b.Detail, l.T(engine.Invariants[b.Invariant]))
+		fmt.Fprint(w, l.T("broken  invariant %d at step %d: %s (%s)\n", b.Invariant, b.Sequence, b.Detail, l.T(engine.Invariants[b.Invariant])))
 	}
 }
 

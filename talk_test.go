@@ -150,6 +150,13 @@ func TestKoreanNarrationInRun(t *testing.T) {
 	require.Equal(t, 0, code)
 	require.Contains(t, stdout, "› PostgreSQL refuses A (incoming 41 > last accepted 42 → false)")
 
+	code, stdout, _ = call(t, "--lang", "ko", "list")
+	require.Equal(t, 0, code)
+	require.Contains(t, stdout, "리스 초과: 멈췄던 워커가 옛 토큰을 들고 돌아온다")
+	code, stdout, _ = call(t, "--lang", "ko", "run", "lease-overrun")
+	require.Equal(t, 0, code)
+	require.Contains(t, stdout, "판정 STALE_FENCE  — 카탈로그의 예측 그대로")
+
 	code, _, stderr = call(t, "--lang", "fr", "list")
 	require.Equal(t, 2, code)
 	requireOneLine(t, stderr, `--lang "fr": want en or ko`)

@@ -26,6 +26,32 @@ var ko = map[string]string{
 	"released token %d":                "토큰 %d 반납",
 	"holds nothing":                    "가진 것 없음",
 
+	// The catalog: each scenario's title and story.
+	"Counter loss: Redis forgets the fencing counter":                                                                                             "카운터 유실: Redis가 펜싱 카운터를 잊는다",
+	"A takes 41 and pauses; B takes 42 and commits; Redis restarts without persistence; C wants to commit 43; A resumes":                          "A가 41을 받고 멈춘다. B가 42를 받고 커밋한다. Redis가 영속성 없이 재시작한다. C가 43을 커밋하려 한다. A가 다시 움직인다",
+	"Cross-job collision: two jobs, one resource":                                                                                                 "잡 간 충돌: 두 잡, 하나의 리소스",
+	"jobs daily-summary (+10) and backfill-summary (+20) change the same resource":                                                                "잡 daily-summary(+10)와 backfill-summary(+20)가 같은 리소스를 바꾼다",
+	"Dynamic tenant: the tenant moves while its job runs":                                                                                         "동적 테넌트: 잡이 도는 동안 테넌트가 옮겨진다",
+	"triggered at membership revision 7; the operator removes the tenant (revision 8) before the write":                                           "멤버십 리비전 7에서 시작된 잡. 쓰기 전에 운영자가 테넌트를 제거한다(리비전 8)",
+	"Async job acquire: two requests, one target":                                                                                                 "비동기 잡 획득: 두 요청, 하나의 대상",
+	"two requests for one target both look for a running job before either creates one":                                                           "한 대상에 대한 두 요청이, 어느 쪽도 만들기 전에 둘 다 실행 중인 잡을 찾는다",
+	"Terminal transition: SUCCESS after FAILED":                                                                                                   "종료 상태 전이: FAILED 뒤의 SUCCESS",
+	"a status poll marks a job FAILED at its absolute 10-minute deadline; its worker then finishes":                                               "상태 폴링이 절대 10분 마감에 잡을 FAILED로 표시한다. 그 뒤 워커가 끝난다",
+	"Pointer ownership: a late worker and a newer job":                                                                                            "포인터 소유권: 늦은 워커와 더 새로운 잡",
+	"job 1 lost the running key (failed, then job 2 acquired); job 1's worker finishes late":                                                      "잡 1이 running 키를 잃었다(실패 후 잡 2가 획득). 잡 1의 워커가 늦게 끝난다",
+	"Worker start failure: a RUNNING job nobody runs":                                                                                             "워커 시작 실패: 아무도 실행하지 않는 RUNNING 잡",
+	"the process dies right after writing the running key, before the worker starts":                                                              "running 키를 쓴 직후, 워커가 시작하기 전에 프로세스가 죽는다",
+	"Lease overrun: a paused worker comes back with an old token":                                                                                 "리스 초과: 멈췄던 워커가 옛 토큰을 들고 돌아온다",
+	"A takes token 41, pauses (GC), its lease expires, B takes 42 and commits 42, A resumes and writes 41":                                        "A가 토큰 41을 받고 멈추고(GC), 리스가 만료되고, B가 42를 받아 42를 커밋하고, A가 다시 움직여 41을 쓴다",
+	"Mixed-version rollout: an old writer after the deploy":                                                                                       "혼합 버전 롤아웃: 배포 뒤의 옛 쓰는 쪽",
+	"the deploy raises checkpoint schema to 2 and minimum writer to 2; an old writer (contract 1, token 1) writes":                                "배포가 체크포인트 스키마와 최소 쓰기 버전을 2로 올린다. 옛 쓰는 쪽(계약 1, 토큰 1)이 쓴다",
+	"Non-fenceable effect: the provider applies it but times out":                                                                                 "펜싱할 수 없는 효과: 제공자가 적용하지만 타임아웃된다",
+	"commit with outbox (token 42); the provider applies the effect but times out":                                                                "아웃박스와 함께 커밋(토큰 42). 제공자가 효과를 적용하지만 타임아웃된다",
+	"Region partition: a cut-off region with its own tokens":                                                                                      "리전 파티션: 자기 토큰을 가진 고립된 리전",
+	"region-a epoch 3 is authoritative; a partitioned region-b worker with local token 100 writes":                                                "region-a 에포크 3이 권한을 가진다. 분리된 region-b 워커가 로컬 토큰 100으로 쓴다",
+	"Stale read: a fenced write built on an old read":                                                                                             "낡은 읽기: 옛 읽기 위에 세운 펜싱된 쓰기",
+	"A reads 0 with token 41 and pauses; B takes 42 and reads 0; both commit through the fence and A's +10 is lost — the seed's design misses it": "A가 토큰 41로 0을 읽고 멈춘다. B가 42를 받아 0을 읽는다. 둘 다 펜스를 통과해 커밋하고 A의 +10은 사라진다 — 시드의 설계가 놓친 부분이다",
+
 	// The invariants of DESIGN §7.
 	"a committed write carries a token above every token accepted before it":                     "커밋된 쓰기는 그 전에 받아들여진 모든 토큰보다 큰 토큰을 가진다",
 	"a write happens only under the current membership, region, version and namespace":           "쓰기는 현재의 멤버십, 리전, 버전, 네임스페이스 아래에서만 일어난다",
@@ -34,6 +60,14 @@ var ko = map[string]string{
 	"a terminal job state (SUCCESS, FAILED) never changes":                                       "잡의 종료 상태(SUCCESS, FAILED)는 절대 바뀌지 않는다",
 	"every job hash is reachable from its running key while RUNNING; one running job per target": "RUNNING인 잡 해시는 모두 running 키로 찾을 수 있다. 대상마다 실행 중인 잡은 하나다",
 	"every committed read-modify-write was computed from the value current at its commit":        "커밋된 읽기-수정-쓰기는 모두 커밋 시점의 현재 값으로 계산되었다",
+
+	// run and replay.
+	"result  %sexpected %d · final %d · last accepted fence %s · verdict %s": "결과  %s기대값 %d · 최종 %d · 마지막으로 받아들인 펜스 %s · 판정 %s",
+	"  — as %s\n": "  — %s 그대로\n",
+	"  — NOT as %s (final %d · fence %s · %s)\n": "  — %s와 다름 (최종 %d · 펜스 %s · %s)\n",
+	"broken  invariant %d at step %d: %s (%s)\n": "깨짐  불변식 %d, 단계 %d: %s (%s)\n",
+	"the catalog predicts":                       "카탈로그의 예측",
+	"the trace recorded":                         "트레이스의 기록",
 
 	// The explorer.
 	"fencelab needs at least %d×%d;":                      "fencelab은(는) 최소 %d×%d이 필요합니다.",

@@ -15,6 +15,7 @@ import (
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/lang"
+	"github.com/fencelab/fencelab/scenarios"
 )
 
 // messages are the English formats the code translates: the first
@@ -62,6 +63,10 @@ func messages(t *testing.T) map[string]string {
 	require.NoError(t, err)
 	for n, text := range engine.Invariants {
 		found[text] = "engine.Invariants[" + strconv.Itoa(n) + "]"
+	}
+	for _, s := range scenarios.All() {
+		found[s.Title] = s.ID + "'s title"
+		found[s.Story] = s.ID + "'s story"
 	}
 	require.Greater(t, len(found), 60, "the scan found the narration")
 	return found

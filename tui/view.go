@@ -304,7 +304,7 @@ func (m *Model) header(s engine.Snapshot) []string {
 	}
 	// The clock before the title: a narrow terminal cuts the title.
 	first := fmt.Sprintf("%s %s  %s  %s  %s", st.title.Render("fencelab"), st.title.Render(s.Scenario.ID), mode, st.T("clock %s", engine.FormatClock(s.Clock)),
-		st.dim.Render(s.Scenario.Title))
+		st.dim.Render(st.T(s.Scenario.Title)))
 	// Where the story is comes first, so a narrow terminal cuts the
 	// backends' names rather than it.
 	backends := st.dim.Render(fmt.Sprintf(" · redis %s · postgres %s", s.RedisName, s.DatabaseName))
