@@ -113,7 +113,7 @@ func TestTalkUnderTmux(t *testing.T) {
 	r.quit()
 
 	ko := startExplorer(t, cacheDir(t), "talk", script, "--lang", "ko")
-	ko.waitScreen("talk · scene 1/", "대부분의 잡 스케줄러는")
+	ko.waitScreen("발표 · 장면 1/", "대부분의 잡 스케줄러는", "워커")
 	ko.quit()
 }
 

@@ -1,9 +1,14 @@
 package tui
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"github.com/charmbracelet/bubbles/key"
+
+	"github.com/fencelab/fencelab/lang"
+)
 
 // keyMap is the contract of DESIGN §8; the same map feeds the help screen.
 type keyMap struct {
+	lang   lang.Lang // the language of the descriptions
 	Next   key.Binding
 	Step   key.Binding
 	Select key.Binding
@@ -27,29 +32,30 @@ type keyMap struct {
 	Quit   key.Binding
 }
 
-func newKeyMap() keyMap {
+func newKeyMap(l lang.Lang) keyMap {
 	return keyMap{
-		Next:   key.NewBinding(key.WithKeys("n", " ", ".", "pgdown"), key.WithHelp("n/space/.", "next guided step (PgDn too)")),
-		Step:   key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", "step that actor")),
-		Select: key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab", "select actor")),
-		Pause:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause/resume selected")),
-		Expire: key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "clock to next expiry")),
-		Second: key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "clock +1s")),
-		Mode:   key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "SAFE/UNSAFE")),
-		Picker: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "scenarios")),
-		Reset:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reset")),
-		Undo:   key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo")),
-		DSN:    key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "show DSN")),
-		Save:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "write the run as a trace")),
-		Export: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "export the run: Markdown, Mermaid, cast, tape")),
-		Scroll: key.NewBinding(key.WithKeys("up", "down", "pgup", "k", "j"), key.WithHelp("↑/↓", "scroll the focused pane (timeline: by entries, PgUp 5)")),
-		Focus:  key.NewBinding(key.WithKeys("f", "esc"), key.WithHelp("f/esc", "focus the next pane, whole / the timeline")),
-		Open:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open the timeline's last shown entry whole")),
-		Travel: key.NewBinding(key.WithKeys("left", "right", "h", "l"), key.WithHelp("←/→", "back/forward through recorded steps")),
-		Play:   key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "autoplay the guided order on/off")),
-		Pace:   key.NewBinding(key.WithKeys("<", ">"), key.WithHelp("</>", "autoplay slower/faster")),
-		Help:   key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Quit:   key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		lang:   l,
+		Next:   key.NewBinding(key.WithKeys("n", " ", ".", "pgdown"), key.WithHelp("n/space/.", l.T("next guided step (PgDn too)"))),
+		Step:   key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", l.T("step that actor"))),
+		Select: key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab", l.T("select actor"))),
+		Pause:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", l.T("pause/resume selected"))),
+		Expire: key.NewBinding(key.WithKeys("t"), key.WithHelp("t", l.T("clock to next expiry"))),
+		Second: key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", l.T("clock +1s"))),
+		Mode:   key.NewBinding(key.WithKeys("m"), key.WithHelp("m", l.T("SAFE/UNSAFE"))),
+		Picker: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", l.T("scenarios"))),
+		Reset:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", l.T("reset"))),
+		Undo:   key.NewBinding(key.WithKeys("u"), key.WithHelp("u", l.T("undo"))),
+		DSN:    key.NewBinding(key.WithKeys("d"), key.WithHelp("d", l.T("show DSN"))),
+		Save:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", l.T("write the run as a trace"))),
+		Export: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", l.T("export the run: Markdown, Mermaid, cast, tape"))),
+		Scroll: key.NewBinding(key.WithKeys("up", "down", "pgup", "k", "j"), key.WithHelp("↑/↓", l.T("scroll the focused pane (timeline: by entries, PgUp 5)"))),
+		Focus:  key.NewBinding(key.WithKeys("f", "esc"), key.WithHelp("f/esc", l.T("focus the next pane, whole / the timeline"))),
+		Open:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", l.T("open the timeline's last shown entry whole"))),
+		Travel: key.NewBinding(key.WithKeys("left", "right", "h", "l"), key.WithHelp("←/→", l.T("back/forward through recorded steps"))),
+		Play:   key.NewBinding(key.WithKeys("a"), key.WithHelp("a", l.T("autoplay the guided order on/off"))),
+		Pace:   key.NewBinding(key.WithKeys("<", ">"), key.WithHelp("</>", l.T("autoplay slower/faster"))),
+		Help:   key.NewBinding(key.WithKeys("?"), key.WithHelp("?", l.T("help"))),
+		Quit:   key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", l.T("quit"))),
 	}
 }
 

@@ -7,7 +7,6 @@ package tui
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -142,7 +141,7 @@ type Model struct {
 func New(ctx context.Context, opts Options) *Model {
 	m := &Model{
 		opts:    opts,
-		keys:    newKeyMap(),
+		keys:    newKeyMap(opts.Lang),
 		styles:  newStyles(),
 		help:    help.New(),
 		spinner: spinner.New(spinner.WithSpinner(spinner.Line)),
@@ -275,7 +274,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.timeline.Follow()
 		m.setStatus(m.styles.T("%s in %s mode, from its seeded state", m.scenario.ID, m.mode), true)
 		if m.talk != nil {
-			m.setStatus(fmt.Sprintf("scene %d/%d: %s in %s mode — space starts it", m.talk.scene+1, len(m.talk.Scenes), m.scenario.ID, m.mode), true)
+			m.setStatus(m.styles.T("scene %d/%d: %s in %s mode — space starts it", m.talk.scene+1, len(m.talk.Scenes), m.scenario.ID, m.mode), true)
 			return m, m.talkPending()
 		}
 		return m, nil

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -114,7 +113,7 @@ func (m *Model) talkForward() tea.Cmd {
 		m.timeline.Follow()
 		return m.openLab(t.current().Scenario, t.current().Mode)
 	}
-	m.setStatus("the end of the talk — ← goes back, q quits", true)
+	m.setStatus(m.styles.T("the end of the talk — ← goes back, q quits"), true)
 	return nil
 }
 
@@ -133,9 +132,9 @@ func (m *Model) talkSceneDone() string {
 	t := m.talk
 	if t.scene+1 < len(t.Scenes) {
 		next := t.Scenes[t.scene+1]
-		return fmt.Sprintf("end of scene %d/%d — space goes on to %s (%s)", t.scene+1, len(t.Scenes), next.Scenario.ID, next.Mode)
+		return m.styles.T("end of scene %d/%d — space goes on to %s (%s)", t.scene+1, len(t.Scenes), next.Scenario.ID, next.Mode)
 	}
-	return "end of the last scene — the talk is over; ← goes back, q quits"
+	return m.styles.T("end of the last scene — the talk is over; ← goes back, q quits")
 }
 
 // talkBack goes back: a recorded screen of this scene, else the start of
@@ -157,9 +156,9 @@ func (m *Model) talkBack() tea.Cmd {
 // talkKeys are the keys a speaker needs, for the key line.
 func talkKeys(k keyMap) []key.Binding {
 	return []key.Binding{
-		key.NewBinding(key.WithKeys(" "), key.WithHelp("space/./→/PgDn", "on")),
-		key.NewBinding(key.WithKeys("left"), key.WithHelp("←/PgUp", "back")),
-		key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "blank")),
+		key.NewBinding(key.WithKeys(" "), key.WithHelp("space/./→/PgDn", k.lang.T("on"))),
+		key.NewBinding(key.WithKeys("left"), key.WithHelp("←/PgUp", k.lang.T("back"))),
+		key.NewBinding(key.WithKeys("b"), key.WithHelp("b", k.lang.T("blank"))),
 		k.Help, k.Quit,
 	}
 }
@@ -168,8 +167,8 @@ func talkKeys(k keyMap) []key.Binding {
 // keys a speaker needs.
 func (m *Model) talkHeader(s engine.Snapshot) string {
 	t := m.talk
-	return fmt.Sprintf("talk · scene %d/%d · action %d/%d", t.scene+1, len(t.Scenes), s.Actions, s.GuidedTotal) +
-		m.styles.dim.Render(" · space/→ on · ← back · b blank · "+t.Title)
+	return m.styles.T("talk · scene %d/%d · action %d/%d", t.scene+1, len(t.Scenes), s.Actions, s.GuidedTotal) +
+		m.styles.dim.Render(" · "+m.styles.T("space/→ on · ← back · b blank")+" · "+t.Title)
 }
 
 // talkCaption is the script's caption for the screen on view: the scene's
@@ -204,11 +203,11 @@ func captionLines(st styles, caption string, narration []string, width, height i
 // of the screen.
 func (m *Model) cardView() string {
 	st, w := m.styles, m.width
-	body := []string{st.warn.Render("turn to the room"), ""}
+	body := []string{st.warn.Render(st.T("turn to the room")), ""}
 	for _, line := range wrap(m.talk.card, min(w-8, 70)) {
 		body = append(body, st.title.Render(line))
 	}
-	body = append(body, "", st.dim.Render("space goes on · ← back"))
+	body = append(body, "", st.dim.Render(st.T("space goes on · ← back")))
 	lines := make([]string, m.height)
 	top := max(0, (m.height-len(body))/2)
 	for i, line := range body {

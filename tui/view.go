@@ -86,7 +86,7 @@ func (m *Model) helpView() string {
 	for _, b := range bindings {
 		twoColumns = twoColumns && 13+ansi.StringWidth(b.Help().Desc) < column
 	}
-	lines := []string{m.styles.title.Render("fencelab keys"), ""}
+	lines := []string{m.styles.title.Render(m.styles.T("fencelab keys")), ""}
 	for i := 0; i < len(bindings); i++ {
 		if !twoColumns {
 			lines = append(lines, cell(bindings[i], m.width)...)
@@ -99,7 +99,7 @@ func (m *Model) helpView() string {
 		}
 		lines = append(lines, left)
 	}
-	lines = append(lines, "", "Invariants checked after every step:")
+	lines = append(lines, "", m.styles.T("Invariants checked after every step:"))
 	for i := 1; i <= len(engine.Invariants); i++ {
 		for j, line := range wrap(fmt.Sprintf("%d. %s", i, m.styles.T(engine.Invariants[i])), m.width-6) {
 			indent := "  "
@@ -109,11 +109,11 @@ func (m *Model) helpView() string {
 			lines = append(lines, indent+line)
 		}
 	}
-	footer := m.styles.dim.Render("any key to go back")
+	footer := m.styles.dim.Render(m.styles.T("any key to go back"))
 	room := m.height - 1
 	if len(lines) > room {
 		m.helpScroll = min(m.helpScroll, len(lines)-room)
-		footer = m.styles.dim.Render(fmt.Sprintf("lines %d–%d of %d · ↑/↓ scroll · any other key goes back", m.helpScroll+1, m.helpScroll+room, len(lines)))
+		footer = m.styles.dim.Render(m.styles.T("lines %d–%d of %d · ↑/↓ scroll · any other key goes back", m.helpScroll+1, m.helpScroll+room, len(lines)))
 		lines = lines[m.helpScroll : m.helpScroll+room]
 	} else {
 		lines = append(lines, "")
