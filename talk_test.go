@@ -157,6 +157,11 @@ func TestKoreanNarrationInRun(t *testing.T) {
 	require.Equal(t, 0, code)
 	require.Contains(t, stdout, "판정 STALE_FENCE  — 카탈로그의 예측 그대로")
 
+	code, stdout, _ = call(t, "--lang", "ko", "export", "lease-overrun", "--to", "md")
+	require.Equal(t, 0, code)
+	require.Contains(t, stdout, "## 타임라인")
+	require.Contains(t, stdout, "PostgreSQL이 A을(를) 거절합니다")
+
 	code, _, stderr = call(t, "--lang", "fr", "list")
 	require.Equal(t, 2, code)
 	requireOneLine(t, stderr, `--lang "fr": want en or ko`)

@@ -6,27 +6,28 @@ import (
 	"strings"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/lang"
 )
 
 // Markdown writes the session as a page that renders on GitHub: the
 // story, the timeline as a table, the result strip and the invariants.
 func Markdown(w io.Writer, s Session) error {
 	final := s.Final()
-	p := &printer{w: w}
+	p := &printer{w: w, lang: s.Lang}
 	p.printf("<!-- %s · %s · %s -->\n", Signature, s.Scenario.ID, s.Mode)
 	p.printf("# %s · %s\n\n", s.Scenario.ID, s.Mode)
-	p.printf("**%s**\n\n", cell(s.Scenario.Title))
-	p.printf("%s.\n\n", strings.TrimSuffix(cell(s.Scenario.Story), "."))
-	p.printf("Recorded by `fencelab export` on %s and %s; every value below was read from them.\n\n",
+	p.printf("**%s**\n\n", cell(s.Lang.T(s.Scenario.Title)))
+	p.printf("%s.\n\n", strings.TrimSuffix(cell(s.Lang.T(s.Scenario.Story)), "."))
+	p.T("Recorded by `fencelab export` on %s and %s; every value below was read from them.\n\n",
 		cell(final.RedisName), cell(final.DatabaseName))
 
-	p.printf("## Timeline\n\n")
-	p.printf("| Step | # | At | Actor | Layer | Code | State | What happened | Narration | Guard |\n")
+	p.T("## Timeline\n\n")
+	p.T("| Step | # | At | Actor | Layer | Code | State | What happened | Narration | Guard |\n")
 	p.printf("|---:|---:|---|---|---|---|---|---|---|---|\n")
 	for k, step := range s.Steps[1:] {
 		action := fmt.Sprintf("%d · %s", k+1, cell(step.Action.String()))
 		if len(step.Events) == 0 {
-			p.printf("| %s | | | | | | | (nothing happened) | | |\n", action)
+			p.T("| %s | | | | | | | (nothing happened) | | |\n", action)
 		}
 		for i, e := range step.Events {
 			if i > 0 {
@@ -42,15 +43,15 @@ func Markdown(w io.Writer, s Session) error {
 	}
 
 	r := final.Result
-	p.printf("\n## Result\n\n")
+	p.T("\n## Result\n\n")
 	measure := "value"
 	if r.MeasureLabel != "" {
 		measure = r.MeasureLabel
 	}
-	p.printf("| %s expected | final | last accepted fence | verdict |\n|---:|---:|---:|---|\n", cell(measure))
+	p.T("| %s expected | final | last accepted fence | verdict |\n|---:|---:|---:|---|\n", cell(measure))
 	p.printf("| %d | %d | %s | **%s** |\n\n", r.Expected, r.Final, engine.FormatFence(r.LastAcceptedFence), r.Verdict)
 
-	p.printf("## Invariants\n\n")
+	p.T("## Invariants\n\n")
 	broken := map[int]engine.Break{}
 	for _, b := range r.Breaks {
 		if _, seen := broken[b.Invariant]; !seen {
@@ -59,20 +60,20 @@ func Markdown(w io.Writer, s Session) error {
 	}
 	for n := 1; n <= len(engine.Invariants); n++ {
 		if b, ok := broken[n]; ok {
-			p.printf("%d. ✗ **broken at #%d** — %s: %s\n", n, b.Sequence, cell(engine.Invariants[n]), cell(b.Detail))
+			p.T("%d. ✗ **broken at #%d** — %s: %s\n", n, b.Sequence, cell(s.Lang.T(engine.Invariants[n])), cell(b.Detail))
 		} else {
-			p.printf("%d. ✓ held — %s\n", n, cell(engine.Invariants[n]))
+			p.T("%d. ✓ held — %s\n", n, cell(s.Lang.T(engine.Invariants[n])))
 		}
 	}
 
-	p.printf("\n## Run it yourself\n\n```sh\n")
+	p.T("\n## Run it yourself\n\n```sh\n")
 	mode := strings.ToLower(s.Mode.String())
 	if s.TracePath == "" {
-		p.printf("fencelab run %s --mode %s   # headless: this timeline and result\n", s.Scenario.ID, mode)
-		p.printf("fencelab --mode %s                 # the explorer; s picks %s, n steps the guided order\n", mode, s.Scenario.ID)
+		p.T("fencelab run %s --mode %s   # headless: this timeline and result\n", s.Scenario.ID, mode)
+		p.T("fencelab --mode %s                 # the explorer; s picks %s, n steps the guided order\n", mode, s.Scenario.ID)
 	} else {
-		p.printf("fencelab replay %s   # headless: runs it again and compares\n", shellQuote(s.TracePath))
-		p.printf("fencelab --trace %s  # the explorer; n steps this schedule\n", shellQuote(s.TracePath))
+		p.T("fencelab replay %s   # headless: runs it again and compares\n", shellQuote(s.TracePath))
+		p.T("fencelab --trace %s  # the explorer; n steps this schedule\n", shellQuote(s.TracePath))
 	}
 	p.printf("```\n")
 	return p.err
@@ -88,9 +89,13 @@ func shellQuote(path string) string {
 
 // printer keeps the first write error, so a renderer reads as a page.
 type printer struct {
-	w   io.Writer
-	err error
+	w    io.Writer
+	lang lang.Lang
+	err  error
 }
+
+// T prints a message of the document in its language.
+func (p *printer) T(format string, args ...any) { p.printf("%s", p.lang.T(format, args...)) }
 
 func (p *printer) printf(format string, args ...any) {
 	if p.err == nil {

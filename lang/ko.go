@@ -100,6 +100,22 @@ var ko = map[string]string{
 	"the end of the talk — ← goes back, q quits":                     "발표 끝 — ←로 뒤로, q로 끝내기",
 	"scene %d/%d: %s in %s mode — space starts it":                   "장면 %d/%d: %s, %s 모드 — space로 시작",
 
+	// export: the Markdown page.
+	"Recorded by `fencelab export` on %s and %s; every value below was read from them.\n\n": "`fencelab export`가 %s와 %s에서 기록했습니다. 아래의 모든 값은 그곳에서 읽은 것입니다.\n\n",
+	"## Timeline\n\n": "## 타임라인\n\n",
+	"| Step | # | At | Actor | Layer | Code | State | What happened | Narration | Guard |\n": "| 단계 | # | 시각 | 액터 | 계층 | 코드 | 상태 | 일어난 일 | 설명 | 가드 |\n",
+	"| %s | | | | | | | (nothing happened) | | |\n":                                          "| %s | | | | | | | (아무 일도 없음) | | |\n",
+	"\n## Result\n\n": "\n## 결과\n\n",
+	"| %s expected | final | last accepted fence | verdict |\n|---:|---:|---:|---|\n": "| %s 기대값 | 최종 | 마지막으로 받아들인 펜스 | 판정 |\n|---:|---:|---:|---|\n",
+	"## Invariants\n\n":                                                  "## 불변식\n\n",
+	"%d. ✗ **broken at #%d** — %s: %s\n":                                 "%d. ✗ **#%d에서 깨짐** — %s: %s\n",
+	"%d. ✓ held — %s\n":                                                  "%d. ✓ 지켜짐 — %s\n",
+	"\n## Run it yourself\n\n```sh\n":                                    "\n## 직접 실행하기\n\n```sh\n",
+	"fencelab run %s --mode %s   # headless: this timeline and result\n": "fencelab run %s --mode %s   # 화면 없이: 이 타임라인과 결과\n",
+	"fencelab --mode %s                 # the explorer; s picks %s, n steps the guided order\n": "fencelab --mode %s                 # 탐색기. s로 %s 선택, n으로 안내 순서 진행\n",
+	"fencelab replay %s   # headless: runs it again and compares\n":                             "fencelab replay %s   # 화면 없이: 다시 실행해 비교\n",
+	"fencelab --trace %s  # the explorer; n steps this schedule\n":                              "fencelab --trace %s  # 탐색기. n으로 이 스케줄 진행\n",
+
 	// run and replay.
 	"result  %sexpected %d · final %d · last accepted fence %s · verdict %s": "결과  %s기대값 %d · 최종 %d · 마지막으로 받아들인 펜스 %s · 판정 %s",
 	"  — as %s\n": "  — %s 그대로\n",
