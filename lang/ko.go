@@ -61,6 +61,22 @@ var ko = map[string]string{
 	"every job hash is reachable from its running key while RUNNING; one running job per target": "RUNNING인 잡 해시는 모두 running 키로 찾을 수 있다. 대상마다 실행 중인 잡은 하나다",
 	"every committed read-modify-write was computed from the value current at its commit":        "커밋된 읽기-수정-쓰기는 모두 커밋 시점의 현재 값으로 계산되었다",
 
+	// The explorer's status lines and pane titles.
+	"there is no actor %d here": "여기에는 액터 %d이(가) 없습니다",
+	"UNSAFE writes naive code paths into --pg's server; start fencelab with --allow-unsafe to allow it": "UNSAFE는 --pg 서버에 순진한 코드 경로로 씁니다. 허용하려면 fencelab을 --allow-unsafe로 시작하세요",
+	"autoplay stopped": "자동 재생 멈춤",
+	"autoplay: a guided step every %s — a stops, < > change the pace": "자동 재생: %s마다 안내 순서 한 단계 — a로 멈춤, < >로 속도 조절",
+	"autoplay pace: a guided step every %s":                           "자동 재생 속도: %s마다 안내 순서 한 단계",
+	"could not open the lab: %s":                                      "랩을 열 수 없습니다: %s",
+	"autoplay stopped: that step left the guided order":               "자동 재생 멈춤: 그 단계가 안내 순서를 벗어났습니다",
+	" · all %d lines":                                                 " · 전체 %d행",
+	" · line %d of %d · ↑/↓":                                          " · %d행 / %d · ↑/↓",
+	" · lines %d–%d of %d · ↑/↓":                                      " · %d–%d행 / %d · ↑/↓",
+	" · f next · esc":                                                 " · f 다음 · esc",
+	" · scrolled up %d (↓ to follow)":                                 " · %d개 위로 (↓ 최신으로)",
+	"  +%d more":                                                      "  +%d개 더",
+	"  … %d more":                                                     "  … %d개 더",
+
 	// The explorer's keys and help.
 	"next guided step (PgDn too)": "안내 순서의 다음 단계 (PgDn도)",
 	"step that actor":             "그 액터를 한 단계 진행",

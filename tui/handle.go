@@ -62,7 +62,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, m.keys.Step):
 		i := int(msg.String()[0] - '1')
 		if m.snap == nil || i >= len(m.snap.Actors) {
-			m.setStatus(fmt.Sprintf("there is no actor %d here", i+1), false)
+			m.setStatus(m.styles.T("there is no actor %d here", i+1), false)
 			return m, nil
 		}
 		// Stepping does not move the selection: p still acts on the actor
@@ -100,7 +100,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			other = engine.Safe
 		}
 		if other == engine.Unsafe && !m.opts.AllowUnsafe {
-			m.setStatus("UNSAFE writes naive code paths into --pg's server; start fencelab with --allow-unsafe to allow it", false)
+			m.setStatus(m.styles.T("UNSAFE writes naive code paths into --pg's server; start fencelab with --allow-unsafe to allow it"), false)
 			return m, nil
 		}
 		return m, m.openLab(m.scenario, other)
@@ -158,11 +158,11 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, m.keys.Play):
 		if m.playing {
 			m.playing = false
-			m.setStatus("autoplay stopped", true)
+			m.setStatus(m.styles.T("autoplay stopped"), true)
 			return m, nil
 		}
 		m.playing = true
-		m.setStatus(fmt.Sprintf("autoplay: a guided step every %s — a stops, < > change the pace", m.pace), true)
+		m.setStatus(m.styles.T("autoplay: a guided step every %s — a stops, < > change the pace", m.pace), true)
 		return m, m.autoplay()
 	case key.Matches(msg, m.keys.Pace):
 		paces := []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second, 3 * time.Second, 5 * time.Second}
@@ -173,7 +173,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			i = max(0, i-1)
 		}
 		m.pace = paces[i]
-		m.setStatus(fmt.Sprintf("autoplay pace: a guided step every %s", m.pace), true)
+		m.setStatus(m.styles.T("autoplay pace: a guided step every %s", m.pace), true)
 	}
 	return m, nil
 }

@@ -280,7 +280,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case labFailedMsg:
 		m.busy = false
-		m.setStatus("could not open the lab: "+engine.OneLine(msg.err), false)
+		m.setStatus(m.styles.T("could not open the lab: %s", engine.OneLine(msg.err)), false)
 		return m, nil
 	case opMsg:
 		m.busy = false
@@ -306,7 +306,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		} else if m.snap != nil && m.snap.GuidedNext == "" && m.snap.GuidedTotal > 0 && !m.snap.OffPath {
 			m.setStatus(m.styles.T("guided order complete — r reset · m other mode · s another scenario"), true)
 		} else if stopped {
-			m.setStatus("autoplay stopped: that step left the guided order", true)
+			m.setStatus(m.styles.T("autoplay stopped: that step left the guided order"), true)
 		} else {
 			m.status = ""
 		}

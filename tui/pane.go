@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"fmt"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -58,14 +57,14 @@ func (p *pane) View(st styles, s engine.Snapshot, width, height int, focused boo
 	room := height - 1
 	p.scroll = min(p.scroll, max(0, len(body)-room))
 	end := min(len(body), p.scroll+room)
-	where := fmt.Sprintf(" · all %d lines", len(body))
+	where := st.T(" · all %d lines", len(body))
 	switch {
 	case len(body) > room && end == p.scroll+1:
-		where = fmt.Sprintf(" · line %d of %d · ↑/↓", end, len(body))
+		where = st.T(" · line %d of %d · ↑/↓", end, len(body))
 	case len(body) > room:
-		where = fmt.Sprintf(" · lines %d–%d of %d · ↑/↓", p.scroll+1, end, len(body))
+		where = st.T(" · lines %d–%d of %d · ↑/↓", p.scroll+1, end, len(body))
 	}
-	title := "▸ " + paneName(st, p.name) + where + " · f next · esc"
+	title := "▸ " + paneName(st, p.name) + where + st.T(" · f next · esc")
 	head := st.pane.Render(title) + " " + st.dim.Render(strings.Repeat("─", max(0, width-ansi.StringWidth(title)-1)))
 	return fit(append([]string{head}, body[p.scroll:end]...), width)
 }

@@ -25,7 +25,7 @@ func titled(st styles, title string, width, height int, body []string) []string 
 	lines := []string{head}
 	room := height - 1
 	if len(body) > room && room > 0 {
-		body = append(body[:room-1:room-1], st.dim.Render(fmt.Sprintf("  … %d more", len(body)-room+1)))
+		body = append(body[:room-1:room-1], st.dim.Render(st.T("  … %d more", len(body)-room+1)))
 	}
 	if room > 0 {
 		lines = append(lines, body...)
@@ -264,11 +264,11 @@ func compactKeys(st styles, s engine.Snapshot, keys []engine.RedisKey, width, li
 		room := width
 		if last && i < len(items)-1 {
 			// The last line keeps room to say what did not fit.
-			room -= ansi.StringWidth(fmt.Sprintf("  +%d more", len(items)-i))
+			room -= ansi.StringWidth(st.T("  +%d more", len(items)-i))
 		}
 		if ansi.StringWidth(line)+ansi.StringWidth(item) > room && line != " " {
 			if last {
-				return append(out, line+st.dim.Render(fmt.Sprintf("  +%d more", len(items)-i)))
+				return append(out, line+st.dim.Render(st.T("  +%d more", len(items)-i)))
 			}
 			out = append(out, line)
 			line = " "

@@ -87,7 +87,7 @@ func (tl *timeline) View(st styles, s engine.Snapshot, width, height int, note s
 	}
 	title := st.T("Timeline") + "  " + plural(len(s.Events), "event")
 	if tl.scroll > 0 {
-		title += fmt.Sprintf(" · scrolled up %d (↓ to follow)", tl.scroll)
+		title += st.T(" · scrolled up %d (↓ to follow)", tl.scroll)
 	}
 	if note != "" {
 		title += " · " + note
