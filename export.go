@@ -217,51 +217,21 @@ func exportFromExplorer(format string, session export.Session) (string, error) {
 // checkExportTarget says whether export may write path: its directory
 // exists, and what is there already, if anything, is a file export wrote.
 func checkExportTarget(path string) error {
-	dir := filepath.Dir(path)
-	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
-		return usageError("-o %s: no directory %s", path, dir)
-	}
-	info, err := os.Lstat(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil
-	case err != nil:
-		return usageError("-o %s: %v", path, unwrapPathError(err))
-	case !info.Mode().IsRegular():
-		return usageError("-o %s: exists and is not a regular file; not overwritten", path)
-	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscallNonblock|syscallNofollow, 0)
-	if err != nil {
-		return usageError("-o %s: %v", path, unwrapPathError(err))
-	}
-	defer f.Close()
-	head := make([]byte, 512)
-	n, _ := io.ReadFull(f, head)
-	if !bytes.Contains(head[:n], []byte(exportSignature)) {
-		return usageError("-o %s: exists and is not a file fencelab exported; not overwritten", path)
-	}
-	return nil
+	return checkReplaceable("-o "+path, path, "a file fencelab exported", func(path string) bool {
+		f, err := os.OpenFile(path, os.O_RDONLY|syscallNonblock|syscallNofollow, 0)
+		if err != nil {
+			return false
+		}
+		defer f.Close()
+		head := make([]byte, 512)
+		n, _ := io.ReadFull(f, head)
+		return bytes.Contains(head[:n], []byte(exportSignature))
+	})
 }
 
-// writeExport writes a document through a new file in the same directory
-// renamed over path: a reader never sees half of it.
+// writeExport writes a document over path, whole or not at all.
 func writeExport(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".fencelab-export-*")
-	if err != nil {
-		return fmt.Errorf("export: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Chmod(0o644)
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
+	if err := replaceFile(path, ".fencelab-export-*", data); err != nil {
 		return fmt.Errorf("export %s: %w", path, err)
 	}
 	return nil

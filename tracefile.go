@@ -93,6 +93,17 @@ func encodeTrace(t engine.Trace) []byte {
 func checkTraceTarget(path string) error { return checkTraceTargetAs("--save-trace "+path, path) }
 
 func checkTraceTargetAs(name, path string) error {
+	return checkReplaceable(name, path, "a fencelab trace", func(path string) bool {
+		_, err := loadTrace(path)
+		return err == nil
+	})
+}
+
+// checkReplaceable says whether a file may be written to path: its
+// directory exists, and what is there already, if anything, is a regular
+// file that ours says fencelab wrote (kind names it for the error). A file
+// of the user's is never overwritten.
+func checkReplaceable(name, path, kind string, ours func(path string) bool) error {
 	dir := filepath.Dir(path)
 	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
 		return usageError("%s: no directory %s", name, dir)
@@ -105,9 +116,8 @@ func checkTraceTargetAs(name, path string) error {
 		return usageError("%s: %v", name, unwrapPathError(err))
 	case !info.Mode().IsRegular():
 		return usageError("%s: exists and is not a regular file; not overwritten", name)
-	}
-	if _, err := loadTrace(path); err != nil {
-		return usageError("%s: exists and is not a fencelab trace; not overwritten", name)
+	case !ours(path):
+		return usageError("%s: exists and is not %s; not overwritten", name, kind)
 	}
 	return nil
 }
@@ -122,26 +132,32 @@ func saveTraceAs(name, path string, t engine.Trace) error {
 	if err := checkTraceTargetAs(name, path); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".fencelab-trace-*")
-	if err != nil {
-		return fmt.Errorf("save trace: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(encodeTrace(t)); err != nil {
-		tmp.Close()
-		return fmt.Errorf("save trace %s: %w", path, err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return fmt.Errorf("save trace %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("save trace %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := replaceFile(path, ".fencelab-trace-*", encodeTrace(t)); err != nil {
 		return fmt.Errorf("save trace %s: %w", path, err)
 	}
 	return nil
+}
+
+// replaceFile writes data through a new file in path's directory (named
+// after pattern) renamed over path: a reader never sees half of it, and an
+// interrupted write leaves what was there.
+func replaceFile(path, pattern string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), pattern)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Chmod(0o644)
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	return err
 }
 
 // saveNewTrace writes a trace as a new file in dir named base.trace.json
