@@ -74,6 +74,12 @@ var ko = map[string]string{
 	" · lines %d–%d of %d · ↑/↓":                                      " · %d–%d행 / %d · ↑/↓",
 	" · f next · esc":                                                 " · f 다음 · esc",
 	" · scrolled up %d (↓ to follow)":                                 " · %d개 위로 (↓ 최신으로)",
+	"+%d line (f)":                                                    "+%d행 (f)",
+	"+%d lines (f)":                                                   "+%d행 (f)",
+	"+%d earlier row (f)":                                             "+앞의 %d행 (f)",
+	"+%d earlier rows (f)":                                            "+앞의 %d행 (f)",
+	"%d event":                                                        "사건 %d개",
+	"%d events":                                                       "사건 %d개",
 	"  +%d more":                                                      "  +%d개 더",
 	"  … %d more":                                                     "  … %d개 더",
 

@@ -19,8 +19,9 @@ import (
 )
 
 // messages are the English formats the code translates: the first
-// argument of every Narrate(…) and T(…) call written as a literal, and the
-// invariants' texts.
+// argument of every Narrate(…) and T(…) call written as a literal, the
+// one and many forms of every counted(…) call, the invariants' texts and
+// the scenarios' titles and stories.
 func messages(t *testing.T) map[string]string {
 	t.Helper()
 	found := map[string]string{}
@@ -40,22 +41,28 @@ func messages(t *testing.T) map[string]string {
 		if err != nil {
 			return err
 		}
+		literal := func(e ast.Expr) {
+			if lit, ok := e.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+				text, err := strconv.Unquote(lit.Value)
+				require.NoError(t, err)
+				found[text] = fset.Position(lit.Pos()).String()
+			}
+		}
 		ast.Inspect(file, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
 			if !ok || len(call.Args) == 0 {
+				return true
+			}
+			if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "counted" && len(call.Args) == 4 {
+				literal(call.Args[2])
+				literal(call.Args[3])
 				return true
 			}
 			sel, ok := call.Fun.(*ast.SelectorExpr)
 			if !ok || (sel.Sel.Name != "Narrate" && sel.Sel.Name != "T") {
 				return true
 			}
-			lit, ok := call.Args[0].(*ast.BasicLit)
-			if !ok || lit.Kind != token.STRING {
-				return true
-			}
-			text, err := strconv.Unquote(lit.Value)
-			require.NoError(t, err)
-			found[text] = fset.Position(lit.Pos()).String()
+			literal(call.Args[0])
 			return true
 		})
 		return nil

@@ -393,7 +393,7 @@ func postgresPane(st styles, s engine.Snapshot, width, height int) []string {
 	title := "PostgreSQL  "
 	if left := total - len(body); left > 0 && height > 2 {
 		// Said in the title, which costs the rows no line.
-		title += st.warn.Render(fmt.Sprintf("+%d %s (f)", left, plural1(left, "line"))) + "  "
+		title += st.warn.Render(counted(st, left, "+%d line (f)", "+%d lines (f)")) + "  "
 	}
 	return titled(st, title+st.dim.Render(s.DatabaseName+" · schema fencelab"), width, height, body)
 }
@@ -436,7 +436,7 @@ func outboxPane(st styles, s engine.Snapshot, width, height int) []string {
 	room := height - 2 // title and ledger
 	switch {
 	case room >= 1 && len(rows) > room:
-		title += st.warn.Render(fmt.Sprintf("  +%d earlier %s (f)", len(rows)-room, plural1(len(rows)-room, "row")))
+		title += st.warn.Render("  " + counted(st, len(rows)-room, "+%d earlier row (f)", "+%d earlier rows (f)"))
 		rows = rows[len(rows)-room:] // the newest rows
 	case room < 1 && len(s.Ledger.Outbox) > 0:
 		// One line for all of it: the newest row and the ledger's count.

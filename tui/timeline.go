@@ -85,7 +85,7 @@ func (tl *timeline) View(st styles, s engine.Snapshot, width, height int, note s
 	if len(s.Events) > 0 {
 		tl.focused = last // an entry per event
 	}
-	title := st.T("Timeline") + "  " + plural(len(s.Events), "event")
+	title := st.T("Timeline") + "  " + counted(st, len(s.Events), "%d event", "%d events")
 	if tl.scroll > 0 {
 		title += st.T(" · scrolled up %d (↓ to follow)", tl.scroll)
 	}
@@ -159,12 +159,13 @@ func plural(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
-// plural1 is a noun for a count, without the count: "row", "rows".
-func plural1(n int, noun string) string {
+// counted is a count in words, in the explorer's language: one and many
+// are two messages (a language may say both alike).
+func counted(st styles, n int, one, many string) string {
 	if n == 1 {
-		return noun
+		return st.T(one, n)
 	}
-	return noun + "s"
+	return st.T(many, n)
 }
 
 // wrap breaks text into lines of at most width cells at spaces only (a
