@@ -121,7 +121,7 @@ func runExport(ctx context.Context, c config, req exportRequest, ttlGiven bool, 
 	}
 
 	var doc bytes.Buffer
-	if err := render(&doc, req.format, session, req.width, req.height, func() (string, string, error) {
+	if err := render(&doc, req.format, req.out, session, req.width, req.height, func() (string, string, error) {
 		return tapeFiles(session, req, stderr)
 	}); err != nil {
 		return err
@@ -139,7 +139,7 @@ func runExport(ctx context.Context, c config, req exportRequest, ttlGiven bool, 
 
 // render writes a session in a format. A tape plays a trace file:
 // tapeFiles says which (writing it if need be) and where the GIF goes.
-func render(w io.Writer, format string, session export.Session, width, height int, tapeFiles func() (trace, gif string, err error)) error {
+func render(w io.Writer, format, tape string, session export.Session, width, height int, tapeFiles func() (trace, gif string, err error)) error {
 	switch format {
 	case "md":
 		return export.Markdown(w, session)
@@ -158,7 +158,11 @@ func render(w io.Writer, format string, session export.Session, width, height in
 		if err != nil {
 			return err
 		}
-		return export.Tape(w, session, export.TapeOptions{Trace: trace, Output: gif, Width: width, Height: height})
+		name := "THIS.tape"
+		if tape != "" {
+			name = filepath.Base(tape)
+		}
+		return export.Tape(w, session, export.TapeOptions{Name: name, Trace: trace, Output: gif, Width: width, Height: height})
 	}
 	return fmt.Errorf("export: no format %q", format)
 }
@@ -181,7 +185,13 @@ func tapeFiles(session export.Session, req exportRequest, stderr io.Writer) (tra
 		}
 		fmt.Fprintf(stderr, "fencelab: the tape plays %s, written beside it\n", trace)
 	}
-	return trace, filepath.Join(dir, base+".gif"), nil
+	// Both named from the tape's directory, where vhs runs it.
+	if rel, err := filepath.Rel(dir, trace); err == nil && !strings.HasPrefix(rel, "..") {
+		trace = rel
+	} else if abs, err := filepath.Abs(trace); err == nil {
+		trace = abs
+	}
+	return trace, base + ".gif", nil
 }
 
 // exportFromExplorer writes the explorer's session in a format as a new
@@ -195,7 +205,7 @@ func exportFromExplorer(format string, session export.Session) (string, error) {
 	base := fmt.Sprintf("fencelab-%s-%s", session.Scenario.ID, strings.ToLower(session.Mode.String()))
 	var doc bytes.Buffer
 	var trace string
-	err = render(&doc, format, session, 100, 30, func() (string, string, error) {
+	err = render(&doc, format, base+".tape", session, 100, 30, func() (string, string, error) {
 		path, err := saveNewTrace(dir, base, session.Trace)
 		trace = path
 		return filepath.Base(path), strings.TrimSuffix(filepath.Base(path), ".trace.json") + ".gif", err

@@ -48,6 +48,9 @@ func TestTalkScriptErrors(t *testing.T) {
 		{"actor", strings.Replace(good, "mode = \"unsafe\"", "schedule = [{ action = \"step\", actor = \"Z\" }]", 1), `:8: scene 2: schedule entry 1 names actor "Z"`},
 		{"no scene", "title = \"t\"\n", ": a talk needs at least one [[scene]]"},
 		{"no title", strings.Replace(good, "title = \"t\"", "", 1), ": title: missing"},
+		{"at a string", strings.Replace(good, "at = 3", `at = "3"`, 1), `:11: scene 2, step note 1: at = "3": want a number (no quotes), 1 to 10`},
+		{"no at", strings.Replace(good, "at = 3", "", 1), ":10: scene 2, step note 1: at is missing"},
+		{"minutes", "minutes = -5\n" + good, `:1: minutes = -5: want the talk's length`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(dir, tc.name+".toml")
@@ -108,8 +111,12 @@ func TestTalkUnderTmux(t *testing.T) {
 	screen := r.screen()
 	require.Contains(t, screen, "scene 11/11")
 	require.Contains(t, screen, "verdict NOT_OWNER")
-	r.key("Left")
-	r.waitScreen("◀ recorded after action")
+	// Back, quickly: through scene 11's six recorded screens to its start,
+	// then into scene 10 at its end — no key lost while it reopens.
+	for range 7 {
+		r.key("Left")
+	}
+	r.waitScreen("talk · scene 10/11 · action 4/4")
 	r.quit()
 
 	ko := startExplorer(t, cacheDir(t), "talk", script, "--lang", "ko")

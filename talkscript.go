@@ -94,6 +94,11 @@ func parseTalk(text, lang string) (tui.Talk, error) {
 			return tui.Talk{}, &talkError{at.top(key), fmt.Sprintf("unknown key %q (a script has title, minutes and [[scene]]s)", key)}
 		}
 	}
+	if m, given := doc["minutes"]; given {
+		if n, ok := m.(int64); !ok || n < 1 || n > 600 {
+			return tui.Talk{}, &talkError{at.top("minutes"), fmt.Sprintf("minutes = %#v: want the talk's length, a number of minutes from 1 to 600", m)}
+		}
+	}
 	var talk tui.Talk
 	var err error
 	if talk.Title, err = textIn(doc["title"], lang); err != nil || talk.Title == "" {
@@ -200,9 +205,15 @@ func parseScene(raw map[string]any, lang string, i int, at locator) (tui.TalkSce
 				return tui.TalkScene{}, failStep(key, "unknown key %q (a step note has at, caption and turn)", key)
 			}
 		}
-		n, ok := st["at"].(int64)
-		if !ok || n < 1 || int(n) > len(schedule) {
-			return tui.TalkScene{}, failStep("at", "at = %v: want the number of an action, 1 to %d", st["at"], len(schedule))
+		raw, given := st["at"]
+		n, ok := raw.(int64)
+		switch {
+		case !given:
+			return tui.TalkScene{}, failStep("at", "at is missing: want the number of an action, 1 to %d", len(schedule))
+		case !ok:
+			return tui.TalkScene{}, failStep("at", "at = %#v: want a number (no quotes), 1 to %d", raw, len(schedule))
+		case n < 1 || int(n) > len(schedule):
+			return tui.TalkScene{}, failStep("at", "at = %d: want the number of an action, 1 to %d", n, len(schedule))
 		}
 		if _, taken := scene.Steps[int(n)]; taken {
 			return tui.TalkScene{}, failStep("at", "a second note for action %d", n)

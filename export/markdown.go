@@ -44,12 +44,12 @@ func Markdown(w io.Writer, s Session) error {
 
 	r := final.Result
 	p.T("\n## Result\n\n")
-	measure := "value"
+	measure := s.Lang.T("value")
 	if r.MeasureLabel != "" {
 		measure = r.MeasureLabel
 	}
 	p.T("| %s expected | final | last accepted fence | verdict |\n|---:|---:|---:|---|\n", cell(measure))
-	p.printf("| %d | %d | %s | **%s** |\n\n", r.Expected, r.Final, engine.FormatFence(r.LastAcceptedFence), r.Verdict)
+	p.printf("| %d | %d | %s | **%s** |\n\n", r.Expected, r.Final, engine.FormatFence(r.LastAcceptedFence), s.Verdict())
 
 	p.T("## Invariants\n\n")
 	broken := map[int]engine.Break{}
@@ -68,10 +68,14 @@ func Markdown(w io.Writer, s Session) error {
 
 	p.T("\n## Run it yourself\n\n```sh\n")
 	mode := strings.ToLower(s.Mode.String())
-	if s.TracePath == "" {
+	switch {
+	case s.Explored:
+		p.T("# in the explorer, w writes this run as a trace; then:\n")
+		p.T("fencelab replay TRACE.json   # headless: runs it again and compares\n")
+	case s.TracePath == "":
 		p.T("fencelab run %s --mode %s   # headless: this timeline and result\n", s.Scenario.ID, mode)
 		p.T("fencelab --mode %s                 # the explorer; s picks %s, n steps the guided order\n", mode, s.Scenario.ID)
-	} else {
+	default:
 		p.T("fencelab replay %s   # headless: runs it again and compares\n", shellQuote(s.TracePath))
 		p.T("fencelab --trace %s  # the explorer; n steps this schedule\n", shellQuote(s.TracePath))
 	}

@@ -18,7 +18,7 @@ func Mermaid(w io.Writer, s Session) error {
 	p := &printer{w: w}
 	p.printf("sequenceDiagram\n")
 	p.printf("    %%%% %s · %s · %s\n", Signature, s.Scenario.ID, s.Mode)
-	p.printf("    title %s · %s · %s\n", s.Scenario.ID, s.Mode, mermaidText(final.Result.Verdict))
+	p.printf("    title %s · %s · %s\n", s.Scenario.ID, s.Mode, mermaidText(s.Verdict()))
 
 	// Participant ids are generated (a1, a2, …): an actor may be named
 	// like a keyword of Mermaid's (end, loop, note), an alias may not.
@@ -36,7 +36,12 @@ func Mermaid(w io.Writer, s Session) error {
 	}
 	p.printf("    participant redis as Redis\n")
 	p.printf("    participant postgres as PostgreSQL\n")
-	p.printf("    participant provider as %s\n", mermaidText(final.ProviderName+" (provider)"))
+	for _, e := range final.Events {
+		if e.Layer == engine.LayerExternal { // the provider's lane, only where it is called
+			p.printf("    participant provider as %s\n", mermaidText(final.ProviderName+" (provider)"))
+			break
+		}
+	}
 	span := actors[0]
 	if len(actors) > 1 {
 		span += "," + actors[len(actors)-1]
@@ -79,7 +84,7 @@ func Mermaid(w io.Writer, s Session) error {
 	}
 	r := final.Result
 	p.printf("    Note over %s: result · expected %d · final %d · fence %s · verdict %s\n", span, r.Expected, r.Final,
-		engine.FormatFence(r.LastAcceptedFence), mermaidText(r.Verdict))
+		engine.FormatFence(r.LastAcceptedFence), mermaidText(s.Verdict()))
 	return p.err
 }
 

@@ -26,6 +26,9 @@ type Session struct {
 	Trace engine.Trace
 	// Lang is the language the session's narration was told in.
 	Lang lang.Lang
+	// Explored: the session is a run the explorer exported (any actions,
+	// perhaps off the guided order), not an ID's or a trace's schedule.
+	Explored bool
 	// TracePath is the trace file the schedule came from; empty when it
 	// is the scenario's guided order.
 	TracePath string
@@ -40,6 +43,15 @@ type Step struct {
 
 // Final is the snapshot after the last action.
 func (s Session) Final() engine.Snapshot { return s.Steps[len(s.Steps)-1].Snapshot }
+
+// Verdict is the final verdict — or "pending" for a run exported before its
+// end (the explorer's x), as the explorer shows it then.
+func (s Session) Verdict() string {
+	if final := s.Final(); final.Settled || len(final.Result.Breaks) > 0 {
+		return final.Result.Verdict
+	}
+	return s.Lang.T("pending")
+}
 
 // Record runs a lab's guided order (a trace's schedule is its guided
 // order) from the lab's current state, reading a snapshot after every

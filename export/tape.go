@@ -9,8 +9,9 @@ import (
 
 // TapeOptions say what a tape plays and where VHS puts its recording.
 type TapeOptions struct {
-	Trace         string // the trace file `fencelab --trace` opens
-	Output        string // the GIF VHS writes
+	Name          string // the tape's own file name, for the comment that says how to run it
+	Trace         string // the trace file `fencelab --trace` opens, relative to the tape's directory
+	Output        string // the GIF VHS writes, relative to the tape's directory
 	Width, Height int    // the terminal, in columns and rows
 }
 
@@ -27,7 +28,8 @@ func Tape(w io.Writer, s Session, o TapeOptions) error {
 		return err
 	}
 	p := &printer{w: w}
-	p.printf("# %s · %s · %s — written by %s; make the GIF with: vhs THIS.tape\n", s.Scenario.ID, s.Mode, s.Scenario.Title, Signature)
+	p.printf("# %s · %s · %s — written by %s\n", s.Scenario.ID, s.Mode, s.Scenario.Title, Signature)
+	p.printf("# Make the GIF from this file's directory, with fencelab on PATH: vhs %s\n", o.Name)
 	p.printf("Output %s\n\n", output)
 	p.printf("Require fencelab\n\n")
 	// A cell is about 10×20 pixels at font size 16; the padding is the

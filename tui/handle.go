@@ -123,7 +123,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			if err != nil {
 				return &notice{"could not write the trace: " + engine.OneLine(err)}
 			}
-			return &notice{fmt.Sprintf("trace written: %s (fencelab replay %s)", path, path)}
+			return &notice{m.styles.T("trace written: %s", path)}
 		})
 	case key.Matches(msg, m.keys.Focus):
 		// f visits the panes in order and comes back to the timeline;
@@ -142,7 +142,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.exporting = true
-		m.setStatus(m.styles.T("export this run as: m Markdown · d Mermaid diagram · c asciinema cast · t VHS tape · esc cancels"), true)
+		m.setStatus(m.styles.T("export as: m Markdown · d Mermaid · c cast · t VHS tape · esc"), true)
 	case key.Matches(msg, m.keys.Scroll) && m.focus != focusTimeline:
 		m.panes[m.focus].Update(msg)
 	case key.Matches(msg, m.keys.Scroll), key.Matches(msg, m.keys.Open):
@@ -203,7 +203,8 @@ func (m *Model) exportAs(pressed string) tea.Cmd {
 		if err != nil {
 			return err
 		}
-		session := export.Session{Scenario: lab.Scenario(), Mode: lab.Mode(), Lang: lab.Backends().Lang, Trace: trace, Steps: []export.Step{{Snapshot: snaps[0]}}}
+		session := export.Session{Scenario: lab.Scenario(), Mode: lab.Mode(), Lang: lab.Backends().Lang, Trace: trace,
+			Explored: true, Steps: []export.Step{{Snapshot: snaps[0]}}}
 		for k, action := range actions {
 			before, after := snaps[k], snaps[k+1]
 			if len(before.Events) > len(after.Events) {
@@ -215,7 +216,7 @@ func (m *Model) exportAs(pressed string) tea.Cmd {
 		if err != nil {
 			return &notice{"could not export: " + engine.OneLine(err)}
 		}
-		return &notice{format + " written: " + path}
+		return &notice{m.styles.T("%s written: %s", format, path)}
 	})
 }
 

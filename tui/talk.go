@@ -45,9 +45,13 @@ type talkState struct {
 	card    string
 	cardFor int
 	blank   bool
-	// pending counts the advances pressed while a step ran: each is taken
-	// when the one before has ended, so a quick speaker loses none.
-	pending int
+	// pending counts the advances pressed while a step ran, backs the
+	// backs pressed while a scene opened: each is taken when the one
+	// before has ended, so a quick speaker loses none.
+	pending, backs int
+	// replay is how many actions of a scene opened from its end are
+	// still to take (going back into a scene lands on its last screen).
+	replay int
 }
 
 func (t *talkState) current() TalkScene { return t.Scenes[t.scene] }
@@ -71,15 +75,19 @@ func (m *Model) handleTalkKey(msg tea.KeyMsg) (handled bool, cmd tea.Cmd) {
 	switch {
 	case t.blank:
 		t.blank = false
+	case t.card != "" && back:
+		t.card, t.cardFor = "", -1 // going on shows it again
 	case t.card != "":
-		t.card = ""
-		if back {
-			t.cardFor = -1 // going on shows it again
-		}
+		t.card = "" // and on: the card was the pause before the next step
+		return true, m.talkForward()
 	case advance:
 		return true, m.talkForward()
 	case back:
 		t.pending = 0 // back cancels what was pressed ahead
+		if m.busy {
+			t.backs++
+			return true, nil
+		}
 		return true, m.talkBack()
 	}
 	return true, nil
@@ -120,11 +128,21 @@ func (m *Model) talkForward() tea.Cmd {
 // talkPending takes an advance pressed while a step ran, now that it has
 // ended.
 func (m *Model) talkPending() tea.Cmd {
-	if m.talk.pending == 0 || m.busy {
+	t := m.talk
+	switch {
+	case m.busy:
 		return nil
+	case t.replay > 0:
+		t.replay--
+		return m.next()
+	case t.backs > 0:
+		t.backs--
+		return m.talkBack()
+	case t.pending > 0:
+		t.pending--
+		return m.talkForward()
 	}
-	m.talk.pending--
-	return m.talkForward()
+	return nil
 }
 
 // talkSceneDone is the status line at the end of a scene.
@@ -147,7 +165,11 @@ func (m *Model) talkBack() tea.Cmd {
 		return nil
 	}
 	if t.scene > 0 && !m.busy {
-		t.scene, t.cardFor = t.scene-1, -1
+		// The scene before, at its last screen: opened, then played to
+		// its end (every screen recorded, so ← goes on back through it).
+		t.scene = t.scene - 1
+		t.replay = len(t.current().Scenario.Guided(t.current().Mode))
+		t.cardFor = t.replay // its last turn card was seen on the way
 		return m.openLab(t.current().Scenario, t.current().Mode)
 	}
 	return nil
