@@ -74,6 +74,13 @@ func messages(t *testing.T) map[string]string {
 	for _, s := range scenarios.All() {
 		found[s.Title] = s.ID + "'s title"
 		found[s.Story] = s.ID + "'s story"
+		for _, mode := range []engine.Mode{engine.Safe, engine.Unsafe} {
+			for _, a := range s.Actors(mode) {
+				for _, step := range a.Program {
+					found[step.Name] = s.ID + "'s step of " + a.Name
+				}
+			}
+		}
 	}
 	require.Greater(t, len(found), 60, "the scan found the narration")
 	return found

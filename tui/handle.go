@@ -243,16 +243,16 @@ func (m *Model) handlePickerKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 
 // describe turns an operation's error into the status line: a user's
 // mistake is said plainly; a backend failure says the step did not happen.
-func describe(err error) string {
+func describe(st styles, err error) string {
 	switch {
 	case errors.Is(err, engine.ErrGuidedDone):
-		return "the guided order is over — r reset · m mode · s scenario · 1–9 step · ? help"
+		return st.T("the guided order is over — r reset · m mode · s scenario · 1–9 step · ? help")
 	case errors.Is(err, engine.ErrOffPath):
-		return engine.OneLine(err) + ": r starts it again, u takes back your last action"
+		return engine.OneLine(err) + ": " + st.T("r starts it again, u takes back your last action")
 	case errors.Is(err, engine.ErrPaused), errors.Is(err, engine.ErrProgramDone), errors.Is(err, engine.ErrNothingToUndo),
 		errors.Is(err, engine.ErrUndoNeedsLab), errors.Is(err, engine.ErrNoExpiry), errors.Is(err, engine.ErrUnknownActor):
 		return engine.OneLine(err)
 	default:
-		return "backend error, the step did not complete: " + engine.OneLine(err)
+		return st.T("backend error, the step did not complete: %s", engine.OneLine(err))
 	}
 }

@@ -299,7 +299,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if told != nil {
 			m.setStatus(told.text, true)
 		} else if msg.err != nil {
-			m.setStatus(describe(msg.err), false)
+			m.setStatus(describe(m.styles, msg.err), false)
 			m.queue = nil // later keys were meant for a state that did not come
 		} else if m.snap != nil && m.snap.GuidedNext == "" && m.snap.GuidedTotal > 0 && !m.snap.OffPath && m.talk != nil {
 			m.setStatus(m.talkSceneDone(), true)

@@ -81,7 +81,7 @@ func workersPane(st styles, s engine.Snapshot, selected, width, height int) []st
 		}
 		next := ""
 		if a.NextStep != "" {
-			next = st.dim.Render(" · "+st.T("next:")+" ") + a.NextStep
+			next = st.dim.Render(" · "+st.T("next:")+" ") + st.T(a.NextStep)
 		}
 		token := ""
 		if a.Token > 0 {
@@ -125,6 +125,29 @@ func workersPane(st styles, s engine.Snapshot, selected, width, height int) []st
 		}
 	}
 	return titled(st, st.T("Workers"), width, height, body)
+}
+
+// fence is a fencing token as the explorer says it: none, or the number.
+func fence(st styles, f int64) string {
+	if f == 0 {
+		return st.T("none")
+	}
+	return engine.FormatFence(f)
+}
+
+// actionWords is an action in the explorer's language: "step A".
+func actionWords(st styles, a engine.Action) string {
+	switch a.Kind {
+	case engine.StepActor:
+		return st.T("step %s", a.Actor)
+	case engine.PauseActor:
+		return st.T("pause %s", a.Actor)
+	case engine.ResumeActor:
+		return st.T("resume %s", a.Actor)
+	case engine.AdvanceClock:
+		return st.T("advance clock %s", a.By)
+	}
+	return st.T("advance clock to the next lease expiry")
 }
 
 // shortTruth is an actor's truth in few words: "worker-B holds 42".
@@ -346,7 +369,7 @@ func postgresPane(st styles, s engine.Snapshot, width, height int) []string {
 	if g := s.LastGuard(engine.LayerDatabase); g != nil {
 		guard = guardLines(st, g, width)
 	} else {
-		guard = []string{st.dim.Render("  guard  not evaluated yet")}
+		guard = []string{st.dim.Render("  " + st.T("guard  not evaluated yet"))}
 	}
 	if len(head) > 0 {
 		head = append(append(head[:1:1], guard...), head[1:]...)
@@ -416,7 +439,7 @@ func outboxPane(st styles, s engine.Snapshot, width, height int) []string {
 	if len(rows) == 0 {
 		rows = append(rows, st.dim.Render("  "+st.T("no outbox rows")))
 	}
-	ledger := "  " + s.ProviderName + ": nothing applied"
+	ledger := "  " + st.T("%s: nothing applied", s.ProviderName)
 	if n := len(s.Applications); n > 0 {
 		counts := map[string]int{}
 		var order []string
@@ -487,7 +510,7 @@ func resultLines(st styles, s engine.Snapshot, width, height int) []string {
 	if r.MeasureLabel != "" {
 		what = r.MeasureLabel + ": "
 	}
-	fenceText := fmt.Sprintf(" · %s %s", fenceLabel, engine.FormatFence(r.LastAcceptedFence))
+	fenceText := fmt.Sprintf(" · %s %s", fenceLabel, fence(st, r.LastAcceptedFence))
 	if r.MeasureLabel != "" && r.LastAcceptedFence == 0 {
 		fenceText = "" // a scenario that counts something else and fenced nothing
 	}

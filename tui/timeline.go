@@ -143,7 +143,7 @@ func timelineLines(st styles, s engine.Snapshot, width int) ([]string, []int) {
 		}
 	}
 	if len(lines) == 0 {
-		lines = indented(st.dim.Render("nothing has happened yet — press n to take the first guided step"), "  ", width)
+		lines = indented(st.dim.Render(st.T("nothing has happened yet — press n to take the first guided step")), "  ", width)
 		for range lines {
 			owners = append(owners, -1)
 		}

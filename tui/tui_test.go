@@ -519,7 +519,7 @@ func TestExportKey(t *testing.T) {
 	press(tm, "nn1") // two guided steps, then A steps off the path
 	waitFor(t, tm, "guided order left at 2/9")
 	press(tm, "x")
-	waitFor(t, tm, "export this run as")
+	waitFor(t, tm, "export as: m Markdown")
 	press(tm, "d")
 	waitFor(t, tm, "mermaid written: here.mermaid")
 	press(tm, "xz")

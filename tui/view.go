@@ -312,9 +312,13 @@ func (m *Model) header(s engine.Snapshot) []string {
 	switch {
 	case s.OffPath:
 		second = st.T("free · guided order left at %d/%d", s.GuidedDone, s.GuidedTotal) +
-			st.dim.Render(" · r starts it again, u takes back your last action")
+			st.dim.Render(" · "+st.T("r starts it again, u takes back your last action"))
 	case s.GuidedNext != "":
-		second += st.dim.Render(" · next: " + s.GuidedNext)
+		next := actionWords(st, s.GuidedAction)
+		if s.GuidedAction.Caption != "" {
+			next += " — " + s.GuidedAction.Caption
+		}
+		second += st.dim.Render(" · " + st.T("next:") + " " + next)
 	}
 	second += backends
 	if m.playing {
