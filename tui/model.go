@@ -116,6 +116,8 @@ type Model struct {
 	focus    int
 	showDSN  bool
 	showHelp bool
+	// frame counts the lab screens drawn (the panes' memos are per frame).
+	frame int
 	// helpScroll is the first line of the help screen shown.
 	helpScroll int
 	picking    bool

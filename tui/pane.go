@@ -20,6 +20,12 @@ type pane struct {
 	// draw renders the pane in at most height lines, title first.
 	draw   func(st styles, s engine.Snapshot, width, height int) []string
 	scroll int // first body line shown while focused
+	// memo keeps the whole body drawn for a frame at a width: a frame
+	// sizes the layout with it and may draw it again.
+	memo struct {
+		frame, width int
+		lines        []string
+	}
 }
 
 // wholeHeight is more lines than any pane of the catalog has: drawn that
@@ -39,21 +45,25 @@ func (p *pane) Update(msg tea.KeyMsg) {
 	p.scroll = max(0, p.scroll)
 }
 
-// Whole is every line the pane has, title included.
-func (p *pane) Whole(st styles, s engine.Snapshot, width int) []string {
-	return p.draw(st, s, width, wholeHeight)
+// Whole is every line the pane has, title included, drawn once per frame
+// and width.
+func (p *pane) Whole(st styles, s engine.Snapshot, width, frame int) []string {
+	if p.memo.lines == nil || p.memo.frame != frame || p.memo.width != width {
+		p.memo.frame, p.memo.width, p.memo.lines = frame, width, p.draw(st, s, width, wholeHeight)
+	}
+	return p.memo.lines
 }
 
 // View draws the pane in height lines: fitted, or whole from its scroll
 // position when focused.
-func (p *pane) View(st styles, s engine.Snapshot, width, height int, focused bool) []string {
+func (p *pane) View(st styles, s engine.Snapshot, width, height, frame int, focused bool) []string {
 	if !focused {
 		return p.draw(st, s, width, height)
 	}
 	if height <= 0 {
 		return nil
 	}
-	body := p.Whole(st, s, width)[1:]
+	body := p.Whole(st, s, width, frame)[1:]
 	room := height - 1
 	p.scroll = min(p.scroll, max(0, len(body)-room))
 	end := min(len(body), p.scroll+room)

@@ -125,6 +125,7 @@ func (m *Model) helpView() string {
 // its own column from there on. Header, narration, result and the key line
 // always show; the panes share what is left.
 func (m *Model) labView() string {
+	m.frame++ // what the panes drew for the last frame is stale
 	s, st, w := m.viewed(), m.styles, m.width
 	header := m.header(s)
 	// A sentence cut short misleads: the narration takes up to three
@@ -190,7 +191,7 @@ func (m *Model) labView() string {
 func (m *Model) naturalWidth(s engine.Snapshot) int {
 	widest := 0
 	for _, p := range m.panes {
-		for _, line := range p.Whole(m.styles, s, 400)[1:] {
+		for _, line := range p.Whole(m.styles, s, 400, m.frame)[1:] {
 			widest = max(widest, ansi.StringWidth(strings.TrimRight(line, " ")))
 		}
 	}
@@ -225,7 +226,7 @@ func (m *Model) stack(s engine.Snapshot, width, height int, withTimeline bool) (
 		paneOutbox:   {outboxMin, 0, 3},
 	}
 	for i, p := range m.panes {
-		panes[i].want = len(p.Whole(st, s, width))
+		panes[i].want = len(p.Whole(st, s, width, m.frame))
 	}
 	timelineMin := 0
 	if withTimeline {
@@ -266,7 +267,7 @@ func (m *Model) stack(s engine.Snapshot, width, height int, withTimeline bool) (
 			}
 			continue
 		}
-		lines = append(lines, p.View(st, s, width, heights[i], m.focus == i)...)
+		lines = append(lines, p.View(st, s, width, heights[i], m.frame, m.focus == i)...)
 	}
 	if len(notShown) > 0 {
 		hidden = st.T("%s: f shows", strings.Join(notShown, ", "))
