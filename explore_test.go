@@ -49,6 +49,20 @@ func cacheDir(t *testing.T) string {
 	return dir
 }
 
+// killTmux ends a test's tmux server and removes the socket it leaves in
+// tmux's own directory (only a socket: nothing else there is touched).
+func killTmux(socket string) {
+	exec.Command("tmux", "-L", socket, "kill-server").Run()
+	dir := os.Getenv("TMUX_TMPDIR")
+	if dir == "" {
+		dir = "/tmp"
+	}
+	path := filepath.Join(dir, fmt.Sprintf("tmux-%d", os.Getuid()), socket)
+	if info, err := os.Lstat(path); err == nil && info.Mode()&os.ModeSocket != 0 {
+		os.Remove(path)
+	}
+}
+
 func requireTmux(t *testing.T) {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
@@ -109,7 +123,7 @@ func TestExplorerUnderTmux(t *testing.T) {
 	exitFile := filepath.Join(dir, "exit")
 	script := "FENCELAB_CACHE_DIR=" + dir + " " + bin + "; echo $? > " + exitFile + "; sleep 60"
 	s.tmux("new-session", "-d", "-s", "lab", "-x", "120", "-y", "40", script)
-	defer exec.Command("tmux", "-L", s.socket, "kill-server").Run()
+	defer killTmux(s.socket)
 
 	s.waitScreen("lease-overrun in SAFE mode")
 	for range 9 {
@@ -165,7 +179,7 @@ func startExplorer(t *testing.T, dir string, args ...string) explorerRun {
 	script := fmt.Sprintf(`cd %[1]s; FENCELAB_CACHE_DIR=%[1]s sh -c 'echo $$ > %[1]s/pid; exec %[2]s "$@"' fencelab%[3]s; echo $? > %[1]s/exit; stty -a > %[1]s/stty; sleep 60`,
 		dir, binary(t), quoted)
 	r.tmux("new-session", "-d", "-s", "lab", "-x", "120", "-y", "40", script)
-	t.Cleanup(func() { exec.Command("tmux", "-L", r.socket, "kill-server").Run() })
+	t.Cleanup(func() { killTmux(r.socket) })
 	return r
 }
 
