@@ -284,18 +284,24 @@ func TestRefreshAndKeysOnARealRedis(t *testing.T) {
 // marker of an actor that believes a lease it lost, and the last guard each
 // store evaluated.
 func TestEveryFinalScreenAt80x24(t *testing.T) {
+	eachFinalScreen(t, 80, 24, func(t *testing.T, screen string, snap engine.Snapshot) {
+		teatest.RequireEqualOutput(t, []byte(screen))
+		requireStoryWhole(t, screen, snap)
+	})
+}
+
+// eachFinalScreen checks the explorer's screen at a size after every
+// scenario's guided order in both modes, beside the snapshot the same run
+// gives headless (what the screen must show).
+func eachFinalScreen(t *testing.T, width, height int, check func(t *testing.T, screen string, snap engine.Snapshot)) {
 	for _, s := range scenarios.All() {
 		for _, mode := range []engine.Mode{engine.Safe, engine.Unsafe} {
 			t.Run(s.ID+"_"+mode.String(), func(t *testing.T) {
-				// What the screen must show, from the same run headless.
 				snap := guidedSnapshot(t, s, mode)
-
-				tm := startOn(t, 80, 24, s.ID, mode)
+				tm := startOn(t, width, height, s.ID, mode)
 				press(tm, strings.Repeat("n", snap.GuidedTotal))
 				waitFor(t, tm, "guided order complete")
-				screen := finalView(t, tm)
-				teatest.RequireEqualOutput(t, []byte(screen))
-				requireStoryWhole(t, screen, snap)
+				check(t, finalView(t, tm), snap)
 			})
 		}
 	}
@@ -346,23 +352,14 @@ func requireStoryWhole(t *testing.T, screen string, snap engine.Snapshot) {
 // A projector's size between the smallest and the wide layout: every
 // scenario's final screen keeps its story whole and cuts no pane's line.
 func TestEveryFinalScreenAt100x30(t *testing.T) {
-	for _, s := range scenarios.All() {
-		for _, mode := range []engine.Mode{engine.Safe, engine.Unsafe} {
-			t.Run(s.ID+"_"+mode.String(), func(t *testing.T) {
-				snap := guidedSnapshot(t, s, mode)
-				tm := startOn(t, 100, 30, s.ID, mode)
-				press(tm, strings.Repeat("n", snap.GuidedTotal))
-				waitFor(t, tm, "guided order complete")
-				screen := finalView(t, tm)
-				requireStoryWhole(t, screen, snap)
-				lines := strings.Split(screen, "\n")
-				require.Len(t, lines, 30)
-				for _, line := range lines[2 : len(lines)-2] { // the header and key lines elide their tails
-					require.NotContains(t, line, "…", "a cut line")
-				}
-			})
+	eachFinalScreen(t, 100, 30, func(t *testing.T, screen string, snap engine.Snapshot) {
+		requireStoryWhole(t, screen, snap)
+		lines := strings.Split(screen, "\n")
+		require.Len(t, lines, 30)
+		for _, line := range lines[2 : len(lines)-2] { // the header and key lines elide their tails
+			require.NotContains(t, line, "…", "a cut line")
 		}
-	}
+	})
 }
 
 // f focuses the panes in turn: the focused one grows and scrolls over its
