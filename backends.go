@@ -35,13 +35,31 @@ const (
 type exitError struct {
 	code int
 	err  error
+	// said is the error's line as a phrase, to be said in the user's
+	// language; empty for an error that wraps a driver's or the system's
+	// words, which are said as they are.
+	said lang.Phrase
 }
 
 func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
+// line is the error as report prints it, in language l.
+func (e *exitError) line(l lang.Lang) string {
+	if e.said.Format != "" {
+		return e.said.In(l)
+	}
+	return engine.OneLine(e.err)
+}
+
+// usageError is a refusal of the command line or the configuration (exit 2).
 func usageError(format string, args ...any) error {
-	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
+	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...), said: lang.P(format, args...)}
+}
+
+// outcomeError is a run that ended otherwise than the catalog says (exit 1).
+func outcomeError(format string, args ...any) error {
+	return &exitError{code: exitUnexpected, err: fmt.Errorf(format, args...), said: lang.P(format, args...)}
 }
 
 func unreachable(err error) error { return &exitError{code: exitUnreachable, err: err} }
@@ -142,7 +160,7 @@ func startBackends(ctx context.Context, c config, notify func(string)) (*backend
 
 	waiting := func(holder string) {
 		if notify != nil {
-			notify(fmt.Sprintf("another fencelab run is using this database (%s); waiting for it to end — Ctrl-C to give up", holder))
+			notify(c.lang.T("another fencelab run is using this database (%s); waiting for it to end — Ctrl-C to give up", holder))
 		}
 	}
 	if c.pgDSN != "" {
@@ -234,9 +252,9 @@ func interrupted(ctx context.Context) error {
 	}
 	var s signalled
 	if errors.As(context.Cause(ctx), &s) {
-		return &exitError{code: 128 + int(s.sig), err: s}
+		return &exitError{code: 128 + int(s.sig), err: s, said: s.phrase()}
 	}
-	return &exitError{code: exitInterrupted, err: errors.New("interrupted")}
+	return &exitError{code: exitInterrupted, err: errors.New("interrupted"), said: lang.P("interrupted")}
 }
 
 // classify gives a failure the exit code it ends fencelab with: an

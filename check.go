@@ -107,7 +107,7 @@ func runCheck(ctx context.Context, c config, req checkRequest, stdout, stderr io
 		}
 	}
 	if len(differ) > 0 {
-		return &exitError{code: exitUnexpected, err: fmt.Errorf("not as the catalog claims: %s", strings.Join(differ, ", "))}
+		return outcomeError("not as the catalog claims: %s", strings.Join(differ, ", "))
 	}
 	return nil
 }
@@ -189,26 +189,27 @@ func bar(done, total, width int) string {
 // printCheckReport prints what a check found for one scenario × mode.
 func printCheckReport(w io.Writer, r engine.CheckReport, trace string, c config) {
 	{
-		scope := "every schedule"
+		l := c.lang
+		scope := l.T("every schedule")
 		if !r.Exhaustive {
-			scope = "BOUNDED by --max-schedules: not every schedule"
+			scope = l.T("BOUNDED by --max-schedules: not every schedule")
 		}
-		fmt.Fprintf(w, "%s · %s: %d schedules, %d distinct states, %d pruned (%s, %.1fs)\n",
-			r.Scenario.ID, r.Mode, r.Schedules, r.States, r.Pruned, scope, r.Elapsed.Seconds())
+		fmt.Fprint(w, l.T("%s · %s: %d schedules, %d distinct states, %d pruned (%s, %.1fs)\n",
+			r.Scenario.ID, r.Mode, r.Schedules, r.States, r.Pruned, scope, r.Elapsed.Seconds()))
 		for n := 1; n <= len(engine.Invariants); n++ {
 			if k := r.Broken[n]; k > 0 {
-				fmt.Fprintf(w, "  invariant %d broken on %d schedule(s): %s\n", n, k, engine.Invariants[n])
+				fmt.Fprint(w, l.T("  invariant %d broken on %d schedule(s): %s\n", n, k, l.T(engine.Invariants[n])))
 			}
 		}
 		if len(r.Broken) == 0 {
-			fmt.Fprintf(w, "  every invariant held on every schedule run\n")
+			fmt.Fprint(w, l.T("  every invariant held on every schedule run\n"))
 		}
 		var verdicts []string
 		for v, k := range r.Verdicts {
 			verdicts = append(verdicts, fmt.Sprintf("%s %d", v, k))
 		}
 		sort.Strings(verdicts)
-		fmt.Fprintf(w, "  verdicts of complete schedules: %s\n", strings.Join(verdicts, ", "))
+		fmt.Fprint(w, l.T("  verdicts of complete schedules: %s\n", strings.Join(verdicts, ", ")))
 		var short []string
 		for _, v := range []string{engine.VerdictWrongValue, r.Scenario.Shortfall} {
 			if v != "" && r.Verdicts[v] > 0 {
@@ -217,16 +218,15 @@ func printCheckReport(w io.Writer, r engine.CheckReport, trace string, c config)
 		}
 		if r.Mode == engine.Safe && len(r.Broken) == 0 && len(short) > 0 {
 			// Not a violation, and it would look like one.
-			fmt.Fprintf(w, "  (%s: schedules that kept every invariant but could not finish the work — a write\n"+
-				"   refused and not retried, an actor left waiting — safe, and short of the expected value)\n",
-				strings.Join(short, ", "))
+			fmt.Fprint(w, l.T("  (%s: schedules that kept every invariant but could not finish the work — a write\n   refused and not retried, an actor left waiting — safe, and short of the expected value)\n",
+				strings.Join(short, ", ")))
 		}
 		if r.Holds() {
-			fmt.Fprintf(w, "  as the catalog claims\n")
+			fmt.Fprint(w, l.T("  as the catalog claims\n"))
 		} else if r.Mode == engine.Safe {
-			fmt.Fprintf(w, "  NOT as the catalog claims: SAFE broke an invariant\n")
+			fmt.Fprint(w, l.T("  NOT as the catalog claims: SAFE broke an invariant\n"))
 		} else {
-			fmt.Fprintf(w, "  NOT as the catalog claims: no schedule ended %s\n", r.Scenario.Predicted[engine.Unsafe].Verdict)
+			fmt.Fprint(w, l.T("  NOT as the catalog claims: no schedule ended %s\n", r.Scenario.Predicted[engine.Unsafe].Verdict))
 		}
 		if trace != "" {
 			t := r.Counterexample
@@ -237,10 +237,10 @@ func printCheckReport(w io.Writer, r engine.CheckReport, trace string, c config)
 				}
 			}
 			if k := len(t.Schedule) - steps; k > 0 {
-				shown = fmt.Sprintf(" (and %d pauses and resumes it implies)", k)
+				shown = l.T(" (and %d pauses and resumes it implies)", k)
 			}
-			fmt.Fprintf(w, "  counterexample: %d actions%s, verdict %s → %s\n", steps, shown, t.Result.Verdict, trace)
-			fmt.Fprintf(w, "  open it:  %s\n", openCommand(trace, c))
+			fmt.Fprint(w, l.T("  counterexample: %d actions%s, verdict %s → %s\n", steps, shown, t.Result.Verdict, trace))
+			fmt.Fprint(w, l.T("  open it:  %s\n", openCommand(trace, c)))
 		}
 	}
 }

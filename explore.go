@@ -20,13 +20,13 @@ import (
 // backends start behind it. Whatever started is stopped when the explorer
 // ends, however it ends.
 func explore(ctx context.Context, c config, mode engine.Mode, trace *loadedTrace, talk *tui.Talk) error {
-	starting := "connecting to PostgreSQL…"
+	starting := c.lang.T("connecting to PostgreSQL…")
 	if c.pgDSN == "" {
 		bins, err := pgcluster.FindBinaries()
 		if err != nil {
 			return noServerError()
 		}
-		starting = fmt.Sprintf("starting PostgreSQL %d…", bins.Major)
+		starting = c.lang.T("starting PostgreSQL %d…", bins.Major)
 	}
 
 	if c.redisURL != "" && c.leaseTTL == 0 {

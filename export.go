@@ -13,6 +13,7 @@ import (
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/export"
+	"github.com/fencelab/fencelab/lang"
 	"github.com/fencelab/fencelab/scenarios"
 	"github.com/fencelab/fencelab/tui"
 )
@@ -133,7 +134,7 @@ func runExport(ctx context.Context, c config, req exportRequest, ttlGiven bool, 
 	if err := writeExport(req.out, doc.Bytes()); err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "fencelab: %s written: %s\n", req.format, req.out)
+	fmt.Fprintf(stderr, "fencelab: %s\n", c.lang.T("%s written: %s", req.format, req.out))
 	return nil
 }
 
@@ -147,9 +148,9 @@ func render(w io.Writer, format, tape string, session export.Session, width, hei
 		return export.Mermaid(w, session)
 	case "cast":
 		return export.Cast(w, session, width, height, func(k int) string {
-			status := "the starting state"
+			status := session.Lang.T("the starting state")
 			if k > 0 {
-				status = fmt.Sprintf("%d/%d: %s", k, len(session.Steps)-1, session.Steps[k].Action)
+				status = fmt.Sprintf("%d/%d: %s", k, len(session.Steps)-1, session.Steps[k].Action.Words().In(session.Lang))
 			}
 			return tui.Frame(session.Steps[k].Snapshot, status, width, height, true, session.Lang)
 		})
@@ -183,7 +184,7 @@ func tapeFiles(session export.Session, req exportRequest, stderr io.Writer) (tra
 		if err := saveTraceAs("the tape's trace "+trace, trace, session.Trace); err != nil {
 			return "", "", err
 		}
-		fmt.Fprintf(stderr, "fencelab: the tape plays %s, written beside it\n", trace)
+		fmt.Fprintf(stderr, "fencelab: %s\n", session.Lang.T("the tape plays %s, written beside it", trace))
 	}
 	// Both named from the tape's directory, where vhs runs it.
 	if rel, err := filepath.Rel(dir, trace); err == nil && !strings.HasPrefix(rel, "..") {
@@ -227,7 +228,7 @@ func exportFromExplorer(format string, session export.Session) (string, error) {
 // checkExportTarget says whether export may write path: its directory
 // exists, and what is there already, if anything, is a file export wrote.
 func checkExportTarget(path string) error {
-	return checkReplaceable("-o "+path, path, "a file fencelab exported", func(path string) bool {
+	return checkReplaceable("-o "+path, path, lang.P("a file fencelab exported"), func(path string) bool {
 		f, err := os.OpenFile(path, os.O_RDONLY|syscallNonblock|syscallNofollow, 0)
 		if err != nil {
 			return false

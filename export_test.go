@@ -35,7 +35,7 @@ func TestExportCommand(t *testing.T) {
 	require.Contains(t, stderr, "the tape plays "+filepath.Join(dir, "talk.trace.json"))
 	text, err := os.ReadFile(tape)
 	require.NoError(t, err)
-	require.Contains(t, string(text), `Type "fencelab --trace talk.trace.json"`, "named from the tape's directory")
+	require.Contains(t, string(text), `Type "fencelab --lang en --trace talk.trace.json"`, "named from the tape's directory")
 	require.Contains(t, string(text), `Output "talk.gif"`)
 	require.Contains(t, string(text), "vhs talk.tape")
 	code, stdout, stderr = call(t, "replay", filepath.Join(dir, "talk.trace.json"))

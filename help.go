@@ -5,18 +5,23 @@ import (
 	"io"
 	"runtime/debug"
 	"strings"
+
+	"github.com/fencelab/fencelab/lang"
 )
 
 // commands are the commands usage has a section for.
 var commands = []string{"list", "run", "check", "replay", "export", "talk", "race", "version"}
 
-// commandUsage is the part of usage about one command: its lines, then the
-// flags every command takes and the exit codes. Empty for no such command.
-func commandUsage(name string) string {
-	lines := strings.Split(usage, "\n")
+// usage is the whole help in language l.
+func usage(l lang.Lang) string { return l.T(usageHead) + l.T(usageCommands) + l.T(usageFlags) }
+
+// commandUsage is the part of usage about one command, in language l: its
+// lines, then the flags every command takes and the exit codes. Empty for
+// no such command.
+func commandUsage(name string, l lang.Lang) string {
 	var section []string
 	in := false
-	for _, line := range lines {
+	for _, line := range strings.Split(l.T(usageCommands), "\n") {
 		switch {
 		case strings.HasPrefix(line, "  fencelab "+name+" ") || line == "  fencelab "+name:
 			in = true
@@ -30,20 +35,20 @@ func commandUsage(name string) string {
 	if len(section) == 0 {
 		return ""
 	}
-	rest := usage[strings.Index(usage, "\nflags:\n"):]
-	return "usage:\n" + strings.Join(section, "\n") + "\n" + rest
+	head := l.T(usageHead)
+	return head[strings.LastIndex(strings.TrimSuffix(head, "\n"), "\n")+1:] + strings.Join(section, "\n") + "\n" + l.T(usageFlags)
 }
 
-// printHelp prints the help of a command, or all of it.
-func printHelp(w io.Writer, command string) error {
-	if text := commandUsage(command); text != "" {
+// printHelp prints the help of a command, or all of it, in language l.
+func printHelp(w io.Writer, command string, l lang.Lang) error {
+	if text := commandUsage(command, l); text != "" {
 		_, err := fmt.Fprint(w, text)
 		return err
 	}
 	if command != "" && command != "help" {
 		return usageError("no help for %q: there is no such command (want %s)", command, strings.Join(commands, ", "))
 	}
-	_, err := fmt.Fprint(w, usage)
+	_, err := fmt.Fprint(w, usage(l))
 	return err
 }
 

@@ -68,19 +68,27 @@ func main() {
 // signalled is the cause of a context a signal cancelled.
 type signalled struct{ sig syscall.Signal }
 
-func (s signalled) Error() string {
+func (s signalled) Error() string { return s.phrase().In(lang.En) }
+
+func (s signalled) phrase() lang.Phrase {
 	names := map[syscall.Signal]string{syscall.SIGINT: "SIGINT (Ctrl-C)", syscall.SIGTERM: "SIGTERM",
 		syscall.SIGHUP: "SIGHUP", syscall.SIGQUIT: "SIGQUIT", syscall.SIGPIPE: "SIGPIPE"}
 	if name, ok := names[s.sig]; ok {
-		return "interrupted by " + name
+		return lang.P("interrupted by %s", name)
 	}
-	return "interrupted by signal " + s.sig.String()
+	return lang.P("interrupted by signal %s", s.sig.String())
 }
 
-const usage = `fencelab — watch why a leader lease alone is not enough
+// The usage, in three parts that help.go puts together (all of it, or one
+// command's lines with the flags and exit codes), each said in the user's
+// language. A command's lines start with "  fencelab COMMAND" in every
+// language.
+const usageHead = `fencelab — watch why a leader lease alone is not enough
 
 usage:
-  fencelab [--mode unsafe] [flags]        the explorer (lease-overrun, SAFE);
+`
+
+const usageCommands = `  fencelab [--mode unsafe] [flags]        the explorer (lease-overrun, SAFE);
                                           ? inside it lists the keys
   fencelab list                           the scenario catalog
   fencelab run ID|--all [flags]           run the guided order headless
@@ -116,7 +124,9 @@ usage:
                                           key sets (Redis only), and K free-running pairs
   fencelab version                        the version and commit this was built from
   fencelab COMMAND --help                 that command's help
+`
 
+const usageFlags = `
 flags:
   --redis redis://HOST:PORT/DB   a real Redis instead of the embedded one
   --pg DSN                       an existing PostgreSQL instead of an ephemeral cluster;
@@ -226,18 +236,8 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	flags.BoolVarP(&helpWanted, "help", "h", false, "show this help")
 
 	if err := flags.Parse(args); err != nil {
-		fmt.Fprintf(stderr, "fencelab: %v (fencelab --help)\n", err)
+		fmt.Fprintf(stderr, "fencelab: %v (fencelab --help)\n", err) // pflag's own words, in English
 		return exitUsage
-	}
-	if helpWanted {
-		command := ""
-		if len(flags.Args()) > 0 {
-			command = flags.Args()[0]
-		}
-		return report(ctx, stderr, printHelp(stdout, command), c)
-	}
-	if err := c.check(); err != nil {
-		return report(ctx, stderr, err, c)
 	}
 	c.lang = lang.FromEnv()
 	if flags.Changed("lang") {
@@ -246,6 +246,16 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return report(ctx, stderr, usageError("%v", err), c)
 		}
 		c.lang = l
+	}
+	if helpWanted {
+		command := ""
+		if len(flags.Args()) > 0 {
+			command = flags.Args()[0]
+		}
+		return report(ctx, stderr, printHelp(stdout, command, c.lang), c)
+	}
+	if err := c.check(); err != nil {
+		return report(ctx, stderr, err, c)
 	}
 
 	rest := flags.Args()
@@ -276,7 +286,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			err = usageError("help takes one command, got %q", rest)
 			break
 		}
-		err = printHelp(stdout, strings.Join(rest, ""))
+		err = printHelp(stdout, strings.Join(rest, ""), c.lang)
 	case "version":
 		if err = only("version"); err != nil {
 			break
@@ -430,7 +440,7 @@ func report(ctx context.Context, stderr io.Writer, err error, c config) int {
 		exit = &exitError{code: exitUnexpected, err: err}
 	}
 	if exit.err != nil {
-		line := redact.Within(redact.Within(engine.OneLine(exit.err), c.pgDSN), c.redisURL)
+		line := redact.Within(redact.Within(exit.line(c.lang), c.pgDSN), c.redisURL)
 		fmt.Fprintf(stderr, "fencelab: %s\n", line)
 	}
 	return exit.code

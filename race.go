@@ -33,7 +33,7 @@ func runRace(ctx context.Context, c config, n, free int, stdout, stderr io.Write
 	defer func() { warnLeftovers(stderr, redis.Close(), err) }()
 	now := time.Now().UTC()
 
-	meter := newProgress(stderr, "forced key sets")
+	meter := newProgress(stderr, c.lang.T("forced key sets"))
 	report, err := race.Forced(ctx, redis, n, now, meter.show)
 	meter.done()
 	if err != nil {
@@ -41,7 +41,7 @@ func runRace(ctx context.Context, c config, n, free int, stdout, stderr io.Write
 	}
 	report.Print(stdout)
 	if free > 0 {
-		meter := newProgress(stderr, "free-running pairs")
+		meter := newProgress(stderr, c.lang.T("free-running pairs"))
 		freeReport, err := race.Free(ctx, redis, free, now, meter.show)
 		meter.done()
 		if err != nil {

@@ -74,15 +74,15 @@ func runReplay(ctx context.Context, c config, path string, asJSON, ttlGiven bool
 		printResultAs(stdout, result, c.lang.T("the trace recorded"), c.lang)
 	}
 	if !t.trace.Recorded() {
-		fmt.Fprintf(stderr, "fencelab: %s records no run to compare with (a schedule only)\n", path)
+		fmt.Fprintf(stderr, "fencelab: %s\n", c.lang.T("%s records no run to compare with (a schedule only)", path))
 		return nil
 	}
 	diffs := t.trace.Differences(again)
 	for _, d := range diffs {
-		fmt.Fprintf(stderr, "fencelab: differs: %s\n", d)
+		fmt.Fprintf(stderr, "fencelab: %s\n", c.lang.T("differs: %s", d))
 	}
 	if len(diffs) > 0 {
-		return &exitError{code: exitUnexpected, err: fmt.Errorf("the replay differs from %s in %d place(s)", path, len(diffs))}
+		return outcomeError("the replay differs from %s in %d place(s)", path, len(diffs))
 	}
 	return nil
 }

@@ -120,7 +120,7 @@ func runHeadless(ctx context.Context, c config, req runRequest, stdout, stderr i
 		}
 	}
 	if len(differ) > 0 {
-		return &exitError{code: exitUnexpected, err: fmt.Errorf("not as the catalog predicts: %s", strings.Join(differ, ", "))}
+		return outcomeError("not as the catalog predicts: %s", strings.Join(differ, ", "))
 	}
 	return nil
 }
@@ -149,7 +149,7 @@ var stdin io.Reader = os.Stdin
 // keepServer holds the ephemeral PostgreSQL, with the last run's rows, until
 // a line (or the end) on stdin, or a signal.
 func keepServer(ctx context.Context, b *backends, stderr io.Writer) error {
-	fmt.Fprintf(stderr, "PostgreSQL keeps the last run's rows: psql %q — Enter (or Ctrl-C) stops it\n", b.database.DSN())
+	fmt.Fprint(stderr, b.Lang.T("PostgreSQL keeps the last run's rows: psql %q — Enter (or Ctrl-C) stops it\n", b.database.DSN()))
 	entered := make(chan struct{})
 	go func() {
 		// The reader is left blocked if a signal comes first; the process
@@ -167,23 +167,22 @@ func keepServer(ctx context.Context, b *backends, stderr io.Writer) error {
 
 func backendLines(b *backends) string {
 	var sb strings.Builder
-	redis := b.Coordination.Describe()
+	l := b.Lang
+	redis := l.T("%s (real server; TTLs run on the wall clock)", b.Coordination.Describe())
 	if b.Coordination.Virtual() {
-		redis += " (embedded; keys expire on the lab clock)"
-	} else {
-		redis += " (real server; TTLs run on the wall clock)"
+		redis = l.T("%s (embedded; keys expire on the lab clock)", b.Coordination.Describe())
 	}
-	fmt.Fprintf(&sb, "redis     %s, lease TTL %s\n", redis, b.LeaseTTL)
+	sb.WriteString(l.T("redis     %s, lease TTL %s\n", redis, b.LeaseTTL))
 	fmt.Fprintf(&sb, "postgres  %s\n", b.Database.Describe())
 	// The DSN comes without its password: never print one.
 	dsn := b.database.DSN()
 	switch {
 	case b.ephemeral:
-		fmt.Fprintf(&sb, "          psql %q   (while fencelab runs)\n", dsn)
+		sb.WriteString(l.T("          psql %q   (while fencelab runs)\n", dsn))
 	case b.database.PasswordHidden():
-		fmt.Fprintf(&sb, "          psql %q   (schema fencelab; password as in your --pg, or PGPASSWORD)\n", dsn)
+		sb.WriteString(l.T("          psql %q   (schema fencelab; password as in your --pg, or PGPASSWORD)\n", dsn))
 	default:
-		fmt.Fprintf(&sb, "          psql %q   (schema fencelab)\n", dsn)
+		sb.WriteString(l.T("          psql %q   (schema fencelab)\n", dsn))
 	}
 	return sb.String()
 }
@@ -198,9 +197,9 @@ func printResultAs(w io.Writer, r engine.Result, source string, l lang.Lang) {
 	fmt.Fprintf(w, "\n%s · %s\n", r.Scenario, r.Mode)
 	for _, e := range r.Timeline {
 		fmt.Fprintf(w, "%3d %-9s %-6s %-12s %-18s %-10s %s\n", e.Sequence, engine.FormatClock(e.At),
-			e.Actor, e.Layer, e.Code, e.State, e.Detail)
+			e.Actor, e.Layer, e.Code, e.State, e.Said())
 		if e.Guard != "" {
-			fmt.Fprintf(w, "%61s guard: %s\n", "", e.Guard)
+			fmt.Fprintf(w, "%61s %s\n", "", l.T("guard: %s", e.Guard))
 		}
 		if e.Narration != "" {
 			fmt.Fprintf(w, "%61s › %s\n", "", e.Narration)
@@ -208,7 +207,7 @@ func printResultAs(w io.Writer, r engine.Result, source string, l lang.Lang) {
 	}
 	what := ""
 	if r.MeasureLabel != "" {
-		what = r.MeasureLabel + ": "
+		what = l.T(r.MeasureLabel) + ": "
 	}
 	fmt.Fprint(w, l.T("result  %sexpected %d · final %d · last accepted fence %s · verdict %s",
 		what, r.Expected, r.Final, engine.FormatFence(r.LastAcceptedFence), r.Verdict))
@@ -219,7 +218,7 @@ func printResultAs(w io.Writer, r engine.Result, source string, l lang.Lang) {
 		fmt.Fprint(w, l.T("  — NOT as %s (final %d · fence %s · %s)\n", source, p.Final, engine.FormatFence(p.Fence), p.Verdict))
 	}
 	for _, b := range r.Breaks {
-		fmt.Fprint(w, l.T("broken  invariant %d at step %d: %s (%s)\n", b.Invariant, b.Sequence, b.Detail, l.T(engine.Invariants[b.Invariant])))
+		fmt.Fprint(w, l.T("broken  invariant %d at step %d: %s (%s)\n", b.Invariant, b.Sequence, b.Said(), l.T(engine.Invariants[b.Invariant])))
 	}
 }
 

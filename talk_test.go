@@ -139,13 +139,21 @@ func waitChange(r explorerRun, before string) {
 	}
 }
 
-// --lang ko (or a Korean locale) tells the narration in Korean; the
-// identifiers and details stay as they are, so traces compare alike.
+// --lang ko (or a Korean locale) tells the narration and the details in
+// Korean; the identifiers and the guards stay as they are, and a trace
+// keeps the English details, so traces compare alike in any language.
 func TestKoreanNarrationInRun(t *testing.T) {
-	code, stdout, stderr := call(t, "--lang", "ko", "run", "lease-overrun")
+	trace := filepath.Join(t.TempDir(), "ko.trace.json")
+	code, stdout, stderr := call(t, "--lang", "ko", "run", "lease-overrun", "--save-trace", trace)
 	require.Equal(t, 0, code, stderr)
 	require.Contains(t, stdout, "› PostgreSQL이 A을(를) 거절합니다(incoming 41 > last accepted 42 → false)")
-	require.Contains(t, stdout, "PostgreSQL rejects A's summary = 41 with token 41: STALE_FENCE")
+	require.Contains(t, stdout, "PostgreSQL이 토큰 41로 쓴 A의 쓰기(summary = 41)를 거절합니다: STALE_FENCE")
+	require.Contains(t, stdout, "가드: incoming 41 > last accepted 42 → false")
+	saved, err := os.ReadFile(trace)
+	require.NoError(t, err)
+	require.Contains(t, string(saved), "PostgreSQL rejects A's summary = 41 with token 41: STALE_FENCE")
+	code, _, stderr = call(t, "--lang", "en", "replay", trace)
+	require.Equal(t, 0, code, "a Korean run's trace replays in English: %s", stderr)
 
 	t.Setenv("LANG", "ko_KR.UTF-8")
 	t.Setenv("LC_ALL", "")
@@ -172,4 +180,16 @@ func TestKoreanNarrationInRun(t *testing.T) {
 	code, _, stderr = call(t, "--lang", "fr", "list")
 	require.Equal(t, 2, code)
 	requireOneLine(t, stderr, `--lang "fr": want en or ko`)
+
+	// Bad input is refused in the user's language too.
+	code, _, stderr = call(t, "--lang", "ko", "run", "nope")
+	require.Equal(t, 2, code)
+	requireOneLine(t, stderr, `알 수 없는 시나리오 "nope"`)
+	code, _, stderr = call(t, "--lang", "ko", "run", "lease-overrun", "--max-schedules", "3")
+	require.Equal(t, 2, code)
+	requireOneLine(t, stderr, "run은(는) --max-schedules을(를) 받지 않습니다")
+	code, stdout, _ = call(t, "--lang", "ko", "run", "--help")
+	require.Equal(t, 0, code)
+	require.Contains(t, stdout, "  fencelab run ID|--all")
+	require.Contains(t, stdout, "화면 없이")
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"regexp"
@@ -12,6 +11,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/lang"
 	"github.com/fencelab/fencelab/scenarios"
 	"github.com/fencelab/fencelab/tui"
 )
@@ -42,7 +42,7 @@ var talkLanguages = []string{"en", "ko"}
 
 // loadTalk reads a talk script and binds its scenes to the catalog, with
 // its texts in lang.
-func loadTalk(path, lang string) (tui.Talk, error) {
+func loadTalk(path, language string) (tui.Talk, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscallNonblock, 0)
 	if err != nil {
 		return tui.Talk{}, usageError("talk %s: %v", path, unwrapPathError(err))
@@ -58,9 +58,13 @@ func loadTalk(path, lang string) (tui.Talk, error) {
 	if len(data) > maxTraceSize {
 		return tui.Talk{}, usageError("talk %s: larger than %d MiB, not a talk script", path, maxTraceSize>>20)
 	}
-	talk, err := parseTalk(string(data), lang)
+	talk, err := parseTalk(string(data), language)
+	var wrong *talkError
+	if errors.As(err, &wrong) {
+		return tui.Talk{}, usageError("talk %s:%s", path, wrong.phrase())
+	}
 	if err != nil {
-		return tui.Talk{}, usageError("talk %s:%v", path, err)
+		return tui.Talk{}, err
 	}
 	return talk, nil
 }
@@ -68,48 +72,59 @@ func loadTalk(path, lang string) (tui.Talk, error) {
 // talkError is what is wrong with a script, at a line (0: the file).
 type talkError struct {
 	line int
-	what string
+	what lang.Phrase
 }
 
-func (e *talkError) Error() string {
+// wrongAt is what is wrong at a line of the script.
+func wrongAt(line int, format string, args ...any) *talkError {
+	return &talkError{line, lang.P(format, args...)}
+}
+
+func (e *talkError) Error() string { return e.phrase().In(lang.En) }
+
+// phrase is the error after the file's name: ":12: what", or ": what".
+func (e *talkError) phrase() lang.Phrase {
 	if e.line == 0 {
-		return " " + e.what
+		return lang.P(" %s", e.what)
 	}
-	return fmt.Sprintf("%d: %s", e.line, e.what)
+	return lang.P("%d: %s", e.line, e.what)
 }
 
 // parseTalk reads a talk script's text.
-func parseTalk(text, lang string) (tui.Talk, error) {
+func parseTalk(text, language string) (tui.Talk, error) {
 	var doc map[string]any
 	if _, err := toml.Decode(text, &doc); err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			return tui.Talk{}, &talkError{pe.Position.Line, "not TOML: " + pe.Message}
+			return tui.Talk{}, wrongAt(pe.Position.Line, "not TOML: %s", pe.Message)
 		}
-		return tui.Talk{}, &talkError{0, "not TOML: " + err.Error()}
+		return tui.Talk{}, wrongAt(0, "not TOML: %s", err.Error())
 	}
 	at := locator{lines: strings.Split(text, "\n")}
 	for key := range doc {
 		if key != "title" && key != "minutes" && key != "scene" {
-			return tui.Talk{}, &talkError{at.top(key), fmt.Sprintf("unknown key %q (a script has title, minutes and [[scene]]s)", key)}
+			return tui.Talk{}, wrongAt(at.top(key), "unknown key %q (a script has title, minutes and [[scene]]s)", key)
 		}
 	}
 	if m, given := doc["minutes"]; given {
 		if n, ok := m.(int64); !ok || n < 1 || n > 600 {
-			return tui.Talk{}, &talkError{at.top("minutes"), fmt.Sprintf("minutes = %#v: want the talk's length, a number of minutes from 1 to 600", m)}
+			return tui.Talk{}, wrongAt(at.top("minutes"), "minutes = %#v: want the talk's length, a number of minutes from 1 to 600", m)
 		}
 	}
 	var talk tui.Talk
 	var err error
-	if talk.Title, err = textIn(doc["title"], lang); err != nil || talk.Title == "" {
-		return tui.Talk{}, &talkError{at.top("title"), "title: " + orMissing(err)}
+	if talk.Title, err = textIn(doc["title"], language); err != nil {
+		return tui.Talk{}, wrongAt(at.top("title"), "title: %v", err)
+	}
+	if talk.Title == "" {
+		return tui.Talk{}, wrongAt(at.top("title"), "title: missing")
 	}
 	scenes, ok := doc["scene"].([]map[string]any)
 	if !ok || len(scenes) == 0 {
-		return tui.Talk{}, &talkError{at.top("scene"), "a talk needs at least one [[scene]]"}
+		return tui.Talk{}, wrongAt(at.top("scene"), "a talk needs at least one [[scene]]")
 	}
 	for i, raw := range scenes {
-		scene, err := parseScene(raw, lang, i, at)
+		scene, err := parseScene(raw, language, i, at)
 		if err != nil {
 			return tui.Talk{}, err
 		}
@@ -118,17 +133,10 @@ func parseTalk(text, lang string) (tui.Talk, error) {
 	return talk, nil
 }
 
-func orMissing(err error) string {
-	if err == nil {
-		return "missing"
-	}
-	return err.Error()
-}
-
 // parseScene reads the i-th [[scene]].
-func parseScene(raw map[string]any, lang string, i int, at locator) (tui.TalkScene, error) {
+func parseScene(raw map[string]any, language string, i int, at locator) (tui.TalkScene, error) {
 	fail := func(key, format string, args ...any) error {
-		return &talkError{at.scene(i, key), fmt.Sprintf("scene %d: ", i+1) + fmt.Sprintf(format, args...)}
+		return wrongAt(at.scene(i, key), "scene %d: %s", i+1, lang.P(format, args...))
 	}
 	for key := range raw {
 		switch key {
@@ -179,7 +187,11 @@ func parseScene(raw map[string]any, lang string, i int, at locator) (tui.TalkSce
 		}
 		var err error
 		if schedule, err = t.Bind(s); err != nil {
-			return tui.TalkScene{}, fail("schedule", "%v", strings.TrimPrefix(err.Error(), engine.ErrTrace.Error()+": "))
+			var wrong *engine.TraceError
+			if errors.As(err, &wrong) {
+				return tui.TalkScene{}, fail("schedule", "%s", wrong.What)
+			}
+			return tui.TalkScene{}, fail("schedule", "%v", err)
 		}
 	default:
 		return tui.TalkScene{}, fail("schedule", `schedule: want "guided" or a list of actions like [{ action = "step", actor = "A" }]`)
@@ -189,7 +201,7 @@ func parseScene(raw map[string]any, lang string, i int, at locator) (tui.TalkSce
 	}
 	scene := tui.TalkScene{Scenario: s.WithSchedule(mode, schedule, nil), Mode: mode, Steps: map[int]tui.TalkStep{}}
 	var err error
-	if scene.Caption, err = textIn(raw["caption"], lang); err != nil {
+	if scene.Caption, err = textIn(raw["caption"], language); err != nil {
 		return tui.TalkScene{}, fail("caption", "caption: %v", err)
 	}
 	steps, ok := raw["step"].([]map[string]any)
@@ -198,7 +210,7 @@ func parseScene(raw map[string]any, lang string, i int, at locator) (tui.TalkSce
 	}
 	for j, st := range steps {
 		failStep := func(key, format string, args ...any) error {
-			return &talkError{at.step(i, j, key), fmt.Sprintf("scene %d, step note %d: ", i+1, j+1) + fmt.Sprintf(format, args...)}
+			return wrongAt(at.step(i, j, key), "scene %d, step note %d: %s", i+1, j+1, lang.P(format, args...))
 		}
 		for key := range st {
 			if key != "at" && key != "caption" && key != "turn" {
@@ -219,10 +231,10 @@ func parseScene(raw map[string]any, lang string, i int, at locator) (tui.TalkSce
 			return tui.TalkScene{}, failStep("at", "a second note for action %d", n)
 		}
 		var note tui.TalkStep
-		if note.Caption, err = textIn(st["caption"], lang); err != nil {
+		if note.Caption, err = textIn(st["caption"], language); err != nil {
 			return tui.TalkScene{}, failStep("caption", "caption: %v", err)
 		}
-		if note.Turn, err = textIn(st["turn"], lang); err != nil {
+		if note.Turn, err = textIn(st["turn"], language); err != nil {
 			return tui.TalkScene{}, failStep("turn", "turn: %v", err)
 		}
 		scene.Steps[int(n)] = note
@@ -230,9 +242,9 @@ func parseScene(raw map[string]any, lang string, i int, at locator) (tui.TalkSce
 	return scene, nil
 }
 
-// textIn is a text of the script in lang: a string, or a table of
+// textIn is a text of the script in language: a string, or a table of
 // languages (en required; a missing ko falls back to en).
-func textIn(v any, lang string) (string, error) {
+func textIn(v any, language string) (string, error) {
 	switch t := v.(type) {
 	case nil:
 		return "", nil
@@ -246,19 +258,19 @@ func textIn(v any, lang string) (string, error) {
 		sort.Strings(keys)
 		for _, k := range keys {
 			if _, ok := t[k].(string); !ok || !contains(talkLanguages, k) {
-				return "", fmt.Errorf("want a string, or a table of %s strings; got key %q", strings.Join(talkLanguages, " and "), k)
+				return "", lang.Error("want a string, or a table of %s strings; got key %q", strings.Join(talkLanguages, " and "), k)
 			}
 		}
 		en, ok := t["en"].(string)
 		if !ok {
-			return "", errors.New("the table has no en text")
+			return "", lang.Error("the table has no en text")
 		}
-		if text, ok := t[lang].(string); ok {
+		if text, ok := t[language].(string); ok {
 			return text, nil
 		}
 		return en, nil
 	}
-	return "", fmt.Errorf("want a string, or a table like { en = \"…\", ko = \"…\" }; got %v", v)
+	return "", lang.Error("want a string, or a table like { en = \"…\", ko = \"…\" }; got %v", v)
 }
 
 // locator finds the line of a key in a script's text, for errors: the

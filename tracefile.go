@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/lang"
 	"github.com/fencelab/fencelab/scenarios"
 )
 
@@ -55,8 +56,8 @@ func loadTrace(path string) (loadedTrace, error) {
 	}
 	s, ok := scenarios.ByID(t.Scenario)
 	if !ok {
-		return loadedTrace{}, usageError("trace %s: %v: unknown scenario %q (one of: %s)", path, engine.ErrTrace,
-			t.Scenario, strings.Join(scenarios.IDs(), ", "))
+		return loadedTrace{}, usageError("trace %s: %v", path,
+			&engine.TraceError{What: lang.P("unknown scenario %q (one of: %s)", t.Scenario, strings.Join(scenarios.IDs(), ", "))})
 	}
 	schedule, err := t.Bind(s)
 	if err != nil {
@@ -93,7 +94,7 @@ func encodeTrace(t engine.Trace) []byte {
 func checkTraceTarget(path string) error { return checkTraceTargetAs("--save-trace "+path, path) }
 
 func checkTraceTargetAs(name, path string) error {
-	return checkReplaceable(name, path, "a fencelab trace", func(path string) bool {
+	return checkReplaceable(name, path, lang.P("a fencelab trace"), func(path string) bool {
 		_, err := loadTrace(path)
 		return err == nil
 	})
@@ -103,7 +104,7 @@ func checkTraceTargetAs(name, path string) error {
 // directory exists, and what is there already, if anything, is a regular
 // file that ours says fencelab wrote (kind names it for the error). A file
 // of the user's is never overwritten.
-func checkReplaceable(name, path, kind string, ours func(path string) bool) error {
+func checkReplaceable(name, path string, kind lang.Phrase, ours func(path string) bool) error {
 	dir := filepath.Dir(path)
 	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
 		return usageError("%s: no directory %s", name, dir)

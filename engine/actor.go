@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"time"
+
+	"github.com/fencelab/fencelab/lang"
 )
 
 // Memory is what an actor believes. It is the actor's own view, which may be
@@ -89,10 +91,15 @@ func (t *Turn) Peer(name string) *Actor {
 	return a
 }
 
-// Emit adds an event for this actor; Code is prefixed with the actor's name.
-func (t *Turn) Emit(layer Layer, code, state, detail, guard string) {
+// Emit adds an event for this actor; Code is prefixed with the actor's
+// name. The detail is format and args, kept in English for the trace and
+// told in the lab's language for the screen (an argument may be a
+// lang.Phrase, said in the same language); guard is the check that decided
+// the step, as evaluated, or empty.
+func (t *Turn) Emit(layer Layer, code, state, guard, format string, args ...any) {
+	detail := lang.P(format, args...)
 	t.lab.emit(Event{Actor: t.Actor.Name, Layer: layer, Code: t.Actor.Name + "_" + code,
-		State: state, Detail: detail, Guard: guard})
+		State: state, Detail: detail.In(lang.En), Told: detail.In(t.lab.lang), Guard: guard})
 }
 
 // Refuse marks the event this turn emitted last as a guard's refusal.
@@ -109,9 +116,9 @@ func (t *Turn) Narrate(format string, args ...any) {
 	}
 }
 
-// Emitf is Emit without a guard and with a formatted detail.
+// Emitf is Emit without a guard.
 func (t *Turn) Emitf(layer Layer, code, state, format string, args ...any) {
-	t.Emit(layer, code, state, fmt.Sprintf(format, args...), "")
+	t.Emit(layer, code, state, "", format, args...)
 }
 
 // OperationID names a write: stable per job, token and attempt, so a retry

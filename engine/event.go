@@ -1,6 +1,10 @@
 package engine
 
-import "time"
+import (
+	"time"
+
+	"github.com/fencelab/fencelab/lang"
+)
 
 // Event is one line of the timeline.
 type Event struct {
@@ -10,7 +14,11 @@ type Event struct {
 	Layer    Layer
 	Code     string // e.g. A_RESUME
 	State    string // e.g. REJECTED
-	Detail   string
+	// Detail is one line of what happened, in English: a trace keeps it
+	// and replay compares it. Told is the same in the lab's language, for
+	// the screen and the exports (empty in an event read from a trace).
+	Detail string
+	Told   string `json:"-"`
 	// Guard is the check that decided the step, as evaluated, if one ran.
 	Guard string
 	// Refusal is the code of the guard that refused this step
@@ -26,7 +34,25 @@ type Break struct {
 	Invariant int
 	// Anomaly is the UNSAFE verdict it stands for: STALE_OVERWRITE, ...
 	Anomaly string
-	Detail  string
+	Detail  string // in English, as Event.Detail
+	Told    string `json:"-"`
+	phrase  lang.Phrase
 	// Sequence is the last event of the step that broke it.
 	Sequence int
+}
+
+// Said is the event's detail in the language it was told in.
+func (e Event) Said() string {
+	if e.Told != "" {
+		return e.Told
+	}
+	return e.Detail
+}
+
+// Said is the break's detail in the language it was told in.
+func (b Break) Said() string {
+	if b.Told != "" {
+		return b.Told
+	}
+	return b.Detail
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/fencelab/fencelab/lang"
 )
 
 // The anomaly each invariant of DESIGN §7 stands for when it breaks.
@@ -35,8 +37,8 @@ var Invariants = map[int]string{
 // ones were checked when they were new. It does no IO.
 func CheckLedger(s LedgerState, fresh int) []Break {
 	var breaks []Break
-	add := func(n int, format string, args ...any) {
-		breaks = append(breaks, Break{Invariant: n, Anomaly: anomalies[n], Detail: fmt.Sprintf(format, args...)})
+	broke := func(n int, format string, args ...any) {
+		breaks = append(breaks, newBreak(n, anomalies[n], lang.P(format, args...)))
 	}
 
 	// 1: within a namespace epoch, committed tokens only grow.
@@ -46,7 +48,7 @@ func CheckLedger(s LedgerState, fresh int) []Break {
 			continue
 		}
 		if top := highest[e.NamespaceEpoch]; e.FencingToken <= top {
-			add(1, "%s committed token %d after token %d was accepted", e.Owner, e.FencingToken, top)
+			broke(1, "%s committed token %d after token %d was accepted", e.Owner, e.FencingToken, top)
 			continue
 		}
 		highest[e.NamespaceEpoch] = e.FencingToken
@@ -65,14 +67,14 @@ func CheckLedger(s LedgerState, fresh int) []Break {
 		t, ok := tenants[e.TenantID]
 		switch {
 		case !ok || !t.Active || t.MembershipRevision != e.MembershipRevision:
-			add(2, "%s wrote under membership revision %d, current is %s", e.Owner, e.MembershipRevision, describeTenant(t, ok))
+			broke(2, "%s wrote under membership revision %d, current is %s", e.Owner, e.MembershipRevision, describeTenant(t, ok))
 		case t.RegionID != e.RegionID || t.RegionEpoch != e.RegionEpoch:
-			add(2, "%s wrote from %s epoch %d, authoritative is %s epoch %d", e.Owner, e.RegionID, e.RegionEpoch, t.RegionID, t.RegionEpoch)
+			broke(2, "%s wrote from %s epoch %d, authoritative is %s epoch %d", e.Owner, e.RegionID, e.RegionEpoch, t.RegionID, t.RegionEpoch)
 		case e.ContractVersion < max(s.Rollout.MinimumWriterVersion, s.Rollout.CheckpointSchemaVersion):
-			add(2, "%s wrote with contract %d, the rollout requires %d", e.Owner, e.ContractVersion,
+			broke(2, "%s wrote with contract %d, the rollout requires %d", e.Owner, e.ContractVersion,
 				max(s.Rollout.MinimumWriterVersion, s.Rollout.CheckpointSchemaVersion))
 		case e.NamespaceEpoch != 0 && e.NamespaceEpoch != s.Rollout.NamespaceEpoch:
-			add(2, "%s wrote under namespace epoch %d, current is %d", e.Owner, e.NamespaceEpoch, s.Rollout.NamespaceEpoch)
+			broke(2, "%s wrote under namespace epoch %d, current is %d", e.Owner, e.NamespaceEpoch, s.Rollout.NamespaceEpoch)
 		}
 	}
 
@@ -87,13 +89,13 @@ func CheckLedger(s LedgerState, fresh int) []Break {
 		if e.State == "COMMITTED" {
 			committed[e.OperationID] = true
 			if !outbox[e.OperationID] {
-				add(3, "execution %s committed without its outbox row", e.OperationID)
+				broke(3, "execution %s committed without its outbox row", e.OperationID)
 			}
 		}
 	}
 	for id := range outbox {
 		if !committed[id] {
-			add(3, "outbox row %s has no committed execution", id)
+			broke(3, "outbox row %s has no committed execution", id)
 		}
 	}
 	for _, c := range s.Checkpoints {
@@ -103,7 +105,7 @@ func CheckLedger(s LedgerState, fresh int) []Break {
 		// last token of the old epoch.
 		tokensComparable := c.FencingToken != 0 && r.LastAcceptedFence != 0
 		if ok && (r.SummaryValue != c.SummaryValue || tokensComparable && r.LastAcceptedFence != c.FencingToken) {
-			add(3, "checkpoint of %s (%d, token %d) disagrees with the resource (%d, fence %d)",
+			broke(3, "checkpoint of %s (%d, token %d) disagrees with the resource (%d, fence %d)",
 				c.ConflictKey, c.SummaryValue, c.FencingToken, r.SummaryValue, r.LastAcceptedFence)
 		}
 	}
@@ -111,7 +113,7 @@ func CheckLedger(s LedgerState, fresh int) []Break {
 	// when it landed; otherwise the updates committed in between are lost.
 	for _, e := range s.Executions {
 		if e.State == "COMMITTED" && e.HasRead && e.ReadValue != e.PreviousValue {
-			add(7, "%s wrote %d computed from %d, but the summary was %d when it committed: the update(s) that made it %d are lost",
+			broke(7, "%s wrote %d computed from %d, but the summary was %d when it committed: the update(s) that made it %d are lost",
 				e.Owner, e.SummaryValue, e.ReadValue, e.PreviousValue, e.PreviousValue)
 		}
 	}
@@ -132,8 +134,8 @@ func CheckEffects(applications []Application) []Break {
 	}
 	for _, effect := range order {
 		if n := len(ids[effect]); n > 1 {
-			breaks = append(breaks, Break{Invariant: 4, Anomaly: anomalies[4],
-				Detail: fmt.Sprintf("effect %s applied %d times (as %s)", effect, n, strings.Join(ids[effect], ", "))})
+			breaks = append(breaks, newBreak(4, anomalies[4],
+				lang.P("effect %s applied %d times (as %s)", effect, n, strings.Join(ids[effect], ", "))))
 		}
 	}
 	return breaks
@@ -159,8 +161,7 @@ func (w *jobWatch) check(s JobsState) []Break {
 	for _, j := range s.Jobs {
 		key := j.Target + "/" + j.ID
 		if first, ok := w.terminal[key]; ok && j.Status != first {
-			breaks = append(breaks, Break{Invariant: 5, Anomaly: anomalies[5],
-				Detail: fmt.Sprintf("%s went %s → %s after it had ended", j.ID, first, j.Status)})
+			breaks = append(breaks, newBreak(5, anomalies[5], lang.P("%s went %s → %s after it had ended", j.ID, first, j.Status)))
 		} else if !ok && (j.Status == JobSuccess || j.Status == JobFailed) {
 			w.terminal[key] = j.Status
 		}
@@ -176,8 +177,7 @@ func (w *jobWatch) check(s JobsState) []Break {
 	for _, target := range targets {
 		ids := running[target]
 		if len(ids) > 1 {
-			breaks = append(breaks, Break{Invariant: 6, Anomaly: "DUPLICATE_JOB",
-				Detail: fmt.Sprintf("%d RUNNING jobs for %s: %s", len(ids), target, strings.Join(ids, ", "))})
+			breaks = append(breaks, newBreak(6, "DUPLICATE_JOB", lang.P("%d RUNNING jobs for %s: %s", len(ids), target, strings.Join(ids, ", "))))
 		}
 		pointer := s.Running[target]
 		for _, id := range ids {
@@ -186,25 +186,29 @@ func (w *jobWatch) check(s JobsState) []Break {
 			case pointer == id:
 				w.reachable[key] = true
 			case w.reachable[key] && pointer == "":
-				breaks = append(breaks, Break{Invariant: 6, Anomaly: "POINTER_STOLEN",
-					Detail: fmt.Sprintf("%s is RUNNING but the running key of %s is gone", id, target)})
+				breaks = append(breaks, newBreak(6, "POINTER_STOLEN", lang.P("%s is RUNNING but the running key of %s is gone", id, target)))
 			case w.reachable[key]:
-				breaks = append(breaks, Break{Invariant: 6, Anomaly: "DUPLICATE_JOB",
-					Detail: fmt.Sprintf("%s is RUNNING but the running key of %s points at %s", id, target, pointer)})
+				breaks = append(breaks, newBreak(6, "DUPLICATE_JOB", lang.P("%s is RUNNING but the running key of %s points at %s", id, target, pointer)))
 			}
 		}
 	}
 	return breaks
 }
 
-func describeTenant(t Tenant, ok bool) string {
+// newBreak is a break of invariant n, its detail kept in English (Told is
+// set when the lab records it, in the lab's language).
+func newBreak(n int, anomaly string, detail lang.Phrase) Break {
+	return Break{Invariant: n, Anomaly: anomaly, Detail: detail.In(lang.En), phrase: detail}
+}
+
+func describeTenant(t Tenant, ok bool) lang.Phrase {
 	switch {
 	case !ok:
-		return "no assignment"
+		return lang.P("no assignment")
 	case !t.Active:
-		return "tenant removed"
+		return lang.P("tenant removed")
 	default:
-		return fmt.Sprintf("revision %d", t.MembershipRevision)
+		return lang.P("revision %d", t.MembershipRevision)
 	}
 }
 
@@ -232,10 +236,11 @@ func (l *Lab) checkInvariants(ctx context.Context) error {
 			continue
 		}
 		b.Sequence = len(l.events)
+		b.Told = b.phrase.In(l.lang)
 		l.breaks = append(l.breaks, b)
 		l.emit(Event{Actor: "lab", Layer: LayerDatabase, Code: fmt.Sprintf("INVARIANT_%d", b.Invariant),
-			State: "BROKEN", Detail: b.Detail,
-			Narration: l.lang.T("Invariant %d broke: %s — %s.", b.Invariant, l.lang.T(Invariants[b.Invariant]), b.Detail)})
+			State: "BROKEN", Detail: b.Detail, Told: b.Told,
+			Narration: l.lang.T("Invariant %d broke: %s — %s.", b.Invariant, l.lang.T(Invariants[b.Invariant]), b.Told)})
 	}
 	l.seenExecs = len(state.Executions)
 	return nil

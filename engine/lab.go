@@ -339,7 +339,7 @@ func (l *Lab) step(ctx context.Context, name string) error {
 		a.Waiting = ""
 	default:
 		if n := len(l.events); n > 0 {
-			a.Waiting = l.events[n-1].Detail
+			a.Waiting = l.events[n-1].Said()
 		}
 	}
 	return nil
@@ -355,26 +355,29 @@ func (l *Lab) setPaused(name string, paused bool, why string) error {
 	}
 	a.Paused = paused
 	if paused {
-		if why == "" {
-			why = "paused"
+		// why is a trace's note ("GC pause"), said in the lab's language
+		// where the catalog has it.
+		reason := lang.P("paused")
+		if why != "" {
+			reason = lang.P(why)
 		}
-		a.Pause = why
-		narration := l.lang.T("%s is frozen mid-job (%s): it cannot notice time passing or its lease running out.", a.Name, why)
+		a.Pause = reason.In(l.lang)
+		narration := l.lang.T("%s is frozen mid-job (%s): it cannot notice time passing or its lease running out.", a.Name, a.Pause)
 		if a.Memory.HoldsLease {
-			narration = l.lang.T("%s is frozen mid-job (%s) while it holds token %d; nothing tells it when its lease runs out.", a.Name, why, a.Memory.Token)
+			narration = l.lang.T("%s is frozen mid-job (%s) while it holds token %d; nothing tells it when its lease runs out.", a.Name, a.Pause, a.Memory.Token)
 		}
-		l.emit(Event{Actor: a.Name, Layer: LayerAPI, Code: a.Name + "_PAUSE", State: "PAUSED",
-			Detail: fmt.Sprintf("%s stops (%s); it still believes what it believed", a.Name, why), Narration: narration})
+		l.emitTold(Event{Actor: a.Name, Layer: LayerAPI, Code: a.Name + "_PAUSE", State: "PAUSED", Narration: narration},
+			lang.P("%s stops (%s); it still believes what it believed", a.Name, reason))
 		return nil
 	}
 	a.Pause = ""
-	detail := fmt.Sprintf("%s wakes up and carries on", a.Name)
+	detail := lang.P("%s wakes up and carries on", a.Name)
 	narration := ""
 	if a.Memory.HoldsLease {
-		detail = fmt.Sprintf("%s wakes up still believing it holds token %d", a.Name, a.Memory.Token)
+		detail = lang.P("%s wakes up still believing it holds token %d", a.Name, a.Memory.Token)
 		narration = l.lang.T("%s carries on exactly where it stopped, sure that token %d is still the newest — it has no way to know otherwise.", a.Name, a.Memory.Token)
 	}
-	l.emit(Event{Actor: a.Name, Layer: LayerAPI, Code: a.Name + "_RESUME", State: "RUNNING", Detail: detail, Narration: narration})
+	l.emitTold(Event{Actor: a.Name, Layer: LayerAPI, Code: a.Name + "_RESUME", State: "RUNNING", Narration: narration}, detail)
 	return nil
 }
 
@@ -392,13 +395,13 @@ func (l *Lab) advance(ctx context.Context, by time.Duration) error {
 		return err
 	}
 	l.expiring = hasTTL(after)
-	detail := fmt.Sprintf("lab clock +%s → %s", by, FormatClock(l.clock))
+	detail := lang.P("lab clock +%s → %s", by, FormatClock(l.clock))
 	narration := l.lang.T("%s passes; nothing in Redis expires.", by)
 	if gone := vanished(before, after); len(gone) > 0 {
-		detail += "; expired: " + strings.Join(gone, ", ")
+		detail = lang.P("lab clock +%s → %s; expired: %s", by, FormatClock(l.clock), strings.Join(gone, ", "))
 		narration = l.lang.T("Time passes and Redis drops %d expired key(s); whoever held them is not told.", len(gone))
 	}
-	l.emit(Event{Actor: "clock", Layer: LayerCoordination, Code: "CLOCK_ADVANCE", State: "ADVANCED", Detail: detail, Narration: narration})
+	l.emitTold(Event{Actor: "clock", Layer: LayerCoordination, Code: "CLOCK_ADVANCE", State: "ADVANCED", Narration: narration}, detail)
 	return nil
 }
 
@@ -424,9 +427,9 @@ func (l *Lab) advanceToExpiry(ctx context.Context) error {
 		// (while someone read the screen, say). That is the expiry asked
 		// for; the lab clock stays where it is.
 		l.expiring = false
-		l.emit(Event{Actor: "clock", Layer: LayerCoordination, Code: "CLOCK_ADVANCE", State: "ALREADY_EXPIRED",
-			Detail:    "every key with a TTL has already expired on the wall clock: nothing to wait for",
-			Narration: l.lang.T("The lease already ran out on the real clock: Redis has dropped it, and whoever held it was not told.")})
+		l.emitTold(Event{Actor: "clock", Layer: LayerCoordination, Code: "CLOCK_ADVANCE", State: "ALREADY_EXPIRED",
+			Narration: l.lang.T("The lease already ran out on the real clock: Redis has dropped it, and whoever held it was not told.")},
+			lang.P("every key with a TTL has already expired on the wall clock: nothing to wait for"))
 		return nil
 	}
 	if soonest == 0 {
@@ -470,6 +473,13 @@ func vanished(before, after []RedisKey) []string {
 	}
 	sort.Strings(gone)
 	return gone
+}
+
+// emitTold is emit with a detail kept in English and told in the lab's
+// language.
+func (l *Lab) emitTold(e Event, detail lang.Phrase) {
+	e.Detail, e.Told = detail.In(lang.En), detail.In(l.lang)
+	l.emit(e)
 }
 
 func (l *Lab) emit(e Event) {

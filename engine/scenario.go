@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/fencelab/fencelab/lang"
 )
 
 // Mode is SAFE (the protections on) or UNSAFE (the naive code).
@@ -156,18 +158,21 @@ type Action struct {
 	Caption string
 }
 
-func (a Action) String() string {
+func (a Action) String() string { return a.Words().In(lang.En) }
+
+// Words say the action in a few words, in any language: "step A".
+func (a Action) Words() lang.Phrase {
 	switch a.Kind {
 	case StepActor:
-		return "step " + a.Actor
+		return lang.P("step %s", a.Actor)
 	case PauseActor:
-		return "pause " + a.Actor
+		return lang.P("pause %s", a.Actor)
 	case ResumeActor:
-		return "resume " + a.Actor
+		return lang.P("resume %s", a.Actor)
 	case AdvanceClock:
-		return "advance clock " + a.By.String()
+		return lang.P("advance clock %s", a.By)
 	default:
-		return "advance clock to the next lease expiry"
+		return lang.P("advance clock to the next lease expiry")
 	}
 }
 

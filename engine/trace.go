@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fencelab/fencelab/lang"
 )
 
 // TraceFormat names the version of the trace document this fencelab writes
@@ -124,22 +126,22 @@ func (t TraceAction) ToAction() (Action, error) {
 		for _, n := range traceNames {
 			names = append(names, n.name)
 		}
-		return a, fmt.Errorf("unknown action %q (want %s)", t.Action, strings.Join(names, ", "))
+		return a, lang.Error("unknown action %q (want %s)", t.Action, strings.Join(names, ", "))
 	}
 	a.Kind = traceNames[i].kind
 	if a.Kind == AdvanceClock {
 		by, err := time.ParseDuration(t.By)
 		if err != nil || by <= 0 {
-			return a, fmt.Errorf("advance needs a positive \"by\" like \"30s\", got %q", t.By)
+			return a, lang.Error("advance needs a positive \"by\" like \"30s\", got %q", t.By)
 		}
 		a.By = by
 	}
 	needsActor := a.Kind == StepActor || a.Kind == PauseActor || a.Kind == ResumeActor
 	if needsActor && t.Actor == "" {
-		return a, fmt.Errorf("%s needs an actor", t.Action)
+		return a, lang.Error("%s needs an actor", t.Action)
 	}
 	if !needsActor && t.Actor != "" {
-		return a, fmt.Errorf("%s takes no actor, got %q", t.Action, t.Actor)
+		return a, lang.Error("%s takes no actor, got %q", t.Action, t.Actor)
 	}
 	return a, nil
 }
@@ -148,9 +150,16 @@ func (t TraceAction) ToAction() (Action, error) {
 // format version, or naming what its scenario does not have.
 var ErrTrace = errors.New("not a usable trace")
 
-func traceError(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrTrace, fmt.Sprintf(format, args...))
-}
+// TraceError is ErrTrace with what is wrong, said in any language.
+type TraceError struct{ What lang.Phrase }
+
+func (e *TraceError) Error() string        { return ErrTrace.Error() + ": " + e.What.In(lang.En) }
+func (e *TraceError) Is(target error) bool { return target == ErrTrace }
+
+// In says the error in a language.
+func (e *TraceError) In(l lang.Lang) string { return lang.P("not a usable trace: %s", e.What).In(l) }
+
+func traceError(format string, args ...any) error { return &TraceError{lang.P(format, args...)} }
 
 // ParseTrace reads a trace document and checks its form: version, mode,
 // lease TTL, actions. The scenario and its actors are checked by Bind.
@@ -196,34 +205,34 @@ func ParseTrace(data []byte) (Trace, error) {
 }
 
 // describeJSONError says where a document stops being JSON a trace can be.
-func describeJSONError(data []byte, err error) string {
+func describeJSONError(data []byte, err error) lang.Phrase {
 	var syntax *json.SyntaxError
 	var typeErr *json.UnmarshalTypeError
 	switch {
 	case errors.Is(err, io.ErrUnexpectedEOF) || strings.Contains(err.Error(), "unexpected end of JSON input"):
-		return fmt.Sprintf("truncated: the JSON ends after %d bytes", len(data))
+		return lang.P("truncated: the JSON ends after %d bytes", len(data))
 	case errors.As(err, &syntax):
-		return fmt.Sprintf("not JSON at byte %d: %v", syntax.Offset, err)
+		return lang.P("not JSON at byte %d: %v", syntax.Offset, err)
 	case errors.As(err, &typeErr) && typeErr.Field == "":
-		return fmt.Sprintf("the document is a JSON %s, where a trace is a JSON object", typeErr.Value)
+		return lang.P("the document is a JSON %s, where a trace is a JSON object", typeErr.Value)
 	case errors.As(err, &typeErr):
 		// Go's type names mean nothing to the reader; JSON's kinds do.
-		want := "a JSON value of another kind"
+		want := lang.P("a JSON value of another kind")
 		switch typeErr.Type.Kind() {
 		case reflect.String:
-			want = "a string"
+			want = lang.P("a string")
 		case reflect.Int, reflect.Int64, reflect.Float64:
-			want = "a number"
+			want = lang.P("a number")
 		case reflect.Bool:
-			want = "true or false"
+			want = lang.P("true or false")
 		case reflect.Slice:
-			want = "a list"
+			want = lang.P("a list")
 		case reflect.Struct, reflect.Map:
-			want = "an object"
+			want = lang.P("an object")
 		}
-		return fmt.Sprintf("field %q holds a JSON %s, where the format wants %s", typeErr.Field, typeErr.Value, want)
+		return lang.P("field %q holds a JSON %s, where the format wants %s", typeErr.Field, typeErr.Value, want)
 	}
-	return err.Error()
+	return lang.P("%v", err)
 }
 
 // Recorded reports whether the trace holds a run to compare with (a

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Cast writes an asciinema v2 recording of the explorer: the seeded state,
@@ -34,9 +35,9 @@ func Cast(w io.Writer, s Session, width, height int, frame func(step int) string
 	}
 	var at time.Duration
 	for k, step := range s.Steps {
-		label := "start: " + s.Scenario.Title
+		label := s.Lang.T("start: %s", s.Lang.T(s.Scenario.Title))
 		if k > 0 {
-			label = fmt.Sprintf("%d/%d %s", k, len(s.Steps)-1, step.Action)
+			label = fmt.Sprintf("%d/%d %s", k, len(s.Steps)-1, step.Action.Words().In(s.Lang))
 		}
 		event(at, "m", label)
 		// Home, clear, then the screen line by line; the cursor hidden as
@@ -55,9 +56,9 @@ func Cast(w io.Writer, s Session, width, height int, frame func(step int) string
 func readingTime(step Step) time.Duration {
 	chars := 0
 	if n := len(step.Events); n > 0 {
-		chars = len(step.Events[n-1].Narration)
+		chars = utf8.RuneCountInString(step.Events[n-1].Narration)
 		if chars == 0 {
-			chars = len(step.Events[n-1].Detail)
+			chars = utf8.RuneCountInString(step.Events[n-1].Said())
 		}
 	}
 	return min(7*time.Second, 2*time.Second+time.Duration(chars)*time.Second/30)

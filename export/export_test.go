@@ -301,7 +301,7 @@ func TestTapePassesVHSValidate(t *testing.T) {
 			typed = append(typed, c.Args)
 		}
 	}
-	require.Equal(t, `fencelab --trace 'it'\''s "here".trace.json'`, typed[0])
+	require.Equal(t, `fencelab --lang en --trace 'it'\''s "here".trace.json'`, typed[0])
 	n := 0
 	for _, text := range typed {
 		if text == "n" {

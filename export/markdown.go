@@ -25,7 +25,7 @@ func Markdown(w io.Writer, s Session) error {
 	p.T("| Step | # | At | Actor | Layer | Code | State | What happened | Narration | Guard |\n")
 	p.printf("|---:|---:|---|---|---|---|---|---|---|---|\n")
 	for k, step := range s.Steps[1:] {
-		action := fmt.Sprintf("%d · %s", k+1, cell(step.Action.String()))
+		action := fmt.Sprintf("%d · %s", k+1, cell(step.Action.Words().In(s.Lang)))
 		if len(step.Events) == 0 {
 			p.T("| %s | | | | | | | (nothing happened) | | |\n", action)
 		}
@@ -38,7 +38,7 @@ func Markdown(w io.Writer, s Session) error {
 				guard = code(e.Guard)
 			}
 			p.printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", action, e.Sequence, engine.FormatClock(e.At),
-				cell(e.Actor), e.Layer, code(e.Code), stateWord(e.State), cell(e.Detail), cell(e.Narration), guard)
+				cell(e.Actor), e.Layer, code(e.Code), stateWord(e.State), cell(e.Said()), cell(e.Narration), guard)
 		}
 	}
 
@@ -46,7 +46,7 @@ func Markdown(w io.Writer, s Session) error {
 	p.T("\n## Result\n\n")
 	measure := s.Lang.T("value")
 	if r.MeasureLabel != "" {
-		measure = r.MeasureLabel
+		measure = s.Lang.T(r.MeasureLabel)
 	}
 	p.T("| %s expected | final | last accepted fence | verdict |\n|---:|---:|---:|---|\n", cell(measure))
 	p.printf("| %d | %d | %s | **%s** |\n\n", r.Expected, r.Final, engine.FormatFence(r.LastAcceptedFence), s.Verdict())
@@ -60,7 +60,7 @@ func Markdown(w io.Writer, s Session) error {
 	}
 	for n := 1; n <= len(engine.Invariants); n++ {
 		if b, ok := broken[n]; ok {
-			p.T("%d. ✗ **broken at #%d** — %s: %s\n", n, b.Sequence, cell(s.Lang.T(engine.Invariants[n])), cell(b.Detail))
+			p.T("%d. ✗ **broken at #%d** — %s: %s\n", n, b.Sequence, cell(s.Lang.T(engine.Invariants[n])), cell(b.Said()))
 		} else {
 			p.T("%d. ✓ held — %s\n", n, cell(s.Lang.T(engine.Invariants[n])))
 		}

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/fencelab/fencelab/engine"
 )
 
@@ -38,7 +40,7 @@ func Mermaid(w io.Writer, s Session) error {
 	p.printf("    participant postgres as PostgreSQL\n")
 	for _, e := range final.Events {
 		if e.Layer == engine.LayerExternal { // the provider's lane, only where it is called
-			p.printf("    participant provider as %s\n", mermaidText(final.ProviderName+" (provider)"))
+			p.printf("    participant provider as %s\n", mermaidText(s.Lang.T("%s (provider)", final.ProviderName)))
 			break
 		}
 	}
@@ -48,43 +50,43 @@ func Mermaid(w io.Writer, s Session) error {
 	}
 
 	for k, step := range s.Steps[1:] {
-		p.printf("    %%%% action %d: %s\n", k+1, mermaidText(step.Action.String()))
+		p.printf("    %%%% action %d: %s\n", k+1, mermaidText(step.Action.Words().In(s.Lang)))
 		for _, e := range step.Events {
 			id, isActor := ids[e.Actor]
 			store := stores[e.Layer]
 			switch {
 			case e.Actor == "clock":
-				p.printf("    Note over %s: %s lab clock %s · %s\n", span, seq(e.Sequence), engine.FormatClock(e.At), mermaidText(e.Detail))
+				p.printf("    Note over %s: %s %s · %s\n", span, seq(e.Sequence), s.Lang.T("lab clock %s", engine.FormatClock(e.At)), mermaidText(e.Said()))
 			case e.Actor == "lab":
-				p.printf("    Note over %s: %s ✗ %s %s\n", span, seq(e.Sequence), e.Code, mermaidText(e.Detail))
+				p.printf("    Note over %s: %s ✗ %s %s\n", span, seq(e.Sequence), e.Code, mermaidText(e.Said()))
 			case !isActor:
-				p.printf("    Note over %s: %s %s %s\n", span, seq(e.Sequence), e.Code, mermaidText(e.Detail))
+				p.printf("    Note over %s: %s %s %s\n", span, seq(e.Sequence), e.Code, mermaidText(e.Said()))
 			case strings.Contains(e.Code, "RESTART"):
 				p.printf("    %s->>redis: %s %s\n", id, seq(e.Sequence), e.Code)
-				p.printf("    Note over redis: %s · %s\n", e.State, mermaidText(e.Detail))
+				p.printf("    Note over redis: %s · %s\n", e.State, mermaidText(e.Said()))
 			case e.Layer == engine.LayerAPI || store == "":
 				// The actor's own doing: a pause, a resume, work in memory.
-				p.printf("    Note over %s: %s %s · %s\n", id, seq(e.Sequence), e.State, mermaidText(e.Detail))
+				p.printf("    Note over %s: %s %s · %s\n", id, seq(e.Sequence), e.State, mermaidText(e.Said()))
 			case e.State == "REJECTED" || e.State == "REFUSED":
-				label := e.Detail
+				label := e.Said()
 				if e.Guard != "" {
-					label = "guard: " + e.Guard
+					label = s.Lang.T("guard: %s", e.Guard)
 				}
 				p.printf("    %s-x%s: %s %s %s\n", id, store, seq(e.Sequence), e.Code, mermaidText(label))
-				p.printf("    Note right of %s: %s · %s\n", store, e.State, mermaidText(e.Detail))
+				p.printf("    Note right of %s: %s · %s\n", store, e.State, mermaidText(e.Said()))
 			default:
-				p.printf("    %s->>%s: %s %s %s\n", id, store, seq(e.Sequence), e.Code, mermaidText(e.Detail))
+				p.printf("    %s->>%s: %s %s %s\n", id, store, seq(e.Sequence), e.Code, mermaidText(e.Said()))
 				answer := e.State
 				if e.Guard != "" {
-					answer += " · guard: " + e.Guard
+					answer += " · " + s.Lang.T("guard: %s", e.Guard)
 				}
 				p.printf("    %s-->>%s: %s\n", store, id, mermaidText(answer))
 			}
 		}
 	}
 	r := final.Result
-	p.printf("    Note over %s: result · expected %d · final %d · fence %s · verdict %s\n", span, r.Expected, r.Final,
-		engine.FormatFence(r.LastAcceptedFence), mermaidText(s.Verdict()))
+	p.printf("    Note over %s: %s\n", span, s.Lang.T("result · expected %d · final %d · fence %s · verdict %s", r.Expected, r.Final,
+		engine.FormatFence(r.LastAcceptedFence), mermaidText(s.Verdict())))
 	return p.err
 }
 
@@ -101,7 +103,7 @@ func mermaidText(text string) string {
 	var lines []string
 	line := ""
 	for _, word := range strings.Fields(text) {
-		if line != "" && len(line)+1+len(word) > 70 {
+		if line != "" && ansi.StringWidth(line)+1+ansi.StringWidth(word) > 70 { // columns: a Korean syllable takes two
 			lines = append(lines, line)
 			line = ""
 		}

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/fencelab/fencelab/lang"
 )
 
 // TapeOptions say what a tape plays and where VHS puts its recording.
@@ -19,7 +21,12 @@ type TapeOptions struct {
 // `fencelab --trace`, presses n once per action with the pauses the cast
 // holds, and quits. `vhs validate` accepts it; `vhs FILE` makes the GIF.
 func Tape(w io.Writer, s Session, o TapeOptions) error {
-	command, err := tapeString("fencelab --trace " + shellQuote(o.Trace))
+	// The explorer speaks the session's language in the GIF too.
+	language := s.Lang
+	if language == "" {
+		language = lang.En
+	}
+	command, err := tapeString("fencelab --lang " + string(language) + " --trace " + shellQuote(o.Trace))
 	if err != nil {
 		return err
 	}
@@ -27,9 +34,9 @@ func Tape(w io.Writer, s Session, o TapeOptions) error {
 	if err != nil {
 		return err
 	}
-	p := &printer{w: w}
-	p.printf("# %s · %s · %s — written by %s\n", s.Scenario.ID, s.Mode, s.Scenario.Title, Signature)
-	p.printf("# Make the GIF from this file's directory, with fencelab on PATH: vhs %s\n", o.Name)
+	p := &printer{w: w, lang: s.Lang}
+	p.printf("# %s · %s · %s — %s\n", s.Scenario.ID, s.Mode, s.Lang.T(s.Scenario.Title), Signature)
+	p.T("# Make the GIF from this file's directory, with fencelab on PATH: vhs %s\n", o.Name)
 	p.printf("Output %s\n\n", output)
 	p.printf("Require fencelab\n\n")
 	// A cell is about 10×20 pixels at font size 16; the padding is the
@@ -37,11 +44,11 @@ func Tape(w io.Writer, s Session, o TapeOptions) error {
 	p.printf("Set Shell \"bash\"\nSet FontSize 16\nSet Padding 20\n")
 	p.printf("Set Width %d\nSet Height %d\n", o.Width*10+40, o.Height*20+40)
 	p.printf("Set TypingSpeed 50ms\n\n")
-	p.printf("# Start the explorer out of sight: PostgreSQL takes a moment the first time.\n")
+	p.T("# Start the explorer out of sight: PostgreSQL takes a moment the first time.\n")
 	p.printf("Hide\nType %s\nEnter\nSleep 5s\nShow\n\n", command)
 	p.printf("Sleep %s\n", tapeDuration(readingTime(s.Steps[0])))
 	for k, step := range s.Steps[1:] {
-		p.printf("\n# %d/%d %s\n", k+1, len(s.Steps)-1, step.Action)
+		p.printf("\n# %d/%d %s\n", k+1, len(s.Steps)-1, step.Action.Words().In(s.Lang))
 		p.printf("Type \"n\"\nSleep %s\n", tapeDuration(readingTime(step)))
 	}
 	p.printf("\nSleep 2s\nType \"q\"\nSleep 500ms\n")

@@ -53,13 +53,19 @@ func FromEnv() Lang {
 // T is a message in the language, formatted: format is its English text.
 // A message a catalog lacks (a test forbids it) shows in English.
 func (l Lang) T(format string, args ...any) string {
-	if translated, ok := catalogs[l][format]; ok {
-		format = translated
-	}
+	format = l.translate(format)
 	if len(args) == 0 {
 		return format
 	}
 	return fmt.Sprintf(format, args...)
+}
+
+// translate is a format in the language.
+func (l Lang) translate(format string) string {
+	if translated, ok := catalogs[l][format]; ok {
+		return translated
+	}
+	return format
 }
 
 // Has reports whether the language has the message (English has all).
@@ -73,3 +79,55 @@ func (l Lang) Has(format string) bool {
 
 // Messages are the English formats a language's catalog translates.
 func (l Lang) Messages() map[string]string { return catalogs[l] }
+
+// Phrase is a message kept as its English format and its arguments, so it
+// can be said in any language: a timeline's detail is English in a trace
+// (replay compares it) and in the reader's language on the screen. An
+// argument that is itself a Phrase is said in the same language.
+type Phrase struct {
+	Format string
+	Args   []any
+}
+
+// P is the phrase of a format and its arguments.
+func P(format string, args ...any) Phrase { return Phrase{Format: format, Args: args} }
+
+// In says the phrase in a language.
+func (p Phrase) In(l Lang) string {
+	args := make([]any, len(p.Args))
+	for i, a := range p.Args {
+		if said, ok := a.(interface{ In(Lang) string }); ok {
+			a = said.In(l)
+		}
+		args[i] = a
+	}
+	if len(args) == 0 {
+		// As T: a format without arguments is the text itself, % and all.
+		return l.T(p.Format)
+	}
+	// %w wraps an error for errors.Is; said, it is the error's text.
+	return fmt.Sprintf(strings.ReplaceAll(l.translate(p.Format), "%w", "%v"), args...)
+}
+
+// String is the phrase in English.
+func (p Phrase) String() string { return p.In(En) }
+
+// Err is an error whose message is a phrase: Error is its English, In says
+// it in a language. Its arguments that are errors are what it wraps.
+type Err struct{ Phrase }
+
+// Error is an error said as format and args; %w wraps an error as
+// fmt.Errorf does.
+func Error(format string, args ...any) error { return &Err{P(format, args...)} }
+
+func (e *Err) Error() string { return e.In(En) }
+
+func (e *Err) Unwrap() []error {
+	var wrapped []error
+	for _, a := range e.Args {
+		if err, ok := a.(error); ok {
+			wrapped = append(wrapped, err)
+		}
+	}
+	return wrapped
+}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/lang"
 )
 
 // The second seed: a job started by a request runs in a worker and keeps
@@ -178,8 +179,8 @@ func (w jobWorker) markSuccess() engine.Step {
 		if result.Refusal == engine.NotOwner {
 			guard = fmt.Sprintf("running key → %s → false", id)
 		}
-		t.Emit(engine.LayerCoordination, "SUCCESS", "REJECTED",
-			fmt.Sprintf("late SUCCESS of %s refused (%s); the job stays %s", id, result.Refusal, result.Status), guard)
+		t.Emit(engine.LayerCoordination, "SUCCESS", "REJECTED", guard,
+			"late SUCCESS of %s refused (%s); the job stays %s", id, result.Refusal, result.Status)
 		t.Refuse(result.Refusal)
 		if result.Refusal == engine.NotOwner {
 			t.Narrate("%s lost its running key to a newer job, so the script refuses its SUCCESS: the apply step will never publish a run that lost ownership.", id)
@@ -299,12 +300,12 @@ func (p poller) pollDeadline() engine.Step {
 			t.Narrate("The poller could not fail %s: %s.", job.ID, result.Refusal)
 			return engine.Advance, nil
 		}
-		released := "the running key was not its own and stays"
+		released := lang.P("the running key was not its own and stays")
 		if result.PointerReleased {
-			released = "its running key is released"
+			released = lang.P("its running key is released")
 		}
-		t.Emit(engine.LayerAPI, "POLL", "FAILED", fmt.Sprintf("%s RUNNING → FAILED at its deadline; %s", job.ID, released),
-			fmt.Sprintf("now %s ≥ createdAt + 10m = %s → true", clock(t, t.Now()), clock(t, deadline)))
+		t.Emit(engine.LayerAPI, "POLL", "FAILED", fmt.Sprintf("now %s ≥ createdAt + 10m = %s → true", clock(t, t.Now()), clock(t, deadline)),
+			"%s RUNNING → FAILED at its deadline; %s", job.ID, released)
 		t.Refuse(DeadlineExceeded)
 		t.Narrate("The deadline counts from createdAt, not from the last heartbeat: a job whose worker never started still ends, and the next request can start afresh.")
 		return engine.Advance, nil

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/lang"
 )
 
 // The outbox worker delivers committed effects to the provider (DESIGN §5):
@@ -139,11 +140,11 @@ func queryProvider() engine.Step {
 	}}
 }
 
-func receiptSuffix(a engine.ProviderAnswer) string {
+func receiptSuffix(a engine.ProviderAnswer) lang.Phrase {
 	if a.Receipt == "" {
-		return ""
+		return lang.P("")
 	}
-	return " (receipt " + a.Receipt + ")"
+	return lang.P(" (receipt %s)", a.Receipt)
 }
 
 // retryWithNewID is the UNSAFE reaction to an unknown outcome: send the

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/lang"
 )
 
 // worker is how a worker is configured: its job, the configuration it
@@ -230,21 +231,20 @@ func (w worker) writeSummary() engine.Step {
 		if underLock {
 			write.Value = result.Value
 		}
-		with := "without a fencing token"
+		with := lang.P("without a fencing token")
 		switch {
 		case write.Token > 0 && m.Epoch != t.Seed().NamespaceEpoch:
-			with = fmt.Sprintf("with (epoch %d, token %d)", m.Epoch, write.Token)
+			with = lang.P("with (epoch %d, token %d)", m.Epoch, write.Token)
 		case write.Token > 0:
-			with = fmt.Sprintf("with token %d", write.Token)
+			with = lang.P("with token %d", write.Token)
 		}
 		if result.Committed {
-			value := fmt.Sprint(write.Value)
+			value := lang.P("%d", write.Value)
 			if underLock {
-				value = fmt.Sprintf("%d (%d + %d, read under the row lock)", write.Value, result.Read, w.adds)
+				value = lang.P("%d (%d + %d, read under the row lock)", write.Value, result.Read, w.adds)
 			}
-			t.Emit(engine.LayerDatabase, "WRITE", "COMMITTED",
-				fmt.Sprintf("%s commits summary = %s %s, with its checkpoint, execution and outbox row", w.name, value, with),
-				result.Guard)
+			t.Emit(engine.LayerDatabase, "WRITE", "COMMITTED", result.Guard,
+				"%s commits summary = %s %s, with its checkpoint, execution and outbox row", w.name, value, with)
 			switch {
 			case t.Mode() == engine.Unsafe && !w.alwaysFenced:
 				t.Narrate("%s's UPDATE goes through unconditionally: nothing re-checks its token, tenant, region, version or namespace.", w.name)
@@ -260,9 +260,8 @@ func (w worker) writeSummary() engine.Step {
 				t.Narrate("PostgreSQL accepts %s: %s, so this is the newest writer it has seen.", w.name, result.Guard)
 			}
 		} else {
-			t.Emit(engine.LayerDatabase, "WRITE", "REJECTED",
-				fmt.Sprintf("PostgreSQL rejects %s's summary = %d %s: %s", w.name, write.Value, with, result.Rejection),
-				result.Guard)
+			t.Emit(engine.LayerDatabase, "WRITE", "REJECTED", result.Guard,
+				"PostgreSQL rejects %s's summary = %d %s: %s", w.name, write.Value, with, result.Rejection)
 			t.Refuse(result.Rejection)
 			t.Narrate("PostgreSQL refuses %s (%s): the check in the same transaction as the write is what stops a stale worker.", w.name, result.Guard)
 		}

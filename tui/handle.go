@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"time"
 
@@ -121,7 +120,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			}
 			path, err := save(trace)
 			if err != nil {
-				return &notice{"could not write the trace: " + engine.OneLine(err)}
+				return &notice{m.styles.T("could not write the trace: %s", engine.OneLine(err))}
 			}
 			return &notice{m.styles.T("trace written: %s", path)}
 		})
@@ -197,7 +196,7 @@ func (m *Model) exportAs(pressed string) tea.Cmd {
 	return m.run(func(ctx context.Context, lab *engine.Lab) error {
 		actions := lab.Schedule()
 		if len(snaps) != len(actions)+1 {
-			return &notice{fmt.Sprintf("could not export: %d actions but %d recorded screens (r starts again)", len(actions), len(snaps))}
+			return &notice{m.styles.T("could not export: %d actions but %d recorded screens (r starts again)", len(actions), len(snaps))}
 		}
 		trace, err := lab.Trace(ctx)
 		if err != nil {
@@ -208,13 +207,13 @@ func (m *Model) exportAs(pressed string) tea.Cmd {
 		for k, action := range actions {
 			before, after := snaps[k], snaps[k+1]
 			if len(before.Events) > len(after.Events) {
-				return &notice{"could not export: the recorded screens are out of order (r starts again)"}
+				return &notice{m.styles.T("could not export: the recorded screens are out of order (r starts again)")}
 			}
 			session.Steps = append(session.Steps, export.Step{Action: action, Events: after.Events[len(before.Events):], Snapshot: after})
 		}
 		path, err := save(format, session)
 		if err != nil {
-			return &notice{"could not export: " + engine.OneLine(err)}
+			return &notice{m.styles.T("could not export: %s", engine.OneLine(err))}
 		}
 		return &notice{m.styles.T("%s written: %s", format, path)}
 	})

@@ -147,7 +147,7 @@ func New(ctx context.Context, opts Options) *Model {
 		styles:  newStyles(),
 		help:    help.New(),
 		spinner: spinner.New(spinner.WithSpinner(spinner.Line)),
-		picker:  newPicker(opts.Catalog),
+		picker:  newPicker(opts.Catalog, opts.Lang),
 		ctx:     ctx,
 		owner:   newLabOwner(ctx),
 		history: newHistory(),

@@ -135,21 +135,6 @@ func fence(st styles, f int64) string {
 	return engine.FormatFence(f)
 }
 
-// actionWords is an action in the explorer's language: "step A".
-func actionWords(st styles, a engine.Action) string {
-	switch a.Kind {
-	case engine.StepActor:
-		return st.T("step %s", a.Actor)
-	case engine.PauseActor:
-		return st.T("pause %s", a.Actor)
-	case engine.ResumeActor:
-		return st.T("resume %s", a.Actor)
-	case engine.AdvanceClock:
-		return st.T("advance clock %s", a.By)
-	}
-	return st.T("advance clock to the next lease expiry")
-}
-
 // shortTruth is an actor's truth in few words: "worker-B holds 42".
 func shortTruth(st styles, a engine.ActorView) string {
 	if !a.LeaseHeld {
@@ -169,14 +154,14 @@ func redisPane(st styles, s engine.Snapshot, width, height int) []string {
 	// "  key  value  ttl 1h0m0s  region-b": when that would be cut, the
 	// namespace every key starts with is said once, in the title.
 	if ns := s.RedisNamespace; ns != "" && 2+keyWidth+2+valueWidth+2+10+10 > width {
-		title += st.dim.Render(" · keys under " + ns)
+		title += st.dim.Render(" · " + st.T("keys under %s", ns))
 		keyWidth -= len(ns)
 		for i := range keys {
 			keys[i].Key = strings.TrimPrefix(keys[i].Key, ns)
 		}
 	}
 	for _, k := range keys {
-		ttl := st.dim.Render("no ttl")
+		ttl := st.dim.Render(st.T("no ttl"))
 		if k.TTL > 0 {
 			ttl = "ttl " + formatTTL(k.TTL)
 		}
@@ -209,10 +194,13 @@ func redisPane(st styles, s engine.Snapshot, width, height int) []string {
 // wrapped to the width: a guard cut short says nothing.
 func guardLines(st styles, g *engine.Event, width int) []string {
 	var out []string
-	for i, line := range wrap(g.Actor+": "+g.Guard+" → "+g.State, max(20, width-9)) {
-		prefix := "         "
+	label := st.T("guard")
+	label += strings.Repeat(" ", max(0, 5-ansi.StringWidth(label))) // "guard" and "가드" take one column
+	indent := 4 + ansi.StringWidth(label)
+	for i, line := range wrap(g.Actor+": "+g.Guard+" → "+g.State, max(20, width-indent)) {
+		prefix := strings.Repeat(" ", indent)
 		if i == 0 {
-			prefix = "  guard  "
+			prefix = "  " + label + "  "
 		}
 		out = append(out, prefix+st.guard.Render(line))
 	}
@@ -331,24 +319,25 @@ func postgresPane(st styles, s engine.Snapshot, width, height int) []string {
 	key := s.Scenario.Seed.ConflictKey
 	if r, ok := s.Ledger.Resource(key); ok {
 		row := func(fence string) string {
-			return fmt.Sprintf("  %s: summary %s · %s %s · namespace epoch %d", key, st.title.Render(fmt.Sprint(r.SummaryValue)),
+			return "  " + st.T("%s: summary %s · %s %s · namespace epoch %d", key, st.title.Render(fmt.Sprint(r.SummaryValue)),
 				fence, st.title.Render(engine.FormatFence(r.LastAcceptedFence)), r.NamespaceEpoch)
 		}
-		line := row("last accepted fence")
+		line := row(st.T("last accepted fence"))
 		if ansi.StringWidth(line) > width {
-			line = row("fence") // as the result strip says it when tight
+			line = row(st.T("fence")) // as the result strip says it when tight
 		}
 		head = append(head, line)
 	}
 	seed := s.Scenario.Seed
 	for _, t := range s.Ledger.Tenants {
-		active := "active"
+		active := st.T("active")
 		if !t.Active {
-			active = st.rejected.Render("removed")
+			active = st.rejected.Render(st.T("removed"))
 		}
 		r := s.Ledger.Rollout
-		line := fmt.Sprintf("  %s revision %d · %s epoch %d · %s  │ rollout: namespace epoch %d · min writer %d · checkpoint schema %d",
-			t.TenantID, t.MembershipRevision, t.RegionID, t.RegionEpoch, active, r.NamespaceEpoch, r.MinimumWriterVersion, r.CheckpointSchemaVersion)
+		line := "  " + st.T("%s revision %d · %s epoch %d · %s", t.TenantID, t.MembershipRevision, t.RegionID, t.RegionEpoch, active) +
+			"  │ " + st.T("rollout: namespace epoch %d · min writer %d · checkpoint schema %d",
+			r.NamespaceEpoch, r.MinimumWriterVersion, r.CheckpointSchemaVersion)
 		changed := !t.Active || t.MembershipRevision != seed.MembershipRevision || r.NamespaceEpoch != seed.NamespaceEpoch ||
 			r.MinimumWriterVersion != seed.MinimumWriterVersion || r.CheckpointSchemaVersion != seed.CheckpointSchemaVersion
 		lines := []string{line}
@@ -377,17 +366,17 @@ func postgresPane(st styles, s engine.Snapshot, width, height int) []string {
 		head = guard
 	}
 	for _, c := range s.Ledger.Checkpoints {
-		checkpoints = append(checkpoints, fmt.Sprintf("  checkpoint token %s · schema %d · summary %d", engine.FormatFence(c.FencingToken), c.SchemaVersion, c.SummaryValue))
+		checkpoints = append(checkpoints, "  "+st.T("checkpoint token %s · schema %d · summary %d", engine.FormatFence(c.FencingToken), c.SchemaVersion, c.SummaryValue))
 	}
 	for _, e := range s.Ledger.Executions {
-		line := fmt.Sprintf("  execution %-16s %-9s token %-4s %s", e.JobName, e.Owner, engine.FormatFence(e.FencingToken), st.state(e.State))
+		line := "  " + st.T("execution %-16s %-9s token %-4s %s", e.JobName, e.Owner, engine.FormatFence(e.FencingToken), st.state(e.State))
 		if e.Rejection != "" {
 			line += " " + st.rejected.Render(e.Rejection)
 		}
 		executions = append(executions, line)
 	}
 	for _, r := range s.Ledger.JobResults {
-		executions = append(executions, fmt.Sprintf("  job_results %s of %s: %q %s", r.JobID, r.Target, r.Results, st.state("APPLIED")))
+		executions = append(executions, "  "+st.T("job_results %s of %s: %q %s", r.JobID, r.Target, r.Results, st.state("APPLIED")))
 	}
 	if len(executions) == 0 {
 		executions = append(executions, st.dim.Render("  "+st.T("no executions yet")))
@@ -410,15 +399,15 @@ func postgresPane(st styles, s engine.Snapshot, width, height int) []string {
 	if height == 2 {
 		// One line: what the schema holds, counted.
 		r, _ := s.Ledger.Resource(key)
-		body = []string{st.dim.Render(fmt.Sprintf("  summary %d · fence %s · %d executions · %d job results",
-			r.SummaryValue, engine.FormatFence(r.LastAcceptedFence), len(s.Ledger.Executions), len(s.Ledger.JobResults)))}
+		body = []string{st.dim.Render("  " + st.T("summary %d · fence %s · %d executions · %d job results",
+			r.SummaryValue, fence(st, r.LastAcceptedFence), len(s.Ledger.Executions), len(s.Ledger.JobResults)))}
 	}
 	title := "PostgreSQL  "
 	if left := total - len(body); left > 0 && height > 2 {
 		// Said in the title, which costs the rows no line.
 		title += st.warn.Render(counted(st, left, "+%d line (f)", "+%d lines (f)")) + "  "
 	}
-	return titled(st, title+st.dim.Render(s.DatabaseName+" · schema fencelab"), width, height, body)
+	return titled(st, title+st.dim.Render(st.T("%s · schema fencelab", s.DatabaseName)), width, height, body)
 }
 
 // outboxPane shows the outbox rows and, last, the provider's ledger: what
@@ -430,9 +419,9 @@ func outboxPane(st styles, s engine.Snapshot, width, height int) []string {
 	}
 	var rows []string
 	for _, o := range s.Ledger.Outbox {
-		line := fmt.Sprintf("  %-28s %-15s %s · attempts %d", o.OperationID, o.EffectType, st.state(o.Status), o.AttemptCount)
+		line := "  " + st.T("%-28s %-15s %s · attempts %d", o.OperationID, o.EffectType, st.state(o.Status), o.AttemptCount)
 		if r, ok := receipts[o.OperationID]; ok {
-			line += " · receipt " + r
+			line += " · " + st.T("receipt %s", r)
 		}
 		rows = append(rows, line)
 	}
@@ -453,7 +442,7 @@ func outboxPane(st styles, s engine.Snapshot, width, height int) []string {
 		for i, id := range order {
 			parts[i] = fmt.Sprintf("%s ×%d", id, counts[id])
 		}
-		ledger = fmt.Sprintf("  %s applied %d: %s", s.ProviderName, n, strings.Join(parts, ", "))
+		ledger = "  " + st.T("%s applied %d: %s", s.ProviderName, n, strings.Join(parts, ", "))
 	}
 	title := st.T("Outbox & provider")
 	room := height - 2 // title and ledger
@@ -464,8 +453,8 @@ func outboxPane(st styles, s engine.Snapshot, width, height int) []string {
 	case room < 1 && len(s.Ledger.Outbox) > 0:
 		// One line for all of it: the newest row and the ledger's count.
 		o := s.Ledger.Outbox[len(s.Ledger.Outbox)-1]
-		return titled(st, st.T("Outbox & provider"), width, height, []string{fmt.Sprintf("  %s, newest %s %s · %s applied %d",
-			plural(len(s.Ledger.Outbox), "row"), o.OperationID, st.state(o.Status), s.ProviderName, len(s.Applications))})
+		return titled(st, st.T("Outbox & provider"), width, height, []string{"  " + st.T("%s, newest %s %s · %s applied %d",
+			counted(st, len(s.Ledger.Outbox), "%d row", "%d rows"), o.OperationID, st.state(o.Status), s.ProviderName, len(s.Applications))})
 	case room < 1:
 		return titled(st, st.T("Outbox & provider"), width, height, []string{ledger})
 	}
@@ -480,7 +469,7 @@ func narrationLines(st styles, s engine.Snapshot, width, height int) []string {
 		last := s.Events[n-1]
 		text = last.Narration
 		if text == "" {
-			text = last.Detail
+			text = last.Said()
 		}
 	}
 	wrapped := wrap(text, width-2)
@@ -508,7 +497,7 @@ func resultLines(st styles, s engine.Snapshot, width, height int) []string {
 	}
 	what := ""
 	if r.MeasureLabel != "" {
-		what = r.MeasureLabel + ": "
+		what = st.T(r.MeasureLabel) + ": "
 	}
 	fenceText := fmt.Sprintf(" · %s %s", fenceLabel, fence(st, r.LastAcceptedFence))
 	if r.MeasureLabel != "" && r.LastAcceptedFence == 0 {
@@ -522,8 +511,8 @@ func resultLines(st styles, s engine.Snapshot, width, height int) []string {
 	lines := []string{line}
 	for _, b := range r.Breaks {
 		// Wrapped where there is room for it; else one line, cut.
-		head := fmt.Sprintf("BROKEN invariant %d", b.Invariant)
-		text := wrap(fmt.Sprintf("%s at #%d: %s", head, b.Sequence, b.Detail), width-2)
+		head := st.T("BROKEN invariant %d", b.Invariant)
+		text := wrap(st.T("%s at #%d: %s", head, b.Sequence, b.Said()), width-2)
 		if len(lines)+len(text) > height {
 			text = []string{strings.Join(text, " ")}
 		}

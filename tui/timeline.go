@@ -123,20 +123,20 @@ func timelineLines(st styles, s engine.Snapshot, width int) ([]string, []int) {
 		// The state padded as text, not as the escape codes around it.
 		state := st.state(e.State) + strings.Repeat(" ", max(0, 11-ansi.StringWidth(e.State)))
 		row := fmt.Sprintf("%s%3d %-6s %-6s %-13s %-15s %s%s", mark, e.Sequence, engine.FormatClock(e.At),
-			e.Actor, e.Layer, e.Code, state, e.Detail)
+			e.Actor, e.Layer, e.Code, state, e.Said())
 		if wide && ansi.StringWidth(row) <= width {
 			lines = append(lines, row)
 		} else {
 			// The detail wraps on lines of its own rather than being cut.
 			lines = append(lines, fmt.Sprintf("%s%3d %-6s %-15s %s", mark, e.Sequence, engine.FormatClock(e.At), e.Code, st.state(e.State)))
-			lines = append(lines, indented(e.Detail, "       ", width)...)
+			lines = append(lines, indented(e.Said(), "       ", width)...)
 		}
 		if e.Guard != "" {
 			indent := "       "
 			if wide {
 				indent = strings.Repeat(" ", 47)
 			}
-			lines = append(lines, indented(st.dim.Render("guard: ")+st.guard.Render(e.Guard), indent, width)...)
+			lines = append(lines, indented(st.dim.Render(st.T("guard: %s", ""))+st.guard.Render(e.Guard), indent, width)...)
 		}
 		for range lines[first:] {
 			owners = append(owners, i)
@@ -149,14 +149,6 @@ func timelineLines(st styles, s engine.Snapshot, width int) ([]string, []int) {
 		}
 	}
 	return fit(lines, width), owners
-}
-
-// plural counts: "1 event", "3 events".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return fmt.Sprintf("1 %s", noun)
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // counted is a count in words, in the explorer's language: one and many
@@ -205,9 +197,9 @@ func indented(text, indent string, width int) []string {
 // entryLines is one event whole, wrapped to the width: what a timeline
 // row cuts short.
 func entryLines(st styles, e engine.Event, width, height int) []string {
-	text := fmt.Sprintf("#%d %s %s %s %s — %s", e.Sequence, engine.FormatClock(e.At), e.Actor, e.Code, e.State, e.Detail)
+	text := fmt.Sprintf("#%d %s %s %s %s — %s", e.Sequence, engine.FormatClock(e.At), e.Actor, e.Code, e.State, e.Said())
 	if e.Guard != "" {
-		text += " · guard: " + e.Guard
+		text += " · " + st.T("guard: %s", e.Guard)
 	}
 	if e.Narration != "" {
 		text += " · " + e.Narration

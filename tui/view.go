@@ -315,7 +315,7 @@ func (m *Model) header(s engine.Snapshot) []string {
 		second = st.T("free · guided order left at %d/%d", s.GuidedDone, s.GuidedTotal) +
 			st.dim.Render(" · "+st.T("r starts it again, u takes back your last action"))
 	case s.GuidedNext != "":
-		next := actionWords(st, s.GuidedAction)
+		next := s.GuidedAction.Words().In(st.lang)
 		if s.GuidedAction.Caption != "" {
 			next += " — " + s.GuidedAction.Caption
 		}
