@@ -19,6 +19,7 @@ import (
 	"github.com/fencelab/fencelab/store/provider"
 	"github.com/fencelab/fencelab/store/redact"
 	"github.com/fencelab/fencelab/store/redisstore"
+	"github.com/fencelab/fencelab/stress"
 )
 
 // Exit codes of DESIGN §9, and 130 for an interrupt, as shells count it.
@@ -73,6 +74,9 @@ type config struct {
 	verbose     bool
 	// lang is the language of the narration and of a talk's texts.
 	lang lang.Lang
+	// pgConnections is how many connections the ephemeral server must
+	// take (stress: one per worker); 0: its default.
+	pgConnections int
 }
 
 // Default lease TTLs: on the embedded Redis time only moves when the lab
@@ -173,7 +177,7 @@ func startBackends(ctx context.Context, c config, notify func(string)) (*backend
 		return b, nil
 	}
 
-	b.cluster, err = pgcluster.Start(ctx, pgcluster.Options{})
+	b.cluster, err = pgcluster.Start(ctx, pgcluster.Options{MaxConnections: c.pgConnections})
 	if errors.Is(err, pgcluster.ErrNoServer) {
 		b.stop()
 		return nil, noServerError()
@@ -312,6 +316,7 @@ func isUnreachable(err error) bool {
 	)
 	switch {
 	case errors.Is(err, pgledger.ErrNoAnswer), errors.Is(err, redisstore.ErrNoAnswer), errors.Is(err, pgconn.ErrConnClosed),
+		errors.Is(err, stress.ErrBackendGone),
 		errors.As(err, &connectErr), errors.As(err, &netErr),
 		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
 		errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET),

@@ -10,7 +10,7 @@ import (
 )
 
 // commands are the commands usage has a section for.
-var commands = []string{"list", "run", "check", "replay", "export", "talk", "race", "version"}
+var commands = []string{"list", "run", "check", "replay", "export", "talk", "race", "stress", "version"}
 
 // usage is the whole help in language l.
 func usage(l lang.Lang) string { return l.T(usageHead) + l.T(usageCommands) + l.T(usageFlags) }

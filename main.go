@@ -8,6 +8,7 @@
 //	fencelab check ID|--all [--mode both] [--out DIR]
 //	fencelab replay FILE
 //	fencelab race [--n 100] [--free K]
+//	fencelab stress [--workers 8] [--procs] [--mode unsafe]
 //
 // main.go parses the command line; backends.go starts the stores and wires
 // them into the engine; run.go is the headless run.
@@ -23,6 +24,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -122,6 +124,18 @@ const usageCommands = `  fencelab [--mode unsafe] [flags]        the explorer (l
                                           screen; captions show large (talks/fencing.toml)
   fencelab race [--n 100] [--free K]      the second seed's forced interleaving on N
                                           key sets (Redis only), and K free-running pairs
+  fencelab stress [flags]                 many real workers contend for one resource, with
+                                          real TTLs and real pauses; the rows and keys are
+                                          checked, and the history for linearizability
+        --workers N                       how many (default 8, at most 200)
+        --duration D | --ops N            how long (default 10s), or how many writes
+        --pause-every D                   how often a worker freezes right after it takes
+                                          the lease (default 2s; 0: never)
+        --pause D                         how long (default: twice the lease TTL, 500ms)
+        --mode safe|unsafe                (default safe)
+        --procs                           every worker a process, frozen with SIGSTOP
+        --html FILE                       Porcupine's view of the history
+        --json                            the report as one JSON object
   fencelab version                        the version and commit this was built from
   fencelab COMMAND --help                 that command's help
 `
@@ -213,6 +227,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		exportOut  string
 		size       string
 		langFlag   string
+		st         stressFlags
 	)
 	flags.StringVar(&c.redisURL, "redis", "", "use a real Redis `URL` (redis://HOST:PORT/DB) instead of the embedded one")
 	flags.StringVar(&c.pgDSN, "pg", "", "use an existing PostgreSQL (`DSN`) instead of an ephemeral cluster; only schema fencelab is touched")
@@ -233,10 +248,17 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	flags.StringVar(&size, "size", "100x30", "export: the terminal of a cast or tape, COLUMNSxROWS")
 	flags.StringVar(&langFlag, "lang", "", "the language of the narration and of a talk's texts: en or ko (default: the locale's, else en)")
 	flags.StringVar(&tracePath, "trace", "", "the explorer: open a trace, its schedule as the guided order")
+	flags.IntVar(&st.workers, "workers", 8, "stress: how many workers contend for the resource")
+	flags.DurationVar(&st.duration, "duration", 10*time.Second, "stress: how long the workers run")
+	flags.IntVar(&st.ops, "ops", 0, "stress: end after this many writes instead")
+	flags.DurationVar(&st.pauseEvery, "pause-every", 2*time.Second, "stress: how often a worker that took the lease freezes (0: never)")
+	flags.DurationVar(&st.pause, "pause", 0, "stress: how long a freeze lasts (default: twice the lease TTL)")
+	flags.BoolVar(&st.procs, "procs", false, "stress: every worker a process of its own, frozen with SIGSTOP")
+	flags.StringVar(&st.html, "html", "", "stress: write Porcupine's view of the history to FILE")
 	flags.BoolVarP(&helpWanted, "help", "h", false, "show this help")
 
 	if err := flags.Parse(args); err != nil {
-		fmt.Fprintf(stderr, "fencelab: %v (fencelab --help)\n", err) // pflag's own words, in English
+		fmt.Fprintf(stderr, "fencelab: %s\n", flagError(err, langOf(args)))
 		return exitUsage
 	}
 	c.lang = lang.FromEnv()
@@ -380,6 +402,22 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if err == nil {
 			err = explore(ctx, c, talk.Scenes[0].Mode, nil, &talk)
 		}
+	case "stress":
+		if err = only("stress", "workers", "duration", "ops", "pause-every", "pause", "mode", "procs", "html", "json"); err != nil {
+			break
+		}
+		st.mode, st.asJSON = mode, asJSON
+		st.durationSet, st.opsSet = flags.Changed("duration"), flags.Changed("ops")
+		st.pauseSet = flags.Changed("pause")
+		var req stressRequest
+		if req, err = parseStressRequest(rest, st, c); err == nil {
+			err = runStress(ctx, c, req, stdout, stderr)
+		}
+	case "worker":
+		if err = only("worker"); err != nil {
+			break
+		}
+		err = runWorker(ctx, os.Stdin, stdout)
 	case "race":
 		if err = only("race", "n", "free"); err != nil {
 			break
@@ -450,4 +488,25 @@ func listCatalog(w io.Writer, l lang.Lang) {
 	for _, s := range scenarios.All() {
 		fmt.Fprintf(w, "%-22s %s\n%-22s %s\n", s.ID, l.T(s.Title), "", l.T(s.Story))
 	}
+}
+
+// flagError is a command line pflag refused, in one line, in pflag's words.
+func flagError(err error, l lang.Lang) string { return l.T("%v (fencelab --help)", err) }
+
+// langOf is the language a command line asks for, read before its flags
+// are parsed (a refusal of the flags is said in it too).
+func langOf(args []string) lang.Lang {
+	l := lang.FromEnv()
+	for i, a := range args {
+		value, ok := strings.CutPrefix(a, "--lang=")
+		if !ok && a == "--lang" && i+1 < len(args) {
+			value, ok = args[i+1], true
+		}
+		if ok {
+			if parsed, err := lang.Parse(value); err == nil {
+				l = parsed
+			}
+		}
+	}
+	return l
 }

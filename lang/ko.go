@@ -602,7 +602,7 @@ var ko = map[string]string{
 	// The usage (help.go puts its three parts together). A command's
 	// lines start with "  fencelab COMMAND" as in English.
 	"fencelab — watch why a leader lease alone is not enough\n\nusage:\n": "fencelab — 리더 리스만으로는 왜 부족한지 지켜보기\n\n사용법:\n",
-	"  fencelab [--mode unsafe] [flags]        the explorer (lease-overrun, SAFE);\n                                          ? inside it lists the keys\n  fencelab list                           the scenario catalog\n  fencelab run ID|--all [flags]           run the guided order headless\n        --mode safe|unsafe|both           (default safe)\n        --json                            one JSON object per scenario × mode\n        --save-trace FILE                 write the run (one scenario, one mode) as a trace\n        --keep                            then keep the ephemeral PostgreSQL up for the\n                                          psql line it printed, until Enter or Ctrl-C\n  fencelab check ID|--all [flags]         run EVERY schedule: all interleavings of the\n                                          actors' steps with the clock advanced to each\n                                          expiry (and by the guided order's durations);\n                                          pausing = not scheduling an actor. Pruned only\n                                          at a state already explored by a schedule no\n                                          longer (Redis keys + TTLs, every row, provider,\n                                          actors' positions and memory, clock)\n        --mode safe|unsafe|both           (default safe)\n        --max-schedules N                 per scenario × mode (default 200000)\n        --out DIR                         counterexample traces (default: a new temp dir)\n        --json                            one JSON object per scenario × mode\n  fencelab replay FILE [--json]           run a trace again; exit 1 if anything differs\n  fencelab --trace FILE                   the explorer on a trace's schedule (n steps it)\n  fencelab export TRACE|ID --to FORMAT    the session as a document, recorded on the backends:\n        --to md|mermaid|cast|tape         a Markdown page, a Mermaid sequence diagram, an\n                                          asciinema recording of the explorer, a VHS tape\n        --mode safe|unsafe                an ID's guided order in that mode (default safe)\n        -o FILE                           (default: standard output; a tape of an ID also\n                                          writes the trace it plays beside it)\n        --size 100x30                     the terminal of a cast or tape\n  fencelab talk SCRIPT                    play a talk script (TOML): its scenes in order,\n                                          space/./→/PgDn on, ←/PgUp back, b blanks the\n                                          screen; captions show large (talks/fencing.toml)\n  fencelab race [--n 100] [--free K]      the second seed's forced interleaving on N\n                                          key sets (Redis only), and K free-running pairs\n  fencelab version                        the version and commit this was built from\n  fencelab COMMAND --help                 that command's help\n": `  fencelab [--mode unsafe] [flags]        탐색기 (lease-overrun, SAFE).
+	"  fencelab [--mode unsafe] [flags]        the explorer (lease-overrun, SAFE);\n                                          ? inside it lists the keys\n  fencelab list                           the scenario catalog\n  fencelab run ID|--all [flags]           run the guided order headless\n        --mode safe|unsafe|both           (default safe)\n        --json                            one JSON object per scenario × mode\n        --save-trace FILE                 write the run (one scenario, one mode) as a trace\n        --keep                            then keep the ephemeral PostgreSQL up for the\n                                          psql line it printed, until Enter or Ctrl-C\n  fencelab check ID|--all [flags]         run EVERY schedule: all interleavings of the\n                                          actors' steps with the clock advanced to each\n                                          expiry (and by the guided order's durations);\n                                          pausing = not scheduling an actor. Pruned only\n                                          at a state already explored by a schedule no\n                                          longer (Redis keys + TTLs, every row, provider,\n                                          actors' positions and memory, clock)\n        --mode safe|unsafe|both           (default safe)\n        --max-schedules N                 per scenario × mode (default 200000)\n        --out DIR                         counterexample traces (default: a new temp dir)\n        --json                            one JSON object per scenario × mode\n  fencelab replay FILE [--json]           run a trace again; exit 1 if anything differs\n  fencelab --trace FILE                   the explorer on a trace's schedule (n steps it)\n  fencelab export TRACE|ID --to FORMAT    the session as a document, recorded on the backends:\n        --to md|mermaid|cast|tape         a Markdown page, a Mermaid sequence diagram, an\n                                          asciinema recording of the explorer, a VHS tape\n        --mode safe|unsafe                an ID's guided order in that mode (default safe)\n        -o FILE                           (default: standard output; a tape of an ID also\n                                          writes the trace it plays beside it)\n        --size 100x30                     the terminal of a cast or tape\n  fencelab talk SCRIPT                    play a talk script (TOML): its scenes in order,\n                                          space/./→/PgDn on, ←/PgUp back, b blanks the\n                                          screen; captions show large (talks/fencing.toml)\n  fencelab race [--n 100] [--free K]      the second seed's forced interleaving on N\n                                          key sets (Redis only), and K free-running pairs\n  fencelab stress [flags]                 many real workers contend for one resource, with\n                                          real TTLs and real pauses; the rows and keys are\n                                          checked, and the history for linearizability\n        --workers N                       how many (default 8, at most 200)\n        --duration D | --ops N            how long (default 10s), or how many writes\n        --pause-every D                   how often a worker freezes right after it takes\n                                          the lease (default 2s; 0: never)\n        --pause D                         how long (default: twice the lease TTL, 500ms)\n        --mode safe|unsafe                (default safe)\n        --procs                           every worker a process, frozen with SIGSTOP\n        --html FILE                       Porcupine's view of the history\n        --json                            the report as one JSON object\n  fencelab version                        the version and commit this was built from\n  fencelab COMMAND --help                 that command's help\n": `  fencelab [--mode unsafe] [flags]        탐색기 (lease-overrun, SAFE).
                                           안에서 ?를 누르면 키 목록
   fencelab list                           시나리오 카탈로그
   fencelab run ID|--all [flags]           안내 순서를 화면 없이 실행
@@ -635,6 +635,18 @@ var ko = map[string]string{
                                           가리기. 자막은 크게 (talks/fencing.toml)
   fencelab race [--n 100] [--free K]      두 번째 시드의 강제 인터리빙을 N개 키 세트에서
                                           (Redis만), 그리고 자유 실행 쌍 K개
+  fencelab stress [flags]                 많은 실제 워커가 하나의 리소스를 두고 다툼. 실제
+                                          TTL과 실제 멈춤. 행과 키를 검사하고, 이력의
+                                          선형화 가능성을 검사
+        --workers N                       몇 개 (기본 8, 최대 200)
+        --duration D | --ops N            얼마 동안 (기본 10s), 또는 쓰기 몇 번
+        --pause-every D                   리스를 받은 직후의 워커를 얼마나 자주 멈출지
+                                          (기본 2s. 0: 멈추지 않음)
+        --pause D                         얼마 동안 (기본: 리스 TTL의 두 배, 500ms)
+        --mode safe|unsafe                (기본 safe)
+        --procs                           워커마다 프로세스 하나, SIGSTOP으로 멈춤
+        --html FILE                       이력을 Porcupine으로 본 화면
+        --json                            보고서를 JSON 객체 하나로
   fencelab version                        이 빌드의 버전과 커밋
   fencelab COMMAND --help                 그 명령의 도움말
 `,
@@ -657,4 +669,56 @@ var ko = map[string]string{
 (출력을 쓸 수 없었음 등) · 2 잘못된 사용법이나 설정 · 3 서버에 닿을 수 없거나
 응답이 멈춤 · 128+N 시그널 N으로 끝남 (130 Ctrl-C, 143 SIGTERM)
 `,
+
+	// stress: many workers, one resource.
+	"%v (fencelab --help)": "%v (fencelab --help)",
+	"stress %s · %.0f accepted/s · %s accepted · rejected %s · %d pauses":                                                             "stress %s · 초당 %.0f 수락 · %s 수락 · 거절 %s · 멈춤 %d번",
+	"%s written: Porcupine's view of %d segments of the history":                                                                      "%s 저장: 이력의 구간 %d개를 Porcupine으로 본 화면",
+	"SAFE did not hold under stress: see the checks above":                                                                            "SAFE가 부하에서 지켜지지 않았습니다: 위의 검사를 보세요",
+	"UNSAFE showed no violation: without pauses longer than the lease, the lease alone kept the writers apart (try --pause-every 1s)": "UNSAFE에서 위반이 없었습니다: 리스보다 긴 멈춤이 없으면 리스만으로도 쓰는 쪽들이 갈라집니다 (--pause-every 1s를 써 보세요)",
+	"goroutines":                     "고루틴",
+	"processes, paused with SIGSTOP": "프로세스, SIGSTOP으로 멈춤",
+	"%s writes":                      "쓰기 %s번",
+	"no pauses":                      "멈춤 없음",
+	"a %s pause every %s":            "%[2]s마다 %[1]s 멈춤",
+	"stress · %s · %d workers (%s) · %s · lease TTL %s · %s\n": "stress · %s · 워커 %d개 (%s) · %s · 리스 TTL %s · %s\n",
+	"%s (embedded, its TTLs on the wall clock)":                "%s (내장. TTL은 실제 시계로 흐름)",
+	"redis     %s\n": "redis     %s\n",
+	"interrupted after %s: what ran is checked below\n":                                                            "%s 뒤에 중단됨: 실행된 만큼 아래에서 검사합니다\n",
+	"writes     %s attempted in %s · %s accepted (%.1f/s) · %s rejected: %s\n":                                     "쓰기       %[2]s 동안 %[1]s번 시도 · %[3]s번 수락 (초당 %.1[4]f) · %[5]s번 거절: %[6]s\n",
+	"           %s reads · %d pauses · %d leases ran out under their holder · %s tries at a held lease\n":          "           읽기 %s번 · 멈춤 %d번 · 가진 쪽 아래에서 끝난 리스 %d개 · 남이 가진 리스를 노린 시도 %s번\n",
+	"commit     p50 %s · p99 %s (an accepted write's transaction)\n":                                               "커밋       p50 %s · p99 %s (수락된 쓰기의 트랜잭션)\n",
+	"\ninvariants, from the rows and keys:\n":                                                                      "\n불변식, 행과 키에서 읽은 것:\n",
+	"\nlinearizability (Porcupine, a fenced register): ":                                                           "\n선형화 가능성 (Porcupine, 펜싱된 레지스터): ",
+	"NOT linearizable — %d of %d segments have no order a fenced register allows\n":                                "선형화할 수 없음 — 구간 %[2]d개 중 %[1]d개에 펜싱된 레지스터가 허락하는 순서가 없습니다\n",
+	"undecided — Porcupine ran out of time on %d of %d segments\n":                                                 "판정 못 함 — Porcupine이 구간 %[2]d개 중 %[1]d개에서 시간을 다 썼습니다\n",
+	"linearizable — %s writes and %s reads, in %d segments\n":                                                      "선형화 가능 — 쓰기 %s번과 읽기 %s번, 구간 %d개\n",
+	"SAFE held: every invariant, and the history is linearizable — as expected\n":                                  "SAFE가 지켜졌습니다: 모든 불변식, 그리고 이력은 선형화 가능 — 예상대로\n",
+	"SAFE did NOT hold — not as expected\n":                                                                        "SAFE가 지켜지지 않았습니다 — 예상과 다름\n",
+	"UNSAFE broke fencing: %d violations (%d stale commits, %d lost updates, %d illegal segments) — as expected\n": "UNSAFE가 펜싱을 깼습니다: 위반 %d건 (낡은 커밋 %d, 잃어버린 갱신 %d, 불법 구간 %d) — 예상대로\n",
+	"UNSAFE showed no violation — not as expected without pauses longer than the lease\n":                          "UNSAFE에서 위반이 없었습니다 — 리스보다 긴 멈춤이 없으면 예상과 다릅니다\n",
+	"stress takes no arguments, got %q (fencelab stress --help)":                                                   "stress는 인수를 받지 않습니다. 받은 값: %q (fencelab stress --help)",
+	"--workers must be between 1 and %d, got %d":                                                                   "--workers는 1과 %d 사이여야 합니다. 받은 값: %d",
+	"give --duration or --ops, not both":                                                                           "--duration과 --ops 중 하나만 주세요",
+	"--duration must be between 1ms and %s, got %s":                                                                "--duration은 1ms와 %s 사이여야 합니다. 받은 값: %s",
+	"--ops must be between 1 and %d, got %d":                                                                       "--ops는 1과 %d 사이여야 합니다. 받은 값: %d",
+	"--pause-every must be between 0 (no pauses) and %s, got %s":                                                   "--pause-every는 0(멈춤 없음)과 %s 사이여야 합니다. 받은 값: %s",
+	"--mode %q: stress runs safe or unsafe":                                                                        "--mode %q: stress는 safe 또는 unsafe로 실행합니다",
+	"--procs freezes worker processes with SIGSTOP, which this platform does not have":                             "--procs는 SIGSTOP으로 워커 프로세스를 멈추는데, 이 플랫폼에는 그것이 없습니다",
+	"--pause must be between 1ms and %s, got %s":                                                                   "--pause는 1ms와 %s 사이여야 합니다. 받은 값: %s",
+	"a page fencelab stress wrote":                                                                                 "fencelab stress가 쓴 페이지",
+	"%s's write with token %d was accepted at %s, though token %d had been accepted before this stretch":           "%s의 토큰 %d 쓰기가 %s에 수락되었습니다. 이 구간 전에 이미 토큰 %d이 수락되었는데도",
+	"%s's write with token %d was accepted at %s, after %s's token %d had been accepted at %s":                     "%[1]s의 토큰 %[2]d 쓰기가 %[3]s에 수락되었습니다. %[6]s에 %[4]s의 토큰 %[5]d이 수락된 뒤에",
+	"the %d reads and writes between %s and %s have no order a fenced register allows":                             "%[2]s와 %[3]s 사이의 읽기와 쓰기 %[1]d개에는 펜싱된 레지스터가 허락하는 순서가 없습니다",
+	"tokens accepted strictly increase in commit order":                                                            "수락된 토큰은 커밋 순서대로 엄격히 커진다",
+	"%d stale commits; the first: %s committed token %d after %s's %d":                                             "낡은 커밋 %d건. 첫 번째: %s이(가) %[4]s의 %[5]d 뒤에 토큰 %[3]d을 커밋했습니다",
+	"every commit has its one outbox row, no outbox row lacks its commit, and the checkpoint is the resource's":    "모든 커밋에는 아웃박스 행이 하나씩 있고, 커밋 없는 아웃박스 행은 없으며, 체크포인트는 리소스와 같다",
+	"%d commits without their outbox row, %d outbox rows without a commit, the checkpoint disagrees: %t":           "아웃박스 행 없는 커밋 %d건, 커밋 없는 아웃박스 행 %d건, 체크포인트 불일치: %t",
+	"no lost update: every commit was computed from the value the row held":                                        "잃어버린 갱신 없음: 모든 커밋은 행이 가진 값으로 계산되었다",
+	"%d lost updates; the first: %s wrote %d computed from %d, but the row held %d":                                "잃어버린 갱신 %d건. 첫 번째: %s이(가) %[4]d에서 계산한 %[3]d을 썼지만, 행에는 %[5]d이 있었습니다",
+	"the summary counts the accepted writes":                                                                       "요약은 수락된 쓰기의 수와 같다",
+	"summary %d, accepted writes %d":                                                                               "요약 %d, 수락된 쓰기 %d",
+	"Redis's counter is at or above every token accepted, and the lease is free at the end":                        "Redis의 카운터는 수락된 모든 토큰 이상이고, 끝에 리스는 비어 있다",
+	"counter %d, last accepted fence %d, lease %q":                                                                 "카운터 %d, 마지막으로 받아들인 펜스 %d, 리스 %q",
+	"worker is a process of fencelab stress --procs, which starts it; run fencelab stress --procs":                 "worker는 fencelab stress --procs가 시작하는 프로세스입니다. fencelab stress --procs를 실행하세요",
 }

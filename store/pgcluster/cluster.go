@@ -64,6 +64,9 @@ const (
 type Options struct {
 	// Dir holds the slot directories. Empty means DefaultDir().
 	Dir string
+	// MaxConnections is the server's max_connections; below 50, 50 (a
+	// stress run with many workers asks for more).
+	MaxConnections int
 }
 
 // Cluster is a running ephemeral PostgreSQL server.
@@ -74,6 +77,7 @@ type Cluster struct {
 
 	owner     *account
 	socketDir string
+	maxConns  int
 	lock      *os.File
 	cmd       *exec.Cmd
 	exited    chan struct{}
@@ -121,7 +125,7 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 		return nil, err
 	}
 
-	c := &Cluster{Binaries: bins, owner: owner}
+	c := &Cluster{Binaries: bins, owner: owner, maxConns: opts.MaxConnections}
 	if err := c.takeSlot(dir); err != nil {
 		return nil, err
 	}
@@ -370,7 +374,7 @@ func (c *Cluster) launch(ctx context.Context) error {
 		"-c", "fsync=off",
 		"-c", "synchronous_commit=off",
 		"-c", "full_page_writes=off",
-		"-c", "max_connections=50",
+		"-c", fmt.Sprintf("max_connections=%d", max(50, c.maxConns)),
 		"-c", "shared_buffers=32MB",
 		"-c", "logging_collector=off",
 		"-c", "log_min_messages=warning",
@@ -459,20 +463,32 @@ func (c *Cluster) connect(ctx context.Context, database string) (*pgconn.PgConn,
 // another socket, say — does not carry this process's connections
 // elsewhere.
 func (c *Cluster) Dial(ctx context.Context, network, addr string) (net.Conn, error) {
-	var d net.Dialer
-	conn, err := d.DialContext(ctx, network, addr)
-	if err != nil {
-		return nil, err
+	return DialServedBy(c.owner.uid)(ctx, network, addr)
+}
+
+// ServerUID is the account the server runs as, for DialServedBy in another
+// process of the same run (a stress worker).
+func (c *Cluster) ServerUID() uint32 { return c.owner.uid }
+
+// DialServedBy is Dial for a process that did not start the cluster: it
+// connects and proves the server at the other end runs as uid.
+func DialServedBy(serverUID uint32) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		var d net.Dialer
+		conn, err := d.DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		uid, known, err := peerUID(conn)
+		if err == nil && known && uid != serverUID {
+			err = fmt.Errorf("pgcluster: the socket %s is served by uid %d, not by the server account: %w", addr, uid, ErrUnsafePath)
+		}
+		if err != nil {
+			conn.Close()
+			return nil, err
+		}
+		return conn, nil
 	}
-	uid, known, err := peerUID(conn)
-	if err == nil && known && uid != c.owner.uid {
-		err = fmt.Errorf("pgcluster: the socket %s is served by uid %d, not by the server account: %w", addr, uid, ErrUnsafePath)
-	}
-	if err != nil {
-		conn.Close()
-		return nil, err
-	}
-	return conn, nil
 }
 
 // DSN is the keyword/value connection string of a database in this cluster;

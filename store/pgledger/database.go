@@ -108,6 +108,10 @@ type Options struct {
 	// Dial, if set, makes every connection (the ephemeral cluster's proves
 	// who serves its socket).
 	Dial pgconn.DialFunc
+	// Joining: the database is a run's that holds its run lock and has
+	// migrated it — a stress worker process joins its parent's run, so it
+	// takes no lock and migrates nothing.
+	Joining bool
 }
 
 // Open takes the database's run lock — when another fencelab run holds it,
@@ -127,6 +131,9 @@ func Open(ctx context.Context, dsn string, opts Options) (*Database, error) {
 	}
 	shown := redact.PostgresDSN(dsn)
 	d := &Database{config: config, describe: describe, dsn: shown, hidden: shown != dsn}
+	if opts.Joining {
+		return d, nil
+	}
 	if d.lock, err = takeRunLock(ctx, config, opts.Waiting); err != nil {
 		return nil, err
 	}

@@ -35,6 +35,11 @@ type Coordination struct {
 	embedded *miniredis.Miniredis // nil for a real server
 	describe string
 	keys     keyspace
+	// url reaches the server from another process of the run (Endpoint);
+	// joined: this is such a process, which leaves the run's keys to the
+	// run.
+	url    string
+	joined bool
 	// unresponsive: a command ran out of CallTimeout (or the first contact
 	// failed); Close then does not wait on the server to delete keys.
 	unresponsive atomic.Bool
@@ -54,6 +59,7 @@ func StartEmbedded() (*Coordination, error) {
 	}
 	c := newCoordination(&redis.Options{Addr: mr.Addr()}, "miniredis", keyspace{prefix: Prefix})
 	c.embedded = mr
+	c.url = "redis://" + mr.Addr()
 	return c, nil
 }
 
@@ -65,7 +71,44 @@ func Connect(ctx context.Context, url string) (*Coordination, error) {
 	if err != nil {
 		return nil, fmt.Errorf("redisstore: %w", err)
 	}
-	return ConnectOptions(ctx, options, redact.URL(url))
+	c, err := ConnectOptions(ctx, options, redact.URL(url))
+	if err == nil {
+		c.url = url
+	}
+	return c, err
+}
+
+// Endpoint is how another process of the same run reaches the server and
+// the run's keys. It carries the URL whole, password and all: pass it
+// privately (a pipe), never on a command line.
+type Endpoint struct {
+	URL       string `json:"url"`
+	Namespace string `json:"namespace"`
+}
+
+// Endpoint is this run's, for a worker process (stress --procs).
+func (c *Coordination) Endpoint() Endpoint { return Endpoint{URL: c.url, Namespace: c.keys.prefix} }
+
+// Join connects a worker process to its run's server and keys. It
+// announces nothing and deletes nothing: the run that made the keys does
+// that when it ends.
+func Join(ctx context.Context, e Endpoint) (*Coordination, error) {
+	options, err := redis.ParseURL(e.URL)
+	if err != nil {
+		return nil, fmt.Errorf("redisstore: %w", err)
+	}
+	if !strings.HasPrefix(e.Namespace, Prefix) {
+		return nil, fmt.Errorf("redisstore: join %q: not a fencelab namespace", e.Namespace)
+	}
+	options.DialTimeout = CallTimeout
+	options.MaxRetries = 1
+	c := newCoordination(options, redact.URL(e.URL), keyspace{prefix: e.Namespace})
+	c.url, c.joined = e.URL, true
+	if err := c.admin.Ping(ctx).Err(); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("redisstore: reach %s: %w", c.describe, err)
+	}
+	return c, nil
 }
 
 // ConnectOptions is Connect for options built by hand (a unix socket in tests).
@@ -73,6 +116,7 @@ func ConnectOptions(ctx context.Context, options *redis.Options, describe string
 	options.DialTimeout = CallTimeout
 	options.MaxRetries = 1
 	c := newCoordination(options, describe, runKeyspace())
+	c.url = urlOf(options)
 	// The client bounds the ping itself (CallTimeout) and names a server
 	// that does not answer.
 	if err := c.admin.Ping(ctx).Err(); err != nil {
@@ -267,7 +311,7 @@ func (c *Coordination) Close() error {
 	}
 	var cleanup error
 	switch {
-	case c.embedded != nil:
+	case c.embedded != nil, c.joined:
 	case c.unresponsive.Load():
 		cleanup = errNoAnswer
 	default:
@@ -342,4 +386,45 @@ func (c *Coordination) LeaseHolder(ctx context.Context, conflictKey string) (str
 		return value, 0, true, nil
 	}
 	return value[:i], token, true, nil
+}
+
+// FollowWallClock makes the embedded server's TTLs run on the wall clock,
+// as a real server's do, until stop is called: many workers racing for a
+// lease with a real TTL (stress) need no lab clock. A real server follows
+// it anyway.
+func (c *Coordination) FollowWallClock() (stop func()) {
+	if c.embedded == nil {
+		return func() {}
+	}
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		// A few milliseconds is as fine as a real server's expiry, which
+		// also lets a key outlive its TTL by a little.
+		tick := time.NewTicker(2 * time.Millisecond)
+		defer tick.Stop()
+		last := time.Now()
+		for {
+			select {
+			case <-done:
+				return
+			case now := <-tick.C:
+				c.embedded.FastForward(now.Sub(last))
+				last = now
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-stopped
+	}
+}
+
+// urlOf is the URL of options built by hand (a unix socket in tests).
+func urlOf(o *redis.Options) string {
+	if o.Network == "unix" {
+		return "unix://" + o.Addr
+	}
+	return fmt.Sprintf("redis://%s/%d", o.Addr, o.DB)
 }

@@ -1,0 +1,383 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/lang"
+	"github.com/fencelab/fencelab/store/pgcluster"
+	"github.com/fencelab/fencelab/store/redisstore"
+	"github.com/fencelab/fencelab/stress"
+)
+
+// stressRequest is a stress command line, checked.
+type stressRequest struct {
+	stress.Config
+	procs bool
+	html  string
+	json  bool
+}
+
+// The bounds of a stress run's flags: past them a run is a mistake (or
+// would exhaust the server's connections) rather than a bigger test.
+const (
+	maxStressWorkers  = 200
+	maxStressDuration = 24 * time.Hour
+	maxStressOps      = 10_000_000
+	maxStressPause    = time.Minute
+	// stressLeaseTTL is a stress run's default lease TTL: short, so a run
+	// of seconds sees many leases run out under paused workers.
+	stressLeaseTTL = 500 * time.Millisecond
+)
+
+// stressFlags are the flags given, for parseStressRequest.
+type stressFlags struct {
+	workers              int
+	duration, pauseEvery time.Duration
+	pause                time.Duration
+	ops                  int
+	mode                 string
+	procs, asJSON        bool
+	html                 string
+	durationSet, opsSet  bool
+	pauseSet             bool
+}
+
+func parseStressRequest(rest []string, f stressFlags, c config) (stressRequest, error) {
+	var req stressRequest
+	if len(rest) > 0 {
+		return req, usageError("stress takes no arguments, got %q (fencelab stress --help)", rest)
+	}
+	if f.workers < 1 || f.workers > maxStressWorkers {
+		return req, usageError("--workers must be between 1 and %d, got %d", maxStressWorkers, f.workers)
+	}
+	if f.durationSet && f.opsSet {
+		return req, usageError("give --duration or --ops, not both")
+	}
+	if f.duration <= 0 || f.duration > maxStressDuration {
+		return req, usageError("--duration must be between 1ms and %s, got %s", maxStressDuration, f.duration)
+	}
+	if f.opsSet && (f.ops < 1 || f.ops > maxStressOps) {
+		return req, usageError("--ops must be between 1 and %d, got %d", maxStressOps, f.ops)
+	}
+	if f.pauseEvery < 0 || f.pauseEvery > maxStressDuration {
+		return req, usageError("--pause-every must be between 0 (no pauses) and %s, got %s", maxStressDuration, f.pauseEvery)
+	}
+	mode, err := engine.ParseMode(f.mode)
+	if err != nil {
+		return req, usageError("--mode %q: stress runs safe or unsafe", f.mode)
+	}
+	if mode == engine.Unsafe && c.pgDSN != "" && !c.allowUnsafe {
+		return req, usageError("UNSAFE runs write naive code paths into --pg's server; pass --allow-unsafe to let them (nothing was written)")
+	}
+	if f.procs && !stress.CanFreeze {
+		return req, usageError("--procs freezes worker processes with SIGSTOP, which this platform does not have")
+	}
+	ttl := c.leaseTTL
+	if ttl == 0 {
+		ttl = stressLeaseTTL
+	}
+	pause := f.pause
+	if !f.pauseSet {
+		pause = 2 * ttl // longer than the lease: the point of a pause
+	}
+	if pause <= 0 || pause > maxStressPause {
+		return req, usageError("--pause must be between 1ms and %s, got %s", maxStressPause, pause)
+	}
+	if f.html != "" {
+		if err := checkReplaceable("--html "+f.html, f.html, lang.P("a page fencelab stress wrote"), isStressPage); err != nil {
+			return req, err
+		}
+	}
+	req = stressRequest{procs: f.procs, html: f.html, json: f.asJSON, Config: stress.Config{
+		Workers: f.workers, Duration: f.duration, PauseEvery: f.pauseEvery, Pause: pause,
+		Mode: mode, LeaseTTL: ttl, History: f.html != ""}}
+	if f.opsSet {
+		req.Ops = f.ops
+	}
+	return req, nil
+}
+
+// stressPageMark starts a page --html writes, so a later run replaces it
+// and nothing else.
+const stressPageMark = "<!-- written by fencelab stress -->\n"
+
+func isStressPage(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, len(stressPageMark))
+	_, err = io.ReadFull(f, head)
+	return err == nil && string(head) == stressPageMark
+}
+
+// runStress runs the workers, prints what they did and what the checks
+// found, and says whether it is as expected: SAFE held, UNSAFE broke.
+func runStress(ctx context.Context, c config, req stressRequest, stdout, stderr io.Writer) (err error) {
+	l := c.lang
+	c.leaseTTL = req.LeaseTTL
+	c.pgConnections = req.Workers + 10
+	b, err := startBackends(ctx, c, func(waiting string) { fmt.Fprintf(stderr, "fencelab: %s\n", waiting) })
+	if err != nil {
+		return err
+	}
+	defer func() { warnLeftovers(stderr, b.stop(), err) }()
+	defer b.redis.FollowWallClock()()
+
+	fleet := stress.Goroutines()
+	if req.procs {
+		join, err := workerJoinOf(b, c)
+		if err != nil {
+			return err
+		}
+		exe, err := os.Executable()
+		if err != nil {
+			return fmt.Errorf("stress: find fencelab itself for its worker processes: %w", err)
+		}
+		fleet = stress.Processes(func() *exec.Cmd { return exec.Command(exe, "worker") }, join)
+	}
+
+	header := stressHeader(b, req, l)
+	if req.json {
+		if c.verbose {
+			fmt.Fprint(stderr, header)
+		}
+	} else {
+		fmt.Fprint(stdout, header)
+	}
+	meter := newProgress(stderr, "")
+	req.Progress = func(p stress.Progress) {
+		meter.line(l.T("stress %s · %.0f accepted/s · %s accepted · rejected %s · %d pauses",
+			p.Elapsed.Round(100*time.Millisecond), p.PerSecond, stress.FormatCount(p.Accepted), orNone(l, stress.Reasons(p.Rejections)), p.Pauses))
+	}
+	req.Gone = isUnreachable
+	report, err := stress.Run(ctx, req.Config, stress.Backends{Coordination: b.Coordination, Database: b.Database}, fleet)
+	meter.done()
+	if err != nil {
+		if ctx.Err() != nil {
+			return interrupted(ctx)
+		}
+		return classify(ctx, err)
+	}
+	if req.html != "" {
+		segments, err := writeStressPage(req.html, report)
+		if err != nil {
+			return err
+		}
+		defer fmt.Fprintf(stderr, "fencelab: %s\n", l.T("%s written: Porcupine's view of %d segments of the history", req.html, segments))
+	}
+	if req.json {
+		if err := printStressJSON(stdout, report); err != nil {
+			return err
+		}
+	} else {
+		printStressReport(stdout, report, l)
+	}
+	if report.Interrupted {
+		return interrupted(ctx)
+	}
+	if !report.AsExpected() {
+		if report.Mode == engine.Safe {
+			return outcomeError("SAFE did not hold under stress: see the checks above")
+		}
+		return outcomeError("UNSAFE showed no violation: without pauses longer than the lease, the lease alone kept the writers apart (try --pause-every 1s)")
+	}
+	return nil
+}
+
+func orNone(l lang.Lang, s string) string {
+	if s == "" {
+		return l.T("none")
+	}
+	return s
+}
+
+// stressHeader says what runs on what.
+func stressHeader(b *backends, req stressRequest, l lang.Lang) string {
+	var sb strings.Builder
+	fleet := l.T("goroutines")
+	if req.procs {
+		fleet = l.T("processes, paused with SIGSTOP")
+	}
+	length := req.Duration.String()
+	if req.Ops > 0 {
+		length = l.T("%s writes", stress.FormatCount(req.Ops))
+	}
+	pauses := l.T("no pauses")
+	if req.PauseEvery > 0 {
+		pauses = l.T("a %s pause every %s", req.Pause, req.PauseEvery)
+	}
+	sb.WriteString(l.T("stress · %s · %d workers (%s) · %s · lease TTL %s · %s\n", req.Mode, req.Workers, fleet, length, req.LeaseTTL, pauses))
+	redis := l.T("%s (real server; TTLs run on the wall clock)", b.Coordination.Describe())
+	if b.Coordination.Virtual() {
+		redis = l.T("%s (embedded, its TTLs on the wall clock)", b.Coordination.Describe())
+	}
+	sb.WriteString(l.T("redis     %s\n", redis))
+	fmt.Fprintf(&sb, "postgres  %s\n\n", b.Database.Describe())
+	return sb.String()
+}
+
+// printStressReport prints the run's numbers and the checks' findings.
+func printStressReport(w io.Writer, r stress.Report, l lang.Lang) {
+	if r.Interrupted {
+		fmt.Fprint(w, l.T("interrupted after %s: what ran is checked below\n", r.Elapsed.Round(time.Millisecond)))
+	}
+	fmt.Fprint(w, l.T("writes     %s attempted in %s · %s accepted (%.1f/s) · %s rejected: %s\n",
+		stress.FormatCount(r.Writes), r.Elapsed.Round(time.Millisecond), stress.FormatCount(r.Accepted), r.CommitsPerSecond,
+		stress.FormatCount(r.Rejected), orNone(l, stress.Reasons(r.Rejections))))
+	fmt.Fprint(w, l.T("           %s reads · %d pauses · %d leases ran out under their holder · %s tries at a held lease\n",
+		stress.FormatCount(r.Reads), r.Pauses, r.LeasesLost, stress.FormatCount(r.Contended)))
+	fmt.Fprint(w, l.T("commit     p50 %s · p99 %s (an accepted write's transaction)\n", roundLatency(r.P50), roundLatency(r.P99)))
+	fmt.Fprint(w, l.T("\ninvariants, from the rows and keys:\n"))
+	for _, check := range r.Checks() {
+		mark, number := "✓", "  "
+		if !check.Held {
+			mark = "✗"
+		}
+		if check.Invariant > 0 {
+			number = fmt.Sprintf("%d ", check.Invariant)
+		}
+		fmt.Fprintf(w, "  %s %s%s\n", mark, number, check.What.In(l))
+		if check.Found.Format != "" {
+			fmt.Fprintf(w, "        %s\n", check.Found.In(l))
+		}
+	}
+	fmt.Fprint(w, l.T("\nlinearizability (Porcupine, a fenced register): "))
+	switch {
+	case r.Illegal > 0:
+		fmt.Fprint(w, l.T("NOT linearizable — %d of %d segments have no order a fenced register allows\n", r.Illegal, r.Segments))
+		fmt.Fprintf(w, "  %s\n", r.FirstViolation.In(l))
+	case r.Unknown > 0:
+		fmt.Fprint(w, l.T("undecided — Porcupine ran out of time on %d of %d segments\n", r.Unknown, r.Segments))
+	default:
+		fmt.Fprint(w, l.T("linearizable — %s writes and %s reads, in %d segments\n",
+			stress.FormatCount(r.HistoryWrites), stress.FormatCount(r.HistoryReads), r.Segments))
+	}
+	fmt.Fprintln(w)
+	switch {
+	case r.Mode == engine.Safe && r.Held():
+		fmt.Fprint(w, l.T("SAFE held: every invariant, and the history is linearizable — as expected\n"))
+	case r.Mode == engine.Safe:
+		fmt.Fprint(w, l.T("SAFE did NOT hold — not as expected\n"))
+	case r.Violations() > 0:
+		fmt.Fprint(w, l.T("UNSAFE broke fencing: %d violations (%d stale commits, %d lost updates, %d illegal segments) — as expected\n",
+			r.Violations(), r.Audit.StaleCommits, r.Audit.LostUpdates, r.Illegal))
+	default:
+		fmt.Fprint(w, l.T("UNSAFE showed no violation — not as expected without pauses longer than the lease\n"))
+	}
+}
+
+func roundLatency(d time.Duration) time.Duration {
+	switch {
+	case d >= time.Second:
+		return d.Round(10 * time.Millisecond)
+	case d >= time.Millisecond:
+		return d.Round(10 * time.Microsecond)
+	}
+	return d.Round(time.Microsecond)
+}
+
+// jsonStress is a stress run as --json prints it.
+type jsonStress struct {
+	Mode             string            `json:"mode"`
+	Workers          int               `json:"workers"`
+	Processes        bool              `json:"processes"`
+	Seconds          float64           `json:"seconds"`
+	LeaseTTL         string            `json:"leaseTTL"`
+	Interrupted      bool              `json:"interrupted,omitempty"`
+	Writes           int               `json:"writes"`
+	Accepted         int               `json:"accepted"`
+	Rejected         int               `json:"rejected"`
+	Rejections       map[string]int    `json:"rejections"`
+	Reads            int               `json:"reads"`
+	Pauses           int               `json:"pauses"`
+	LeasesLost       int               `json:"leasesLost"`
+	Contended        int               `json:"contended"`
+	CommitsPerSecond float64           `json:"commitsPerSecond"`
+	P50Micros        int64             `json:"p50Micros"`
+	P99Micros        int64             `json:"p99Micros"`
+	Invariants       []jsonStressCheck `json:"invariants"`
+	Linearizable     bool              `json:"linearizable"`
+	Segments         int               `json:"segments"`
+	IllegalSegments  int               `json:"illegalSegments"`
+	UnknownSegments  int               `json:"unknownSegments"`
+	FirstViolation   string            `json:"firstViolation,omitempty"`
+	StaleCommits     int               `json:"staleCommits"`
+	LostUpdates      int               `json:"lostUpdates"`
+	Summary          int64             `json:"summary"`
+	Counter          int64             `json:"counter"`
+	AsExpected       bool              `json:"asExpected"`
+}
+
+// jsonStressCheck is a check of a stress run's rows and keys, in English.
+type jsonStressCheck struct {
+	Invariant int    `json:"invariant,omitempty"`
+	What      string `json:"what"`
+	Held      bool   `json:"held"`
+	Found     string `json:"found,omitempty"`
+}
+
+func printStressJSON(w io.Writer, r stress.Report) error {
+	j := jsonStress{Mode: strings.ToLower(r.Mode.String()), Workers: r.Workers, Processes: r.Procs, Seconds: r.Elapsed.Seconds(),
+		LeaseTTL: r.LeaseTTL.String(), Interrupted: r.Interrupted, Writes: r.Writes, Accepted: r.Accepted, Rejected: r.Rejected,
+		Rejections: r.Rejections, Reads: r.Reads, Pauses: r.Pauses, LeasesLost: r.LeasesLost, Contended: r.Contended,
+		CommitsPerSecond: r.CommitsPerSecond, P50Micros: r.P50.Microseconds(), P99Micros: r.P99.Microseconds(),
+		Linearizable: r.Linearizable(), Segments: r.Segments, IllegalSegments: r.Illegal, UnknownSegments: r.Unknown,
+		FirstViolation: r.FirstViolation.String(), StaleCommits: r.Audit.StaleCommits, LostUpdates: r.Audit.LostUpdates,
+		Summary: r.Audit.Summary, Counter: r.Counter, AsExpected: r.AsExpected()}
+	for _, c := range r.Checks() {
+		j.Invariants = append(j.Invariants, jsonStressCheck{Invariant: c.Invariant, What: c.What.String(), Held: c.Held, Found: c.Found.String()})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(j)
+}
+
+// writeStressPage writes Porcupine's view of the history to path, marked
+// as fencelab's, replacing only a page an earlier run wrote.
+func writeStressPage(path string, r stress.Report) (int, error) {
+	var page bytes.Buffer
+	page.WriteString(stressPageMark)
+	segments, err := r.Visualize(&page)
+	if err != nil {
+		return 0, err
+	}
+	if err := replaceFile(path, ".fencelab-stress-*", page.Bytes()); err != nil {
+		return 0, fmt.Errorf("--html %s: %w", path, err)
+	}
+	return segments, nil
+}
+
+// workerJoin is how a worker process reaches its run's backends. It
+// travels on the worker's standard input, never its command line: the URL
+// and DSN may hold passwords.
+type workerJoin struct {
+	Redis redisstore.Endpoint `json:"redis"`
+	PG    string              `json:"pg"`
+	// ServerUID is the ephemeral server's account, which the worker proves
+	// serves the socket it connects to; absent for --pg.
+	ServerUID *uint32 `json:"serverUID,omitempty"`
+}
+
+func workerJoinOf(b *backends, c config) (workerJoin, error) {
+	j := workerJoin{Redis: b.redis.Endpoint(), PG: c.pgDSN}
+	if b.cluster != nil {
+		uid := b.cluster.ServerUID()
+		j.PG, j.ServerUID = b.cluster.DSN(pgcluster.Database), &uid
+	}
+	if j.Redis.URL == "" || j.PG == "" {
+		return j, errors.New("stress: the backends cannot be joined by another process")
+	}
+	return j, nil
+}

@@ -1,0 +1,9 @@
+package stress_test
+
+import (
+	"testing"
+
+	"github.com/fencelab/fencelab/store/storetest"
+)
+
+func TestMain(m *testing.M) { storetest.Main(m) }

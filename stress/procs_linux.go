@@ -1,0 +1,29 @@
+package stress
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"syscall"
+)
+
+// workerAttributes: a worker process is in a process group of its own, so
+// a Ctrl-C at the terminal reaches the run, which stops its workers in
+// order; and the kernel kills it if the run's process dies first.
+func workerAttributes() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+}
+
+// isStopped reads a process's state from /proc: stopped (T) or not.
+func isStopped(pid int) (stopped, known bool) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false, false
+	}
+	// pid (comm) STATE …: the name may hold spaces and parentheses.
+	i := bytes.LastIndexByte(data, ')')
+	if i < 0 || i+2 >= len(data) {
+		return false, false
+	}
+	return data[i+2] == 'T', true
+}

@@ -1,0 +1,508 @@
+package stress
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/lang"
+)
+
+// Config is one run.
+type Config struct {
+	Workers int
+	// Duration is how long the workers run; Ops, when above zero, ends the
+	// run instead once that many writes were made.
+	Duration time.Duration
+	Ops      int
+	// PauseEvery is how often a worker that just took the lease is frozen,
+	// for Pause — longer than the lease's TTL, like a long GC pause (0:
+	// never).
+	PauseEvery time.Duration
+	Pause      time.Duration
+	Mode       engine.Mode
+	LeaseTTL   time.Duration
+	// History keeps the checked history for Visualize.
+	History bool
+	// Progress hears how far the run is, about once a second.
+	Progress func(Progress)
+	// Gone tells a worker's failure that is a backend's absence from
+	// another (ErrBackendGone); nil: none is.
+	Gone func(error) bool
+}
+
+// Backends are what the workers contend on.
+type Backends struct {
+	Coordination engine.Coordination
+	Database     engine.Database
+}
+
+// Progress is a run so far.
+type Progress struct {
+	Elapsed    time.Duration
+	Writes     int
+	Accepted   int
+	Rejections map[string]int
+	Pauses     int
+	// PerSecond is accepted writes a second over the last interval.
+	PerSecond float64
+}
+
+// Report is what a run did and what the checks found.
+type Report struct {
+	Mode     engine.Mode
+	Workers  int
+	Procs    bool
+	Elapsed  time.Duration
+	LeaseTTL time.Duration
+	// Interrupted: the run was cut short (a signal); what it did is checked.
+	Interrupted bool
+
+	Writes, Accepted, Rejected int
+	Rejections                 map[string]int
+	Reads, Pauses              int
+	Contended                  int // tries at a lease another worker held
+	LeasesLost                 int // releases that found the lease gone: a pause outlived it
+	CommitsPerSecond           float64
+	P50, P99                   time.Duration
+
+	Audit engine.Audit
+	// Counter is the Redis fencing counter at the end; LeaseLeft names a
+	// lease still held (empty: free).
+	Counter   int64
+	LeaseLeft string
+
+	// The linearizability check of the history, in segments.
+	Segments, Illegal, Unknown int
+	HistoryReads               int
+	HistoryWrites              int
+	FirstViolation             lang.Phrase
+
+	checker *checker
+}
+
+// Linearizable reports whether every segment of the history was.
+func (r Report) Linearizable() bool { return r.Illegal == 0 && r.Unknown == 0 }
+
+// Check is one of the invariants checked from the rows and keys.
+type Check struct {
+	Invariant int // of DESIGN §7; 0 for a check of the run's own
+	Held      bool
+	What      lang.Phrase // what it checks
+	Found     lang.Phrase // what broke it; empty when it held
+}
+
+// Checks are the invariants of the run's rows and keys.
+func (r Report) Checks() []Check {
+	a := r.Audit
+	stale := Check{Invariant: 1, What: lang.P("tokens accepted strictly increase in commit order"), Held: a.StaleCommits == 0}
+	if s := a.FirstStale; s != nil {
+		stale.Found = lang.P("%d stale commits; the first: %s committed token %d after %s's %d", a.StaleCommits, s.Owner, s.Token, s.AfterOwner, s.After)
+	}
+	outbox := Check{Invariant: 3, What: lang.P("every commit has its one outbox row, no outbox row lacks its commit, and the checkpoint is the resource's"),
+		Held: a.CommitsWithoutOutbox == 0 && a.OutboxWithoutCommit == 0 && !a.CheckpointDisagrees}
+	if !outbox.Held {
+		outbox.Found = lang.P("%d commits without their outbox row, %d outbox rows without a commit, the checkpoint disagrees: %t",
+			a.CommitsWithoutOutbox, a.OutboxWithoutCommit, a.CheckpointDisagrees)
+	}
+	lost := Check{Invariant: 7, What: lang.P("no lost update: every commit was computed from the value the row held"), Held: a.LostUpdates == 0}
+	if l := a.FirstLost; l != nil {
+		lost.Found = lang.P("%d lost updates; the first: %s wrote %d computed from %d, but the row held %d", a.LostUpdates, l.Owner, l.Value, l.Read, l.Previous)
+	}
+	// Each accepted write added one, so the summary counts them; fewer
+	// means writes were lost.
+	sum := Check{What: lang.P("the summary counts the accepted writes"), Held: a.Summary == int64(a.Committed)}
+	if !sum.Held {
+		sum.Found = lang.P("summary %d, accepted writes %d", a.Summary, a.Committed)
+	}
+	counter := Check{What: lang.P("Redis's counter is at or above every token accepted, and the lease is free at the end"),
+		Held: r.Counter >= a.LastAcceptedFence && r.LeaseLeft == ""}
+	if !counter.Held {
+		counter.Found = lang.P("counter %d, last accepted fence %d, lease %q", r.Counter, a.LastAcceptedFence, r.LeaseLeft)
+	}
+	return []Check{stale, outbox, lost, sum, counter}
+}
+
+// Held reports whether every invariant held and the history is
+// linearizable.
+func (r Report) Held() bool {
+	for _, c := range r.Checks() {
+		if !c.Held {
+			return false
+		}
+	}
+	return r.Linearizable()
+}
+
+// Violations counts what broke fencing: stale commits, lost updates and
+// illegal segments of the history.
+func (r Report) Violations() int { return r.Audit.StaleCommits + r.Audit.LostUpdates + r.Illegal }
+
+// AsExpected is the exit status's question, as for check: SAFE held, or
+// UNSAFE showed a violation.
+func (r Report) AsExpected() bool {
+	if r.Mode == engine.Safe {
+		return r.Held()
+	}
+	return r.Violations() > 0
+}
+
+// Visualize writes Porcupine's page of the history kept (Config.History):
+// the first segment that is not linearizable, if any, and the latest ones.
+func (r Report) Visualize(w io.Writer) (segments int, err error) {
+	if r.checker == nil || !r.checker.keep {
+		return 0, errors.New("stress: the run kept no history")
+	}
+	return r.checker.visualize(w)
+}
+
+// ErrWorker is a worker that failed: the run stops.
+var ErrWorker = errors.New("a worker failed")
+
+// ErrBackendGone is a worker's backend that cannot be reached or stopped
+// answering: the run stops.
+var ErrBackendGone = errors.New("a backend went away")
+
+// Run seeds the resource, runs the workers as fleet says, checks the
+// history as it comes and the rows and keys at the end. A worker's backend
+// failure stops the run and is returned; a cancelled ctx ends it early,
+// with its report.
+func Run(ctx context.Context, cfg Config, b Backends, f Fleet) (Report, error) {
+	res := Resource()
+	if err := seed(ctx, b, res); err != nil {
+		return Report{}, err
+	}
+	workers := make([]WorkerConfig, cfg.Workers)
+	for i := range workers {
+		workers[i] = WorkerConfig{ID: i, Mode: cfg.Mode, LeaseTTL: cfg.LeaseTTL, Resource: res}
+	}
+
+	start := Now()
+	run := &collector{cfg: cfg, rejections: map[string]int{},
+		checker: newChecker(cfg.Workers, start, register{Value: res.InitialValue}, cfg.Mode == engine.Safe, cfg.History)}
+	records := make(chan Record, 4*cfg.Workers+64)
+	var stopping atomic.Bool
+	// The workers finish the round they are in when the run stops, so
+	// their context outlives an interrupt.
+	fleetCtx, stopFleet := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopFleet()
+	started := f.start(fleetCtx, workers, b, fleetHooks{more: func() bool { return !stopping.Load() }, pause: cfg.Pause, gone: cfg.Gone}, records)
+	if started != nil {
+		f.stop()
+		return Report{}, started
+	}
+
+	var pauseTick <-chan time.Time
+	if cfg.PauseEvery > 0 {
+		t := time.NewTicker(cfg.PauseEvery)
+		defer t.Stop()
+		pauseTick = t.C
+	}
+	progress := time.NewTicker(time.Second)
+	defer progress.Stop()
+	var deadline <-chan time.Time
+	if cfg.Ops == 0 {
+		timer := time.NewTimer(cfg.Duration)
+		defer timer.Stop()
+		deadline = timer.C
+	}
+	stop := func() {
+		if stopping.CompareAndSwap(false, true) {
+			f.stop()
+		}
+	}
+	done := make(chan error, 1)
+	go func() { done <- f.wait(); close(records) }()
+
+	var failure error
+	interrupted := false
+	lastAccepted, lastTick := 0, time.Now()
+	for in := (<-chan Record)(records); in != nil; {
+		select {
+		case r, ok := <-in:
+			if !ok {
+				in = nil
+				break
+			}
+			if r.Kind == Failed && failure == nil {
+				failure = fmt.Errorf("%w: %s", ErrWorker, r.Err)
+				if r.Gone {
+					failure = fmt.Errorf("%w: %s", ErrBackendGone, r.Err)
+				}
+				stop()
+			}
+			run.add(r)
+			if r.Kind == Freezing {
+				go f.thaw(r.Worker, cfg.Pause)
+			}
+			if cfg.Ops > 0 && run.writes >= cfg.Ops {
+				stop()
+			}
+		case <-pauseTick:
+			if !stopping.Load() {
+				f.arm()
+			}
+		case <-deadline:
+			stop()
+		case <-ctx.Done():
+			if !stopping.Load() {
+				interrupted = true
+			}
+			stop()
+			ctx = context.WithoutCancel(ctx)
+		case now := <-progress.C:
+			if cfg.Progress != nil {
+				elapsed := time.Duration(Now() - start)
+				cfg.Progress(Progress{Elapsed: elapsed, Writes: run.writes, Accepted: run.accepted,
+					Rejections: maps(run.rejections), Pauses: run.pauses,
+					PerSecond: float64(run.accepted-lastAccepted) / now.Sub(lastTick).Seconds()})
+			}
+			lastAccepted, lastTick = run.accepted, now
+		}
+	}
+	elapsed := time.Duration(Now() - start)
+	if err := <-done; err != nil && (failure == nil || !f.processes()) {
+		failure = err // a goroutine's own error says the most
+	}
+	if failure != nil {
+		return Report{}, failure
+	}
+
+	run.checker.check(true)
+	report := Report{Mode: cfg.Mode, Workers: cfg.Workers, Procs: f.processes(), Elapsed: elapsed,
+		LeaseTTL: cfg.LeaseTTL, Interrupted: interrupted,
+		Writes: run.writes, Accepted: run.accepted, Rejected: run.writes - run.accepted, Rejections: run.rejections,
+		Reads: run.reads, Pauses: run.pauses, Contended: run.contended, LeasesLost: run.leasesLost,
+		CommitsPerSecond: float64(run.accepted) / elapsed.Seconds(),
+		P50:              run.latency.percentile(0.50), P99: run.latency.percentile(0.99),
+		Segments: run.checker.Segments, Illegal: run.checker.Illegal, Unknown: run.checker.Unknown,
+		HistoryReads: run.checker.Reads, HistoryWrites: run.checker.Writes, FirstViolation: run.checker.First,
+		checker: run.checker}
+	var err error
+	if report.Audit, err = audit(ctx, b, res); err != nil {
+		return Report{}, err
+	}
+	if report.Counter, report.LeaseLeft, err = redisState(ctx, b, res); err != nil {
+		return Report{}, err
+	}
+	return report, nil
+}
+
+func maps(m map[string]int) map[string]int {
+	out := make(map[string]int, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// collector counts what the records say, for the report.
+type collector struct {
+	cfg     Config
+	checker *checker
+	latency latencies
+
+	writes, accepted, reads, contended, leasesLost, pauses int
+	rejections                                             map[string]int
+}
+
+func (c *collector) add(r Record) {
+	switch r.Kind {
+	case Write:
+		c.writes++
+		if r.Accepted {
+			c.accepted++
+			c.latency.add(time.Duration(r.Return - r.Call))
+		} else {
+			c.rejections[r.Rejection]++
+		}
+	case Read:
+		c.reads++
+	case Idle:
+		c.contended++
+	case Released:
+		if r.Lost {
+			c.leasesLost++
+		}
+	case Paused:
+		c.pauses++
+	}
+	c.checker.add(r)
+}
+
+// seed puts the resource's rows in PostgreSQL and its counter and epoch in
+// Redis.
+func seed(ctx context.Context, b Backends, res engine.Seed) error {
+	ledger, err := b.Database.Connect(ctx, "stress")
+	if err != nil {
+		return err
+	}
+	defer ledger.Close(context.WithoutCancel(ctx))
+	if err := ledger.Seed(ctx, res); err != nil {
+		return err
+	}
+	if err := b.Coordination.Wipe(ctx); err != nil {
+		return err
+	}
+	return b.Coordination.Client("stress").Bootstrap(ctx, res.ConflictKey, res.NamespaceEpoch, res.CounterStart)
+}
+
+// audit reads what the rows say.
+func audit(ctx context.Context, b Backends, res engine.Seed) (engine.Audit, error) {
+	ledger, err := b.Database.Connect(ctx, "stress-audit")
+	if err != nil {
+		return engine.Audit{}, err
+	}
+	defer ledger.Close(context.WithoutCancel(ctx))
+	auditor, ok := ledger.(engine.Auditor)
+	if !ok {
+		return engine.Audit{}, errors.New("stress: the database cannot audit its rows")
+	}
+	return auditor.Audit(ctx, res.ConflictKey)
+}
+
+// redisState reads the fencing counter and any lease left on the resource.
+func redisState(ctx context.Context, b Backends, res engine.Seed) (int64, string, error) {
+	names := b.Coordination.ConflictKeyNames(res.ConflictKey) // lease, counter, epoch
+	keys, err := b.Coordination.Keys(ctx)
+	if err != nil {
+		return 0, "", err
+	}
+	var counter int64
+	lease := ""
+	for _, k := range keys {
+		switch k.Key {
+		case names[0]:
+			lease = k.Value
+		case names[1]:
+			counter, _ = strconv.ParseInt(k.Value, 10, 64)
+		}
+	}
+	return counter, lease, nil
+}
+
+// fleetHooks are what a fleet's workers ask the run.
+type fleetHooks struct {
+	more  func() bool
+	pause time.Duration // how long a pause lasts
+	gone  func(error) bool
+}
+
+// A Fleet runs the workers: goroutines of this process (Goroutines) or
+// processes of their own (see Processes).
+type Fleet interface {
+	start(ctx context.Context, workers []WorkerConfig, b Backends, hooks fleetHooks, records chan<- Record) error
+	// stop asks every worker to end after its round.
+	stop()
+	// wait waits until every worker has ended; the first failure.
+	wait() error
+	// processes: the workers are processes of their own.
+	processes() bool
+	// arm makes a pause due: the next worker to take the lease (a worker
+	// process picked at random) pauses right after it.
+	arm()
+	// thaw continues, after d, a worker process that stopped itself
+	// (Freezing).
+	thaw(worker int, d time.Duration)
+}
+
+// Goroutines is a fleet of goroutines, each with its own Redis client and
+// PostgreSQL connection; a pause is the worker sleeping where it stands.
+func Goroutines() Fleet { return &goroutines{} }
+
+type goroutines struct {
+	wg     sync.WaitGroup
+	mu     sync.Mutex
+	first  error
+	cancel context.CancelFunc
+	armed  atomic.Bool // a pause is due: the next worker to take the lease takes it
+}
+
+func (g *goroutines) start(ctx context.Context, workers []WorkerConfig, b Backends, hooks fleetHooks, records chan<- Record) error {
+	ctx, g.cancel = context.WithCancel(ctx)
+	built := make([]*Worker, len(workers))
+	var ledgers []engine.Ledger
+	for i, cfg := range workers {
+		ledger, err := b.Database.Connect(ctx, Owner(cfg.ID))
+		if err != nil {
+			for _, l := range ledgers {
+				l.Close(context.WithoutCancel(ctx))
+			}
+			return err
+		}
+		ledgers = append(ledgers, ledger)
+		built[i] = &Worker{Config: cfg, Leases: b.Coordination.Client(Owner(cfg.ID)), Ledger: ledger,
+			More: hooks.more, Pause: g.pause(cfg.ID, hooks.pause), Gone: hooks.gone}
+	}
+	for _, w := range built {
+		g.wg.Go(func() {
+			defer w.Ledger.Close(context.WithoutCancel(ctx))
+			if err := w.Run(ctx, func(r Record) { records <- r }); err != nil {
+				g.mu.Lock()
+				if g.first == nil {
+					g.first = err
+				}
+				g.mu.Unlock()
+			}
+		})
+	}
+	return nil
+}
+
+// stop lets each worker finish its round: a write in flight lands, and
+// the lease is released.
+func (g *goroutines) stop() {}
+
+func (g *goroutines) wait() error {
+	g.wg.Wait()
+	g.cancel()
+	return g.first
+}
+
+// pause is a goroutine worker's: when one is due, sleep where it stands.
+func (g *goroutines) pause(id int, d time.Duration) func(context.Context, func(Record)) {
+	return func(ctx context.Context, report func(Record)) {
+		if !g.armed.CompareAndSwap(true, false) {
+			return
+		}
+		start := Now()
+		select {
+		case <-time.After(d):
+		case <-ctx.Done():
+		}
+		report(Record{Worker: id, Kind: Paused, Call: start, Return: Now()})
+	}
+}
+
+func (g *goroutines) processes() bool         { return false }
+func (g *goroutines) arm()                    { g.armed.Store(true) }
+func (g *goroutines) thaw(int, time.Duration) {}
+
+// FormatCount writes a count with thousands separators: 12,345.
+func FormatCount(n int) string {
+	s := strconv.Itoa(n)
+	var parts []string
+	for len(s) > 3 {
+		parts = append([]string{s[len(s)-3:]}, parts...)
+		s = s[:len(s)-3]
+	}
+	return strings.Join(append([]string{s}, parts...), ",")
+}
+
+// Reasons lists rejections by reason, sorted: "STALE_FENCE 45".
+func Reasons(m map[string]int) string {
+	var parts []string
+	for reason, n := range m {
+		parts = append(parts, reason+" "+FormatCount(n))
+	}
+	slices.Sort(parts)
+	return strings.Join(parts, ", ")
+}

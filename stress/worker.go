@@ -1,0 +1,167 @@
+package stress
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/fencelab/fencelab/engine"
+)
+
+// Resource is what the workers contend for: the catalog's shared values of
+// DESIGN §6, one conflict key.
+func Resource() engine.Seed {
+	return engine.Seed{
+		ConflictKey: "summary:tenant-a:2026-07", TenantID: "tenant-a", MembershipRevision: 7,
+		RegionID: "region-a", RegionEpoch: 3, NamespaceEpoch: 2,
+		MinimumWriterVersion: 2, CheckpointSchemaVersion: 1,
+		Now: time.Now().UTC(),
+	}
+}
+
+// WorkerConfig is what a worker needs to know of the run.
+type WorkerConfig struct {
+	ID       int           `json:"id"`
+	Mode     engine.Mode   `json:"mode"`
+	LeaseTTL time.Duration `json:"leaseTTL"`
+	Resource engine.Seed   `json:"resource"`
+}
+
+// Owner is a worker's name in Redis and PostgreSQL.
+func Owner(id int) string { return fmt.Sprintf("worker-%d", id) }
+
+// Worker is one worker's loop over connections of its own: acquire the
+// resource lease, perhaps freeze, read the summary, write it — fenced, in
+// DESIGN §4's transaction (SAFE), or unconditionally from the read
+// (UNSAFE) — and release the lease.
+type Worker struct {
+	Config WorkerConfig
+	Leases engine.LeaseStore
+	Ledger engine.Ledger
+	// Pause, if set, runs right after each acquire: the pause of a
+	// stop-the-world collector, when one is due, reported as Paused. A
+	// goroutine sleeps; a worker process stops itself with SIGSTOP, all of
+	// it, until its run continues it.
+	Pause func(ctx context.Context, report func(Record))
+	// More is asked before each round whether to go on.
+	More func() bool
+	// Gone tells a failure that is a backend's absence (it cannot be
+	// reached, or stopped answering) from another; nil: none is.
+	Gone func(error) bool
+}
+
+// Run loops until ctx ends or More says no, reporting what it does. A
+// backend failure ends it, reported as Failed and returned.
+func (w *Worker) Run(ctx context.Context, report func(Record)) error {
+	backoff := newBackoff()
+	for w.More() && ctx.Err() == nil {
+		done, err := w.round(ctx, report, backoff)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil // stopped mid-round: nothing failed
+			}
+			report(Record{Worker: w.Config.ID, Kind: Failed, Return: Now(), Err: err.Error(), Gone: w.Gone != nil && w.Gone(err)})
+			return err
+		}
+		if !done {
+			backoff.wait(ctx)
+		}
+	}
+	return nil
+}
+
+// round is one try: false when the lease was held by another worker.
+func (w *Worker) round(ctx context.Context, report func(Record), backoff *backoff) (bool, error) {
+	cfg, res := w.Config, w.Config.Resource
+	owner := Owner(cfg.ID)
+	call := Now()
+	var grant engine.LeaseGrant
+	var err error
+	if cfg.Mode == engine.Safe {
+		grant, err = w.Leases.AcquireLease(ctx, res.ConflictKey, owner, cfg.LeaseTTL, res.NamespaceEpoch)
+	} else {
+		grant, err = w.Leases.AcquireLeaseNaive(ctx, res.ConflictKey, owner, cfg.LeaseTTL)
+	}
+	if err != nil {
+		return false, fmt.Errorf("%s: acquire the lease: %w", owner, err)
+	}
+	if grant.Outcome == engine.LeaseContended {
+		report(Record{Worker: cfg.ID, Kind: Idle, Return: Now()})
+		return false, nil
+	}
+	backoff.reset()
+	token := grant.Token
+	report(Record{Worker: cfg.ID, Kind: Acquired, Call: call, Return: Now(), Token: token})
+
+	if w.Pause != nil {
+		w.Pause(ctx, report)
+	}
+
+	call = Now()
+	read, err := w.Ledger.ReadSummary(ctx, res.ConflictKey)
+	if err != nil {
+		return false, fmt.Errorf("%s: read the summary: %w", owner, err)
+	}
+	report(Record{Worker: cfg.ID, Kind: Read, Call: call, Return: Now(), Value: read})
+
+	write := engine.Write{
+		OperationID: fmt.Sprintf("stress/%s/e%d/t%d", owner, res.NamespaceEpoch, token),
+		JobName:     "stress", TenantID: res.TenantID, ConflictKey: res.ConflictKey, Owner: owner,
+		Token: token, NamespaceEpoch: res.NamespaceEpoch, MembershipRevision: res.MembershipRevision,
+		RegionID: res.RegionID, RegionEpoch: res.RegionEpoch,
+		ContractVersion: max(res.MinimumWriterVersion, res.CheckpointSchemaVersion), CheckpointSchema: res.CheckpointSchemaVersion,
+		Now: time.Now().UTC(),
+	}
+	var result engine.WriteResult
+	call = Now()
+	if cfg.Mode == engine.Safe {
+		// The read above is what a worker would show; the write adds to
+		// what it finds under the row lock, in the fenced transaction.
+		write.AddUnderLock, write.Delta = true, 1
+		result, err = w.Ledger.FencedMutation(ctx, write)
+	} else {
+		// The naive read-modify-write: from the read, unconditionally.
+		write.Value, write.ReadValue = read+1, &read
+		result, err = w.Ledger.UnfencedMutation(ctx, write)
+		result.Value = write.Value
+	}
+	if err != nil {
+		return false, fmt.Errorf("%s: write with token %d: %w", owner, token, err)
+	}
+	report(Record{Worker: cfg.ID, Kind: Write, Call: call, Return: Now(), Token: token,
+		Value: result.Value, Prev: result.Read, Accepted: result.Committed, Rejection: result.Rejection})
+
+	status, err := w.Leases.ReleaseLease(ctx, res.ConflictKey, owner, token, res.NamespaceEpoch)
+	if err != nil {
+		return false, fmt.Errorf("%s: release the lease: %w", owner, err)
+	}
+	report(Record{Worker: cfg.ID, Kind: Released, Return: Now(), Token: token, Lost: status != engine.LeaseDone})
+	return true, nil
+}
+
+// backoff spaces a worker's tries at a lease another worker holds: short
+// at first, so the lease changes hands quickly, then longer, so many
+// waiting workers do not swamp Redis; with jitter, so they do not retry in
+// step.
+type backoff struct{ next time.Duration }
+
+const (
+	firstBackoff = 50 * time.Microsecond
+	maxBackoff   = 2 * time.Millisecond
+)
+
+func newBackoff() *backoff { return &backoff{next: firstBackoff} }
+
+func (b *backoff) reset() { b.next = firstBackoff }
+
+func (b *backoff) wait(ctx context.Context) {
+	d := b.next/2 + rand.N(b.next)
+	b.next = min(2*b.next, maxBackoff)
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}

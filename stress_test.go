@@ -1,0 +1,171 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/fencelab/fencelab/store/storetest"
+)
+
+func TestStressBadInput(t *testing.T) {
+	mine := filepath.Join(t.TempDir(), "mine.html")
+	require.NoError(t, os.WriteFile(mine, []byte("my notes"), 0o644))
+	for _, tc := range []struct {
+		name     string
+		args     []string
+		code     int
+		contains string
+	}{
+		{"no workers", []string{"stress", "--workers", "0"}, 2, "--workers must be between 1 and 200, got 0"},
+		{"absurdly many workers", []string{"stress", "--workers", "100000"}, 2, "--workers must be between 1 and 200"},
+		{"a duration with no unit", []string{"stress", "--duration", "10"}, 2, `invalid argument "10" for "--duration"`},
+		{"no duration", []string{"stress", "--duration", "0s"}, 2, "--duration must be between"},
+		{"a year", []string{"stress", "--duration", "9000h"}, 2, "--duration must be between"},
+		{"duration and ops", []string{"stress", "--duration", "1s", "--ops", "10"}, 2, "not both"},
+		{"no ops", []string{"stress", "--ops", "0"}, 2, "--ops must be between"},
+		{"pauses in the past", []string{"stress", "--pause-every", "-1s"}, 2, "--pause-every"},
+		{"a pause of an hour", []string{"stress", "--pause", "1h"}, 2, "--pause must be between"},
+		{"both modes", []string{"stress", "--mode", "both"}, 2, "stress runs safe or unsafe"},
+		{"arguments", []string{"stress", "now"}, 2, "no arguments"},
+		{"a flag it does not take", []string{"stress", "--all"}, 2, "does not take --all"},
+		{"UNSAFE on --pg", []string{"stress", "--mode", "unsafe", "--pg", "postgres://x@h/db"}, 2, "--allow-unsafe"},
+		{"a page of the user's", []string{"stress", "--html", mine}, 2, "not overwritten"},
+		{"Redis down", []string{"stress", "--redis", "redis://127.0.0.1:1/0"}, 3, "redis://127.0.0.1:1"},
+		{"worker at a terminal or by hand", []string{"worker", "--json"}, 2, "does not take --json"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			started := time.Now()
+			code, _, stderr := call(t, tc.args...)
+			require.Equal(t, tc.code, code, "stderr: %s", stderr)
+			requireOneLine(t, stderr, tc.contains)
+			require.Less(t, time.Since(started), 10*time.Second)
+		})
+	}
+	data, err := os.ReadFile(mine)
+	require.NoError(t, err)
+	require.Equal(t, "my notes", string(data), "the user's file is untouched")
+}
+
+// SAFE under pauses longer than the lease holds; UNSAFE under the same
+// pauses breaks, as check's exit codes say; UNSAFE without pauses shows
+// nothing, and says why.
+func TestStressSafeHoldsUnsafeBreaks(t *testing.T) {
+	short := []string{"--workers", "4", "--duration", "2s", "--lease-ttl", "100ms", "--pause-every", "300ms"}
+	code, stdout, stderr := call(t, append([]string{"stress"}, short...)...)
+	require.Equal(t, 0, code, "%s\n%s", stdout, stderr)
+	require.Contains(t, stdout, "SAFE held: every invariant, and the history is linearizable — as expected")
+	require.Contains(t, stdout, "✓ 1 tokens accepted strictly increase in commit order")
+	require.Contains(t, stdout, "linearizable — ")
+	require.Contains(t, stdout, "rejected: STALE_FENCE", "a paused worker came back with an old token")
+
+	code, stdout, stderr = call(t, append([]string{"stress", "--mode", "unsafe"}, short...)...)
+	require.Equal(t, 0, code, "%s\n%s", stdout, stderr)
+	require.Contains(t, stdout, "✗ 1 tokens accepted strictly increase in commit order")
+	require.Contains(t, stdout, "NOT linearizable")
+	require.Contains(t, stdout, "UNSAFE broke fencing")
+
+	code, stdout, stderr = call(t, "stress", "--mode", "unsafe", "--workers", "2", "--duration", "1s", "--pause-every", "0")
+	require.Equal(t, 1, code, stdout)
+	require.Contains(t, stdout, "no pauses")
+	requireOneLine(t, stderr, "UNSAFE showed no violation")
+
+	code, stdout, _ = call(t, "--lang", "ko", "stress", "--workers", "2", "--ops", "50", "--json")
+	require.Equal(t, 0, code)
+	var report struct {
+		Writes       int  `json:"writes"`
+		Linearizable bool `json:"linearizable"`
+		AsExpected   bool `json:"asExpected"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(stdout), &report))
+	require.True(t, report.Linearizable)
+	require.True(t, report.AsExpected)
+	require.GreaterOrEqual(t, report.Writes, 50)
+}
+
+// --procs: every worker a process of its own, frozen by a real SIGSTOP; the
+// visualization is written; and no worker process outlives the run, whether
+// it ends, is interrupted or its parent is killed outright.
+func TestStressProcs(t *testing.T) {
+	bin := binary(t)
+	env := append(os.Environ(), "FENCELAB_CACHE_DIR="+cacheDir(t))
+	page := filepath.Join(t.TempDir(), "history.html")
+	cmd := exec.Command(bin, "stress", "--procs", "--mode", "unsafe", "--workers", "4", "--duration", "3s",
+		"--lease-ttl", "100ms", "--pause-every", "400ms", "--html", page, "--json")
+	cmd.Env = env
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	require.NoError(t, err, stderr.String())
+	var report struct {
+		Processes    bool   `json:"processes"`
+		Pauses       int    `json:"pauses"`
+		StaleCommits int    `json:"staleCommits"`
+		Linearizable bool   `json:"linearizable"`
+		First        string `json:"firstViolation"`
+	}
+	require.NoError(t, json.Unmarshal(out, &report))
+	require.True(t, report.Processes)
+	require.Positive(t, report.Pauses)
+	require.Positive(t, report.StaleCommits, "each frozen worker came back and overwrote")
+	require.False(t, report.Linearizable)
+	require.Contains(t, report.First, "was accepted at")
+	html, err := os.ReadFile(page)
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(string(html), "<!-- written by fencelab stress -->"))
+	require.Contains(t, string(html), "Porcupine")
+	require.Empty(t, workerProcesses(bin), "no worker process outlives its run")
+
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGKILL} {
+		t.Run(sig.String(), func(t *testing.T) {
+			run := exec.Command(bin, "stress", "--procs", "--workers", "3", "--duration", "1m", "--pause-every", "300ms")
+			run.Env = env
+			require.NoError(t, run.Start())
+			deadline := time.Now().Add(20 * time.Second)
+			for len(storetest.Children(run.Process.Pid)) < 3+1 && time.Now().Before(deadline) { // the workers and postgres
+				time.Sleep(50 * time.Millisecond)
+			}
+			time.Sleep(700 * time.Millisecond) // a pause or two under way
+			workers := workerProcesses(bin)
+			require.Len(t, workers, 3)
+			require.NoError(t, run.Process.Signal(sig))
+			err := run.Wait()
+			if sig == syscall.SIGINT {
+				require.Equal(t, 130, run.ProcessState.ExitCode(), "%v", err)
+			}
+			for time.Now().Before(deadline) && len(workerProcesses(bin)) > 0 {
+				time.Sleep(20 * time.Millisecond)
+			}
+			require.Empty(t, workerProcesses(bin), "no orphans after %s", sig)
+		})
+	}
+}
+
+// workerProcesses are the running worker processes of the binary bin.
+func workerProcesses(bin string) []int {
+	var pids []int
+	paths, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, path := range paths {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		if string(raw) == bin+"\x00worker\x00" {
+			pid := 0
+			for _, c := range filepath.Base(filepath.Dir(path)) {
+				pid = 10*pid + int(c-'0')
+			}
+			if storetest.Running(pid) {
+				pids = append(pids, pid)
+			}
+		}
+	}
+	return pids
+}
