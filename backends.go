@@ -126,7 +126,7 @@ func (c config) check() error {
 	}
 	if c.redisURL != "" {
 		if err := redisstore.ValidateURL(c.redisURL); err != nil {
-			return usageError("--redis %s: %s (want redis://HOST:PORT/DB)", redact.URL(c.redisURL), redact.Within(engine.OneLine(err), c.redisURL))
+			return usageError("--redis %s: %s (want redis://HOST:PORT/DB, or a cluster's redis://H1:P1,H2:P2)", redact.URL(c.redisURL), redact.Within(engine.OneLine(err), c.redisURL))
 		}
 	}
 	if c.pgDSN != "" {

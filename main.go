@@ -142,7 +142,8 @@ const usageCommands = `  fencelab [--mode unsafe] [flags]        the explorer (l
 
 const usageFlags = `
 flags:
-  --redis redis://HOST:PORT/DB   a real Redis instead of the embedded one
+  --redis redis://HOST:PORT/DB   a real Redis instead of the embedded one; a Redis Cluster
+                                 as redis://H1:P1,H2:P2,… or any one node's address
   --pg DSN                       an existing PostgreSQL instead of an ephemeral cluster;
                                  only schema fencelab is touched
   --allow-unsafe                 let UNSAFE runs write to the --pg server
@@ -229,7 +230,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		langFlag   string
 		st         stressFlags
 	)
-	flags.StringVar(&c.redisURL, "redis", "", "use a real Redis `URL` (redis://HOST:PORT/DB) instead of the embedded one")
+	flags.StringVar(&c.redisURL, "redis", "", "use a real Redis `URL` (redis://HOST:PORT/DB, or a cluster's redis://H1:P1,H2:P2) instead of the embedded one")
 	flags.StringVar(&c.pgDSN, "pg", "", "use an existing PostgreSQL (`DSN`) instead of an ephemeral cluster; only schema fencelab is touched")
 	flags.BoolVar(&c.allowUnsafe, "allow-unsafe", false, "let UNSAFE runs write to the server given with --pg")
 	flags.DurationVar(&c.leaseTTL, "lease-ttl", 0, "lease TTL (default 30s on the embedded Redis; on a real one 1.5s, 10s in the explorer)")

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,7 +16,6 @@ import (
 
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
-	"github.com/redis/go-redis/v9/maintnotifications"
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/store/redact"
@@ -28,10 +26,11 @@ var _ engine.Coordination = (*Coordination)(nil)
 // ErrClosed is the error of a client used after it was closed.
 var ErrClosed = redis.ErrClosed
 
-// Coordination is one Redis server: the embedded one or a real one.
+// Coordination is one Redis server — the embedded one or a real one — or a
+// Redis Cluster.
 type Coordination struct {
-	options  *redis.Options
-	admin    *redis.Client
+	server   server
+	admin    redis.UniversalClient
 	embedded *miniredis.Miniredis // nil for a real server
 	describe string
 	keys     keyspace
@@ -47,7 +46,7 @@ type Coordination struct {
 	stopAlive func()
 
 	mu      sync.Mutex
-	clients map[string]*redis.Client
+	clients map[string]redis.UniversalClient
 }
 
 // StartEmbedded starts an in-process miniredis. Its clock is the lab clock:
@@ -57,25 +56,45 @@ func StartEmbedded() (*Coordination, error) {
 	if err := mr.Start(); err != nil {
 		return nil, fmt.Errorf("redisstore: start miniredis: %w", err)
 	}
-	c := newCoordination(&redis.Options{Addr: mr.Addr()}, "miniredis", keyspace{prefix: Prefix})
+	c := newCoordination(server{single: &redis.Options{Addr: mr.Addr()}}, "miniredis", keyspace{prefix: Prefix})
 	c.embedded = mr
 	c.url = "redis://" + mr.Addr()
 	return c, nil
 }
 
-// Connect uses the real server behind a redis:// URL. Its TTLs run on the
-// wall clock. The run gets a namespace of its own on the server
-// (fencelab:RUN:), which Close deletes.
+// Connect uses the real server behind a redis:// URL — or the Redis
+// Cluster, when the URL lists several nodes (redis://H1:P1,H2:P2) or its
+// one server is a cluster's node. Its TTLs run on the wall clock. The run
+// gets a namespace of its own on the server (fencelab:RUN:), which Close
+// deletes.
 func Connect(ctx context.Context, url string) (*Coordination, error) {
-	options, err := redis.ParseURL(url)
+	s, err := parseServer(url)
 	if err != nil {
 		return nil, fmt.Errorf("redisstore: %w", err)
 	}
-	c, err := ConnectOptions(ctx, options, redact.URL(url))
+	describe := redact.URL(url)
+	bounded, cancel := context.WithTimeout(ctx, CallTimeout)
+	s, err = detectCluster(bounded, s)
+	cancel()
+	if err != nil {
+		return nil, fmt.Errorf("redisstore: reach %s: %w", describe, noAnswerIfTimedOut(ctx, err))
+	}
+	if s.isCluster() {
+		describe = "redis cluster " + describe
+	}
+	c, err := connectServer(ctx, s, describe)
 	if err == nil {
 		c.url = url
 	}
 	return c, err
+}
+
+// noAnswerIfTimedOut names a probe that ran out of CallTimeout.
+func noAnswerIfTimedOut(ctx context.Context, err error) error {
+	if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+		return errNoAnswer
+	}
+	return err
 }
 
 // Endpoint is how another process of the same run reaches the server and
@@ -83,26 +102,34 @@ func Connect(ctx context.Context, url string) (*Coordination, error) {
 // privately (a pipe), never on a command line.
 type Endpoint struct {
 	URL       string `json:"url"`
+	Cluster   bool   `json:"cluster,omitempty"`
 	Namespace string `json:"namespace"`
 }
 
 // Endpoint is this run's, for a worker process (stress --procs).
-func (c *Coordination) Endpoint() Endpoint { return Endpoint{URL: c.url, Namespace: c.keys.prefix} }
+func (c *Coordination) Endpoint() Endpoint {
+	return Endpoint{URL: c.url, Cluster: c.server.isCluster(), Namespace: c.keys.prefix}
+}
 
 // Join connects a worker process to its run's server and keys. It
 // announces nothing and deletes nothing: the run that made the keys does
 // that when it ends.
 func Join(ctx context.Context, e Endpoint) (*Coordination, error) {
-	options, err := redis.ParseURL(e.URL)
+	s, err := parseServer(e.URL)
 	if err != nil {
 		return nil, fmt.Errorf("redisstore: %w", err)
 	}
 	if !strings.HasPrefix(e.Namespace, Prefix) {
 		return nil, fmt.Errorf("redisstore: join %q: not a fencelab namespace", e.Namespace)
 	}
-	options.DialTimeout = CallTimeout
-	options.MaxRetries = 1
-	c := newCoordination(options, redact.URL(e.URL), keyspace{prefix: e.Namespace})
+	if e.Cluster && !s.isCluster() {
+		s = server{cluster: clusterOptions(s.single, []string{s.single.Addr})}
+	}
+	if !s.isCluster() {
+		s.single.DialTimeout = CallTimeout
+		s.single.MaxRetries = 1
+	}
+	c := newCoordination(s, redact.URL(e.URL), keyspace{prefix: e.Namespace})
 	c.url, c.joined = e.URL, true
 	if err := c.admin.Ping(ctx).Err(); err != nil {
 		c.Close()
@@ -113,10 +140,21 @@ func Join(ctx context.Context, e Endpoint) (*Coordination, error) {
 
 // ConnectOptions is Connect for options built by hand (a unix socket in tests).
 func ConnectOptions(ctx context.Context, options *redis.Options, describe string) (*Coordination, error) {
-	options.DialTimeout = CallTimeout
-	options.MaxRetries = 1
-	c := newCoordination(options, describe, runKeyspace())
-	c.url = urlOf(options)
+	c, err := connectServer(ctx, server{single: options}, describe)
+	if err == nil {
+		c.url = urlOf(options)
+	}
+	return c, err
+}
+
+// connectServer connects to a real server or cluster, announces the run
+// and sweeps the keys of runs that were killed.
+func connectServer(ctx context.Context, s server, describe string) (*Coordination, error) {
+	if !s.isCluster() {
+		s.single.DialTimeout = CallTimeout
+		s.single.MaxRetries = 1
+	}
+	c := newCoordination(s, describe, runKeyspace())
 	// The client bounds the ping itself (CallTimeout) and names a server
 	// that does not answer.
 	if err := c.admin.Ping(ctx).Err(); err != nil {
@@ -148,29 +186,15 @@ func (l driverLogger) Printf(_ context.Context, format string, args ...any) {
 	fmt.Fprintf(l.w, "redis: "+format+"\n", args...)
 }
 
-func newCoordination(options *redis.Options, describe string, keys keyspace) *Coordination {
-	// No maintenance-notification handshake: fencelab talks to one server it
-	// names, and the handshake's fallback logs through the process logger.
-	options.MaintNotificationsConfig = &maintnotifications.Config{Mode: maintnotifications.ModeDisabled}
-	options.ContextTimeoutEnabled = true
-	options.ReadTimeout, options.WriteTimeout = CallTimeout, CallTimeout
-	admin := *options
-	admin.ClientName = "fencelab-lab"
+func newCoordination(s server, describe string, keys keyspace) *Coordination {
 	c := &Coordination{
-		options:  options,
+		server:   s.bounded(),
 		describe: describe,
 		keys:     keys,
-		clients:  map[string]*redis.Client{},
+		clients:  map[string]redis.UniversalClient{},
 	}
-	c.admin = c.newClient(&admin)
+	c.admin = c.server.client("fencelab-lab", &c.unresponsive)
 	return c
-}
-
-// newClient is a go-redis client with CallTimeout on every command.
-func (c *Coordination) newClient(options *redis.Options) *redis.Client {
-	rdb := redis.NewClient(options)
-	rdb.AddHook(deadlineHook{timedOut: &c.unresponsive})
-	return rdb
 }
 
 // client is an actor's Redis connection: the lease and job stores over one
@@ -186,9 +210,7 @@ func (c *Coordination) Client(actor string) engine.RedisClient {
 	defer c.mu.Unlock()
 	rdb, ok := c.clients[actor]
 	if !ok {
-		options := *c.options
-		options.ClientName = "fencelab-" + actor
-		rdb = c.newClient(&options)
+		rdb = c.server.client("fencelab-"+actor, &c.unresponsive)
 		c.clients[actor] = rdb
 	}
 	return client{Leases: &Leases{rdb: rdb, keys: c.keys}, Jobs: &Jobs{rdb: rdb, keys: c.keys}}
@@ -221,32 +243,14 @@ func (c *Coordination) Wipe(ctx context.Context) error {
 // scanBatch is how many keys one SCAN, pipeline or UNLINK handles.
 const scanBatch = 500
 
-// scanKeys lists the keys matching a pattern, sorted.
-func scanKeys(ctx context.Context, rdb redis.Cmdable, pattern string) ([]string, error) {
-	var keys []string
-	iter := rdb.Scan(ctx, 0, pattern, scanBatch).Iterator()
-	for iter.Next(ctx) {
-		keys = append(keys, iter.Val())
-	}
-	if err := iter.Err(); err != nil {
-		return nil, fmt.Errorf("redisstore: scan %s: %w", pattern, err)
-	}
-	sort.Strings(keys)
-	return keys, nil
-}
-
 // deleteMatching deletes the keys matching a pattern of the keyspace.
 func (c *Coordination) deleteMatching(ctx context.Context, pattern string) error {
 	keys, err := scanKeys(ctx, c.admin, pattern)
 	if err != nil {
 		return err
 	}
-	for len(keys) > 0 {
-		batch := keys[:min(len(keys), scanBatch)]
-		keys = keys[len(batch):]
-		if err := c.admin.Unlink(ctx, batch...).Err(); err != nil {
-			return fmt.Errorf("redisstore: delete lab keys: %w", err)
-		}
+	if err := deleteKeys(ctx, c.admin, keys); err != nil {
+		return fmt.Errorf("redisstore: delete lab keys: %w", err)
 	}
 	return nil
 }
@@ -326,7 +330,7 @@ func (c *Coordination) Close() error {
 	for _, client := range c.clients {
 		client.Close()
 	}
-	c.clients = map[string]*redis.Client{}
+	c.clients = map[string]redis.UniversalClient{}
 	err := c.admin.Close()
 	if c.embedded != nil {
 		c.embedded.Close()
@@ -340,9 +344,10 @@ func (c *Coordination) Close() error {
 // Namespace is the prefix of every key of this run.
 func (c *Coordination) Namespace() string { return c.keys.prefix }
 
-// ValidateURL checks a redis:// URL without connecting.
+// ValidateURL checks a redis:// URL — one server's, or a cluster's list of
+// nodes — without connecting.
 func ValidateURL(url string) error {
-	_, err := redis.ParseURL(url)
+	_, err := parseServer(url)
 	return err
 }
 
@@ -355,7 +360,7 @@ func (c *Coordination) Delete(ctx context.Context, keys ...string) error {
 			return fmt.Errorf("redisstore: refusing to delete %q: not a lab key", k)
 		}
 	}
-	if err := c.admin.Del(ctx, keys...).Err(); err != nil {
+	if err := deleteKeys(ctx, c.admin, keys); err != nil {
 		return fmt.Errorf("redisstore: delete %v: %w", keys, err)
 	}
 	return nil

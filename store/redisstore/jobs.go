@@ -140,7 +140,7 @@ func (j *Jobs) DeleteRunning(ctx context.Context, target string) error {
 
 // readJobs reads every job hash and running pointer of the targets matching
 // a glob, the reads pipelined in batches.
-func readJobs(ctx context.Context, rdb redis.Cmdable, keys keyspace, targets string) (engine.JobsState, error) {
+func readJobs(ctx context.Context, rdb redis.UniversalClient, keys keyspace, targets string) (engine.JobsState, error) {
 	state := engine.JobsState{Running: map[string]string{}}
 	names, err := scanKeys(ctx, rdb, keys.jobs(targets))
 	if err != nil {

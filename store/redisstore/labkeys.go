@@ -197,7 +197,12 @@ func (c *Coordination) Restore(ctx context.Context, keys []engine.RedisKey) erro
 	if err := c.Wipe(ctx); err != nil {
 		return err
 	}
+	// One transaction on one server; a cluster's keys live in many slots,
+	// which no one transaction spans.
 	pipe := c.admin.TxPipeline()
+	if c.server.isCluster() {
+		pipe = c.admin.Pipeline()
+	}
 	for _, k := range keys {
 		name := c.keys.prefix + k.Key
 		if k.Type == "string" {

@@ -55,6 +55,7 @@ func Run(m *testing.M) int {
 		return 1
 	}
 	pid := cluster.PID()
+	defer stopRedisCluster()
 	code := func() int {
 		defer cluster.Stop()
 		if err := cluster.CreateDatabase(ctx, template, ""); err != nil {

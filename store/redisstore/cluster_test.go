@@ -1,0 +1,87 @@
+package redisstore_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/store/redisstore"
+	"github.com/fencelab/fencelab/store/storetest"
+)
+
+// On a Redis Cluster every script's keys share a hash tag, so each script
+// runs on one node; what reads or deletes many keys reaches every master.
+// A cluster is found from its list of nodes, or from one node alone.
+func TestOnARedisCluster(t *testing.T) {
+	ctx := context.Background()
+	for name, url := range map[string]string{"nodes": storetest.RedisClusterURL(t), "one node": storetest.ClusterNodeURL(t)} {
+		t.Run(name, func(t *testing.T) {
+			c, err := redisstore.Connect(ctx, url)
+			require.NoError(t, err)
+			defer c.Close()
+			require.Contains(t, c.Describe(), "redis cluster")
+			require.True(t, c.Endpoint().Cluster)
+
+			keys := []string{"summary:tenant-a:2026-07", "summary:tenant-b:2026-07", "summary:tenant-c:2026-07", "other"}
+			a := c.Client("A")
+			for _, k := range keys {
+				require.NoError(t, a.Bootstrap(ctx, k, 2, 40))
+				grant, err := a.AcquireLease(ctx, k, "worker-A", time.Minute, 2)
+				require.NoError(t, err)
+				require.Equal(t, engine.LeaseGrant{Outcome: engine.LeaseAcquired, Token: 41}, grant)
+			}
+			grant, err := c.Client("B").AcquireLease(ctx, keys[0], "worker-B", time.Minute, 2)
+			require.NoError(t, err)
+			require.Equal(t, engine.LeaseContended, grant.Outcome)
+			for _, target := range []string{"t1", "t2", "t3"} {
+				job, err := a.AcquireJob(ctx, target, "job-1", 3, time.Now(), time.Hour)
+				require.NoError(t, err)
+				require.False(t, job.Reused)
+			}
+
+			all, err := c.Keys(ctx)
+			require.NoError(t, err)
+			require.Len(t, all, 4*3+3*2, "every master's keys")
+			jobs, err := c.Jobs(ctx)
+			require.NoError(t, err)
+			require.Len(t, jobs.Jobs, 3)
+
+			// A copy of the keys goes back whole (check on a real server).
+			var relative []engine.RedisKey
+			for _, k := range all {
+				k.Key = k.Key[len(c.Namespace()):]
+				relative = append(relative, k)
+			}
+			require.NoError(t, c.Wipe(ctx))
+			none, err := c.Keys(ctx)
+			require.NoError(t, err)
+			require.Empty(t, none)
+			require.NoError(t, c.Restore(ctx, relative))
+			back, err := c.Keys(ctx)
+			require.NoError(t, err)
+			require.Len(t, back, len(all))
+		})
+	}
+	// Nothing of the runs is left on any master.
+	require.Empty(t, storetest.ClusterKeys(t, "fencelab:*"))
+}
+
+func TestClusterURLs(t *testing.T) {
+	for _, tc := range []struct {
+		url string
+		ok  bool
+	}{
+		{"redis://127.0.0.1:7000,127.0.0.1:7001,127.0.0.1:7002", true},
+		{"redis://user:secret@h1:7000,h2:7001/0?dial_timeout=1s", true},
+		{"redis://h1:7000,h2:7001/3", false},
+		{"redis://h1:7000,,h2:7001", false},
+		{"redis://h1:7000", true},
+		{"http://h1:7000,h2:7001", false},
+	} {
+		err := redisstore.ValidateURL(tc.url)
+		require.Equal(t, tc.ok, err == nil, "%s: %v", tc.url, err)
+	}
+}

@@ -1,0 +1,193 @@
+package redisstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/redis/go-redis/v9/maintnotifications"
+)
+
+// server is what a Coordination talks to: one Redis server, or a Redis
+// Cluster. Every script's keys share a hash tag (keys.go), so each script
+// runs on the one node that owns their slot; what reads or deletes many
+// keys goes to every master (scanKeys) or key by key (deleteKeys).
+type server struct {
+	single  *redis.Options        // nil for a cluster
+	cluster *redis.ClusterOptions // nil for a single server
+}
+
+func (s server) isCluster() bool { return s.cluster != nil }
+
+// client is a go-redis client of the server named name on it (CLIENT
+// SETNAME), with CallTimeout on every command.
+func (s server) client(name string, timedOut *atomic.Bool) redis.UniversalClient {
+	var rdb redis.UniversalClient
+	if s.cluster != nil {
+		options := *s.cluster
+		options.ClientName = name
+		rdb = redis.NewClusterClient(&options)
+	} else {
+		options := *s.single
+		options.ClientName = name
+		rdb = redis.NewClient(&options)
+	}
+	rdb.AddHook(deadlineHook{timedOut: timedOut})
+	return rdb
+}
+
+// bounded sets fencelab's timeouts on the server's options.
+func (s server) bounded() server {
+	// No maintenance-notification handshake: fencelab talks to servers it
+	// names, and the handshake's fallback logs through the process logger.
+	off := &maintnotifications.Config{Mode: maintnotifications.ModeDisabled}
+	if s.cluster != nil {
+		o := *s.cluster
+		o.MaintNotificationsConfig = off
+		o.ContextTimeoutEnabled = true
+		o.DialTimeout, o.ReadTimeout, o.WriteTimeout = CallTimeout, CallTimeout, CallTimeout
+		o.MaxRetries = 1
+		return server{cluster: &o}
+	}
+	o := *s.single
+	o.MaintNotificationsConfig = off
+	o.ContextTimeoutEnabled = true
+	o.ReadTimeout, o.WriteTimeout = CallTimeout, CallTimeout
+	return server{single: &o}
+}
+
+// parseServer reads a --redis URL: redis://HOST:PORT/DB for one server, or
+// redis://H1:P1,H2:P2,… for the nodes of a Redis Cluster (user, password
+// and options as for one server; database 0, the only one a cluster has).
+func parseServer(raw string) (server, error) {
+	scheme, rest, found := strings.Cut(raw, "://")
+	if !found {
+		options, err := redis.ParseURL(raw) // go-redis says what is wrong
+		if err != nil {
+			return server{}, err
+		}
+		return server{single: options}, nil
+	}
+	// The hosts are the authority's, after the user info.
+	end := strings.IndexAny(rest, "/?")
+	if end < 0 {
+		end = len(rest)
+	}
+	authority := rest[:end]
+	at := strings.LastIndexByte(authority, '@') + 1
+	hosts := strings.Split(authority[at:], ",")
+	first := scheme + "://" + authority[:at] + hosts[0] + rest[end:]
+	options, err := redis.ParseURL(first)
+	if err != nil {
+		return server{}, err
+	}
+	if len(hosts) == 1 {
+		return server{single: options}, nil
+	}
+	if options.DB != 0 {
+		return server{}, errors.New("a Redis Cluster has database 0 only")
+	}
+	if options.Network == "unix" {
+		return server{}, errors.New("a Redis Cluster's nodes are HOST:PORT addresses")
+	}
+	addrs := make([]string, len(hosts))
+	for i, h := range hosts {
+		if h == "" {
+			return server{}, fmt.Errorf("an empty address in %q", authority[at:])
+		}
+		if _, err := url.Parse(scheme + "://" + h); err != nil {
+			return server{}, err
+		}
+		addrs[i] = h
+		if !strings.Contains(h, ":") {
+			addrs[i] = h + ":6379"
+		}
+	}
+	return server{cluster: clusterOptions(options, addrs)}, nil
+}
+
+// clusterOptions are a cluster's options from one node's.
+func clusterOptions(node *redis.Options, addrs []string) *redis.ClusterOptions {
+	return &redis.ClusterOptions{
+		Addrs:     addrs,
+		Username:  node.Username,
+		Password:  node.Password,
+		TLSConfig: node.TLSConfig,
+	}
+}
+
+// detectCluster asks a single server whether it is a node of a Redis
+// Cluster; if it is, the cluster is used from it.
+func detectCluster(ctx context.Context, s server) (server, error) {
+	if s.isCluster() || s.single.Network == "unix" {
+		return s, nil
+	}
+	probe := redis.NewClient(s.bounded().single)
+	defer probe.Close()
+	info, err := probe.Info(ctx, "cluster").Result()
+	if err != nil {
+		return s, err
+	}
+	if !strings.Contains(info, "cluster_enabled:1") {
+		return s, nil
+	}
+	if s.single.DB != 0 {
+		return s, errors.New("the server is a Redis Cluster node, and a cluster has database 0 only")
+	}
+	return server{cluster: clusterOptions(s.single, []string{s.single.Addr})}, nil
+}
+
+// scanKeys lists the keys matching a pattern, sorted: on a cluster, the
+// keys of every master.
+func scanKeys(ctx context.Context, rdb redis.UniversalClient, pattern string) ([]string, error) {
+	var keys []string
+	scan := func(ctx context.Context, node redis.Cmdable) ([]string, error) {
+		var found []string
+		iter := node.Scan(ctx, 0, pattern, scanBatch).Iterator()
+		for iter.Next(ctx) {
+			found = append(found, iter.Val())
+		}
+		return found, iter.Err()
+	}
+	var err error
+	if cluster, ok := rdb.(*redis.ClusterClient); ok {
+		var mu sync.Mutex
+		err = cluster.ForEachMaster(ctx, func(ctx context.Context, node *redis.Client) error {
+			found, err := scan(ctx, node)
+			mu.Lock()
+			keys = append(keys, found...)
+			mu.Unlock()
+			return err
+		})
+	} else {
+		keys, err = scan(ctx, rdb)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("redisstore: scan %s: %w", pattern, err)
+	}
+	sort.Strings(keys)
+	return keys, nil
+}
+
+// deleteKeys deletes keys, a pipeline of one UNLINK each: keys of many
+// slots cannot go in one command on a cluster.
+func deleteKeys(ctx context.Context, rdb redis.UniversalClient, keys []string) error {
+	for len(keys) > 0 {
+		batch := keys[:min(len(keys), scanBatch)]
+		keys = keys[len(batch):]
+		pipe := rdb.Pipeline()
+		for _, k := range batch {
+			pipe.Unlink(ctx, k)
+		}
+		if _, err := pipe.Exec(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
