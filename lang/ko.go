@@ -687,7 +687,6 @@ var ko = map[string]string{
 	"redis     %s\n": "redis     %s\n",
 	"interrupted after %s: what ran is checked below\n":                                                            "%s 뒤에 중단됨: 실행된 만큼 아래에서 검사합니다\n",
 	"writes     %s attempted in %s · %s accepted (%.1f/s) · %s rejected: %s\n":                                     "쓰기       %[2]s 동안 %[1]s번 시도 · %[3]s번 수락 (초당 %.1[4]f) · %[5]s번 거절: %[6]s\n",
-	"           %s reads · %d pauses · %d leases ran out under their holder · %s tries at a held lease\n":          "           읽기 %s번 · 멈춤 %d번 · 가진 쪽 아래에서 끝난 리스 %d개 · 남이 가진 리스를 노린 시도 %s번\n",
 	"commit     p50 %s · p99 %s (an accepted write's transaction)\n":                                               "커밋       p50 %s · p99 %s (수락된 쓰기의 트랜잭션)\n",
 	"\ninvariants, from the rows and keys:\n":                                                                      "\n불변식, 행과 키에서 읽은 것:\n",
 	"\nlinearizability (Porcupine, a fenced register): ":                                                           "\n선형화 가능성 (Porcupine, 펜싱된 레지스터): ",
@@ -722,4 +721,6 @@ var ko = map[string]string{
 	"Redis's counter is at or above every token accepted, and the lease is free at the end":                        "Redis의 카운터는 수락된 모든 토큰 이상이고, 끝에 리스는 비어 있다",
 	"counter %d, last accepted fence %d, lease %q":                                                                 "카운터 %d, 마지막으로 받아들인 펜스 %d, 리스 %q",
 	"worker is a process of fencelab stress --procs, which starts it; run fencelab stress --procs":                 "worker는 fencelab stress --procs가 시작하는 프로세스입니다. fencelab stress --procs를 실행하세요",
+	"           %d pauses · %d leases ran out under their holder · %s tries at a held lease\n":                     "           멈춤 %d번 · 가진 쪽 아래에서 끝난 리스 %d개 · 남이 가진 리스를 노린 시도 %s번\n",
+	"linearizable — %s writes, each reading under its row lock, in %d segments\n":                                  "선형화 가능 — 쓰기 %s번, 각각 행 잠금 아래에서 읽음, 구간 %d개\n",
 }

@@ -32,9 +32,10 @@ type WorkerConfig struct {
 func Owner(id int) string { return fmt.Sprintf("worker-%d", id) }
 
 // Worker is one worker's loop over connections of its own: acquire the
-// resource lease, perhaps freeze, read the summary, write it — fenced, in
-// DESIGN §4's transaction (SAFE), or unconditionally from the read
-// (UNSAFE) — and release the lease.
+// resource lease, perhaps freeze, read the summary and write it, and
+// release the lease. SAFE reads and writes in DESIGN §4's fenced
+// transaction, the read under the row lock (the fix of stale-read); UNSAFE
+// reads, then writes what it read plus one, unconditionally.
 type Worker struct {
 	Config WorkerConfig
 	Leases engine.LeaseStore
@@ -98,13 +99,6 @@ func (w *Worker) round(ctx context.Context, report func(Record), backoff *backof
 		w.Pause(ctx, report)
 	}
 
-	call = Now()
-	read, err := w.Ledger.ReadSummary(ctx, res.ConflictKey)
-	if err != nil {
-		return false, fmt.Errorf("%s: read the summary: %w", owner, err)
-	}
-	report(Record{Worker: cfg.ID, Kind: Read, Call: call, Return: Now(), Value: read})
-
 	write := engine.Write{
 		OperationID: fmt.Sprintf("stress/%s/e%d/t%d", owner, res.NamespaceEpoch, token),
 		JobName:     "stress", TenantID: res.TenantID, ConflictKey: res.ConflictKey, Owner: owner,
@@ -114,15 +108,21 @@ func (w *Worker) round(ctx context.Context, report func(Record), backoff *backof
 		Now: time.Now().UTC(),
 	}
 	var result engine.WriteResult
-	call = Now()
 	if cfg.Mode == engine.Safe {
-		// The read above is what a worker would show; the write adds to
-		// what it finds under the row lock, in the fenced transaction.
+		// The read is the fenced transaction's own, under the row lock.
 		write.AddUnderLock, write.Delta = true, 1
+		call = Now()
 		result, err = w.Ledger.FencedMutation(ctx, write)
 	} else {
-		// The naive read-modify-write: from the read, unconditionally.
+		// The naive read-modify-write: read, then write unconditionally.
+		call = Now()
+		read, err := w.Ledger.ReadSummary(ctx, res.ConflictKey)
+		if err != nil {
+			return false, fmt.Errorf("%s: read the summary: %w", owner, err)
+		}
+		report(Record{Worker: cfg.ID, Kind: Read, Call: call, Return: Now(), Value: read})
 		write.Value, write.ReadValue = read+1, &read
+		call = Now()
 		result, err = w.Ledger.UnfencedMutation(ctx, write)
 		result.Value = write.Value
 	}

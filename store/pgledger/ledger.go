@@ -41,6 +41,57 @@ func (l *Ledger) exec(ctx context.Context, sql string, args ...any) (pgconn.Comm
 	return tag, err
 }
 
+// batchedTx is a transaction of two round trips, for the writes a long run
+// makes thousands of a second: BEGIN goes with the first batch, COMMIT
+// with the second. read takes the first batch's results and returns the
+// second batch, or an error — a rejection, say — which rolls the
+// transaction back; wrote takes the second batch's results. Any failure
+// rolls back, within CallTimeout.
+func (l *Ledger) batchedTx(ctx context.Context, first *pgx.Batch,
+	read func(pgx.BatchResults) (*pgx.Batch, error), wrote func(pgx.BatchResults) error) error {
+	l.writes.Add(1)
+	return within(ctx, func(ctx context.Context) error {
+		first.QueuedQueries = append([]*pgx.QueuedQuery{{SQL: "BEGIN"}}, first.QueuedQueries...)
+		results := l.conn.SendBatch(ctx, first)
+		_, err := results.Exec()
+		var second *pgx.Batch
+		if err == nil {
+			second, err = read(results)
+		}
+		if closed := results.Close(); err == nil {
+			err = closed
+		}
+		if err == nil {
+			second.Queue("COMMIT")
+			results = l.conn.SendBatch(ctx, second)
+			err = wrote(results)
+			if err == nil {
+				if _, err = results.Exec(); err != nil {
+					err = fmt.Errorf("pgledger: commit: %w", err)
+				}
+			}
+			if closed := results.Close(); err == nil {
+				err = closed
+			}
+		}
+		if err != nil {
+			l.rollback(ctx)
+		}
+		return err
+	})
+}
+
+// rollback ends a transaction that failed, if the connection still can,
+// within a second (a server that stopped answering is not waited on).
+func (l *Ledger) rollback(ctx context.Context) {
+	if l.conn.PgConn().TxStatus() == 'I' || l.conn.IsClosed() {
+		return
+	}
+	bounded, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+	defer cancel()
+	l.conn.Exec(bounded, "ROLLBACK")
+}
+
 // Seed empties schema fencelab and inserts a scenario's starting rows.
 func (l *Ledger) Seed(ctx context.Context, s engine.Seed) error {
 	err := l.inTx(ctx, pgx.TxOptions{}, func(ctx context.Context, tx pgx.Tx) error {
@@ -96,38 +147,42 @@ func (r *rejection) Error() string { return r.reason + ": " + r.guard }
 // writes only if the token is above the last accepted one. Business row,
 // checkpoint, execution and outbox commit together; a rejection rolls all of
 // it back and is recorded as an execution of its own.
+//
+// It takes two round trips: BEGIN, the configuration and the resource row,
+// locked, in one batch; the conditional UPDATE, the checkpoint, execution
+// and outbox rows and COMMIT in the other. The row lock is held from the
+// first to the commit, so what the checks read is what the UPDATE finds.
 func (l *Ledger) FencedMutation(ctx context.Context, w engine.Write) (engine.WriteResult, error) {
 	var guard string
 	written := w // as computed under the lock
-	err := l.inTx(ctx, pgx.TxOptions{}, func(ctx context.Context, tx pgx.Tx) error {
-		if rej, err := checkConfiguration(ctx, tx, w); err != nil || rej != nil {
-			if err != nil {
-				return err
-			}
-			return rej
+	err := l.batchedTx(ctx, readForWrite(w), func(results pgx.BatchResults) (*pgx.Batch, error) {
+		config, previous, err := readWriteBatch(results, w)
+		if err != nil {
+			return nil, err
 		}
-		// Lock the row first so the guard reported is the one the UPDATE saw,
-		// and a read-modify-write builds on the value the row holds.
-		var previous lockedResource
-		var err error
-		if w, previous, err = lockForWrite(ctx, tx, w); err != nil {
-			return err
+		if rej := checkConfiguration(w, config); rej != nil {
+			return nil, rej
+		}
+		if previous.epoch != w.NamespaceEpoch {
+			return nil, &rejection{engine.StaleNamespace, fmt.Sprintf("incoming namespace epoch %d = resource's %d → false",
+				w.NamespaceEpoch, previous.epoch)}
+		}
+		if w.AddUnderLock {
+			w.ReadValue, w.Value = &previous.value, previous.value+w.Delta
 		}
 		written = w
-		tag, err := tx.Exec(ctx, `
+		if w.Token <= previous.fence {
+			return nil, &rejection{engine.StaleFence, fmt.Sprintf("incoming %d > last accepted %s → false", w.Token, engine.FormatFence(previous.fence))}
+		}
+		guard = fmt.Sprintf("incoming %d > last accepted %s → true", w.Token, engine.FormatFence(previous.fence))
+		// The guard is the UPDATE's own condition too: under the lock it
+		// matches, as the row just read says.
+		return commitBatch(w, previous.value, `
 			UPDATE fencelab.resources
 			   SET last_accepted_fence = $3, summary_value = $4, updated_at = $5
 			 WHERE conflict_key = $1 AND namespace_epoch = $2 AND last_accepted_fence < $3`,
-			w.ConflictKey, w.NamespaceEpoch, w.Token, w.Value, w.Now)
-		if err != nil {
-			return fmt.Errorf("pgledger: fenced update: %w", err)
-		}
-		if tag.RowsAffected() != 1 {
-			return explainNoRow(ctx, tx, w)
-		}
-		guard = fmt.Sprintf("incoming %d > last accepted %s → true", w.Token, engine.FormatFence(previous.fence))
-		return recordCommit(ctx, tx, w, previous.value)
-	})
+			w.ConflictKey, w.NamespaceEpoch, w.Token, w.Value, w.Now), nil
+	}, func(results pgx.BatchResults) error { return readCommitBatch(results, written) })
 	result := engine.WriteResult{Committed: true, Guard: guard}
 	addedUnderLock(&result, written)
 	var rej *rejection
@@ -144,24 +199,56 @@ func (l *Ledger) FencedMutation(ctx context.Context, w engine.Write) (engine.Wri
 	return result, nil
 }
 
-// lockForWrite locks the resource row and, for a write that adds under
-// the lock, computes its value from the row as locked.
-func lockForWrite(ctx context.Context, tx pgx.Tx, w engine.Write) (engine.Write, lockedResource, error) {
-	previous, err := lockResource(ctx, tx, w.ConflictKey)
-	if err == nil && w.AddUnderLock {
-		w.ReadValue, w.Value = &previous.value, previous.value+w.Delta
-	}
-	return w, previous, err
+// configuration is what a fenced write is checked against: the tenant's
+// assignment (found: it has one) and the rollout marker.
+type configuration struct {
+	tenant  engine.Tenant
+	found   bool
+	rollout engine.Rollout
 }
 
 // lockedResource is what a mutation read of the resource row under its lock.
-type lockedResource struct{ fence, value int64 }
+type lockedResource struct{ fence, value, epoch int64 }
 
-// lockResource locks the resource row FOR UPDATE and reads it.
-func lockResource(ctx context.Context, tx pgx.Tx, conflictKey string) (lockedResource, error) {
+// readForWrite is the batch that reads the configuration (FOR SHARE, so it
+// cannot change before commit) and locks the resource row (FOR UPDATE);
+// readWriteBatch reads its results.
+func readForWrite(w engine.Write) *pgx.Batch {
+	batch := &pgx.Batch{}
+	batch.Queue(`
+		SELECT membership_revision, region_id, region_epoch, active
+		  FROM fencelab.tenant_assignments WHERE tenant_id = $1 FOR SHARE`, w.TenantID)
+	batch.Queue(`
+		SELECT namespace_epoch, minimum_writer_version, checkpoint_schema_version
+		  FROM fencelab.rollout_markers WHERE marker_name = 'current' FOR SHARE`)
+	batch.Queue(lockResourceSQL, w.ConflictKey)
+	return batch
+}
+
+func readWriteBatch(results pgx.BatchResults, w engine.Write) (configuration, lockedResource, error) {
+	var c configuration
+	t := &c.tenant
+	err := results.QueryRow().Scan(&t.MembershipRevision, &t.RegionID, &t.RegionEpoch, &t.Active)
+	switch {
+	case err == nil:
+		c.found = true
+	case !errors.Is(err, pgx.ErrNoRows):
+		return c, lockedResource{}, fmt.Errorf("pgledger: load tenant %s: %w", w.TenantID, err)
+	}
+	ro := &c.rollout
+	if err := results.QueryRow().Scan(&ro.NamespaceEpoch, &ro.MinimumWriterVersion, &ro.CheckpointSchemaVersion); err != nil {
+		return c, lockedResource{}, fmt.Errorf("pgledger: load rollout marker: %w", err)
+	}
+	r, err := scanLocked(results.QueryRow(), w.ConflictKey)
+	return c, r, err
+}
+
+const lockResourceSQL = `SELECT last_accepted_fence, summary_value, namespace_epoch FROM fencelab.resources WHERE conflict_key = $1 FOR UPDATE`
+
+// scanLocked reads the locked resource row.
+func scanLocked(row pgx.Row, conflictKey string) (lockedResource, error) {
 	var r lockedResource
-	err := tx.QueryRow(ctx, `SELECT last_accepted_fence, summary_value FROM fencelab.resources WHERE conflict_key = $1 FOR UPDATE`,
-		conflictKey).Scan(&r.fence, &r.value)
+	err := row.Scan(&r.fence, &r.value, &r.epoch)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return r, fmt.Errorf("pgledger: resource %s: %w", conflictKey, engine.ErrNotFound)
 	}
@@ -171,77 +258,44 @@ func lockResource(ctx context.Context, tx pgx.Tx, conflictKey string) (lockedRes
 	return r, nil
 }
 
-// checkConfiguration runs the checks of DESIGN §4 step 1, in that order. The
-// rows are locked FOR SHARE so the configuration cannot change before commit.
-func checkConfiguration(ctx context.Context, tx pgx.Tx, w engine.Write) (*rejection, error) {
-	var t engine.Tenant
-	err := tx.QueryRow(ctx, `
-		SELECT membership_revision, region_id, region_epoch, active
-		  FROM fencelab.tenant_assignments WHERE tenant_id = $1 FOR SHARE`, w.TenantID).
-		Scan(&t.MembershipRevision, &t.RegionID, &t.RegionEpoch, &t.Active)
+// checkConfiguration runs the checks of DESIGN §4 step 1, in that order,
+// on what readForWrite read.
+func checkConfiguration(w engine.Write, c configuration) *rejection {
+	t, r := c.tenant, c.rollout
 	switch {
-	case errors.Is(err, pgx.ErrNoRows):
-		return &rejection{engine.StaleMembership, fmt.Sprintf("tenant %s assigned → false", w.TenantID)}, nil
-	case err != nil:
-		return nil, fmt.Errorf("pgledger: load tenant %s: %w", w.TenantID, err)
+	case !c.found:
+		return &rejection{engine.StaleMembership, fmt.Sprintf("tenant %s assigned → false", w.TenantID)}
 	case !t.Active:
 		return &rejection{engine.StaleMembership, fmt.Sprintf("%s still assigned (incoming revision %d, current %d, removed) → false",
-			w.TenantID, w.MembershipRevision, t.MembershipRevision)}, nil
+			w.TenantID, w.MembershipRevision, t.MembershipRevision)}
 	case t.MembershipRevision != w.MembershipRevision:
 		return &rejection{engine.StaleMembership, fmt.Sprintf("incoming revision %d = current %d → false",
-			w.MembershipRevision, t.MembershipRevision)}, nil
+			w.MembershipRevision, t.MembershipRevision)}
 	case t.RegionID != w.RegionID || t.RegionEpoch != w.RegionEpoch:
 		return &rejection{engine.WrongRegion, fmt.Sprintf("incoming %s epoch %d = current %s epoch %d → false",
-			w.RegionID, w.RegionEpoch, t.RegionID, t.RegionEpoch)}, nil
-	}
-
-	var r engine.Rollout
-	err = tx.QueryRow(ctx, `
-		SELECT namespace_epoch, minimum_writer_version, checkpoint_schema_version
-		  FROM fencelab.rollout_markers WHERE marker_name = 'current' FOR SHARE`).
-		Scan(&r.NamespaceEpoch, &r.MinimumWriterVersion, &r.CheckpointSchemaVersion)
-	if err != nil {
-		return nil, fmt.Errorf("pgledger: load rollout marker: %w", err)
+			w.RegionID, w.RegionEpoch, t.RegionID, t.RegionEpoch)}
 	}
 	required := max(r.MinimumWriterVersion, r.CheckpointSchemaVersion)
 	if w.ContractVersion < required {
 		return &rejection{engine.IncompatibleVersion, fmt.Sprintf("incoming contract %d ≥ required %d → false",
-			w.ContractVersion, required)}, nil
+			w.ContractVersion, required)}
 	}
 	if w.NamespaceEpoch != r.NamespaceEpoch {
 		return &rejection{engine.StaleNamespace, fmt.Sprintf("incoming namespace epoch %d = current %d → false",
-			w.NamespaceEpoch, r.NamespaceEpoch)}, nil
+			w.NamespaceEpoch, r.NamespaceEpoch)}
 	}
-	return nil, nil
+	return nil
 }
 
-// explainNoRow reloads the resource after a conditional UPDATE matched no
-// row, to say which condition failed.
-func explainNoRow(ctx context.Context, tx pgx.Tx, w engine.Write) error {
-	var epoch, fence int64
-	err := tx.QueryRow(ctx, `SELECT namespace_epoch, last_accepted_fence FROM fencelab.resources WHERE conflict_key = $1`,
-		w.ConflictKey).Scan(&epoch, &fence)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return fmt.Errorf("pgledger: resource %s: %w", w.ConflictKey, engine.ErrNotFound)
-	}
-	if err != nil {
-		return fmt.Errorf("pgledger: reload resource: %w", err)
-	}
-	if epoch != w.NamespaceEpoch {
-		return &rejection{engine.StaleNamespace, fmt.Sprintf("incoming namespace epoch %d = resource's %d → false",
-			w.NamespaceEpoch, epoch)}
-	}
-	return &rejection{engine.StaleFence, fmt.Sprintf("incoming %d > last accepted %s → false", w.Token, engine.FormatFence(fence))}
-}
-
-// recordCommit writes the checkpoint, the execution and the outbox row in
-// the mutation's transaction.
-func recordCommit(ctx context.Context, tx pgx.Tx, w engine.Write, previous int64) error {
+// commitBatch is a write's UPDATE of the resource (sql and args) followed
+// by its checkpoint, execution and outbox rows, sent as one round trip.
+func commitBatch(w engine.Write, previous int64, sql string, args ...any) *pgx.Batch {
 	effect := w.EffectType
 	if effect == "" {
 		effect = "publish-summary"
 	}
 	batch := &pgx.Batch{}
+	batch.Queue(sql, args...)
 	batch.Queue(`
 		INSERT INTO fencelab.checkpoints (conflict_key, fencing_token, schema_version, summary_value, updated_at)
 		VALUES ($1, $2, $3, $4, $5)
@@ -256,8 +310,23 @@ func recordCommit(ctx context.Context, tx pgx.Tx, w engine.Write, previous int64
 		INSERT INTO fencelab.outbox (operation_id, effect_type, status, attempt_count, next_attempt_at, created_at, updated_at)
 		VALUES ($1, $2, 'PENDING', 0, $3, $3, $3)`,
 		w.OperationID, effect, w.Now)
-	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
-		return fmt.Errorf("pgledger: record commit of %s: %w", w.OperationID, err)
+	return batch
+}
+
+// readCommitBatch reads a commit batch's results: the UPDATE must have
+// changed the one row, and every insert gone in.
+func readCommitBatch(results pgx.BatchResults, w engine.Write) error {
+	tag, err := results.Exec()
+	if err != nil {
+		return fmt.Errorf("pgledger: update resource %s: %w", w.ConflictKey, err)
+	}
+	if tag.RowsAffected() != 1 {
+		return fmt.Errorf("pgledger: resource %s changed under its lock: %w", w.ConflictKey, engine.ErrNotFound)
+	}
+	for range 3 { // checkpoint, execution, outbox
+		if _, err := results.Exec(); err != nil {
+			return fmt.Errorf("pgledger: record commit of %s: %w", w.OperationID, err)
+		}
 	}
 	return nil
 }
@@ -290,27 +359,24 @@ func nullToken(token int64) *int64 {
 // that takes the writer's token (if any) as the last accepted fence.
 func (l *Ledger) UnfencedMutation(ctx context.Context, w engine.Write) (engine.WriteResult, error) {
 	written := w
-	err := l.inTx(ctx, pgx.TxOptions{}, func(ctx context.Context, tx pgx.Tx) error {
-		var previous lockedResource
-		var err error
-		if w, previous, err = lockForWrite(ctx, tx, w); err != nil {
-			return err
+	lock := &pgx.Batch{}
+	lock.Queue(lockResourceSQL, w.ConflictKey)
+	err := l.batchedTx(ctx, lock, func(results pgx.BatchResults) (*pgx.Batch, error) {
+		previous, err := scanLocked(results.QueryRow(), w.ConflictKey)
+		if err != nil {
+			return nil, err
+		}
+		if w.AddUnderLock {
+			w.ReadValue, w.Value = &previous.value, previous.value+w.Delta
 		}
 		written = w
-		tag, err := tx.Exec(ctx, `
+		return commitBatch(w, previous.value, `
 			UPDATE fencelab.resources
 			   SET summary_value = $2, updated_at = $3,
 			       last_accepted_fence = CASE WHEN $4::bigint > 0 THEN $4::bigint ELSE last_accepted_fence END
 			 WHERE conflict_key = $1`,
-			w.ConflictKey, w.Value, w.Now, w.Token)
-		if err != nil {
-			return fmt.Errorf("pgledger: unfenced update: %w", err)
-		}
-		if tag.RowsAffected() != 1 {
-			return fmt.Errorf("pgledger: resource %s: %w", w.ConflictKey, engine.ErrNotFound)
-		}
-		return recordCommit(ctx, tx, w, previous.value)
-	})
+			w.ConflictKey, w.Value, w.Now, w.Token), nil
+	}, func(results pgx.BatchResults) error { return readCommitBatch(results, written) })
 	if err != nil {
 		return engine.WriteResult{}, err
 	}

@@ -7,6 +7,7 @@ package storetest
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -205,4 +206,9 @@ func ServerKeys(t testing.TB, url, pattern string) []string {
 		t.Fatal(err)
 	}
 	return keys
+}
+
+// Dial connects to the package's PostgreSQL cluster, as pgledger.Options.Dial.
+func Dial(ctx context.Context, network, addr string) (net.Conn, error) {
+	return cluster.Dial(ctx, network, addr)
 }
