@@ -77,6 +77,10 @@ type config struct {
 	// pgConnections is how many connections the ephemeral server must
 	// take (stress: one per worker); 0: its default.
 	pgConnections int
+	// shared names the resource a stress run shares with other runs, on
+	// any machines: its Redis keys are shared, and the database's run
+	// lock is taken shared.
+	shared string
 }
 
 // Default lease TTLs: on the embedded Redis time only moves when the lab
@@ -168,7 +172,7 @@ func startBackends(ctx context.Context, c config, notify func(string)) (*backend
 		}
 	}
 	if c.pgDSN != "" {
-		b.database, err = pgledger.Open(ctx, c.pgDSN, pgledger.Options{Waiting: waiting})
+		b.database, err = pgledger.Open(ctx, c.pgDSN, pgledger.Options{Waiting: waiting, Shared: c.shared != ""})
 		if err != nil {
 			b.stop()
 			return nil, classify(ctx, err)
@@ -211,7 +215,13 @@ func startRedis(ctx context.Context, c config) (*redisstore.Coordination, error)
 		}
 		return coordination, nil
 	}
-	coordination, err := redisstore.Connect(ctx, c.redisURL)
+	connect := redisstore.Connect
+	if c.shared != "" {
+		connect = func(ctx context.Context, url string) (*redisstore.Coordination, error) {
+			return redisstore.ConnectShared(ctx, url, c.shared)
+		}
+	}
+	coordination, err := connect(ctx, c.redisURL)
 	if err != nil {
 		return nil, classify(ctx, unreachable(err))
 	}

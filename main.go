@@ -136,6 +136,8 @@ const usageCommands = `  fencelab [--mode unsafe] [flags]        the explorer (l
         --procs                           every worker a process, frozen with SIGSTOP
         --html FILE                       Porcupine's view of the history
         --json                            the report as one JSON object
+        --shared NAME                     contend for one resource with every run of
+                                          --shared NAME, on any machine (--redis, --pg)
   fencelab version                        the version and commit this was built from
   fencelab COMMAND --help                 that command's help
 `
@@ -256,6 +258,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	flags.DurationVar(&st.pause, "pause", 0, "stress: how long a freeze lasts (default: twice the lease TTL)")
 	flags.BoolVar(&st.procs, "procs", false, "stress: every worker a process of its own, frozen with SIGSTOP")
 	flags.StringVar(&st.html, "html", "", "stress: write Porcupine's view of the history to FILE")
+	flags.StringVar(&st.shared, "shared", "", "stress: contend for the resource NAME with the runs of other machines that name it")
 	flags.BoolVarP(&helpWanted, "help", "h", false, "show this help")
 
 	if err := flags.Parse(args); err != nil {
@@ -404,7 +407,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			err = explore(ctx, c, talk.Scenes[0].Mode, nil, &talk)
 		}
 	case "stress":
-		if err = only("stress", "workers", "duration", "ops", "pause-every", "pause", "mode", "procs", "html", "json"); err != nil {
+		if err = only("stress", "workers", "duration", "ops", "pause-every", "pause", "mode", "procs", "html", "json", "shared"); err != nil {
 			break
 		}
 		st.mode, st.asJSON = mode, asJSON

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"time"
 
@@ -26,6 +27,10 @@ type stressRequest struct {
 	html  string
 	json  bool
 }
+
+// sharedName is a name --shared takes: a few lowercase letters, digits and
+// dashes, which go into a Redis key and a conflict key as they are.
+var sharedName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,39}$`)
 
 // The bounds of a stress run's flags: past them a run is a mistake (or
 // would exhaust the server's connections) rather than a bigger test.
@@ -47,7 +52,7 @@ type stressFlags struct {
 	ops                  int
 	mode                 string
 	procs, asJSON        bool
-	html                 string
+	html, shared         string
 	durationSet, opsSet  bool
 	pauseSet             bool
 }
@@ -93,6 +98,14 @@ func parseStressRequest(rest []string, f stressFlags, c config) (stressRequest, 
 	if pause <= 0 || pause > maxStressPause {
 		return req, usageError("--pause must be between 1ms and %s, got %s", maxStressPause, pause)
 	}
+	if f.shared != "" {
+		switch {
+		case !sharedName.MatchString(f.shared):
+			return req, usageError("--shared %q: a name of lowercase letters, digits and dashes, at most 40", f.shared)
+		case c.pgDSN == "" || c.redisURL == "":
+			return req, usageError("--shared shares a resource with runs on other machines: give the --redis and --pg they all reach")
+		}
+	}
 	if f.html != "" {
 		if err := checkReplaceable("--html "+f.html, f.html, lang.P("a page fencelab stress wrote"), isStressPage); err != nil {
 			return req, err
@@ -100,7 +113,7 @@ func parseStressRequest(rest []string, f stressFlags, c config) (stressRequest, 
 	}
 	req = stressRequest{procs: f.procs, html: f.html, json: f.asJSON, Config: stress.Config{
 		Workers: f.workers, Duration: f.duration, PauseEvery: f.pauseEvery, Pause: pause,
-		Mode: mode, LeaseTTL: ttl, History: f.html != ""}}
+		Mode: mode, LeaseTTL: ttl, History: f.html != "", Shared: f.shared}}
 	if f.opsSet {
 		req.Ops = f.ops
 	}
@@ -128,6 +141,7 @@ func runStress(ctx context.Context, c config, req stressRequest, stdout, stderr 
 	l := c.lang
 	c.leaseTTL = req.LeaseTTL
 	c.pgConnections = req.Workers + 10
+	c.shared = req.Shared
 	b, err := startBackends(ctx, c, func(waiting string) { fmt.Fprintf(stderr, "fencelab: %s\n", waiting) })
 	if err != nil {
 		return err
@@ -219,6 +233,9 @@ func stressHeader(b *backends, req stressRequest, l lang.Lang) string {
 		pauses = l.T("a %s pause every %s", req.Pause, req.PauseEvery)
 	}
 	sb.WriteString(l.T("stress · %s · %d workers (%s) · %s · lease TTL %s · %s\n", req.Mode, req.Workers, fleet, length, req.LeaseTTL, pauses))
+	if req.Shared != "" {
+		sb.WriteString(l.T("shared    resource stress:%s, with every run of --shared %s: its rows are all of theirs, the history this run's\n", req.Shared, req.Shared))
+	}
 	redis := l.T("%s (real server; TTLs run on the wall clock)", b.Coordination.Describe())
 	if b.Coordination.Virtual() {
 		redis = l.T("%s (embedded, its TTLs on the wall clock)", b.Coordination.Describe())

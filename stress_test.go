@@ -2,10 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -168,4 +170,61 @@ func workerProcesses(bin string) []int {
 		}
 	}
 	return pids
+}
+
+// Runs of --shared NAME, started at once on one Redis and one PostgreSQL
+// (on many machines, in a class), contend for one lease and one row: each
+// checks the history it saw, and the rows are all of theirs — the summary
+// counts every accepted write of every run.
+func TestStressSharedByRuns(t *testing.T) {
+	bin := binary(t)
+	redis, pg := storetest.RealRedisURL(t), storetest.NewDatabaseDSN(t, false)
+	type result struct {
+		Accepted     int   `json:"accepted"`
+		Summary      int64 `json:"summary"`
+		Linearizable bool  `json:"linearizable"`
+		AsExpected   bool  `json:"asExpected"`
+	}
+	run := func(args ...string) (result, error) {
+		cmd := exec.Command(bin, append([]string{"stress", "--shared", "class-1", "--redis", redis, "--pg", pg, "--json"}, args...)...)
+		cmd.Env = append(os.Environ(), "FENCELAB_CACHE_DIR="+cacheDir(t))
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		var r result
+		if err == nil {
+			err = json.Unmarshal(out, &r)
+		}
+		if err != nil {
+			return r, fmt.Errorf("%w: %s", err, stderr.String())
+		}
+		return r, nil
+	}
+	results := make([]result, 3)
+	errs := make([]error, 3)
+	var wg sync.WaitGroup
+	for i := range results {
+		wg.Go(func() {
+			results[i], errs[i] = run("--workers", "2", "--duration", "3s", "--lease-ttl", "500ms", "--pause-every", "1s")
+		})
+	}
+	wg.Wait()
+	accepted := 0
+	for i, r := range results {
+		require.NoError(t, errs[i])
+		require.True(t, r.Linearizable, "run %d: %+v", i, r)
+		require.True(t, r.AsExpected, "run %d: %+v", i, r)
+		accepted += r.Accepted
+	}
+	last, err := run("--workers", "1", "--ops", "1")
+	require.NoError(t, err)
+	require.Equal(t, int64(accepted+last.Accepted), last.Summary, "the summary counts every run's accepted writes")
+
+	code, _, stderr := call(t, "stress", "--shared", "class-1")
+	require.Equal(t, 2, code)
+	requireOneLine(t, stderr, "give the --redis and --pg they all reach")
+	code, _, stderr = call(t, "stress", "--shared", "Class 1", "--redis", redis, "--pg", pg)
+	require.Equal(t, 2, code)
+	requireOneLine(t, stderr, "lowercase letters")
+	require.Len(t, storetest.ServerKeys(t, redis, "fencelab:shared:class-1:*"), 2, "the counter and epoch of a shared resource stay, for the next run")
 }

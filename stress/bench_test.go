@@ -79,7 +79,7 @@ func BenchmarkStressBesidePgbench(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if err := ledger.Seed(ctx, stress.Resource()); err != nil {
+				if err := ledger.Seed(ctx, stress.Resource("")); err != nil {
 					b.Fatal(err)
 				}
 				ledger.Close(ctx)

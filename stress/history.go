@@ -107,6 +107,33 @@ var fencedRegister = porcupine.Model{
 	},
 }
 
+// partialRegister is the model of a run's own history of a resource that
+// other runs share (stress --shared): their writes are not in it, so a
+// read or an accepted write may find any value, and a write may be
+// refused after any write this run saw. What it can still tell: a write
+// accepted with a token not above one this run saw accepted — a stale
+// write, whoever made the other.
+var partialRegister = porcupine.Model{
+	Partition: fencedRegister.Partition,
+	Init:      fencedRegister.Init,
+	Step: func(state, in, out any) (bool, any) {
+		s, i, o := state.(register), in.(input), out.(output)
+		switch {
+		case i.Kind == opStart:
+			return true, register{Value: i.Value, Fence: i.Fence}
+		case i.Kind == opRead:
+			return true, register{Value: o.Value, Fence: s.Fence}
+		case !o.Accepted:
+			return true, s
+		case i.Token <= s.Fence:
+			return false, s
+		}
+		return true, register{Value: o.Value, Fence: i.Token}
+	},
+	DescribeOperation: fencedRegister.DescribeOperation,
+	DescribeState:     fencedRegister.DescribeState,
+}
+
 // segmentTimeout bounds Porcupine's search of one segment; a segment it
 // cannot decide in time counts as unknown.
 const segmentTimeout = 10 * time.Second
@@ -124,6 +151,7 @@ const keepOps = 20_000
 type checker struct {
 	start   int64 // the run's start on the monotonic clock
 	adds    bool  // writes add one under the row lock (SAFE), or write blind
+	model   porcupine.Model
 	mark    []int64
 	pending []porcupine.Operation
 	state   register
@@ -140,8 +168,11 @@ type checker struct {
 	pauses      []porcupine.Annotation
 }
 
-func newChecker(workers int, start int64, initial register, adds, keep bool) *checker {
-	c := &checker{start: start, adds: adds, mark: make([]int64, workers), state: initial, keep: keep, keptIllegal: -1}
+func newChecker(workers int, start int64, initial register, adds, shared, keep bool) *checker {
+	c := &checker{start: start, adds: adds, model: fencedRegister, mark: make([]int64, workers), state: initial, keep: keep, keptIllegal: -1}
+	if shared {
+		c.model = partialRegister
+	}
 	for i := range c.mark {
 		c.mark[i] = start
 	}
@@ -220,7 +251,7 @@ func (c *checker) checkSegment(ops []porcupine.Operation) {
 		Input: input{Kind: opStart, Value: c.state.Value, Fence: c.state.Fence, Segment: n}, Output: output{}}
 	history := append([]porcupine.Operation{startOp}, ops...)
 
-	result := porcupine.CheckOperationsTimeout(fencedRegister, history, segmentTimeout)
+	result := porcupine.CheckOperationsTimeout(c.model, history, segmentTimeout)
 	switch result {
 	case porcupine.Illegal:
 		c.Illegal++
@@ -324,7 +355,7 @@ func (c *checker) visualize(w io.Writer) (shown int, err error) {
 			first, last = min(first, op.Call), max(last, op.Return)
 		}
 	}
-	_, info := porcupine.CheckOperationsVerbose(fencedRegister, history, 0)
+	_, info := porcupine.CheckOperationsVerbose(c.model, history, 0)
 	var pauses []porcupine.Annotation
 	for _, p := range c.pauses {
 		if p.End >= first && p.Start <= last {
@@ -332,5 +363,5 @@ func (c *checker) visualize(w io.Writer) (shown int, err error) {
 		}
 	}
 	info.AddAnnotations(pauses)
-	return len(c.kept), porcupine.Visualize(fencedRegister, info, w)
+	return len(c.kept), porcupine.Visualize(c.model, info, w)
 }

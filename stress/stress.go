@@ -37,6 +37,10 @@ type Config struct {
 	// Gone tells a worker's failure that is a backend's absence from
 	// another (ErrBackendGone); nil: none is.
 	Gone func(error) bool
+	// Shared names a resource that runs on many machines share: its rows
+	// and keys are made when missing and never reset, and each run checks
+	// the history it saw (Report.Shared).
+	Shared string
 }
 
 // Backends are what the workers contend on.
@@ -58,9 +62,13 @@ type Progress struct {
 
 // Report is what a run did and what the checks found.
 type Report struct {
-	Mode     engine.Mode
-	Workers  int
-	Procs    bool
+	Mode    engine.Mode
+	Workers int
+	Procs   bool
+	// Shared names the resource runs on many machines share; its rows are
+	// every run's so far, its history this run's alone.
+	Shared   string
+	Resource string // the conflict key
 	Elapsed  time.Duration
 	LeaseTTL time.Duration
 	// Interrupted: the run was cut short (a signal); what it did is checked.
@@ -125,6 +133,10 @@ func (r Report) Checks() []Check {
 	}
 	counter := Check{What: lang.P("Redis's counter is at or above every token accepted, and the lease is free at the end"),
 		Held: r.Counter >= a.LastAcceptedFence && r.LeaseLeft == ""}
+	if r.Shared != "" {
+		// Another machine's worker may hold the lease now.
+		counter = Check{What: lang.P("Redis's counter is at or above every token accepted"), Held: r.Counter >= a.LastAcceptedFence}
+	}
 	if !counter.Held {
 		counter.Found = lang.P("counter %d, last accepted fence %d, lease %q", r.Counter, a.LastAcceptedFence, r.LeaseLeft)
 	}
@@ -176,8 +188,8 @@ var ErrBackendGone = errors.New("a backend went away")
 // failure stops the run and is returned; a cancelled ctx ends it early,
 // with its report.
 func Run(ctx context.Context, cfg Config, b Backends, f Fleet) (Report, error) {
-	res := Resource()
-	if err := seed(ctx, b, res); err != nil {
+	res, err := seed(ctx, b, Resource(cfg.Shared), cfg.Shared != "")
+	if err != nil {
 		return Report{}, err
 	}
 	workers := make([]WorkerConfig, cfg.Workers)
@@ -187,7 +199,7 @@ func Run(ctx context.Context, cfg Config, b Backends, f Fleet) (Report, error) {
 
 	start := Now()
 	run := &collector{cfg: cfg, rejections: map[string]int{},
-		checker: newChecker(cfg.Workers, start, register{Value: res.InitialValue}, cfg.Mode == engine.Safe, cfg.History)}
+		checker: newChecker(cfg.Workers, start, register{Value: res.InitialValue}, cfg.Mode == engine.Safe, cfg.Shared != "", cfg.History)}
 	records := make(chan Record, 4*cfg.Workers+64)
 	var stopping atomic.Bool
 	// The workers finish the round they are in when the run stops, so
@@ -277,7 +289,7 @@ func Run(ctx context.Context, cfg Config, b Backends, f Fleet) (Report, error) {
 	}
 
 	run.checker.check(true)
-	report := Report{Mode: cfg.Mode, Workers: cfg.Workers, Procs: f.processes(), Elapsed: elapsed,
+	report := Report{Mode: cfg.Mode, Workers: cfg.Workers, Procs: f.processes(), Shared: cfg.Shared, Resource: res.ConflictKey, Elapsed: elapsed,
 		LeaseTTL: cfg.LeaseTTL, Interrupted: interrupted,
 		Writes: run.writes, Accepted: run.accepted, Rejected: run.writes - run.accepted, Rejections: run.rejections,
 		Reads: run.reads, Pauses: run.pauses, Contended: run.contended, LeasesLost: run.leasesLost,
@@ -286,7 +298,6 @@ func Run(ctx context.Context, cfg Config, b Backends, f Fleet) (Report, error) {
 		Segments: run.checker.Segments, Illegal: run.checker.Illegal, Unknown: run.checker.Unknown,
 		HistoryReads: run.checker.Reads, HistoryWrites: run.checker.Writes, FirstViolation: run.checker.First,
 		checker: run.checker}
-	var err error
 	if report.Audit, err = audit(ctx, b, res); err != nil {
 		return Report{}, err
 	}
@@ -339,20 +350,35 @@ func (c *collector) add(r Record) {
 }
 
 // seed puts the resource's rows in PostgreSQL and its counter and epoch in
-// Redis.
-func seed(ctx context.Context, b Backends, res engine.Seed) error {
+// Redis, afresh. A shared resource is made only where it is missing, and
+// the rows it has say what a write must match.
+func seed(ctx context.Context, b Backends, res engine.Seed, shared bool) (engine.Seed, error) {
 	ledger, err := b.Database.Connect(ctx, "stress")
 	if err != nil {
-		return err
+		return res, err
 	}
 	defer ledger.Close(context.WithoutCancel(ctx))
-	if err := ledger.Seed(ctx, res); err != nil {
-		return err
+	if shared {
+		ensurer, ok := ledger.(interface {
+			EnsureResource(context.Context, engine.Seed) (engine.Seed, error)
+		})
+		if !ok {
+			return res, errors.New("stress: the database cannot share a resource")
+		}
+		if res, err = ensurer.EnsureResource(ctx, res); err != nil {
+			return res, err
+		}
+	} else {
+		if err := ledger.Seed(ctx, res); err != nil {
+			return res, err
+		}
+		if err := b.Coordination.Wipe(ctx); err != nil {
+			return res, err
+		}
 	}
-	if err := b.Coordination.Wipe(ctx); err != nil {
-		return err
-	}
-	return b.Coordination.Client("stress").Bootstrap(ctx, res.ConflictKey, res.NamespaceEpoch, res.CounterStart)
+	// The counter is kept where it is higher: a run joining a shared
+	// resource goes on from the others' tokens.
+	return res, b.Coordination.Client("stress").Bootstrap(ctx, res.ConflictKey, res.NamespaceEpoch, res.CounterStart)
 }
 
 // audit reads what the rows say.

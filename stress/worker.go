@@ -10,14 +10,19 @@ import (
 )
 
 // Resource is what the workers contend for: the catalog's shared values of
-// DESIGN §6, one conflict key.
-func Resource() engine.Seed {
-	return engine.Seed{
+// DESIGN §6, one conflict key. A resource shared by runs on many machines
+// (shared, a name) has a conflict key and a tenant of its own.
+func Resource(shared string) engine.Seed {
+	s := engine.Seed{
 		ConflictKey: "summary:tenant-a:2026-07", TenantID: "tenant-a", MembershipRevision: 7,
 		RegionID: "region-a", RegionEpoch: 3, NamespaceEpoch: 2,
 		MinimumWriterVersion: 2, CheckpointSchemaVersion: 1,
 		Now: time.Now().UTC(),
 	}
+	if shared != "" {
+		s.ConflictKey, s.TenantID = "stress:"+shared, "stress-"+shared
+	}
+	return s
 }
 
 // WorkerConfig is what a worker needs to know of the run.

@@ -112,6 +112,11 @@ type Options struct {
 	// migrated it — a stress worker process joins its parent's run, so it
 	// takes no lock and migrates nothing.
 	Joining bool
+	// Shared: the run shares the database with other runs that share it
+	// too — stress runs of one --shared resource, from many machines. It
+	// takes the run lock shared, so they run at once while a run that
+	// seeds the whole schema waits for them all, and they for it.
+	Shared bool
 }
 
 // Open takes the database's run lock — when another fencelab run holds it,
@@ -134,12 +139,19 @@ func Open(ctx context.Context, dsn string, opts Options) (*Database, error) {
 	if opts.Joining {
 		return d, nil
 	}
-	if d.lock, err = takeRunLock(ctx, config, opts.Waiting); err != nil {
+	if d.lock, err = takeRunLock(ctx, config, opts.Waiting, false); err != nil {
 		return nil, err
 	}
 	if err := Migrate(ctx, config); err != nil {
 		d.Close()
 		return nil, err
+	}
+	if opts.Shared {
+		// Migrated under the lock alone; then shared with the others.
+		d.Close()
+		if d.lock, err = takeRunLock(ctx, config, opts.Waiting, true); err != nil {
+			return nil, err
+		}
 	}
 	return d, nil
 }
@@ -152,7 +164,7 @@ const runLockKey int64 = 0x66656e63656c6162
 // releases it when that connection ends, however the run ends. It polls
 // with pg_try_advisory_lock rather than blocking in pg_advisory_lock, so a
 // server that stops answering is still noticed.
-func takeRunLock(ctx context.Context, config *pgx.ConnConfig, waiting func(holder string)) (*pgx.Conn, error) {
+func takeRunLock(ctx context.Context, config *pgx.ConnConfig, waiting func(holder string), shared bool) (*pgx.Conn, error) {
 	config = config.Copy()
 	host, _ := os.Hostname()
 	config.RuntimeParams["application_name"] = fmt.Sprintf("fencelab run (pid %d on %s)", os.Getpid(), host)
@@ -164,6 +176,9 @@ func takeRunLock(ctx context.Context, config *pgx.ConnConfig, waiting func(holde
 	for {
 		var taken bool
 		err := within(ctx, func(ctx context.Context) error {
+			if shared {
+				return conn.QueryRow(ctx, `SELECT pg_try_advisory_lock_shared($1)`, runLockKey).Scan(&taken)
+			}
 			return conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, runLockKey).Scan(&taken)
 		})
 		if err != nil {

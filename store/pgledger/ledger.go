@@ -565,3 +565,41 @@ func addedUnderLock(result *engine.WriteResult, w engine.Write) {
 		result.Read, result.Value = *w.ReadValue, w.Value
 	}
 }
+
+// EnsureResource makes sure a resource, its tenant and the rollout marker
+// exist, inserting what is missing and changing nothing that is there —
+// runs on many machines share it (stress --shared) — and returns the seed
+// as the rows have it: a writer must match them.
+func (l *Ledger) EnsureResource(ctx context.Context, s engine.Seed) (engine.Seed, error) {
+	err := l.inTx(ctx, pgx.TxOptions{}, func(ctx context.Context, tx pgx.Tx) error {
+		batch := &pgx.Batch{}
+		batch.Queue(`INSERT INTO fencelab.rollout_markers
+			(marker_name, namespace_epoch, minimum_writer_version, checkpoint_schema_version) VALUES ('current', $1, $2, $3)
+			ON CONFLICT DO NOTHING`, s.NamespaceEpoch, s.MinimumWriterVersion, s.CheckpointSchemaVersion)
+		batch.Queue(`INSERT INTO fencelab.tenant_assignments
+			(tenant_id, membership_revision, region_id, region_epoch, active) VALUES ($1, $2, $3, $4, true)
+			ON CONFLICT DO NOTHING`, s.TenantID, s.MembershipRevision, s.RegionID, s.RegionEpoch)
+		batch.Queue(`INSERT INTO fencelab.resources (conflict_key, namespace_epoch, last_accepted_fence, summary_value, updated_at)
+			SELECT $1, namespace_epoch, 0, $2, $3 FROM fencelab.rollout_markers WHERE marker_name = 'current'
+			ON CONFLICT DO NOTHING`, s.ConflictKey, s.InitialValue, s.Now)
+		if err := tx.SendBatch(ctx, batch).Close(); err != nil {
+			return err
+		}
+		var active bool
+		err := tx.QueryRow(ctx, `
+			SELECT t.membership_revision, t.region_id, t.region_epoch, t.active,
+			       r.namespace_epoch, m.minimum_writer_version, m.checkpoint_schema_version
+			  FROM fencelab.tenant_assignments t, fencelab.resources r, fencelab.rollout_markers m
+			 WHERE t.tenant_id = $1 AND r.conflict_key = $2 AND m.marker_name = 'current'`, s.TenantID, s.ConflictKey).
+			Scan(&s.MembershipRevision, &s.RegionID, &s.RegionEpoch, &active,
+				&s.NamespaceEpoch, &s.MinimumWriterVersion, &s.CheckpointSchemaVersion)
+		if err == nil && !active {
+			err = fmt.Errorf("tenant %s is removed: no write of it is accepted", s.TenantID)
+		}
+		return err
+	})
+	if err != nil {
+		return engine.Seed{}, fmt.Errorf("pgledger: make sure %s exists: %w", s.ConflictKey, err)
+	}
+	return s, nil
+}

@@ -89,6 +89,28 @@ func Connect(ctx context.Context, url string) (*Coordination, error) {
 	return c, err
 }
 
+// ConnectShared is Connect for a run that shares its keys with other runs,
+// on any machines, that give the same name (stress --shared): they live
+// under fencelab:shared:NAME:, and no run deletes them when it ends.
+func ConnectShared(ctx context.Context, url, name string) (*Coordination, error) {
+	c, err := Connect(ctx, url)
+	if err != nil {
+		return nil, err
+	}
+	// Connect found the server and swept the keys of killed runs; the
+	// run's own namespace holds nothing yet, and goes with its alive key.
+	c.Close()
+	shared, err := Join(ctx, Endpoint{URL: url, Cluster: c.server.isCluster(), Namespace: SharedNamespace(name)})
+	if err != nil {
+		return nil, err
+	}
+	shared.describe = c.describe
+	return shared, nil
+}
+
+// SharedNamespace is where the runs sharing name keep their keys.
+func SharedNamespace(name string) string { return Prefix + "shared:" + name + ":" }
+
 // noAnswerIfTimedOut names a probe that ran out of CallTimeout.
 func noAnswerIfTimedOut(ctx context.Context, err error) error {
 	if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
