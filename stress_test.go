@@ -228,3 +228,28 @@ func TestStressSharedByRuns(t *testing.T) {
 	requireOneLine(t, stderr, "lowercase letters")
 	require.Len(t, storetest.ServerKeys(t, redis, "fencelab:shared:class-1:*"), 2, "the counter and epoch of a shared resource stay, for the next run")
 }
+
+// A Redis that goes away mid-run ends stress in one line with exit 3, and
+// its worker processes with it.
+func TestStressBackendGoneMidRun(t *testing.T) {
+	bin := binary(t)
+	url, stop := storetest.RedisServerToStop(t)
+	cmd := exec.Command(bin, "stress", "--procs", "--workers", "3", "--duration", "1m", "--redis", url)
+	cmd.Env = append(os.Environ(), "FENCELAB_CACHE_DIR="+cacheDir(t))
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	require.NoError(t, cmd.Start())
+	deadline := time.Now().Add(20 * time.Second)
+	for len(workerProcesses(bin)) < 3 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(500 * time.Millisecond)
+	started := time.Now()
+	stop()
+	err := cmd.Wait()
+	require.Error(t, err)
+	require.Equal(t, 3, cmd.ProcessState.ExitCode(), "%s\n%s", stdout.String(), stderr.String())
+	requireOneLine(t, stderr.String(), "a backend went away")
+	require.Less(t, time.Since(started), 15*time.Second)
+	require.Empty(t, workerProcesses(bin))
+}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -150,6 +151,19 @@ func RealRedisURL(t testing.TB) string {
 	return "unix://" + socket
 }
 
+// RedisServerToStop is RealRedisURL with a function that stops the server
+// at once, for a test of a server that goes away mid-run.
+func RedisServerToStop(t testing.TB) (url string, stop func()) {
+	t.Helper()
+	probe, socket := startRedisServer(t)
+	probe.Close()
+	server, _ := redisServers.Load(socket)
+	return "unix://" + socket, func() { server.(*exec.Cmd).Process.Kill() }
+}
+
+// redisServers are the tests' redis-servers by socket.
+var redisServers sync.Map
+
 func startRedisServer(t testing.TB) (*redisstore.Coordination, string) {
 	t.Helper()
 	bin, err := exec.LookPath("redis-server")
@@ -167,6 +181,7 @@ func startRedisServer(t testing.TB) (*redisstore.Coordination, string) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	redisServers.Store(socket, cmd)
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 
 	deadline := time.Now().Add(10 * time.Second)
