@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/anishathalye/porcupine"
@@ -147,14 +148,20 @@ const keepOps = 20_000
 // so its end state is the next one's start, and what was checked is let
 // go — memory stays flat however long the run. A worker's records come in
 // the order it made them; mark is, per worker, how far its history is
-// complete.
+// complete. The segments are checked on a goroutine of their own, in
+// order, so a long search never holds up the records; the fields below
+// pending are that goroutine's until finish.
 type checker struct {
 	start   int64 // the run's start on the monotonic clock
 	adds    bool  // writes add one under the row lock (SAFE), or write blind
 	model   porcupine.Model
 	mark    []int64
 	pending []porcupine.Operation
-	state   register
+	next    int // cut again once pending holds this many
+	work    chan []porcupine.Operation
+	checked sync.WaitGroup
+
+	state register
 
 	Segments, Illegal, Unknown int
 	Reads, Writes              int
@@ -173,6 +180,13 @@ func newChecker(workers int, start int64, initial register, adds, shared, keep b
 	if shared {
 		c.model = partialRegister
 	}
+	c.next = cutEvery
+	c.work = make(chan []porcupine.Operation, 4)
+	c.checked.Go(func() {
+		for segment := range c.work {
+			c.checkSegment(segment)
+		}
+	})
 	for i := range c.mark {
 		c.mark[i] = start
 	}
@@ -202,14 +216,33 @@ func (c *checker) add(r Record) {
 				BackgroundColor: "#f6d8a8"})
 		}
 	}
-	if len(c.pending) >= 2000 {
-		c.check(false)
+	if len(c.pending) >= c.next {
+		c.cut(false)
+		// A worker frozen mid-operation holds the cut back: try again once
+		// as many more have come, not at every one.
+		c.next = len(c.pending) + cutEvery
 	}
 }
 
-// check checks the history up to the latest moment nothing was in flight;
-// all: the run is over, check everything.
-func (c *checker) check(all bool) {
+// cutEvery is how many operations the checker lets wait before it cuts a
+// segment off.
+const cutEvery = 2000
+
+// finish checks what is left and waits for every segment's verdict.
+func (c *checker) finish() {
+	c.cut(true)
+	c.abandon()
+}
+
+// abandon waits for the segments sent so far, and checks no more.
+func (c *checker) abandon() {
+	close(c.work)
+	c.checked.Wait()
+}
+
+// cut sends the history up to the latest moment nothing was in flight to
+// be checked; all: the run is over, all of it.
+func (c *checker) cut(all bool) {
 	cut := int64(math.MaxInt64)
 	if !all {
 		cut = slices.Min(c.mark)
@@ -232,7 +265,7 @@ func (c *checker) check(all bool) {
 	}
 	c.pending = rest
 	if len(segment) > 0 {
-		c.checkSegment(segment)
+		c.work <- segment
 	}
 }
 

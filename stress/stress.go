@@ -197,9 +197,6 @@ func Run(ctx context.Context, cfg Config, b Backends, f Fleet) (Report, error) {
 		workers[i] = WorkerConfig{ID: i, Mode: cfg.Mode, LeaseTTL: cfg.LeaseTTL, Resource: res}
 	}
 
-	start := Now()
-	run := &collector{cfg: cfg, rejections: map[string]int{},
-		checker: newChecker(cfg.Workers, start, register{Value: res.InitialValue}, cfg.Mode == engine.Safe, cfg.Shared != "", cfg.History)}
 	records := make(chan Record, 4*cfg.Workers+64)
 	var stopping atomic.Bool
 	// The workers finish the round they are in when the run stops, so
@@ -211,6 +208,11 @@ func Run(ctx context.Context, cfg Config, b Backends, f Fleet) (Report, error) {
 		f.stop()
 		return Report{}, started
 	}
+	// The run's clock starts with its workers: a worker process's start
+	// (and its connections) is not the run's time.
+	start := Now()
+	run := &collector{cfg: cfg, rejections: map[string]int{},
+		checker: newChecker(cfg.Workers, start, register{Value: res.InitialValue}, cfg.Mode == engine.Safe, cfg.Shared != "", cfg.History)}
 
 	var pauseTick <-chan time.Time
 	if cfg.PauseEvery > 0 {
@@ -285,10 +287,11 @@ func Run(ctx context.Context, cfg Config, b Backends, f Fleet) (Report, error) {
 		failure = err // a goroutine's own error says the most
 	}
 	if failure != nil {
+		run.checker.abandon()
 		return Report{}, failure
 	}
 
-	run.checker.check(true)
+	run.checker.finish()
 	report := Report{Mode: cfg.Mode, Workers: cfg.Workers, Procs: f.processes(), Shared: cfg.Shared, Resource: res.ConflictKey, Elapsed: elapsed,
 		LeaseTTL: cfg.LeaseTTL, Interrupted: interrupted,
 		Writes: run.writes, Accepted: run.accepted, Rejected: run.writes - run.accepted, Rejections: run.rejections,
