@@ -1,4 +1,4 @@
-package main
+package cli
 
 // Faults, signals and other people's servers (the rows of the safety
 // issue): each test here failed on the main before it and says what a user

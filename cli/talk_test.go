@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"os"
@@ -13,9 +13,9 @@ import (
 // The shipped talk loads in both languages, and every text it has is
 // translated: no Korean text falls back to the English one.
 func TestShippedTalkInEnglishAndKorean(t *testing.T) {
-	en, err := loadTalk("talks/fencing.toml", "en")
+	en, err := loadTalk("../talks/fencing.toml", "en")
 	require.NoError(t, err)
-	ko, err := loadTalk("talks/fencing.toml", "ko")
+	ko, err := loadTalk("../talks/fencing.toml", "ko")
 	require.NoError(t, err)
 	require.GreaterOrEqual(t, len(en.Scenes), 8)
 	require.NotEqual(t, en.Title, ko.Title)
@@ -68,7 +68,7 @@ func TestTalkScriptErrors(t *testing.T) {
 		{[]string{"talk", filepath.Join(dir, "none.toml")}, "no such file or directory"},
 		{[]string{"talk", dir}, "not a regular file"},
 
-		{[]string{"talk", "talks/fencing.toml", "--mode", "safe"}, "talk does not take --mode"},
+		{[]string{"talk", "../talks/fencing.toml", "--mode", "safe"}, "talk does not take --mode"},
 	} {
 		code, _, stderr := call(t, tc.args...)
 		require.Equal(t, 2, code, stderr)
@@ -80,7 +80,7 @@ func TestTalkScriptErrors(t *testing.T) {
 // remote sends: turn cards on the way, b blanks, --lang ko shows Korean.
 func TestTalkUnderTmux(t *testing.T) {
 	requireTmux(t)
-	script, err := filepath.Abs("talks/fencing.toml")
+	script, err := filepath.Abs("../talks/fencing.toml")
 	require.NoError(t, err)
 	r := startExplorer(t, cacheDir(t), "talk", script)
 	r.waitScreen("talk · scene 1/", "Most job schedulers stop at a leader lease")

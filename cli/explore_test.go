@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -30,7 +30,7 @@ func binary(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		built = filepath.Join(buildDir, "fencelab")
-		if out, err := exec.Command("go", "build", "-o", built, ".").CombinedOutput(); err != nil {
+		if out, err := exec.Command("go", "build", "-o", built, "..").CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("go build: %v: %s", err, out)
 		}
 	})

@@ -1,0 +1,426 @@
+// Package cli is fencelab's command line: it parses the arguments, starts
+// the backends a command needs, runs the command and ends with its exit
+// code, saying in one line what went wrong. Each command has a file of its
+// own (run.go, check.go, stress.go, …); backends.go starts the stores and
+// wires them into the engine; help.go is the usage.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/lang"
+	"github.com/fencelab/fencelab/scenarios"
+	"github.com/fencelab/fencelab/store/redact"
+	"github.com/fencelab/fencelab/store/redisstore"
+	"github.com/fencelab/fencelab/tui"
+)
+
+// Main runs fencelab on the process's arguments, standard streams and
+// signals, and returns its exit code.
+func Main() int {
+	// fencelab owns SIGINT, SIGTERM and SIGHUP: the first one cancels ctx,
+	// and whatever runs stops its servers, deletes its keys and restores
+	// the terminal on the way out; it then exits 128+signal. The explorer
+	// turns Bubble Tea's own handler off, so only this one acts. A second
+	// signal, should the teardown hang, ends the process at once (the kernel
+	// then stops an ephemeral server, see pgcluster).
+	ctx, cancel := context.WithCancelCause(context.Background())
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	go func() {
+		sig := <-signals
+		signal.Stop(signals)
+		cancel(signalled{sig.(syscall.Signal)})
+	}()
+	// A closed pipe on stdout (fencelab … | head) is an error of a write,
+	// not an instant death, so the run still cleans up; then fencelab ends
+	// by SIGPIPE as other tools do.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+	// go-redis logs through one logger per process; its lines would land in
+	// the middle of the explorer's screen. fencelab reports failures itself.
+	redisstore.DriverLog(io.Discard)
+
+	code := fencelab(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	if code == exitBrokenPipe {
+		signal.Reset(syscall.SIGPIPE)
+		syscall.Kill(os.Getpid(), syscall.SIGPIPE)
+	}
+	return code
+}
+
+// signalled is the cause of a context a signal cancelled.
+type signalled struct{ sig syscall.Signal }
+
+func (s signalled) Error() string { return s.phrase().In(lang.En) }
+
+func (s signalled) phrase() lang.Phrase {
+	names := map[syscall.Signal]string{syscall.SIGINT: "SIGINT (Ctrl-C)", syscall.SIGTERM: "SIGTERM",
+		syscall.SIGHUP: "SIGHUP", syscall.SIGQUIT: "SIGQUIT", syscall.SIGPIPE: "SIGPIPE"}
+	if name, ok := names[s.sig]; ok {
+		return lang.P("interrupted by %s", name)
+	}
+	return lang.P("interrupted by signal %s", s.sig.String())
+}
+
+// globalFlags apply to every command.
+var globalFlags = []string{"redis", "pg", "allow-unsafe", "lease-ttl", "verbose", "lang", "help"}
+
+// fencelab runs one command line and returns the exit code.
+func fencelab(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	// A reader that went away stops the command at once (it still cleans up).
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	out := &checkedWriter{w: stdout, brokenPipe: func() { cancel(errBrokenPipe) }}
+	code := command(ctx, args, out, stderr)
+	switch {
+	case errors.Is(out.err, syscall.EPIPE):
+		return exitBrokenPipe // the reader went away: nobody to tell
+	case out.err != nil && code == exitOK:
+		fmt.Fprintf(stderr, "fencelab: output lost: %v\n", out.err)
+		return exitUnexpected
+	}
+	return code
+}
+
+// checkedWriter keeps the first write error, so a command whose output was
+// lost (a full disk, a reader that went away) does not end as if all went
+// well.
+type checkedWriter struct {
+	w          io.Writer
+	err        error
+	brokenPipe func()
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	if err != nil {
+		c.err = err
+		if errors.Is(err, syscall.EPIPE) {
+			c.brokenPipe()
+		}
+	}
+	return n, err
+}
+
+// errBrokenPipe cancels a command whose reader went away.
+var errBrokenPipe = errors.New("the reader of the output went away")
+
+// command runs one command line and returns the exit code.
+func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	flags := pflag.NewFlagSet("fencelab", pflag.ContinueOnError)
+	flags.SetOutput(io.Discard)
+	var c config
+	var (
+		all        bool
+		mode       string
+		asJSON     bool
+		helpWanted bool
+		n, free    int
+		maxSched   int
+		outDir     string
+		saveTrace  string
+		tracePath  string
+		keep       bool
+		exportTo   string
+		exportOut  string
+		size       string
+		langFlag   string
+		st         stressFlags
+	)
+	flags.StringVar(&c.redisURL, "redis", "", "use a real Redis `URL` (redis://HOST:PORT/DB, or a cluster's redis://H1:P1,H2:P2) instead of the embedded one")
+	flags.StringVar(&c.pgDSN, "pg", "", "use an existing PostgreSQL (`DSN`) instead of an ephemeral cluster; only schema fencelab is touched")
+	flags.BoolVar(&c.allowUnsafe, "allow-unsafe", false, "let UNSAFE runs write to the server given with --pg")
+	flags.DurationVar(&c.leaseTTL, "lease-ttl", 0, "lease TTL (default 30s on the embedded Redis; on a real one 1.5s, 10s in the explorer)")
+	flags.BoolVarP(&c.verbose, "verbose", "v", false, "say more about the backends")
+	flags.BoolVar(&all, "all", false, "run: every scenario")
+	flags.StringVar(&mode, "mode", "safe", "run: safe, unsafe or both; the explorer: safe or unsafe")
+	flags.BoolVar(&asJSON, "json", false, "run: print JSON")
+	flags.IntVar(&n, "n", 100, "race: number of key sets for the forced interleaving")
+	flags.IntVar(&free, "free", 0, "race: also run K pairs of truly concurrent requests")
+	flags.IntVar(&maxSched, "max-schedules", 200_000, "check: stop after N schedules per scenario and mode")
+	flags.StringVar(&outDir, "out", "", "check: directory for counterexample traces (default: a new temp dir)")
+	flags.StringVar(&saveTrace, "save-trace", "", "run: write the run as a trace to FILE")
+	flags.BoolVar(&keep, "keep", false, "run: keep the ephemeral PostgreSQL up afterwards, until Enter or Ctrl-C")
+	flags.StringVar(&exportTo, "to", "", "export: md, mermaid, cast or tape")
+	flags.StringVarP(&exportOut, "output", "o", "", "export: write to FILE (default: standard output)")
+	flags.StringVar(&size, "size", "100x30", "export: the terminal of a cast or tape, COLUMNSxROWS")
+	flags.StringVar(&langFlag, "lang", "", "the language of the narration and of a talk's texts: en or ko (default: the locale's, else en)")
+	flags.StringVar(&tracePath, "trace", "", "the explorer: open a trace, its schedule as the guided order")
+	flags.IntVar(&st.workers, "workers", 8, "stress: how many workers contend for the resource")
+	flags.DurationVar(&st.duration, "duration", 10*time.Second, "stress: how long the workers run")
+	flags.IntVar(&st.ops, "ops", 0, "stress: end after this many writes instead")
+	flags.DurationVar(&st.pauseEvery, "pause-every", 2*time.Second, "stress: how often a worker that took the lease freezes (0: never)")
+	flags.DurationVar(&st.pause, "pause", 0, "stress: how long a freeze lasts (default: twice the lease TTL)")
+	flags.BoolVar(&st.procs, "procs", false, "stress: every worker a process of its own, frozen with SIGSTOP")
+	flags.StringVar(&st.html, "html", "", "stress: write Porcupine's view of the history to FILE")
+	flags.StringVar(&st.shared, "shared", "", "stress: contend for the resource NAME with the runs of other machines that name it")
+	flags.BoolVarP(&helpWanted, "help", "h", false, "show this help")
+
+	if err := flags.Parse(args); err != nil {
+		fmt.Fprintf(stderr, "fencelab: %s\n", flagError(err, langOf(args)))
+		return exitUsage
+	}
+	c.lang = lang.FromEnv()
+	if flags.Changed("lang") {
+		l, err := lang.Parse(langFlag)
+		if err != nil {
+			return report(ctx, stderr, usageError("%v", err), c)
+		}
+		c.lang = l
+	}
+	if helpWanted {
+		command := ""
+		if len(flags.Args()) > 0 {
+			command = flags.Args()[0]
+		}
+		return report(ctx, stderr, printHelp(stdout, command, c.lang), c)
+	}
+	if err := c.check(); err != nil {
+		return report(ctx, stderr, err, c)
+	}
+
+	rest := flags.Args()
+	name := ""
+	if len(rest) > 0 {
+		name, rest = rest[0], rest[1:]
+	}
+	// Flags that mean nothing to the command are refused, not ignored.
+	only := func(command string, allowed ...string) error {
+		var stray []string
+		flags.Visit(func(f *pflag.Flag) {
+			if !slices.Contains(allowed, f.Name) && !slices.Contains(globalFlags, f.Name) {
+				stray = append(stray, "--"+f.Name)
+			}
+		})
+		if len(stray) > 0 {
+			return usageError("%s does not take %s (fencelab --help)", command, strings.Join(stray, ", "))
+		}
+		return nil
+	}
+	if flags.Changed("lease-ttl") && c.leaseTTL == 0 {
+		return report(ctx, stderr, usageError("--lease-ttl must be positive, got 0 (leave it out for the default)"), c)
+	}
+	var err error
+	switch name {
+	case "help":
+		if len(rest) > 1 {
+			err = usageError("help takes one command, got %q", rest)
+			break
+		}
+		err = printHelp(stdout, strings.Join(rest, ""), c.lang)
+	case "version":
+		if err = only("version"); err != nil {
+			break
+		}
+		if len(rest) > 0 {
+			err = usageError("version takes no arguments, got %q", rest)
+			break
+		}
+		err = printVersion(stdout)
+	case "list":
+		if err = only("list"); err != nil {
+			break
+		}
+		if len(rest) > 0 {
+			err = usageError("list takes no arguments, got %q", rest)
+			break
+		}
+		listCatalog(stdout, c.lang)
+	case "run":
+		if err = only("run", "all", "mode", "json", "save-trace", "keep"); err != nil {
+			break
+		}
+		if keep && c.pgDSN != "" {
+			err = usageError("--keep keeps fencelab's own PostgreSQL up; the --pg server is yours and stays up anyway")
+			break
+		}
+		var req runRequest
+		req, err = parseRunRequest("run", rest, all, mode, asJSON, c)
+		req.keep = keep
+		if err == nil && saveTrace != "" {
+			req.saveTrace = saveTrace
+			if len(req.scenarios)*len(req.modes) != 1 {
+				err = usageError("--save-trace saves one run: give one scenario and --mode safe or unsafe")
+			} else {
+				err = checkTraceTarget(saveTrace)
+			}
+		}
+		if err == nil {
+			err = runHeadless(ctx, c, req, stdout, stderr)
+		}
+	case "check":
+		if err = only("check", "all", "mode", "json", "max-schedules", "out"); err != nil {
+			break
+		}
+		var req checkRequest
+		if req.runRequest, err = parseRunRequest("check", rest, all, mode, asJSON, c); err != nil {
+			break
+		}
+		if maxSched < 1 {
+			err = usageError("--max-schedules must be at least 1, got %d", maxSched)
+			break
+		}
+		req.maxSchedules, req.out = maxSched, outDir
+		if err = checkOutDir(req.out); err == nil {
+			err = runCheck(ctx, c, req, stdout, stderr)
+		}
+	case "replay":
+		if err = only("replay", "json"); err != nil {
+			break
+		}
+		if len(rest) != 1 {
+			err = usageError("replay takes one trace file, got %d arguments", len(rest))
+			break
+		}
+		err = runReplay(ctx, c, rest[0], asJSON, flags.Changed("lease-ttl"), stdout, stderr)
+	case "export":
+		if err = only("export", "to", "output", "size", "mode"); err != nil {
+			break
+		}
+		var req exportRequest
+		if req, err = parseExportRequest(rest, exportTo, mode, flags.Changed("mode"), exportOut, size); err == nil {
+			err = runExport(ctx, c, req, flags.Changed("lease-ttl"), stdout, stderr)
+		}
+	case "talk":
+		if err = only("talk"); err != nil {
+			break
+		}
+		if len(rest) != 1 {
+			err = usageError("talk takes one script file, got %d arguments (fencelab talk --help)", len(rest))
+			break
+		}
+		var talk tui.Talk
+		if talk, err = loadTalk(rest[0], string(c.lang)); err != nil {
+			break
+		}
+		for _, scene := range talk.Scenes {
+			if scene.Mode == engine.Unsafe && c.pgDSN != "" && !c.allowUnsafe {
+				err = usageError("the talk has UNSAFE scenes, which write naive code paths into --pg's server; pass --allow-unsafe to let them (nothing was written)")
+			}
+		}
+		if err == nil {
+			err = explore(ctx, c, talk.Scenes[0].Mode, nil, &talk)
+		}
+	case "stress":
+		if err = only("stress", "workers", "duration", "ops", "pause-every", "pause", "mode", "procs", "html", "json", "shared"); err != nil {
+			break
+		}
+		st.mode, st.asJSON = mode, asJSON
+		st.durationSet, st.opsSet = flags.Changed("duration"), flags.Changed("ops")
+		st.pauseSet = flags.Changed("pause")
+		var req stressRequest
+		if req, err = parseStressRequest(rest, st, c); err == nil {
+			err = runStress(ctx, c, req, stdout, stderr)
+		}
+	case "worker":
+		if err = only("worker"); err != nil {
+			break
+		}
+		err = runWorker(ctx, os.Stdin, stdout)
+	case "race":
+		if err = only("race", "n", "free"); err != nil {
+			break
+		}
+		if c.pgDSN != "" {
+			err = usageError("race needs Redis only; it does not take --pg")
+			break
+		}
+		if len(rest) > 0 {
+			err = usageError("race takes no arguments, got %q", rest)
+			break
+		}
+		err = runRace(ctx, c, n, free, stdout, stderr)
+	case "":
+		if err = only("the explorer", "mode", "trace"); err != nil {
+			break
+		}
+		var m engine.Mode
+		var trace *loadedTrace
+		if tracePath != "" {
+			if flags.Changed("mode") {
+				err = usageError("--trace opens the trace's own mode; leave out --mode")
+				break
+			}
+			var t loadedTrace
+			if t, err = loadTrace(tracePath); err != nil {
+				break
+			}
+			if c, err = c.withTraceTTL(t, flags.Changed("lease-ttl")); err != nil {
+				break
+			}
+			trace, mode = &t, t.trace.Mode
+		}
+		if m, err = engine.ParseMode(mode); err != nil {
+			err = usageError("--mode %q: the explorer opens safe or unsafe (m switches between them)", mode)
+			break
+		}
+		if m == engine.Unsafe && c.pgDSN != "" && !c.allowUnsafe {
+			err = usageError("UNSAFE runs write naive code paths into --pg's server; pass --allow-unsafe to let them (nothing was written)")
+			break
+		}
+		err = explore(ctx, c, m, trace, nil)
+	default:
+		err = usageError("unknown command %q (want %s; fencelab --help)", name, strings.Join(commands, ", "))
+	}
+	return report(ctx, stderr, err, c)
+}
+
+// report prints an error as one line and returns its exit code.
+// Whatever the line quotes of the DSN or URL given (a driver's parse error
+// quotes it whole) loses its password.
+func report(ctx context.Context, stderr io.Writer, err error, c config) int {
+	if err == nil {
+		return exitOK
+	}
+	var exit *exitError
+	if !errors.As(classify(ctx, err), &exit) {
+		exit = &exitError{code: exitUnexpected, err: err}
+	}
+	if exit.err != nil {
+		line := redact.Within(redact.Within(exit.line(c.lang), c.pgDSN), c.redisURL)
+		fmt.Fprintf(stderr, "fencelab: %s\n", line)
+	}
+	return exit.code
+}
+
+func listCatalog(w io.Writer, l lang.Lang) {
+	for _, s := range scenarios.All() {
+		fmt.Fprintf(w, "%-22s %s\n%-22s %s\n", s.ID, l.T(s.Title), "", l.T(s.Story))
+	}
+}
+
+// flagError is a command line pflag refused, in one line, in pflag's words.
+func flagError(err error, l lang.Lang) string { return l.T("%v (fencelab --help)", err) }
+
+// langOf is the language a command line asks for, read before its flags
+// are parsed (a refusal of the flags is said in it too).
+func langOf(args []string) lang.Lang {
+	l := lang.FromEnv()
+	for i, a := range args {
+		value, ok := strings.CutPrefix(a, "--lang=")
+		if !ok && a == "--lang" && i+1 < len(args) {
+			value, ok = args[i+1], true
+		}
+		if ok {
+			if parsed, err := lang.Parse(value); err == nil {
+				l = parsed
+			}
+		}
+	}
+	return l
+}

@@ -1,0 +1,165 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"runtime/debug"
+	"strings"
+
+	"github.com/fencelab/fencelab/lang"
+)
+
+// The usage, in three parts that help.go puts together (all of it, or one
+// command's lines with the flags and exit codes), each said in the user's
+// language. A command's lines start with "  fencelab COMMAND" in every
+// language.
+const usageHead = `fencelab — watch why a leader lease alone is not enough
+
+usage:
+`
+
+const usageCommands = `  fencelab [--mode unsafe] [flags]        the explorer (lease-overrun, SAFE);
+                                          ? inside it lists the keys
+  fencelab list                           the scenario catalog
+  fencelab run ID|--all [flags]           run the guided order headless
+        --mode safe|unsafe|both           (default safe)
+        --json                            one JSON object per scenario × mode
+        --save-trace FILE                 write the run (one scenario, one mode) as a trace
+        --keep                            then keep the ephemeral PostgreSQL up for the
+                                          psql line it printed, until Enter or Ctrl-C
+  fencelab check ID|--all [flags]         run EVERY schedule: all interleavings of the
+                                          actors' steps with the clock advanced to each
+                                          expiry (and by the guided order's durations);
+                                          pausing = not scheduling an actor. Pruned only
+                                          at a state already explored by a schedule no
+                                          longer (Redis keys + TTLs, every row, provider,
+                                          actors' positions and memory, clock)
+        --mode safe|unsafe|both           (default safe)
+        --max-schedules N                 per scenario × mode (default 200000)
+        --out DIR                         counterexample traces (default: a new temp dir)
+        --json                            one JSON object per scenario × mode
+  fencelab replay FILE [--json]           run a trace again; exit 1 if anything differs
+  fencelab --trace FILE                   the explorer on a trace's schedule (n steps it)
+  fencelab export TRACE|ID --to FORMAT    the session as a document, recorded on the backends:
+        --to md|mermaid|cast|tape         a Markdown page, a Mermaid sequence diagram, an
+                                          asciinema recording of the explorer, a VHS tape
+        --mode safe|unsafe                an ID's guided order in that mode (default safe)
+        -o FILE                           (default: standard output; a tape of an ID also
+                                          writes the trace it plays beside it)
+        --size 100x30                     the terminal of a cast or tape
+  fencelab talk SCRIPT                    play a talk script (TOML): its scenes in order,
+                                          space/./→/PgDn on, ←/PgUp back, b blanks the
+                                          screen; captions show large (talks/fencing.toml)
+  fencelab race [--n 100] [--free K]      the second seed's forced interleaving on N
+                                          key sets (Redis only), and K free-running pairs
+  fencelab stress [flags]                 many real workers contend for one resource, with
+                                          real TTLs and real pauses; the rows and keys are
+                                          checked, and the history for linearizability
+        --workers N                       how many (default 8, at most 200)
+        --duration D | --ops N            how long (default 10s), or how many writes
+        --pause-every D                   how often a worker freezes right after it takes
+                                          the lease (default 2s; 0: never)
+        --pause D                         how long (default: twice the lease TTL, 500ms)
+        --mode safe|unsafe                (default safe)
+        --procs                           every worker a process, frozen with SIGSTOP
+        --html FILE                       Porcupine's view of the history
+        --json                            the report as one JSON object
+        --shared NAME                     contend for one resource with every run of
+                                          --shared NAME, on any machine (--redis, --pg)
+  fencelab version                        the version and commit this was built from
+  fencelab COMMAND --help                 that command's help
+`
+
+const usageFlags = `
+flags:
+  --redis redis://HOST:PORT/DB   a real Redis instead of the embedded one; a Redis Cluster
+                                 as redis://H1:P1,H2:P2,… or any one node's address
+  --pg DSN                       an existing PostgreSQL instead of an ephemeral cluster;
+                                 only schema fencelab is touched
+  --allow-unsafe                 let UNSAFE runs write to the --pg server
+  --lease-ttl DURATION           lease TTL (default 30s embedded; on a real Redis 1.5s,
+                                 10s in the explorer, so a step can be read in time)
+  --lang en|ko                   the language of the narration and a talk's texts
+                                 (default: the locale's — LC_ALL, LC_MESSAGES, LANG —
+                                 else en); identifiers (STALE_FENCE, keys) stay as they are
+  -v, --verbose                  with --json, print the backends to stderr
+  -h, --help                     this help
+
+exit: 0 as expected · 1 a run ended otherwise than the catalog predicts (check:
+SAFE broke an invariant, or UNSAFE never its anomaly; replay: it differs), or
+failed (its output could not be written, say) · 2 bad usage or configuration ·
+3 a server could not be reached or stopped answering · 128+N ended by
+signal N (130 Ctrl-C, 143 SIGTERM)
+`
+
+// commands are the commands usage has a section for.
+var commands = []string{"list", "run", "check", "replay", "export", "talk", "race", "stress", "version"}
+
+// usage is the whole help in language l.
+func usage(l lang.Lang) string { return l.T(usageHead) + l.T(usageCommands) + l.T(usageFlags) }
+
+// commandUsage is the part of usage about one command, in language l: its
+// lines, then the flags every command takes and the exit codes. Empty for
+// no such command.
+func commandUsage(name string, l lang.Lang) string {
+	var section []string
+	in := false
+	for _, line := range strings.Split(l.T(usageCommands), "\n") {
+		switch {
+		case strings.HasPrefix(line, "  fencelab "+name+" ") || line == "  fencelab "+name:
+			in = true
+		case strings.HasPrefix(line, "  fencelab ") || line == "":
+			in = false
+		}
+		if in {
+			section = append(section, line)
+		}
+	}
+	if len(section) == 0 {
+		return ""
+	}
+	head := l.T(usageHead)
+	return head[strings.LastIndex(strings.TrimSuffix(head, "\n"), "\n")+1:] + strings.Join(section, "\n") + "\n" + l.T(usageFlags)
+}
+
+// printHelp prints the help of a command, or all of it, in language l.
+func printHelp(w io.Writer, command string, l lang.Lang) error {
+	if text := commandUsage(command, l); text != "" {
+		_, err := fmt.Fprint(w, text)
+		return err
+	}
+	if command != "" && command != "help" {
+		return usageError("no help for %q: there is no such command (want %s)", command, strings.Join(commands, ", "))
+	}
+	_, err := fmt.Fprint(w, usage(l))
+	return err
+}
+
+// printVersion says which fencelab this is: its module version and the
+// commit it was built from, as the build recorded them.
+func printVersion(w io.Writer) error {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		_, err := fmt.Fprintln(w, "fencelab (no build information)")
+		return err
+	}
+	line := "fencelab " + info.Main.Version
+	settings := map[string]string{}
+	for _, s := range info.Settings {
+		settings[s.Key] = s.Value
+	}
+	if rev := settings["vcs.revision"]; rev != "" {
+		line += " · commit " + rev
+		if settings["vcs.modified"] == "true" {
+			line += " (with uncommitted changes)"
+		}
+		if at := settings["vcs.time"]; at != "" {
+			line += " of " + at
+		}
+	} else {
+		line += " · no commit recorded (built with -buildvcs=false, or outside a repository)"
+	}
+	line += " · " + info.GoVersion
+	_, err := fmt.Fprintln(w, line)
+	return err
+}
