@@ -53,13 +53,32 @@ func TestList(t *testing.T) {
 	}
 }
 
+// refusal is a command line that must be refused: its exit code and a
+// part of its one line.
+type refusal struct {
+	name     string
+	args     []string
+	code     int
+	contains string
+}
+
+// requireRefused runs each refusal: one line, that exit code, within
+// seconds.
+func requireRefused(t *testing.T, refusals []refusal) {
+	t.Helper()
+	for _, tc := range refusals {
+		t.Run(tc.name, func(t *testing.T) {
+			started := time.Now()
+			code, _, stderr := call(t, tc.args...)
+			require.Equal(t, tc.code, code, "stderr: %s", stderr)
+			requireOneLine(t, stderr, tc.contains)
+			require.Less(t, time.Since(started), 10*time.Second)
+		})
+	}
+}
+
 func TestBadInput(t *testing.T) {
-	for _, tc := range []struct {
-		name     string
-		args     []string
-		code     int
-		contains string
-	}{
+	requireRefused(t, []refusal{
 		{"unknown scenario", []string{"run", "no-such-scenario"}, 2, `unknown scenario "no-such-scenario"`},
 		{"unknown command", []string{"frobnicate"}, 2, `unknown command "frobnicate"`},
 		{"unknown flag", []string{"run", "--all", "--colour"}, 2, "unknown flag"},
@@ -83,15 +102,7 @@ func TestBadInput(t *testing.T) {
 		{"race with too many free pairs", []string{"race", "--free", "100000"}, 2, "--free"},
 		{"race with arguments", []string{"race", "now"}, 2, "no arguments"},
 		{"race, Redis down", []string{"race", "--redis", "redis://127.0.0.1:1/0"}, 3, "redis://127.0.0.1:1"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			started := time.Now()
-			code, _, stderr := call(t, tc.args...)
-			require.Equal(t, tc.code, code, "stderr: %s", stderr)
-			requireOneLine(t, stderr, tc.contains)
-			require.Less(t, time.Since(started), 10*time.Second)
-		})
-	}
+	})
 }
 
 func schemaExists(t *testing.T, dsn string) bool {
