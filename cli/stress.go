@@ -172,7 +172,7 @@ func runStress(ctx context.Context, c config, req stressRequest, stdout, stderr 
 	}
 	meter := newProgress(stderr, "")
 	req.Progress = func(p stress.Progress) {
-		meter.line(l.T("stress %s · %.0f accepted/s · %s accepted · rejected %s · %d pauses",
+		meter.line(l.T("stress %s · %.0f accepted/s · %s accepted · rejected %s · pauses %d",
 			p.Elapsed.Round(100*time.Millisecond), p.PerSecond, stress.FormatCount(p.Accepted), orNone(l, stress.Reasons(p.Rejections)), p.Pauses))
 	}
 	req.Gone = isUnreachable
@@ -253,7 +253,7 @@ func printStressReport(w io.Writer, r stress.Report, l lang.Lang) {
 	fmt.Fprint(w, l.T("writes     %s attempted in %s · %s accepted (%.1f/s) · %s rejected: %s\n",
 		stress.FormatCount(r.Writes), r.Elapsed.Round(time.Millisecond), stress.FormatCount(r.Accepted), r.CommitsPerSecond,
 		stress.FormatCount(r.Rejected), orNone(l, stress.Reasons(r.Rejections))))
-	fmt.Fprint(w, l.T("           %d pauses · %d leases ran out under their holder · %s tries at a held lease\n",
+	fmt.Fprint(w, l.T("           pauses %d · leases that ran out under their holder %d · tries at a held lease %s\n",
 		r.Pauses, r.LeasesLost, stress.FormatCount(r.Contended)))
 	fmt.Fprint(w, l.T("commit     p50 %s · p99 %s (an accepted write's transaction)\n", roundLatency(r.P50), roundLatency(r.P99)))
 	fmt.Fprint(w, l.T("\ninvariants, from the rows and keys:\n"))
@@ -291,7 +291,7 @@ func printStressReport(w io.Writer, r stress.Report, l lang.Lang) {
 	case r.Mode == engine.Safe:
 		fmt.Fprint(w, l.T("SAFE did NOT hold — not as expected\n"))
 	case r.Violations() > 0:
-		fmt.Fprint(w, l.T("UNSAFE broke fencing: %d violations (%d stale commits, %d lost updates, %d illegal segments) — as expected\n",
+		fmt.Fprint(w, l.T("UNSAFE broke fencing: violations %d (stale commits %d, lost updates %d, illegal segments %d) — as expected\n",
 			r.Violations(), r.Audit.StaleCommits, r.Audit.LostUpdates, r.Illegal))
 	default:
 		fmt.Fprint(w, l.T("UNSAFE showed no violation — not as expected without pauses longer than the lease\n"))

@@ -74,7 +74,7 @@ type process struct {
 	stdin  io.WriteCloser
 	stderr bytes.Buffer
 	exited bool // waited for: never signalled again
-	armed  bool // told to stop itself at its next lease
+	armed  bool // told to stop itself at its next lease, or stopped: until thawed
 	failed bool // it reported a failure
 }
 
@@ -244,8 +244,9 @@ func (p *processes) wait() error {
 
 func (p *processes) processes() bool { return true }
 
-// arm picks a worker process that is not armed yet, at random, and tells
-// it (SIGUSR1) to stop itself after it next takes the lease.
+// arm picks a worker process at random and tells it (SIGUSR1) to stop
+// itself after it next takes the lease — unless one is armed or frozen
+// already: one at a time, so the others go on and overtake it.
 func (p *processes) arm() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -254,7 +255,10 @@ func (p *processes) arm() {
 	}
 	var free []*process
 	for _, w := range p.workers {
-		if !w.exited && !w.armed {
+		if w.armed {
+			return
+		}
+		if !w.exited {
 			free = append(free, w)
 		}
 	}
@@ -278,7 +282,6 @@ func (p *processes) thaw(id int, d time.Duration) {
 		return
 	}
 	w := p.workers[id]
-	w.armed = false
 	pid := w.cmd.Process.Pid
 	p.mu.Unlock()
 	for range 2000 {
@@ -302,6 +305,7 @@ func (p *processes) thaw(id int, d time.Duration) {
 	if !w.exited {
 		w.cmd.Process.Signal(syscall.SIGCONT)
 	}
+	w.armed = false
 }
 
 // ServeWorker is a worker process's side (fencelab's hidden worker

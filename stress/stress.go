@@ -113,17 +113,17 @@ func (r Report) Checks() []Check {
 	a := r.Audit
 	stale := Check{Invariant: 1, What: lang.P("tokens accepted strictly increase in commit order"), Held: a.StaleCommits == 0}
 	if s := a.FirstStale; s != nil {
-		stale.Found = lang.P("%d stale commits; the first: %s committed token %d after %s's %d", a.StaleCommits, s.Owner, s.Token, s.AfterOwner, s.After)
+		stale.Found = lang.P("stale commits: %d; the first: %s committed token %d after %s's %d", a.StaleCommits, s.Owner, s.Token, s.AfterOwner, s.After)
 	}
 	outbox := Check{Invariant: 3, What: lang.P("every commit has its one outbox row, no outbox row lacks its commit, and the checkpoint is the resource's"),
 		Held: a.CommitsWithoutOutbox == 0 && a.OutboxWithoutCommit == 0 && !a.CheckpointDisagrees}
 	if !outbox.Held {
-		outbox.Found = lang.P("%d commits without their outbox row, %d outbox rows without a commit, the checkpoint disagrees: %t",
+		outbox.Found = lang.P("commits without their outbox row: %d, outbox rows without a commit: %d, the checkpoint disagrees: %t",
 			a.CommitsWithoutOutbox, a.OutboxWithoutCommit, a.CheckpointDisagrees)
 	}
 	lost := Check{Invariant: 7, What: lang.P("no lost update: every commit was computed from the value the row held"), Held: a.LostUpdates == 0}
 	if l := a.FirstLost; l != nil {
-		lost.Found = lang.P("%d lost updates; the first: %s wrote %d computed from %d, but the row held %d", a.LostUpdates, l.Owner, l.Value, l.Read, l.Previous)
+		lost.Found = lang.P("lost updates: %d; the first: %s wrote %d computed from %d, but the row held %d", a.LostUpdates, l.Owner, l.Value, l.Read, l.Previous)
 	}
 	// Each accepted write added one, so the summary counts them; fewer
 	// means writes were lost.
@@ -436,7 +436,8 @@ type Fleet interface {
 	// processes: the workers are processes of their own.
 	processes() bool
 	// arm makes a pause due: the next worker to take the lease (a worker
-	// process picked at random) pauses right after it.
+	// process picked at random) pauses right after it. One worker at a
+	// time is frozen: while one is, or is about to be, arm does nothing.
 	arm()
 	// thaw continues, after d, a worker process that stopped itself
 	// (Freezing).
@@ -453,6 +454,7 @@ type goroutines struct {
 	first  error
 	cancel context.CancelFunc
 	armed  atomic.Bool // a pause is due: the next worker to take the lease takes it
+	frozen atomic.Bool // a worker is frozen now
 }
 
 func (g *goroutines) start(ctx context.Context, workers []WorkerConfig, b Backends, hooks fleetHooks, records chan<- Record) error {
@@ -502,17 +504,27 @@ func (g *goroutines) pause(id int, d time.Duration) func(context.Context, func(R
 		if !g.armed.CompareAndSwap(true, false) {
 			return
 		}
+		g.frozen.Store(true)
 		start := Now()
 		select {
 		case <-time.After(d):
 		case <-ctx.Done():
 		}
+		g.frozen.Store(false)
 		report(Record{Worker: id, Kind: Paused, Call: start, Return: Now()})
 	}
 }
 
-func (g *goroutines) processes() bool         { return false }
-func (g *goroutines) arm()                    { g.armed.Store(true) }
+func (g *goroutines) processes() bool { return false }
+
+// arm makes a pause due, unless one is under way: one worker at a time is
+// frozen, so the others go on — and overtake it.
+func (g *goroutines) arm() {
+	if !g.frozen.Load() {
+		g.armed.Store(true)
+	}
+}
+
 func (g *goroutines) thaw(int, time.Duration) {}
 
 // FormatCount writes a count with thousands separators: 12,345.
