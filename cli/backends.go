@@ -81,6 +81,9 @@ type config struct {
 	// any machines: its Redis keys are shared, and the database's run
 	// lock is taken shared.
 	shared string
+	// purpose is the command, for the name of the database's run lock
+	// holder that another run waiting for it shows.
+	purpose string
 }
 
 // Default lease TTLs: on the embedded Redis time only moves when the lab
@@ -130,7 +133,8 @@ func (c config) check() error {
 	}
 	if c.redisURL != "" {
 		if err := redisstore.ValidateURL(c.redisURL); err != nil {
-			return usageError("--redis %s: %s (want redis://HOST:PORT/DB, or a cluster's redis://H1:P1,H2:P2)", redact.URL(c.redisURL), redact.Within(engine.OneLine(err), c.redisURL))
+			// The line is redacted whole when it is reported.
+			return usageError("--redis %s: %v (want redis://HOST:PORT/DB, or a cluster's redis://H1:P1,H2:P2)", redact.URL(c.redisURL), err)
 		}
 	}
 	if c.pgDSN != "" {
@@ -172,7 +176,7 @@ func startBackends(ctx context.Context, c config, notify func(string)) (*backend
 		}
 	}
 	if c.pgDSN != "" {
-		b.database, err = pgledger.Open(ctx, c.pgDSN, pgledger.Options{Waiting: waiting, Shared: c.shared != ""})
+		b.database, err = pgledger.Open(ctx, c.pgDSN, pgledger.Options{Waiting: waiting, Shared: c.shared != "", Purpose: c.purpose})
 		if err != nil {
 			b.stop()
 			return nil, classify(ctx, err)
@@ -195,7 +199,7 @@ func startBackends(ctx context.Context, c config, notify func(string)) (*backend
 	}
 	b.ephemeral = true
 	b.database, err = pgledger.Open(ctx, b.cluster.DSN(pgcluster.Database), pgledger.Options{
-		Describe: fmt.Sprintf("postgres %d (ephemeral)", b.cluster.Binaries.Major),
+		Describe: c.lang.T("postgres %d (ephemeral)", b.cluster.Binaries.Major),
 		Waiting:  waiting,
 		Dial:     b.cluster.Dial,
 	})
@@ -285,6 +289,8 @@ func classify(ctx context.Context, err error) error {
 	case ctx.Err() != nil || errors.Is(err, context.Canceled):
 		return interrupted(ctx)
 	case errors.Is(err, pgcluster.ErrUnsafePath):
+		return &exitError{code: exitUsage, err: err}
+	case errors.Is(err, redisstore.ErrRefused):
 		return &exitError{code: exitUsage, err: err}
 	case errors.Is(err, pgledger.ErrForeignSchema):
 		return usageError("%s; fencelab changed nothing (use another database, or drop or rename that schema)", err)

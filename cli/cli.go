@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -199,6 +200,10 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(rest) > 0 {
 		name, rest = rest[0], rest[1:]
 	}
+	c.purpose = name
+	if name == "" {
+		c.purpose = "explorer"
+	}
 	// Flags that mean nothing to the command are refused, not ignored.
 	only := func(command string, allowed ...string) error {
 		var stray []string
@@ -322,7 +327,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		st.mode, st.asJSON = mode, asJSON
 		st.durationSet, st.opsSet = flags.Changed("duration"), flags.Changed("ops")
-		st.pauseSet = flags.Changed("pause")
+		st.pauseSet, st.sharedSet = flags.Changed("pause"), flags.Changed("shared")
 		var req stressRequest
 		if req, err = parseStressRequest(rest, st, c); err == nil {
 			err = runStress(ctx, c, req, stdout, stderr)
@@ -404,8 +409,32 @@ func listCatalog(w io.Writer, l lang.Lang) {
 	}
 }
 
-// flagError is a command line pflag refused, in one line, in pflag's words.
-func flagError(err error, l lang.Lang) string { return l.T("%v (fencelab --help)", err) }
+// flagError is a command line pflag refused, in one line, in language l:
+// the usual refusals in fencelab's words, any other in pflag's.
+func flagError(err error, l lang.Lang) string {
+	msg := err.Error()
+	if m := unknownFlag.FindStringSubmatch(msg); m != nil {
+		return l.T("unknown flag %s (fencelab --help)", m[1])
+	}
+	if m := unknownShorthand.FindStringSubmatch(msg); m != nil {
+		return l.T("unknown flag -%s in %s (fencelab --help)", m[1], m[2])
+	}
+	if m := needsValue.FindStringSubmatch(msg); m != nil {
+		return l.T("%s needs a value (fencelab --help)", m[1])
+	}
+	if m := invalidValue.FindStringSubmatch(msg); m != nil {
+		return l.T("%s %q: %s (fencelab --help)", m[2], m[1], m[3])
+	}
+	return l.T("%v (fencelab --help)", msg)
+}
+
+// pflag's words for the usual refusals.
+var (
+	unknownFlag      = regexp.MustCompile(`^unknown flag: (\S+)$`)
+	unknownShorthand = regexp.MustCompile(`^unknown shorthand flag: '(.)' in (\S+)$`)
+	needsValue       = regexp.MustCompile(`^flag needs an argument: (.+)$`)
+	invalidValue     = regexp.MustCompile(`^invalid argument "(.*)" for "(.+)" flag: (.+)$`)
+)
 
 // langOf is the language a command line asks for, read before its flags
 // are parsed (a refusal of the flags is said in it too).

@@ -66,6 +66,8 @@ const usageCommands = `  fencelab [--mode unsafe] [flags]        the explorer (l
         --json                            the report as one JSON object
         --shared NAME                     contend for one resource with every run of
                                           --shared NAME, on any machine (--redis, --pg)
+                                          The lease TTL is 500ms unless --lease-ttl says;
+                                          exit 0 when SAFE held or UNSAFE broke, 1 if not
   fencelab version                        the version and commit this was built from
   fencelab COMMAND --help                 that command's help
 `

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -15,10 +16,13 @@ import (
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/scenarios"
 	"github.com/fencelab/fencelab/store/pgcluster"
+	"github.com/fencelab/fencelab/store/redisstore"
 	"github.com/fencelab/fencelab/store/storetest"
 )
 
 func TestMain(m *testing.M) {
+	// As Main does: a failure is said in fencelab's one line, not the driver's.
+	redisstore.DriverLog(io.Discard)
 	var err error
 	if buildDir, err = os.MkdirTemp("", "fencelab-bin-"); err != nil {
 		panic(err)

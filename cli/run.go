@@ -199,7 +199,7 @@ func printResultAs(w io.Writer, r engine.Result, source string, l lang.Lang) {
 		fmt.Fprintf(w, "%3d %-9s %-6s %-12s %-18s %-10s %s\n", e.Sequence, engine.FormatClock(e.At),
 			e.Actor, e.Layer, e.Code, e.State, e.Said())
 		if e.Guard != "" {
-			fmt.Fprintf(w, "%61s %s\n", "", l.T("guard: %s", e.Guard))
+			fmt.Fprintf(w, "%61s %s\n", "", l.T("guard: %s", e.GuardSaid()))
 		}
 		if e.Narration != "" {
 			fmt.Fprintf(w, "%61s › %s\n", "", e.Narration)
@@ -210,12 +210,12 @@ func printResultAs(w io.Writer, r engine.Result, source string, l lang.Lang) {
 		what = l.T(r.MeasureLabel) + ": "
 	}
 	fmt.Fprint(w, l.T("result  %sexpected %d · final %d · last accepted fence %s · verdict %s",
-		what, r.Expected, r.Final, engine.FormatFence(r.LastAcceptedFence), r.Verdict))
+		what, r.Expected, r.Final, engine.FenceIn(r.LastAcceptedFence, l), r.Verdict))
 	if r.AsPredicted() {
 		fmt.Fprint(w, l.T("  — as %s\n", source))
 	} else {
 		p := r.Predicted
-		fmt.Fprint(w, l.T("  — NOT as %s (final %d · fence %s · %s)\n", source, p.Final, engine.FormatFence(p.Fence), p.Verdict))
+		fmt.Fprint(w, l.T("  — NOT as %s (final %d · fence %s · %s)\n", source, p.Final, engine.FenceIn(p.Fence, l), p.Verdict))
 	}
 	for _, b := range r.Breaks {
 		fmt.Fprint(w, l.T("broken  invariant %d at step %d: %s (%s)\n", b.Invariant, b.Sequence, b.Said(), l.T(engine.Invariants[b.Invariant])))

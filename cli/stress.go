@@ -6,12 +6,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"io"
 	"os"
 	"os/exec"
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/lang"
@@ -54,6 +57,7 @@ type stressFlags struct {
 	procs, asJSON        bool
 	html, shared         string
 	durationSet, opsSet  bool
+	sharedSet            bool
 	pauseSet             bool
 }
 
@@ -98,7 +102,7 @@ func parseStressRequest(rest []string, f stressFlags, c config) (stressRequest, 
 	if pause <= 0 || pause > maxStressPause {
 		return req, usageError("--pause must be between 1ms and %s, got %s", maxStressPause, pause)
 	}
-	if f.shared != "" {
+	if f.sharedSet {
 		switch {
 		case !sharedName.MatchString(f.shared):
 			return req, usageError("--shared %q: a name of lowercase letters, digits and dashes, at most 40", f.shared)
@@ -120,9 +124,9 @@ func parseStressRequest(rest []string, f stressFlags, c config) (stressRequest, 
 	return req, nil
 }
 
-// stressPageMark starts a page --html writes, so a later run replaces it
-// and nothing else.
-const stressPageMark = "<!-- written by fencelab stress -->\n"
+// stressPageMark follows the doctype of a page --html writes, so a later
+// run replaces it and nothing else.
+const stressPageMark = "<!-- written by fencelab stress -->"
 
 func isStressPage(path string) bool {
 	f, err := os.Open(path)
@@ -130,9 +134,10 @@ func isStressPage(path string) bool {
 		return false
 	}
 	defer f.Close()
-	head := make([]byte, len(stressPageMark))
-	_, err = io.ReadFull(f, head)
-	return err == nil && string(head) == stressPageMark
+	head := make([]byte, 256)
+	n, _ := io.ReadFull(f, head)
+	first, rest, _ := strings.Cut(string(head[:n]), "\n")
+	return strings.HasPrefix(strings.ToLower(first), "<!doctype html") && strings.HasPrefix(rest, stressPageMark)
 }
 
 // runStress runs the workers, prints what they did and what the checks
@@ -226,15 +231,16 @@ func stressHeader(b *backends, req stressRequest, l lang.Lang) string {
 	}
 	length := req.Duration.String()
 	if req.Ops > 0 {
-		length = l.T("%s writes", stress.FormatCount(req.Ops))
+		length = counted(l, req.Ops, "%s write", "%s writes")
 	}
 	pauses := l.T("no pauses")
 	if req.PauseEvery > 0 {
 		pauses = l.T("a %s pause every %s", req.Pause, req.PauseEvery)
 	}
-	sb.WriteString(l.T("stress · %s · %d workers (%s) · %s · lease TTL %s · %s\n", req.Mode, req.Workers, fleet, length, req.LeaseTTL, pauses))
+	sb.WriteString(l.T("stress · %s · %s (%s) · %s\n", req.Mode, counted(l, req.Workers, "%s worker", "%s workers"), fleet, length))
+	sb.WriteString(l.T("          lease TTL %s · %s\n", req.LeaseTTL, pauses))
 	if req.Shared != "" {
-		sb.WriteString(l.T("shared    resource stress:%s, with every run of --shared %s: its rows are all of theirs, the history this run's\n", req.Shared, req.Shared))
+		sb.WriteString(wrapped(l.T("shared    resource stress:%s, with every run of --shared %s: its rows are all of theirs, the history this run's", req.Shared, req.Shared), "          "))
 	}
 	redis := l.T("%s (real server; TTLs run on the wall clock)", b.Coordination.Describe())
 	if b.Coordination.Virtual() {
@@ -245,17 +251,40 @@ func stressHeader(b *backends, req stressRequest, l lang.Lang) string {
 	return sb.String()
 }
 
+// counted is a count in words, in language l: one and many are two
+// messages (a language may say both alike); the count is said with its
+// thousands separated.
+func counted(l lang.Lang, n int, one, many string) string {
+	if n == 1 {
+		return l.T(one, stress.FormatCount(n))
+	}
+	return l.T(many, stress.FormatCount(n))
+}
+
+// reportWidth is the width the report keeps to, as a terminal's.
+const reportWidth = 80
+
+// wrapped is text wrapped at reportWidth, its lines after the first
+// indented, ending with a line break.
+func wrapped(text, indent string) string {
+	lines := strings.Split(ansi.Wordwrap(text, reportWidth-len(indent), ""), "\n")
+	for i := 1; i < len(lines); i++ {
+		lines[i] = indent + lines[i]
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
 // printStressReport prints the run's numbers and the checks' findings.
 func printStressReport(w io.Writer, r stress.Report, l lang.Lang) {
 	if r.Interrupted {
 		fmt.Fprint(w, l.T("interrupted after %s: what ran is checked below\n", r.Elapsed.Round(time.Millisecond)))
 	}
-	fmt.Fprint(w, l.T("writes     %s attempted in %s · %s accepted (%.1f/s) · %s rejected: %s\n",
-		stress.FormatCount(r.Writes), r.Elapsed.Round(time.Millisecond), stress.FormatCount(r.Accepted), r.CommitsPerSecond,
-		stress.FormatCount(r.Rejected), orNone(l, stress.Reasons(r.Rejections))))
-	fmt.Fprint(w, l.T("           pauses %d · leases that ran out under their holder %d · tries at a held lease %s\n",
-		r.Pauses, r.LeasesLost, stress.FormatCount(r.Contended)))
-	fmt.Fprint(w, l.T("commit     p50 %s · p99 %s (an accepted write's transaction)\n", roundLatency(r.P50), roundLatency(r.P99)))
+	fmt.Fprint(w, l.T("writes    %s in %s: %s accepted (%.1f a second)\n",
+		stress.FormatCount(r.Writes), r.Elapsed.Round(time.Millisecond), stress.FormatCount(r.Accepted), r.CommitsPerSecond))
+	fmt.Fprint(w, wrapped(l.T("          rejected %s: %s", stress.FormatCount(r.Rejected), orNone(l, stress.Reasons(r.Rejections))), "          "))
+	fmt.Fprint(w, l.T("pauses    %s · leases that ran out under their holder %s\n", stress.FormatCount(r.Pauses), stress.FormatCount(r.LeasesLost)))
+	fmt.Fprint(w, l.T("          tries at a lease another worker held %s\n", stress.FormatCount(r.Contended)))
+	fmt.Fprint(w, l.T("commit    p50 %s · p99 %s (an accepted write's transaction)\n", roundLatency(r.P50), roundLatency(r.P99)))
 	fmt.Fprint(w, l.T("\ninvariants, from the rows and keys:\n"))
 	for _, check := range r.Checks() {
 		mark, number := "✓", "  "
@@ -265,24 +294,25 @@ func printStressReport(w io.Writer, r stress.Report, l lang.Lang) {
 		if check.Invariant > 0 {
 			number = fmt.Sprintf("%d ", check.Invariant)
 		}
-		fmt.Fprintf(w, "  %s %s%s\n", mark, number, check.What.In(l))
+		fmt.Fprint(w, wrapped(fmt.Sprintf("  %s %s%s", mark, number, check.What.In(l)), "      "))
 		if check.Found.Format != "" {
-			fmt.Fprintf(w, "        %s\n", check.Found.In(l))
+			fmt.Fprint(w, wrapped("      "+check.Found.In(l), "      "))
 		}
 	}
-	fmt.Fprint(w, l.T("\nlinearizability (Porcupine, a fenced register): "))
+	fmt.Fprint(w, l.T("\nlinearizability (Porcupine, a fenced register):\n"))
+	segments := counted(l, r.Segments, "%s segment", "%s segments")
 	switch {
 	case r.Illegal > 0:
-		fmt.Fprint(w, l.T("NOT linearizable — %d of %d segments have no order a fenced register allows\n", r.Illegal, r.Segments))
-		fmt.Fprintf(w, "  %s\n", r.FirstViolation.In(l))
+		fmt.Fprint(w, wrapped(l.T("  ✗ NOT linearizable: %s of %s, with no order a fenced register allows", stress.FormatCount(r.Illegal), segments), "    "))
+		fmt.Fprint(w, wrapped("    "+r.FirstViolation.In(l), "    "))
 	case r.Unknown > 0:
-		fmt.Fprint(w, l.T("undecided — Porcupine ran out of time on %d of %d segments\n", r.Unknown, r.Segments))
+		fmt.Fprint(w, wrapped(l.T("  ? undecided: Porcupine ran out of time on %s of %s", stress.FormatCount(r.Unknown), segments), "    "))
 	case r.HistoryReads == 0:
-		fmt.Fprint(w, l.T("linearizable — %s writes, each reading under its row lock, in %d segments\n",
-			stress.FormatCount(r.HistoryWrites), r.Segments))
+		fmt.Fprint(w, wrapped(l.T("  ✓ linearizable: %s, each reading under its row lock, in %s",
+			counted(l, r.HistoryWrites, "%s write", "%s writes"), segments), "    "))
 	default:
-		fmt.Fprint(w, l.T("linearizable — %s writes and %s reads, in %d segments\n",
-			stress.FormatCount(r.HistoryWrites), stress.FormatCount(r.HistoryReads), r.Segments))
+		fmt.Fprint(w, wrapped(l.T("  ✓ linearizable: %s and %s, in %s", counted(l, r.HistoryWrites, "%s write", "%s writes"),
+			counted(l, r.HistoryReads, "%s read", "%s reads"), segments), "    "))
 	}
 	fmt.Fprintln(w)
 	switch {
@@ -291,10 +321,10 @@ func printStressReport(w io.Writer, r stress.Report, l lang.Lang) {
 	case r.Mode == engine.Safe:
 		fmt.Fprint(w, l.T("SAFE did NOT hold — not as expected\n"))
 	case r.Violations() > 0:
-		fmt.Fprint(w, l.T("UNSAFE broke fencing: violations %d (stale commits %d, lost updates %d, illegal segments %d) — as expected\n",
-			r.Violations(), r.Audit.StaleCommits, r.Audit.LostUpdates, r.Illegal))
+		fmt.Fprint(w, wrapped(l.T("UNSAFE broke fencing: violations %s (stale commits %s, lost updates %s, illegal segments %s) — as expected",
+			stress.FormatCount(r.Violations()), stress.FormatCount(r.Audit.StaleCommits), stress.FormatCount(r.Audit.LostUpdates), stress.FormatCount(r.Illegal)), ""))
 	default:
-		fmt.Fprint(w, l.T("UNSAFE showed no violation — not as expected without pauses longer than the lease\n"))
+		fmt.Fprint(w, l.T("UNSAFE showed no violation — not as expected\n"))
 	}
 }
 
@@ -365,15 +395,19 @@ func printStressJSON(w io.Writer, r stress.Report) error {
 }
 
 // writeStressPage writes Porcupine's view of the history to path, marked
-// as fencelab's, replacing only a page an earlier run wrote.
+// as fencelab's and titled with the run, replacing only a page an earlier
+// run wrote.
 func writeStressPage(path string, r stress.Report) (int, error) {
-	var page bytes.Buffer
-	page.WriteString(stressPageMark)
-	segments, err := r.Visualize(&page)
+	var view bytes.Buffer
+	segments, err := r.Visualize(&view)
 	if err != nil {
 		return 0, err
 	}
-	if err := replaceFile(path, ".fencelab-stress-*", page.Bytes()); err != nil {
+	doctype, rest, _ := strings.Cut(view.String(), "\n")
+	title := fmt.Sprintf("fencelab stress · %s · %d workers · %s", r.Mode, r.Workers, r.Elapsed.Round(time.Millisecond))
+	rest = strings.Replace(rest, "<title>Porcupine</title>", "<title>"+html.EscapeString(title)+" — Porcupine</title>", 1)
+	page := []byte(doctype + "\n" + stressPageMark + "\n" + rest)
+	if err := replaceFile(path, ".fencelab-stress-*", page); err != nil {
 		return 0, fmt.Errorf("--html %s: %w", path, err)
 	}
 	return segments, nil

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -23,15 +24,19 @@ func runWorker(ctx context.Context, stdin io.Reader, stdout io.Writer) error {
 	if f, ok := stdin.(*os.File); ok && term.IsTerminal(f.Fd()) {
 		return usageError("worker is a process of fencelab stress --procs, which starts it; run fencelab stress --procs")
 	}
-	return stress.ServeWorker(ctx, stdin, stdout, connectWorker)
+	err := stress.ServeWorker(ctx, stdin, stdout, connectWorker)
+	if errors.Is(err, stress.ErrNotAWorker) {
+		return usageError("worker is a process of fencelab stress --procs, which starts it; run fencelab stress --procs")
+	}
+	return err
 }
 
 // connectWorker opens a worker process's own connections to its run's
 // backends.
 func connectWorker(ctx context.Context, spec stress.WorkerSpec) (*stress.Worker, func(), error) {
 	var join workerJoin
-	if err := json.Unmarshal(spec.Join, &join); err != nil {
-		return nil, nil, fmt.Errorf("worker: where to connect: %w", err)
+	if err := json.Unmarshal(spec.Join, &join); err != nil || join.PG == "" || join.Redis.URL == "" {
+		return nil, nil, fmt.Errorf("%w: its spec says nowhere to connect", stress.ErrNotAWorker)
 	}
 	owner := stress.Owner(spec.Worker.ID)
 	redis, err := redisstore.Join(ctx, join.Redis)

@@ -99,7 +99,7 @@ func (t *Turn) Peer(name string) *Actor {
 func (t *Turn) Emit(layer Layer, code, state, guard, format string, args ...any) {
 	detail := lang.P(format, args...)
 	t.lab.emit(Event{Actor: t.Actor.Name, Layer: layer, Code: t.Actor.Name + "_" + code,
-		State: state, Detail: detail.In(lang.En), Told: detail.In(t.lab.lang), Guard: guard})
+		State: state, Detail: detail.In(lang.En), Told: detail.In(t.lab.lang), Guard: guard, GuardTold: t.lab.lang.T(guard)})
 }
 
 // Refuse marks the event this turn emitted last as a guard's refusal.

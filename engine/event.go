@@ -19,8 +19,12 @@ type Event struct {
 	// the screen and the exports (empty in an event read from a trace).
 	Detail string
 	Told   string `json:"-"`
-	// Guard is the check that decided the step, as evaluated, if one ran.
-	Guard string
+	// Guard is the check that decided the step, as evaluated, if one ran:
+	// an expression of identifiers and numbers, the same in every
+	// language, but where it is words (UNSAFE's "no guard"); GuardTold is
+	// those words in the lab's language.
+	Guard     string
+	GuardTold string `json:"-"`
 	// Refusal is the code of the guard that refused this step
 	// (STALE_FENCE, ILLEGAL_TRANSITION, ...); a SAFE verdict names the last.
 	Refusal string
@@ -47,6 +51,14 @@ func (e Event) Said() string {
 		return e.Told
 	}
 	return e.Detail
+}
+
+// GuardSaid is the event's guard in the language it was told in.
+func (e Event) GuardSaid() string {
+	if e.GuardTold != "" {
+		return e.GuardTold
+	}
+	return e.Guard
 }
 
 // Said is the break's detail in the language it was told in.

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/fencelab/fencelab/lang"
 )
 
 // How values read on every screen, the headless output and the explorer alike.
@@ -20,9 +22,12 @@ func FormatClock(d time.Duration) string {
 }
 
 // FormatFence shows a last accepted fence; 0 is none.
-func FormatFence(f int64) string {
+func FormatFence(f int64) string { return FenceIn(f, lang.En) }
+
+// FenceIn shows a last accepted fence in a language; 0 is none.
+func FenceIn(f int64, l lang.Lang) string {
 	if f == 0 {
-		return "none"
+		return l.T("none")
 	}
 	return fmt.Sprint(f)
 }

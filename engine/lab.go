@@ -90,7 +90,7 @@ func NewLab(ctx context.Context, backends Backends, scenario *Scenario, mode Mod
 		if leaseKey == "" {
 			leaseKey = scenario.Seed.ConflictKey
 		}
-		actor := &Actor{Name: spec.Name, Label: spec.Label, Owner: spec.Owner, LeaseKey: leaseKey, program: spec.Program,
+		actor := &Actor{Name: spec.Name, Label: spec.Label.In(backends.Lang), Owner: spec.Owner, LeaseKey: leaseKey, program: spec.Program,
 			redis: backends.Coordination.Client(spec.Name)}
 		if actor.ledger, err = backends.Database.Connect(ctx, spec.Name); err != nil {
 			l.Close(ctx)

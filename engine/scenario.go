@@ -103,8 +103,8 @@ type Prediction struct {
 
 // ActorSpec is an actor and its program.
 type ActorSpec struct {
-	Name  string // short, shown in events: "A"
-	Label string // "worker A (daily-summary)"
+	Name  string      // short, shown in events: "A"
+	Label lang.Phrase // "worker A (daily-summary)", said in the lab's language
 	// Owner is the actor's id in Redis lease values ("worker-A"), so a
 	// snapshot can tell whether the lease the actor believes it holds is
 	// really its own.

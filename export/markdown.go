@@ -35,7 +35,7 @@ func Markdown(w io.Writer, s Session) error {
 			}
 			guard := ""
 			if e.Guard != "" {
-				guard = code(e.Guard)
+				guard = code(e.GuardSaid())
 			}
 			p.printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", action, e.Sequence, engine.FormatClock(e.At),
 				cell(e.Actor), e.Layer, code(e.Code), stateWord(e.State), cell(e.Said()), cell(e.Narration), guard)
@@ -48,8 +48,8 @@ func Markdown(w io.Writer, s Session) error {
 	if r.MeasureLabel != "" {
 		measure = s.Lang.T(r.MeasureLabel)
 	}
-	p.T("| %s expected | final | last accepted fence | verdict |\n|---:|---:|---:|---|\n", cell(measure))
-	p.printf("| %d | %d | %s | **%s** |\n\n", r.Expected, r.Final, engine.FormatFence(r.LastAcceptedFence), s.Verdict())
+	p.T("| expected (%s) | final | last accepted fence | verdict |\n|---:|---:|---:|---|\n", cell(measure))
+	p.printf("| %d | %d | %s | **%s** |\n\n", r.Expected, r.Final, engine.FenceIn(r.LastAcceptedFence, s.Lang), s.Verdict())
 
 	p.T("## Invariants\n\n")
 	broken := map[int]engine.Break{}

@@ -70,7 +70,7 @@ func Mermaid(w io.Writer, s Session) error {
 			case e.State == "REJECTED" || e.State == "REFUSED":
 				label := e.Said()
 				if e.Guard != "" {
-					label = s.Lang.T("guard: %s", e.Guard)
+					label = s.Lang.T("guard: %s", e.GuardSaid())
 				}
 				p.printf("    %s-x%s: %s %s %s\n", id, store, seq(e.Sequence), e.Code, mermaidText(label))
 				p.printf("    Note right of %s: %s · %s\n", store, e.State, mermaidText(e.Said()))
@@ -78,7 +78,7 @@ func Mermaid(w io.Writer, s Session) error {
 				p.printf("    %s->>%s: %s %s %s\n", id, store, seq(e.Sequence), e.Code, mermaidText(e.Said()))
 				answer := e.State
 				if e.Guard != "" {
-					answer += " · " + s.Lang.T("guard: %s", e.Guard)
+					answer += " · " + s.Lang.T("guard: %s", e.GuardSaid())
 				}
 				p.printf("    %s-->>%s: %s\n", store, id, mermaidText(answer))
 			}
@@ -86,7 +86,7 @@ func Mermaid(w io.Writer, s Session) error {
 	}
 	r := final.Result
 	p.printf("    Note over %s: %s\n", span, s.Lang.T("result · expected %d · final %d · fence %s · verdict %s", r.Expected, r.Final,
-		engine.FormatFence(r.LastAcceptedFence), mermaidText(s.Verdict())))
+		engine.FenceIn(r.LastAcceptedFence, s.Lang), mermaidText(s.Verdict())))
 	return p.err
 }
 

@@ -40,7 +40,7 @@ func (r request) spec(mode engine.Mode) engine.ActorSpec {
 	if mode == engine.Unsafe {
 		program = []engine.Step{r.getRunning(), r.createJobHash(), r.setRunning()}
 	}
-	return engine.ActorSpec{Name: r.name, Label: "request " + r.name[1:], Owner: r.name, Program: program}
+	return engine.ActorSpec{Name: r.name, Label: lang.P("request %s", r.name[1:]), Owner: r.name, Program: program}
 }
 
 func (r request) acquireJob() engine.Step {
@@ -123,7 +123,7 @@ func (w jobWorker) spec(mode engine.Mode) engine.ActorSpec {
 	if mode == engine.Unsafe {
 		program = []engine.Step{w.process(), deleteRunningNaive("release the running key", ""), w.setSuccessNaive()}
 	}
-	return engine.ActorSpec{Name: w.name, Label: "worker of " + w.request, Owner: w.name, Program: program}
+	return engine.ActorSpec{Name: w.name, Label: lang.P("worker of %s", w.request), Owner: w.name, Program: program}
 }
 
 func (w jobWorker) process() engine.Step {
@@ -253,7 +253,7 @@ func (p poller) spec(mode engine.Mode) engine.ActorSpec {
 	if mode == engine.Unsafe {
 		program = []engine.Step{p.pollHeartbeat(), deleteRunningNaive("DEL running key", p.watch)}
 	}
-	return engine.ActorSpec{Name: "P", Label: "status poller", Owner: "poller", Program: program}
+	return engine.ActorSpec{Name: "P", Label: lang.P("status poller"), Owner: "poller", Program: program}
 }
 
 func (p poller) job(ctx context.Context, t *engine.Turn) (engine.Job, bool, error) {
@@ -370,7 +370,7 @@ func applyAPI(watch string) engine.ActorSpec {
 		t.Narrate("The apply step sees SUCCESS and publishes %s's results to PostgreSQL — it cannot tell how that SUCCESS came about.", id)
 		return engine.Advance, nil
 	}}
-	return engine.ActorSpec{Name: "AP", Label: "apply API", Owner: "apply-api", Program: []engine.Step{step}}
+	return engine.ActorSpec{Name: "AP", Label: lang.P("apply API"), Owner: "apply-api", Program: []engine.Step{step}}
 }
 
 // crash kills the process that ran a request right after it wrote the
@@ -382,7 +382,7 @@ func crash(worker string) engine.ActorSpec {
 		t.Narrate("The job exists in Redis as RUNNING, but no worker will ever finish it.")
 		return engine.Advance, nil
 	}}
-	return engine.ActorSpec{Name: "X", Label: "process crash", Owner: "crash", Program: []engine.Step{step}}
+	return engine.ActorSpec{Name: "X", Label: lang.P("process crash"), Owner: "crash", Program: []engine.Step{step}}
 }
 
 // Measures of the job scenarios, counted in Redis and PostgreSQL.

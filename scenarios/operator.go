@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/lang"
 )
 
 // The operator changes the environment under the workers: a tenant
@@ -13,7 +14,7 @@ import (
 const operatorName = "OP"
 
 func operatorSpec(program ...engine.Step) engine.ActorSpec {
-	return engine.ActorSpec{Name: operatorName, Label: "operator", Owner: "operator", Program: program}
+	return engine.ActorSpec{Name: operatorName, Label: lang.P("operator"), Owner: "operator", Program: program}
 }
 
 // removeTenant takes the tenant away from this deployment: its membership

@@ -21,7 +21,7 @@ const outboxName = "OUT"
 const claimTimeout = 30 * time.Second
 
 func outboxSpec(program ...engine.Step) engine.ActorSpec {
-	return engine.ActorSpec{Name: outboxName, Label: "outbox worker", Owner: "outbox-worker", Program: program}
+	return engine.ActorSpec{Name: outboxName, Label: lang.P("outbox worker"), Owner: "outbox-worker", Program: program}
 }
 
 func claimOutbox() engine.Step {

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/lang"
 	"github.com/fencelab/fencelab/store/provider"
 	"github.com/fencelab/fencelab/store/storetest"
 )
@@ -64,7 +65,7 @@ func deliveryScenario(script map[string]string, worker []engine.Step, reconciler
 		Actors: func(engine.Mode) []engine.ActorSpec {
 			specs := []engine.ActorSpec{b.spec(b.acquireLease(), b.writeSummary()), outboxSpec(worker...)}
 			if reconciler != nil {
-				specs = append(specs, engine.ActorSpec{Name: "REC", Label: "reconciler", Owner: "reconciler", Program: reconciler})
+				specs = append(specs, engine.ActorSpec{Name: "REC", Label: lang.P("reconciler"), Owner: "reconciler", Program: reconciler})
 			}
 			return specs
 		},
@@ -124,7 +125,7 @@ func TestCounterLoss(t *testing.T) {
 		switch {
 		case e.Code == "C_ACQUIRE" && e.State == "REFUSED" && !refused:
 			refused = true
-			require.Contains(t, e.Detail, "fencing history lost")
+			require.Contains(t, e.Detail, "Redis lost the fencing history")
 		case e.Code == "C_WRITE":
 			committed = e.State == "COMMITTED"
 			require.Equal(t, "incoming 1 > last accepted none → true", e.Guard)

@@ -3,7 +3,7 @@ package scenarios
 import (
 	"context"
 	"errors"
-	"fmt"
+	"strings"
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/lang"
@@ -52,7 +52,7 @@ func newAdder(name, job string, delta int64) worker {
 func (w worker) owner() string { return "worker-" + w.name }
 
 func (w worker) spec(program ...engine.Step) engine.ActorSpec {
-	return engine.ActorSpec{Name: w.name, Label: fmt.Sprintf("worker %s (%s)", w.name, w.job), Owner: w.owner(),
+	return engine.ActorSpec{Name: w.name, Label: lang.P("worker %s (%s)", w.name, w.job), Owner: w.owner(),
 		LeaseKey: w.tokenKey, Program: program}
 }
 
@@ -118,7 +118,12 @@ func (w worker) acquireLease() engine.Step {
 			m.Epoch = mismatch.Current
 			return engine.Wait, nil
 		case errors.Is(err, engine.ErrHistoryLost):
-			t.Emitf(engine.LayerCoordination, "ACQUIRE", "REFUSED", "acquire refused: %v", err)
+			// The script's own reason, after the words the error chain adds.
+			reason := err.Error()
+			if _, after, ok := strings.Cut(reason, engine.ErrHistoryLost.Error()+": "); ok {
+				reason = after
+			}
+			t.Emitf(engine.LayerCoordination, "ACQUIRE", "REFUSED", "acquire refused: Redis lost the fencing history (%s)", reason)
 			t.Narrate("Redis lost its fencing history, so the script refuses to hand out tokens from zero again: an operator must start a new namespace epoch.")
 			return engine.Wait, nil
 		case errors.Is(err, engine.ErrLeaseCorrupt):

@@ -141,7 +141,7 @@ const segmentTimeout = 10 * time.Second
 
 // keepOps bounds the operations a history kept for its visualization
 // holds: a long run keeps its first illegal segment and its latest ones.
-const keepOps = 20_000
+const keepOps = 4_000
 
 // checker takes the records as they come and checks the history in
 // segments: a segment ends at a moment when no operation was in flight,

@@ -308,6 +308,10 @@ func (p *processes) thaw(id int, d time.Duration) {
 	w.armed = false
 }
 
+// ErrNotAWorker is a worker process started by something else than a
+// stress run: nothing, or no spec, on its standard input.
+var ErrNotAWorker = errors.New("not started by a stress run")
+
 // ServeWorker is a worker process's side (fencelab's hidden worker
 // command): it reads its spec from in, connects with connect, says it is
 // ready, waits for the word to go, and runs, writing its records to out,
@@ -317,11 +321,11 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer,
 	lines := bufio.NewScanner(in)
 	lines.Buffer(make([]byte, 64<<10), 1<<20)
 	if !lines.Scan() {
-		return errors.New("stress worker: no spec on standard input")
+		return fmt.Errorf("%w: nothing on standard input", ErrNotAWorker)
 	}
 	var spec WorkerSpec
-	if err := json.Unmarshal(lines.Bytes(), &spec); err != nil {
-		return fmt.Errorf("stress worker: a spec is JSON: %w", err)
+	if err := json.Unmarshal(lines.Bytes(), &spec); err != nil || len(spec.Join) == 0 {
+		return fmt.Errorf("%w: standard input holds no worker's spec", ErrNotAWorker)
 	}
 	worker, closeAll, err := connect(ctx, spec)
 	if err != nil {
@@ -375,7 +379,7 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer,
 		}
 		start := Now()
 		report(Record{Worker: spec.Worker.ID, Kind: Freezing, Return: start})
-		syscall.Kill(os.Getpid(), syscall.SIGSTOP)
+		stopSelf()
 		report(Record{Worker: spec.Worker.ID, Kind: Paused, Call: start, Return: Now()})
 	}
 	return worker.Run(ctx, report)

@@ -13,3 +13,6 @@ func workerAttributes() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpg
 // isStopped cannot see a process's state here: the thaw just waits out
 // the pause, which is far longer than the moment a stop takes.
 func isStopped(int) (stopped, known bool) { return false, false }
+
+// stopSelf stops this process with SIGSTOP.
+func stopSelf() { syscall.Kill(syscall.Getpid(), syscall.SIGSTOP) }

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"runtime"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // workerAttributes: a worker process is in a process group of its own, so
@@ -26,4 +29,14 @@ func isStopped(pid int) (stopped, known bool) {
 		return false, false
 	}
 	return data[i+2] == 'T', true
+}
+
+// stopSelf stops this process with SIGSTOP, sent to the calling thread:
+// the kernel stops every thread of the process, and this one before it
+// takes another step — a signal to the process as a whole may be taken by
+// another thread while this one goes on into its write.
+func stopSelf() {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	unix.Tgkill(unix.Getpid(), unix.Gettid(), unix.SIGSTOP)
 }

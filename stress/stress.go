@@ -2,6 +2,8 @@ package stress
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -192,9 +194,13 @@ func Run(ctx context.Context, cfg Config, b Backends, f Fleet) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
+	run := ""
+	if cfg.Shared != "" {
+		run = runID() // the other runs' workers have the same numbers
+	}
 	workers := make([]WorkerConfig, cfg.Workers)
 	for i := range workers {
-		workers[i] = WorkerConfig{ID: i, Mode: cfg.Mode, LeaseTTL: cfg.LeaseTTL, Resource: res}
+		workers[i] = WorkerConfig{ID: i, Mode: cfg.Mode, LeaseTTL: cfg.LeaseTTL, Resource: res, Run: run}
 	}
 
 	records := make(chan Record, 4*cfg.Workers+64)
@@ -203,7 +209,14 @@ func Run(ctx context.Context, cfg Config, b Backends, f Fleet) (Report, error) {
 	// their context outlives an interrupt.
 	fleetCtx, stopFleet := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopFleet()
-	started := f.start(fleetCtx, workers, b, fleetHooks{more: func() bool { return !stopping.Load() }, pause: cfg.Pause, gone: cfg.Gone}, records)
+	hooks := fleetHooks{more: func() bool { return !stopping.Load() }, pause: cfg.Pause, gone: cfg.Gone}
+	if cfg.Ops > 0 {
+		// Exactly that many writes, where the workers can share a count.
+		var left atomic.Int64
+		left.Store(int64(cfg.Ops))
+		hooks.claim = func() bool { return left.Add(-1) >= 0 }
+	}
+	started := f.start(fleetCtx, workers, b, hooks, records)
 	if started != nil {
 		f.stop()
 		return Report{}, started
@@ -211,7 +224,7 @@ func Run(ctx context.Context, cfg Config, b Backends, f Fleet) (Report, error) {
 	// The run's clock starts with its workers: a worker process's start
 	// (and its connections) is not the run's time.
 	start := Now()
-	run := &collector{cfg: cfg, rejections: map[string]int{},
+	collect := &collector{cfg: cfg, rejections: map[string]int{},
 		checker: newChecker(cfg.Workers, start, register{Value: res.InitialValue}, cfg.Mode == engine.Safe, cfg.Shared != "", cfg.History)}
 
 	var pauseTick <-chan time.Time
@@ -237,6 +250,7 @@ func Run(ctx context.Context, cfg Config, b Backends, f Fleet) (Report, error) {
 	go func() { done <- f.wait(); close(records) }()
 
 	var failure error
+	gone := false // the failure is a backend's absence
 	interrupted := false
 	lastAccepted, lastTick := 0, time.Now()
 	for in := (<-chan Record)(records); in != nil; {
@@ -250,14 +264,15 @@ func Run(ctx context.Context, cfg Config, b Backends, f Fleet) (Report, error) {
 				failure = fmt.Errorf("%w: %s", ErrWorker, r.Err)
 				if r.Gone {
 					failure = fmt.Errorf("%w: %s", ErrBackendGone, r.Err)
+					gone = true
 				}
 				stop()
 			}
-			run.add(r)
+			collect.add(r)
 			if r.Kind == Freezing {
 				go f.thaw(r.Worker, cfg.Pause)
 			}
-			if cfg.Ops > 0 && run.writes >= cfg.Ops {
+			if cfg.Ops > 0 && collect.writes >= cfg.Ops {
 				stop()
 			}
 		case <-pauseTick:
@@ -275,32 +290,36 @@ func Run(ctx context.Context, cfg Config, b Backends, f Fleet) (Report, error) {
 		case now := <-progress.C:
 			if cfg.Progress != nil {
 				elapsed := time.Duration(Now() - start)
-				cfg.Progress(Progress{Elapsed: elapsed, Writes: run.writes, Accepted: run.accepted,
-					Rejections: maps(run.rejections), Pauses: run.pauses,
-					PerSecond: float64(run.accepted-lastAccepted) / now.Sub(lastTick).Seconds()})
+				cfg.Progress(Progress{Elapsed: elapsed, Writes: collect.writes, Accepted: collect.accepted,
+					Rejections: maps(collect.rejections), Pauses: collect.pauses,
+					PerSecond: float64(collect.accepted-lastAccepted) / now.Sub(lastTick).Seconds()})
 			}
-			lastAccepted, lastTick = run.accepted, now
+			lastAccepted, lastTick = collect.accepted, now
 		}
 	}
 	elapsed := time.Duration(Now() - start)
 	if err := <-done; err != nil && (failure == nil || !f.processes()) {
-		failure = err // a goroutine's own error says the most
+		// A goroutine's own error says the most.
+		failure = fmt.Errorf("%w: %w", ErrWorker, err)
+		if gone {
+			failure = fmt.Errorf("%w: %w", ErrBackendGone, err)
+		}
 	}
 	if failure != nil {
-		run.checker.abandon()
+		collect.checker.abandon()
 		return Report{}, failure
 	}
 
-	run.checker.finish()
+	collect.checker.finish()
 	report := Report{Mode: cfg.Mode, Workers: cfg.Workers, Procs: f.processes(), Shared: cfg.Shared, Resource: res.ConflictKey, Elapsed: elapsed,
 		LeaseTTL: cfg.LeaseTTL, Interrupted: interrupted,
-		Writes: run.writes, Accepted: run.accepted, Rejected: run.writes - run.accepted, Rejections: run.rejections,
-		Reads: run.reads, Pauses: run.pauses, Contended: run.contended, LeasesLost: run.leasesLost,
-		CommitsPerSecond: float64(run.accepted) / elapsed.Seconds(),
-		P50:              run.latency.percentile(0.50), P99: run.latency.percentile(0.99),
-		Segments: run.checker.Segments, Illegal: run.checker.Illegal, Unknown: run.checker.Unknown,
-		HistoryReads: run.checker.Reads, HistoryWrites: run.checker.Writes, FirstViolation: run.checker.First,
-		checker: run.checker}
+		Writes: collect.writes, Accepted: collect.accepted, Rejected: collect.writes - collect.accepted, Rejections: collect.rejections,
+		Reads: collect.reads, Pauses: collect.pauses, Contended: collect.contended, LeasesLost: collect.leasesLost,
+		CommitsPerSecond: float64(collect.accepted) / elapsed.Seconds(),
+		P50:              collect.latency.percentile(0.50), P99: collect.latency.percentile(0.99),
+		Segments: collect.checker.Segments, Illegal: collect.checker.Illegal, Unknown: collect.checker.Unknown,
+		HistoryReads: collect.checker.Reads, HistoryWrites: collect.checker.Writes, FirstViolation: collect.checker.First,
+		checker: collect.checker}
 	if report.Audit, err = audit(ctx, b, res); err != nil {
 		return Report{}, err
 	}
@@ -308,6 +327,13 @@ func Run(ctx context.Context, cfg Config, b Backends, f Fleet) (Report, error) {
 		return Report{}, err
 	}
 	return report, nil
+}
+
+// runID names a run among those that share a resource.
+func runID() string {
+	var raw [3]byte
+	rand.Read(raw[:])
+	return hex.EncodeToString(raw[:])
 }
 
 func maps(m map[string]int) map[string]int {
@@ -421,6 +447,7 @@ func redisState(ctx context.Context, b Backends, res engine.Seed) (int64, string
 // fleetHooks are what a fleet's workers ask the run.
 type fleetHooks struct {
 	more  func() bool
+	claim func() bool   // leave to write (nil: always)
 	pause time.Duration // how long a pause lasts
 	gone  func(error) bool
 }
@@ -455,10 +482,13 @@ type goroutines struct {
 	cancel context.CancelFunc
 	armed  atomic.Bool // a pause is due: the next worker to take the lease takes it
 	frozen atomic.Bool // a worker is frozen now
+	halt   chan struct{}
+	halted sync.Once
 }
 
 func (g *goroutines) start(ctx context.Context, workers []WorkerConfig, b Backends, hooks fleetHooks, records chan<- Record) error {
 	ctx, g.cancel = context.WithCancel(ctx)
+	g.halt = make(chan struct{})
 	built := make([]*Worker, len(workers))
 	var ledgers []engine.Ledger
 	for i, cfg := range workers {
@@ -471,7 +501,7 @@ func (g *goroutines) start(ctx context.Context, workers []WorkerConfig, b Backen
 		}
 		ledgers = append(ledgers, ledger)
 		built[i] = &Worker{Config: cfg, Leases: b.Coordination.Client(Owner(cfg.ID)), Ledger: ledger,
-			More: hooks.more, Pause: g.pause(cfg.ID, hooks.pause), Gone: hooks.gone}
+			More: hooks.more, Claim: hooks.claim, Pause: g.pause(cfg.ID, hooks.pause), Gone: hooks.gone}
 	}
 	for _, w := range built {
 		g.wg.Go(func() {
@@ -489,8 +519,8 @@ func (g *goroutines) start(ctx context.Context, workers []WorkerConfig, b Backen
 }
 
 // stop lets each worker finish its round: a write in flight lands, and
-// the lease is released.
-func (g *goroutines) stop() {}
+// the lease is released; a pause ends at once.
+func (g *goroutines) stop() { g.halted.Do(func() { close(g.halt) }) }
 
 func (g *goroutines) wait() error {
 	g.wg.Wait()
@@ -508,6 +538,7 @@ func (g *goroutines) pause(id int, d time.Duration) func(context.Context, func(R
 		start := Now()
 		select {
 		case <-time.After(d):
+		case <-g.halt:
 		case <-ctx.Done():
 		}
 		g.frozen.Store(false)

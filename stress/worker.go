@@ -2,6 +2,7 @@ package stress
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"time"
@@ -31,9 +32,21 @@ type WorkerConfig struct {
 	Mode     engine.Mode   `json:"mode"`
 	LeaseTTL time.Duration `json:"leaseTTL"`
 	Resource engine.Seed   `json:"resource"`
+	// Run tells this run's workers from another's that shares the
+	// resource (Config.Shared): it goes into their names.
+	Run string `json:"run,omitempty"`
 }
 
-// Owner is a worker's name in Redis and PostgreSQL.
+// Owner is a worker's name in Redis and PostgreSQL: worker-3, or
+// worker-3@RUN for a run that shares its resource with others.
+func (c WorkerConfig) Owner() string {
+	if c.Run != "" {
+		return fmt.Sprintf("worker-%d@%s", c.ID, c.Run)
+	}
+	return Owner(c.ID)
+}
+
+// Owner is the name of this run's worker id, as the history shows it.
 func Owner(id int) string { return fmt.Sprintf("worker-%d", id) }
 
 // Worker is one worker's loop over connections of its own: acquire the
@@ -52,6 +65,9 @@ type Worker struct {
 	Pause func(ctx context.Context, report func(Record))
 	// More is asked before each round whether to go on.
 	More func() bool
+	// Claim, if set, is asked after each acquire for leave to write, out
+	// of the run's writes (Config.Ops): no means release and end.
+	Claim func() bool
 	// Gone tells a failure that is a backend's absence (it cannot be
 	// reached, or stopped answering) from another; nil: none is.
 	Gone func(error) bool
@@ -63,6 +79,9 @@ func (w *Worker) Run(ctx context.Context, report func(Record)) error {
 	backoff := newBackoff()
 	for w.More() && ctx.Err() == nil {
 		done, err := w.round(ctx, report, backoff)
+		if errors.Is(err, errWritesDone) {
+			return nil
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil // stopped mid-round: nothing failed
@@ -80,7 +99,7 @@ func (w *Worker) Run(ctx context.Context, report func(Record)) error {
 // round is one try: false when the lease was held by another worker.
 func (w *Worker) round(ctx context.Context, report func(Record), backoff *backoff) (bool, error) {
 	cfg, res := w.Config, w.Config.Resource
-	owner := Owner(cfg.ID)
+	owner := cfg.Owner()
 	call := Now()
 	var grant engine.LeaseGrant
 	var err error
@@ -99,13 +118,22 @@ func (w *Worker) round(ctx context.Context, report func(Record), backoff *backof
 	backoff.reset()
 	token := grant.Token
 	report(Record{Worker: cfg.ID, Kind: Acquired, Call: call, Return: Now(), Token: token})
+	if w.Claim != nil && !w.Claim() {
+		status, err := w.Leases.ReleaseLease(ctx, res.ConflictKey, owner, token, res.NamespaceEpoch)
+		if err != nil {
+			return false, fmt.Errorf("%s: release the lease: %w", owner, err)
+		}
+		report(Record{Worker: cfg.ID, Kind: Released, Return: Now(), Token: token, Lost: status != engine.LeaseDone})
+		return true, errWritesDone
+	}
 
 	if w.Pause != nil {
 		w.Pause(ctx, report)
 	}
 
 	write := engine.Write{
-		OperationID: fmt.Sprintf("stress/%s/e%d/t%d", owner, res.NamespaceEpoch, token),
+		// Unique per resource and token: a fencing token is handed out once.
+		OperationID: fmt.Sprintf("stress/%s/e%d/t%d", res.ConflictKey, res.NamespaceEpoch, token),
 		JobName:     "stress", TenantID: res.TenantID, ConflictKey: res.ConflictKey, Owner: owner,
 		Token: token, NamespaceEpoch: res.NamespaceEpoch, MembershipRevision: res.MembershipRevision,
 		RegionID: res.RegionID, RegionEpoch: res.RegionEpoch,
@@ -144,6 +172,9 @@ func (w *Worker) round(ctx context.Context, report func(Record), backoff *backof
 	report(Record{Worker: cfg.ID, Kind: Released, Return: Now(), Token: token, Lost: status != engine.LeaseDone})
 	return true, nil
 }
+
+// errWritesDone ends a worker whose run has made all its writes.
+var errWritesDone = errors.New("stress: the run's writes are made")
 
 // backoff spaces a worker's tries at a lease another worker holds: short
 // at first, so the lease changes hands quickly, then longer, so many

@@ -119,7 +119,7 @@ func workersPane(st styles, s engine.Snapshot, selected, width, height int) []st
 			body = append(body, line)
 			continue
 		}
-		body = append(body, fmt.Sprintf("%s%s  %s  %s%s%s", marker, name, st.dim.Render(a.Label), status, token, next))
+		body = append(body, fmt.Sprintf("%s%s  %s  %s%s%s", marker, name, st.dim.Render(a.Label), status, token, next)) // the label is in the lab's language
 		if belief != "" {
 			body = append(body, "     "+belief)
 		}
@@ -132,7 +132,7 @@ func fence(st styles, f int64) string {
 	if f == 0 {
 		return st.T("none")
 	}
-	return engine.FormatFence(f)
+	return engine.FenceIn(f, st.lang)
 }
 
 // shortTruth is an actor's truth in few words: "worker-B holds 42".
@@ -197,7 +197,7 @@ func guardLines(st styles, g *engine.Event, width int) []string {
 	label := st.T("guard")
 	label += strings.Repeat(" ", max(0, 5-ansi.StringWidth(label))) // "guard" and "가드" take one column
 	indent := 4 + ansi.StringWidth(label)
-	for i, line := range wrap(g.Actor+": "+g.Guard+" → "+g.State, max(20, width-indent)) {
+	for i, line := range wrap(g.Actor+": "+g.GuardSaid()+" → "+g.State, max(20, width-indent)) {
 		prefix := strings.Repeat(" ", indent)
 		if i == 0 {
 			prefix = "  " + label + "  "
@@ -320,7 +320,7 @@ func postgresPane(st styles, s engine.Snapshot, width, height int) []string {
 	if r, ok := s.Ledger.Resource(key); ok {
 		row := func(fence string) string {
 			return "  " + st.T("%s: summary %s · %s %s · namespace epoch %d", key, st.title.Render(fmt.Sprint(r.SummaryValue)),
-				fence, st.title.Render(engine.FormatFence(r.LastAcceptedFence)), r.NamespaceEpoch)
+				fence, st.title.Render(engine.FenceIn(r.LastAcceptedFence, st.lang)), r.NamespaceEpoch)
 		}
 		line := row(st.T("last accepted fence"))
 		if ansi.StringWidth(line) > width {
@@ -366,10 +366,10 @@ func postgresPane(st styles, s engine.Snapshot, width, height int) []string {
 		head = guard
 	}
 	for _, c := range s.Ledger.Checkpoints {
-		checkpoints = append(checkpoints, "  "+st.T("checkpoint token %s · schema %d · summary %d", engine.FormatFence(c.FencingToken), c.SchemaVersion, c.SummaryValue))
+		checkpoints = append(checkpoints, "  "+st.T("checkpoint token %s · schema %d · summary %d", engine.FenceIn(c.FencingToken, st.lang), c.SchemaVersion, c.SummaryValue))
 	}
 	for _, e := range s.Ledger.Executions {
-		line := "  " + st.T("execution %-16s %-9s token %-4s %s", e.JobName, e.Owner, engine.FormatFence(e.FencingToken), st.state(e.State))
+		line := "  " + st.T("execution %-16s %-9s token %-4s %s", e.JobName, e.Owner, engine.FenceIn(e.FencingToken, st.lang), st.state(e.State))
 		if e.Rejection != "" {
 			line += " " + st.rejected.Render(e.Rejection)
 		}

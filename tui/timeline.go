@@ -136,7 +136,7 @@ func timelineLines(st styles, s engine.Snapshot, width int) ([]string, []int) {
 			if wide {
 				indent = strings.Repeat(" ", 47)
 			}
-			lines = append(lines, indented(st.dim.Render(st.T("guard: %s", ""))+st.guard.Render(e.Guard), indent, width)...)
+			lines = append(lines, indented(st.dim.Render(st.T("guard: %s", ""))+st.guard.Render(e.GuardSaid()), indent, width)...)
 		}
 		for range lines[first:] {
 			owners = append(owners, i)
@@ -199,7 +199,7 @@ func indented(text, indent string, width int) []string {
 func entryLines(st styles, e engine.Event, width, height int) []string {
 	text := fmt.Sprintf("#%d %s %s %s %s — %s", e.Sequence, engine.FormatClock(e.At), e.Actor, e.Code, e.State, e.Said())
 	if e.Guard != "" {
-		text += " · " + st.T("guard: %s", e.Guard)
+		text += " · " + st.T("guard: %s", e.GuardSaid())
 	}
 	if e.Narration != "" {
 		text += " · " + e.Narration

@@ -334,7 +334,7 @@ func (m *Model) header(s engine.Snapshot) []string {
 			label = st.T("◀ the seeded state, before action 1 of %d", newest)
 		}
 		second = st.warn.Render(label) +
-			st.dim.Render(" · → forward · an action continues from here and drops the later ones")
+			st.dim.Render(st.T(" · → forward · an action continues from here and drops the later ones"))
 	}
 	lines := fit([]string{first, second}, m.width)
 	if m.showDSN {

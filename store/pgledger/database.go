@@ -117,6 +117,9 @@ type Options struct {
 	// takes the run lock shared, so they run at once while a run that
 	// seeds the whole schema waits for them all, and they for it.
 	Shared bool
+	// Purpose is what the run is, for the lock holder's name that another
+	// run waiting for it shows ("run", "stress"); empty: "run".
+	Purpose string
 }
 
 // Open takes the database's run lock — when another fencelab run holds it,
@@ -139,54 +142,77 @@ func Open(ctx context.Context, dsn string, opts Options) (*Database, error) {
 	if opts.Joining {
 		return d, nil
 	}
-	if d.lock, err = takeRunLock(ctx, config, opts.Waiting, false); err != nil {
+	if d.lock, err = takeRunLock(ctx, config, opts); err != nil {
+		return nil, err
+	}
+	// Runs that share the database migrate one at a time.
+	if err := holdLock(ctx, d.lock, migrateLockKey, false, nil); err != nil {
+		d.Close()
 		return nil, err
 	}
 	if err := Migrate(ctx, config); err != nil {
 		d.Close()
 		return nil, err
 	}
-	if opts.Shared {
-		// Migrated under the lock alone; then shared with the others.
+	if err := within(ctx, func(ctx context.Context) error {
+		_, err := d.lock.Exec(ctx, `SELECT pg_advisory_unlock($1)`, migrateLockKey)
+		return err
+	}); err != nil {
 		d.Close()
-		if d.lock, err = takeRunLock(ctx, config, opts.Waiting, true); err != nil {
-			return nil, err
-		}
+		return nil, fmt.Errorf("pgledger: after migrating: %w", err)
 	}
 	return d, nil
 }
 
-// runLockKey is the advisory lock (per database) a fencelab run holds for
-// as long as it uses the database: "fencelab" in ASCII.
-const runLockKey int64 = 0x66656e63656c6162
+// The advisory locks (per database) of fencelab's runs: the run lock, held
+// for as long as a run uses the database ("fencelab" in ASCII), and the
+// migration lock, held while one migrates.
+const (
+	runLockKey     int64 = 0x66656e63656c6162
+	migrateLockKey int64 = 0x66656e63656c6162 + 1
+)
 
-// takeRunLock holds the run lock on a connection of its own; the server
-// releases it when that connection ends, however the run ends. It polls
-// with pg_try_advisory_lock rather than blocking in pg_advisory_lock, so a
-// server that stops answering is still noticed.
-func takeRunLock(ctx context.Context, config *pgx.ConnConfig, waiting func(holder string), shared bool) (*pgx.Conn, error) {
+// takeRunLock holds the run lock on a connection of its own — exclusive,
+// or shared with the runs that share it too (Options.Shared); the server
+// releases it when that connection ends, however the run ends.
+func takeRunLock(ctx context.Context, config *pgx.ConnConfig, opts Options) (*pgx.Conn, error) {
 	config = config.Copy()
 	host, _ := os.Hostname()
-	config.RuntimeParams["application_name"] = fmt.Sprintf("fencelab run (pid %d on %s)", os.Getpid(), host)
+	purpose := opts.Purpose
+	if purpose == "" {
+		purpose = "run"
+	}
+	config.RuntimeParams["application_name"] = fmt.Sprintf("fencelab %s (pid %d on %s)", purpose, os.Getpid(), host)
 	conn, err := connect(ctx, config)
 	if err != nil {
 		return nil, fmt.Errorf("pgledger: connect: %w", err)
 	}
+	if err := holdLock(ctx, conn, runLockKey, opts.Shared, opts.Waiting); err != nil {
+		conn.Close(context.WithoutCancel(ctx))
+		return nil, err
+	}
+	return conn, nil
+}
+
+// holdLock takes an advisory lock on conn, for the session. It polls with
+// pg_try_advisory_lock rather than blocking in pg_advisory_lock, so a
+// server that stops answering is still noticed; waiting, if set, hears
+// once who holds the lock.
+func holdLock(ctx context.Context, conn *pgx.Conn, key int64, shared bool, waiting func(holder string)) error {
 	told := false
 	for {
 		var taken bool
 		err := within(ctx, func(ctx context.Context) error {
 			if shared {
-				return conn.QueryRow(ctx, `SELECT pg_try_advisory_lock_shared($1)`, runLockKey).Scan(&taken)
+				return conn.QueryRow(ctx, `SELECT pg_try_advisory_lock_shared($1)`, key).Scan(&taken)
 			}
-			return conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, runLockKey).Scan(&taken)
+			return conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, key).Scan(&taken)
 		})
 		if err != nil {
-			conn.Close(context.WithoutCancel(ctx))
-			return nil, fmt.Errorf("pgledger: take the run lock: %w", err)
+			return fmt.Errorf("pgledger: take the run lock: %w", err)
 		}
 		if taken {
-			return conn, nil
+			return nil
 		}
 		if !told && waiting != nil {
 			waiting(lockHolder(ctx, conn))
@@ -194,8 +220,7 @@ func takeRunLock(ctx context.Context, config *pgx.ConnConfig, waiting func(holde
 		}
 		select {
 		case <-ctx.Done():
-			conn.Close(context.WithoutCancel(ctx))
-			return nil, ctx.Err()
+			return ctx.Err()
 		case <-time.After(250 * time.Millisecond):
 		}
 	}

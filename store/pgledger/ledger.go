@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/lang"
 )
 
 // Ledger is one actor's connection.
@@ -380,7 +381,7 @@ func (l *Ledger) UnfencedMutation(ctx context.Context, w engine.Write) (engine.W
 	if err != nil {
 		return engine.WriteResult{}, err
 	}
-	result := engine.WriteResult{Committed: true, Guard: "no guard (UNSAFE): unconditional UPDATE"}
+	result := engine.WriteResult{Committed: true, Guard: lang.P("no guard (UNSAFE): unconditional UPDATE").String()}
 	addedUnderLock(&result, written)
 	return result, nil
 }
@@ -569,7 +570,9 @@ func addedUnderLock(result *engine.WriteResult, w engine.Write) {
 // EnsureResource makes sure a resource, its tenant and the rollout marker
 // exist, inserting what is missing and changing nothing that is there —
 // runs on many machines share it (stress --shared) — and returns the seed
-// as the rows have it: a writer must match them.
+// as the rows have it: a writer must match them, and its CounterStart is
+// the biggest token the resource has seen, so a Redis that lost the
+// counter (or had it deleted) does not hand out a token twice.
 func (l *Ledger) EnsureResource(ctx context.Context, s engine.Seed) (engine.Seed, error) {
 	err := l.inTx(ctx, pgx.TxOptions{}, func(ctx context.Context, tx pgx.Tx) error {
 		batch := &pgx.Batch{}
@@ -588,11 +591,13 @@ func (l *Ledger) EnsureResource(ctx context.Context, s engine.Seed) (engine.Seed
 		var active bool
 		err := tx.QueryRow(ctx, `
 			SELECT t.membership_revision, t.region_id, t.region_epoch, t.active,
-			       r.namespace_epoch, m.minimum_writer_version, m.checkpoint_schema_version
+			       r.namespace_epoch, m.minimum_writer_version, m.checkpoint_schema_version,
+			       greatest(r.last_accepted_fence, (SELECT coalesce(max(fencing_token), 0) FROM fencelab.executions
+			                                         WHERE conflict_key = r.conflict_key AND namespace_epoch = r.namespace_epoch))
 			  FROM fencelab.tenant_assignments t, fencelab.resources r, fencelab.rollout_markers m
 			 WHERE t.tenant_id = $1 AND r.conflict_key = $2 AND m.marker_name = 'current'`, s.TenantID, s.ConflictKey).
 			Scan(&s.MembershipRevision, &s.RegionID, &s.RegionEpoch, &active,
-				&s.NamespaceEpoch, &s.MinimumWriterVersion, &s.CheckpointSchemaVersion)
+				&s.NamespaceEpoch, &s.MinimumWriterVersion, &s.CheckpointSchemaVersion, &s.CounterStart)
 		if err == nil && !active {
 			err = fmt.Errorf("tenant %s is removed: no write of it is accepted", s.TenantID)
 		}

@@ -22,7 +22,12 @@ func URL(raw string) string {
 	scheme := strings.Index(raw, "://")
 	at := strings.LastIndex(raw, "@")
 	masked := func() string {
+		lower := strings.ToLower(raw)
 		switch {
+		case at < 0 && !strings.Contains(lower, "pass"):
+			// Nothing in it can be a password (a cluster's list of nodes,
+			// which url.Parse refuses, or a mistyped address): as it is.
+			return raw
 		case scheme >= 0 && at > scheme:
 			return raw[:scheme+3] + Mask + raw[at:]
 		case scheme >= 0:

@@ -59,3 +59,12 @@ func TestWithin(t *testing.T) {
 	}
 	require.Equal(t, "nothing here", redact.Within("nothing here", ""))
 }
+
+// What cannot hold a password is shown as it is: a cluster's list of
+// nodes (which url.Parse refuses), an address without a scheme.
+func TestURLWithoutPassword(t *testing.T) {
+	for _, raw := range []string{"redis://127.0.0.1:7101,127.0.0.1:7102", "localhost:6399", "redis://127.0.0.1:7101,"} {
+		require.Equal(t, raw, redact.URL(raw))
+	}
+	require.Equal(t, "redis://u@h1:1,h2:2/0", redact.URL("redis://u:secret@h1:1,h2:2/0"))
+}

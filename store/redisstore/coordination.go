@@ -182,7 +182,7 @@ func connectServer(ctx context.Context, s server, describe string) (*Coordinatio
 	if err := c.admin.Ping(ctx).Err(); err != nil {
 		c.unresponsive.Store(true) // nothing was written; nothing to delete
 		c.Close()
-		return nil, fmt.Errorf("redisstore: reach %s: %w", describe, err)
+		return nil, fmt.Errorf("redisstore: reach %s: %w", describe, refused(err))
 	}
 	if err := c.announce(ctx); err != nil {
 		c.unresponsive.Store(true)

@@ -12,6 +12,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"github.com/redis/go-redis/v9/maintnotifications"
+
+	"github.com/fencelab/fencelab/lang"
 )
 
 // server is what a Coordination talks to: one Redis server, or a Redis
@@ -91,15 +93,15 @@ func parseServer(raw string) (server, error) {
 		return server{single: options}, nil
 	}
 	if options.DB != 0 {
-		return server{}, errors.New("a Redis Cluster has database 0 only")
+		return server{}, lang.Error("a Redis Cluster has database 0 only")
 	}
 	if options.Network == "unix" {
-		return server{}, errors.New("a Redis Cluster's nodes are HOST:PORT addresses")
+		return server{}, lang.Error("a Redis Cluster's nodes are HOST:PORT addresses")
 	}
 	addrs := make([]string, len(hosts))
 	for i, h := range hosts {
 		if h == "" {
-			return server{}, fmt.Errorf("an empty address in %q", authority[at:])
+			return server{}, lang.Error("an empty address in %q", authority[at:])
 		}
 		if _, err := url.Parse(scheme + "://" + h); err != nil {
 			return server{}, err
@@ -122,25 +124,62 @@ func clusterOptions(node *redis.Options, addrs []string) *redis.ClusterOptions {
 	}
 }
 
+// ErrRefused is a server that answered and refused what was asked of it
+// — a wrong password, a database it does not have, a node that is not a
+// cluster's — which is the configuration's fault, not the server's absence.
+var ErrRefused = errors.New("Redis refused")
+
+// refused marks a server's error reply as ErrRefused.
+func refused(err error) error {
+	var reply redis.Error
+	if errors.As(err, &reply) && !errors.Is(err, ErrRefused) {
+		return fmt.Errorf("%w: %w", ErrRefused, err)
+	}
+	return err
+}
+
 // detectCluster asks a single server whether it is a node of a Redis
-// Cluster; if it is, the cluster is used from it.
+// Cluster; if it is, the cluster is used from it. For a cluster's list of
+// nodes, it asks each: every one must answer, and be a cluster's node.
 func detectCluster(ctx context.Context, s server) (server, error) {
-	if s.isCluster() || s.single.Network == "unix" {
+	if s.isCluster() {
+		for _, addr := range s.cluster.Addrs {
+			enabled, err := clusterEnabled(ctx, &redis.Options{Addr: addr, Username: s.cluster.Username,
+				Password: s.cluster.Password, TLSConfig: s.cluster.TLSConfig})
+			if err != nil {
+				return s, fmt.Errorf("node %s: %w", addr, err)
+			}
+			if !enabled {
+				return s, fmt.Errorf("%w: %s is not a Redis Cluster node (cluster support is off)", ErrRefused, addr)
+			}
+		}
 		return s, nil
 	}
-	probe := redis.NewClient(s.bounded().single)
+	if s.single.Network == "unix" {
+		return s, nil
+	}
+	// Database 0 for the question: a cluster's node refuses any other.
+	probe := *s.single
+	probe.DB = 0
+	enabled, err := clusterEnabled(ctx, &probe)
+	if err != nil || !enabled {
+		return s, err
+	}
+	if s.single.DB != 0 {
+		return s, fmt.Errorf("%w: the server is a Redis Cluster node, and a cluster has database 0 only", ErrRefused)
+	}
+	return server{cluster: clusterOptions(s.single, []string{s.single.Addr})}, nil
+}
+
+// clusterEnabled asks one server whether it runs with cluster support.
+func clusterEnabled(ctx context.Context, options *redis.Options) (bool, error) {
+	probe := redis.NewClient(server{single: options}.bounded().single)
 	defer probe.Close()
 	info, err := probe.Info(ctx, "cluster").Result()
 	if err != nil {
-		return s, err
+		return false, refused(err)
 	}
-	if !strings.Contains(info, "cluster_enabled:1") {
-		return s, nil
-	}
-	if s.single.DB != 0 {
-		return s, errors.New("the server is a Redis Cluster node, and a cluster has database 0 only")
-	}
-	return server{cluster: clusterOptions(s.single, []string{s.single.Addr})}, nil
+	return strings.Contains(info, "cluster_enabled:1"), nil
 }
 
 // scanKeys lists the keys matching a pattern, sorted: on a cluster, the
