@@ -146,59 +146,129 @@ func (r *rejection) Error() string { return r.reason + ": " + r.guard }
 
 // FencedMutation re-checks membership, region, version and namespace, then
 // writes only if the token is above the last accepted one. Business row,
-// checkpoint, execution and outbox commit together; a rejection rolls all of
-// it back and is recorded as an execution of its own.
+// checkpoint, execution and outbox commit together; a rejection writes
+// none of it and is recorded as an execution of its own.
 //
-// It takes two round trips: BEGIN, the configuration and the resource row,
-// locked, in one batch; the conditional UPDATE, the checkpoint, execution
-// and outbox rows and COMMIT in the other. The row lock is held from the
-// first to the commit, so what the checks read is what the UPDATE finds.
+// It is one statement, one round trip (fencedWrite): it reads the
+// configuration FOR SHARE and locks the resource row FOR UPDATE, and its
+// conditional UPDATE — every check of DESIGN §4 in its WHERE — lands with
+// the checkpoint, execution and outbox rows, or not at all. What it read
+// comes back with it, so the checks are said here, in their order, as the
+// guard that decided.
 func (l *Ledger) FencedMutation(ctx context.Context, w engine.Write) (engine.WriteResult, error) {
-	var guard string
-	written := w // as computed under the lock
-	err := l.batchedTx(ctx, readForWrite(w), func(results pgx.BatchResults) (*pgx.Batch, error) {
-		config, previous, err := readWriteBatch(results, w)
-		if err != nil {
-			return nil, err
+	effect := w.EffectType
+	if effect == "" {
+		effect = "publish-summary"
+	}
+	var (
+		c      configuration
+		r      lockedResource
+		tenant struct {
+			revision, regionEpoch *int64
+			region                *string
+			active                *bool
 		}
-		if rej := checkConfiguration(w, config); rej != nil {
-			return nil, rej
-		}
-		if previous.epoch != w.NamespaceEpoch {
-			return nil, &rejection{engine.StaleNamespace, fmt.Sprintf("incoming namespace epoch %d = resource's %d → false",
-				w.NamespaceEpoch, previous.epoch)}
-		}
-		if w.AddUnderLock {
-			w.ReadValue, w.Value = &previous.value, previous.value+w.Delta
-		}
-		written = w
-		if w.Token <= previous.fence {
-			return nil, &rejection{engine.StaleFence, fmt.Sprintf("incoming %d > last accepted %s → false", w.Token, engine.FormatFence(previous.fence))}
-		}
-		guard = fmt.Sprintf("incoming %d > last accepted %s → true", w.Token, engine.FormatFence(previous.fence))
-		// The guard is the UPDATE's own condition too: under the lock it
-		// matches, as the row just read says.
-		return commitBatch(w, previous.value, `
-			UPDATE fencelab.resources
-			   SET last_accepted_fence = $3, summary_value = $4, updated_at = $5
-			 WHERE conflict_key = $1 AND namespace_epoch = $2 AND last_accepted_fence < $3`,
-			w.ConflictKey, w.NamespaceEpoch, w.Token, w.Value, w.Now), nil
-	}, func(results pgx.BatchResults) error { return readCommitBatch(results, written) })
-	result := engine.WriteResult{Committed: true, Guard: guard}
-	addedUnderLock(&result, written)
-	var rej *rejection
-	if errors.As(err, &rej) {
-		if err := l.recordRejection(ctx, written, rej.reason); err != nil {
-			return engine.WriteResult{}, err
-		}
-		result.Committed, result.Rejection, result.Guard = false, rej.reason, rej.guard
-		return result, nil
+		written *int64
+	)
+	l.writes.Add(1)
+	err := within(ctx, func(ctx context.Context) error {
+		return l.conn.QueryRow(ctx, fencedWrite, w.TenantID, w.ConflictKey, w.Token, w.NamespaceEpoch,
+			w.MembershipRevision, w.RegionID, w.RegionEpoch, w.ContractVersion, w.AddUnderLock, w.Delta, w.Value,
+			w.ReadValue, w.Now, w.OperationID, w.JobName, w.Owner, w.CheckpointSchema, effect).
+			Scan(&r.fence, &r.value, &r.epoch, &c.rollout.NamespaceEpoch, &c.rollout.MinimumWriterVersion,
+				&c.rollout.CheckpointSchemaVersion, &tenant.revision, &tenant.region, &tenant.regionEpoch, &tenant.active, &written)
+	})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return engine.WriteResult{}, fmt.Errorf("pgledger: resource %s or the rollout marker: %w", w.ConflictKey, engine.ErrNotFound)
 	}
 	if err != nil {
-		return engine.WriteResult{}, err
+		return engine.WriteResult{}, fmt.Errorf("pgledger: fenced write of %s: %w", w.OperationID, err)
 	}
+	if tenant.active != nil {
+		c.found = true
+		c.tenant = engine.Tenant{MembershipRevision: *tenant.revision, RegionID: *tenant.region, RegionEpoch: *tenant.regionEpoch, Active: *tenant.active}
+	}
+	if w.AddUnderLock {
+		w.ReadValue, w.Value = &r.value, r.value+w.Delta
+	}
+	result := engine.WriteResult{}
+	addedUnderLock(&result, w)
+	rej := checkConfiguration(w, c)
+	switch {
+	case rej != nil:
+	case r.epoch != w.NamespaceEpoch:
+		rej = &rejection{engine.StaleNamespace, fmt.Sprintf("incoming namespace epoch %d = resource's %d → false", w.NamespaceEpoch, r.epoch)}
+	case w.Token <= r.fence:
+		rej = &rejection{engine.StaleFence, fmt.Sprintf("incoming %d > last accepted %s → false", w.Token, engine.FormatFence(r.fence))}
+	}
+	if rej != nil {
+		if written != nil {
+			return engine.WriteResult{}, fmt.Errorf("pgledger: %s was written though %s", w.OperationID, rej)
+		}
+		if err := l.recordRejection(ctx, w, rej.reason); err != nil {
+			return engine.WriteResult{}, err
+		}
+		result.Rejection, result.Guard = rej.reason, rej.guard
+		return result, nil
+	}
+	if written == nil {
+		return engine.WriteResult{}, fmt.Errorf("pgledger: %s passed every check and was not written", w.OperationID)
+	}
+	result.Committed = true
+	result.Guard = fmt.Sprintf("incoming %d > last accepted %s → true", w.Token, engine.FormatFence(r.fence))
 	return result, nil
 }
+
+// fencedWrite is the fenced mutation as one statement. $1 tenant, $2
+// conflict key, $3 token, $4 namespace epoch, $5 membership revision, $6
+// region, $7 region epoch, $8 contract version, $9 adds under the lock,
+// $10 delta, $11 value (a blind write's), $12 the value it was computed
+// from, $13 now, $14 operation id, $15 job, $16 owner, $17 checkpoint
+// schema, $18 effect type. It returns what it read — the resource row as
+// locked, the rollout marker, the tenant's assignment (NULLs: none) — and
+// the value it wrote, NULL when it wrote nothing.
+const fencedWrite = `
+	WITH t AS (
+	  SELECT membership_revision, region_id, region_epoch, active
+	    FROM fencelab.tenant_assignments WHERE tenant_id = $1 FOR SHARE
+	), m AS (
+	  SELECT namespace_epoch, minimum_writer_version, checkpoint_schema_version
+	    FROM fencelab.rollout_markers WHERE marker_name = 'current' FOR SHARE
+	), r AS (
+	  SELECT last_accepted_fence, summary_value, namespace_epoch
+	    FROM fencelab.resources WHERE conflict_key = $2 FOR UPDATE
+	), u AS (
+	  UPDATE fencelab.resources x
+	     SET last_accepted_fence = $3::bigint,
+	         summary_value = CASE WHEN $9::boolean THEN r.summary_value + $10::bigint ELSE $11::bigint END,
+	         updated_at = $13
+	    FROM r, t, m
+	   WHERE x.conflict_key = $2
+	     AND t.active AND t.membership_revision = $5 AND t.region_id = $6 AND t.region_epoch = $7
+	     AND $8::int >= greatest(m.minimum_writer_version, m.checkpoint_schema_version)
+	     AND m.namespace_epoch = $4::bigint AND x.namespace_epoch = $4::bigint AND x.last_accepted_fence < $3::bigint
+	  RETURNING x.summary_value AS value, r.summary_value AS previous
+	), checkpoint AS (
+	  INSERT INTO fencelab.checkpoints (conflict_key, fencing_token, schema_version, summary_value, updated_at)
+	  SELECT $2, nullif($3::bigint, 0), $17::int, value, $13 FROM u
+	  ON CONFLICT (conflict_key) DO UPDATE
+	     SET fencing_token = EXCLUDED.fencing_token, schema_version = EXCLUDED.schema_version,
+	         summary_value = EXCLUDED.summary_value, updated_at = EXCLUDED.updated_at
+	), execution AS (
+	  INSERT INTO fencelab.executions (operation_id, job_name, tenant_id, conflict_key, owner, fencing_token,
+	         namespace_epoch, state, rejection, contract_version, summary_value, created_at, updated_at,
+	         membership_revision, region_id, region_epoch, read_value, previous_value)
+	  SELECT $14, $15, $1, $2, $16, nullif($3::bigint, 0), $4::bigint, 'COMMITTED', NULL, $8::int, value, $13, $13,
+	         $5, $6, $7, CASE WHEN $9::boolean THEN previous ELSE $12::bigint END, previous FROM u
+	), outbox AS (
+	  INSERT INTO fencelab.outbox (operation_id, effect_type, status, attempt_count, next_attempt_at, created_at, updated_at)
+	  SELECT $14, $18, 'PENDING', 0, $13, $13, $13 FROM u
+	)
+	SELECT r.last_accepted_fence, r.summary_value, r.namespace_epoch,
+	       m.namespace_epoch, m.minimum_writer_version, m.checkpoint_schema_version,
+	       t.membership_revision, t.region_id, t.region_epoch, t.active,
+	       (SELECT value FROM u)
+	  FROM r CROSS JOIN m LEFT JOIN t ON true`
 
 // configuration is what a fenced write is checked against: the tenant's
 // assignment (found: it has one) and the rollout marker.
@@ -210,39 +280,6 @@ type configuration struct {
 
 // lockedResource is what a mutation read of the resource row under its lock.
 type lockedResource struct{ fence, value, epoch int64 }
-
-// readForWrite is the batch that reads the configuration (FOR SHARE, so it
-// cannot change before commit) and locks the resource row (FOR UPDATE);
-// readWriteBatch reads its results.
-func readForWrite(w engine.Write) *pgx.Batch {
-	batch := &pgx.Batch{}
-	batch.Queue(`
-		SELECT membership_revision, region_id, region_epoch, active
-		  FROM fencelab.tenant_assignments WHERE tenant_id = $1 FOR SHARE`, w.TenantID)
-	batch.Queue(`
-		SELECT namespace_epoch, minimum_writer_version, checkpoint_schema_version
-		  FROM fencelab.rollout_markers WHERE marker_name = 'current' FOR SHARE`)
-	batch.Queue(lockResourceSQL, w.ConflictKey)
-	return batch
-}
-
-func readWriteBatch(results pgx.BatchResults, w engine.Write) (configuration, lockedResource, error) {
-	var c configuration
-	t := &c.tenant
-	err := results.QueryRow().Scan(&t.MembershipRevision, &t.RegionID, &t.RegionEpoch, &t.Active)
-	switch {
-	case err == nil:
-		c.found = true
-	case !errors.Is(err, pgx.ErrNoRows):
-		return c, lockedResource{}, fmt.Errorf("pgledger: load tenant %s: %w", w.TenantID, err)
-	}
-	ro := &c.rollout
-	if err := results.QueryRow().Scan(&ro.NamespaceEpoch, &ro.MinimumWriterVersion, &ro.CheckpointSchemaVersion); err != nil {
-		return c, lockedResource{}, fmt.Errorf("pgledger: load rollout marker: %w", err)
-	}
-	r, err := scanLocked(results.QueryRow(), w.ConflictKey)
-	return c, r, err
-}
 
 const lockResourceSQL = `SELECT last_accepted_fence, summary_value, namespace_epoch FROM fencelab.resources WHERE conflict_key = $1 FOR UPDATE`
 
@@ -260,7 +297,7 @@ func scanLocked(row pgx.Row, conflictKey string) (lockedResource, error) {
 }
 
 // checkConfiguration runs the checks of DESIGN §4 step 1, in that order,
-// on what readForWrite read.
+// on what the fenced write read.
 func checkConfiguration(w engine.Write, c configuration) *rejection {
 	t, r := c.tenant, c.rollout
 	switch {
