@@ -74,12 +74,21 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if m.workers.selected >= len(m.snap.Actors) {
 			return m, nil
 		}
-		a := m.viewed().Actors[m.workers.selected] // as it is where the action will happen
-		action := engine.Pause(a.Name, "paused by you")
-		if a.Paused {
-			action = engine.Resume(a.Name)
-		}
-		return m, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Do(ctx, action) })
+		name := m.viewed().Actors[m.workers.selected].Name
+		// Pause or resume is decided when the action runs, on the lab as it
+		// is then: keys pressed quickly queue behind each other, and the
+		// screen of the moment a key was pressed may be steps behind.
+		return m, m.run(func(ctx context.Context, lab *engine.Lab) error {
+			a, err := lab.Actor(name)
+			if err != nil {
+				return err
+			}
+			action := engine.Pause(name, "paused by you")
+			if a.Paused {
+				action = engine.Resume(name)
+			}
+			return lab.Do(ctx, action)
+		})
 	case key.Matches(msg, m.keys.Expire):
 		action := engine.AdvanceToNextExpiry()
 		return m, m.waiting(action, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Do(ctx, action) }))

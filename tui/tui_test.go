@@ -142,6 +142,16 @@ func TestPauseBlocksStepping(t *testing.T) {
 	finalView(t, tm)
 }
 
+// The overrun by hand, every key pressed at once: the keys queue, and each
+// p decides pause or resume on the lab as it is when its turn comes, not on
+// the screen of the moment it was pressed.
+func TestKeysPressedAtOnceActInTurn(t *testing.T) {
+	tm := start(t, 120, 40)
+	press(tm, "11pt222p1")
+	waitFor(t, tm, "worker-A  token 41   REJECTED STALE_FENCE")
+	finalView(t, tm)
+}
+
 // m opens the same scenario in the other mode, from its seeded state.
 func TestModeSwitchResets(t *testing.T) {
 	tm := start(t, 120, 40)
