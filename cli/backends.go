@@ -50,6 +50,9 @@ func (e *exitError) line(l lang.Lang) string {
 	if e.said.Format != "" {
 		return e.said.In(l)
 	}
+	if s, ok := e.err.(interface{ In(lang.Lang) string }); ok {
+		return engine.OneLine(errors.New(s.In(l)))
+	}
 	return engine.OneLine(e.err)
 }
 
@@ -300,7 +303,7 @@ func classify(ctx context.Context, err error) error {
 		if errors.As(err, &connectErr) && errors.As(err, &pgErr) {
 			// pgx lists every address and TLS attempt; the server's answer
 			// is what the user needs.
-			err = fmt.Errorf("PostgreSQL refused the connection: %s: %s (SQLSTATE %s)", pgErr.Severity, pgErr.Message, pgErr.Code)
+			err = lang.Error("PostgreSQL refused the connection: %s: %s (SQLSTATE %s)", pgErr.Severity, pgErr.Message, pgErr.Code)
 		}
 		return &exitError{code: exitUsage, err: err}
 	case errors.As(err, &exit):

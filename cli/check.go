@@ -19,6 +19,7 @@ import (
 	"github.com/fencelab/fencelab/store/pgledger"
 	"github.com/fencelab/fencelab/store/provider"
 	"github.com/fencelab/fencelab/store/redact"
+	"github.com/fencelab/fencelab/stress"
 )
 
 // checkRequest is a parsed `fencelab check`.
@@ -194,8 +195,9 @@ func printCheckReport(w io.Writer, r engine.CheckReport, trace string, c config)
 		if !r.Exhaustive {
 			scope = l.T("BOUNDED by --max-schedules: not every schedule")
 		}
-		fmt.Fprint(w, l.T("%s · %s: %d schedules, %d distinct states, %d pruned (%s, %.1fs)\n",
-			r.Scenario.ID, r.Mode, r.Schedules, r.States, r.Pruned, scope, r.Elapsed.Seconds()))
+		fmt.Fprint(w, l.T("%s · %s: %s, %s, %s pruned (%s, %.1fs)\n",
+			r.Scenario.ID, r.Mode, counted(l, r.Schedules, "%s schedule", "%s schedules"),
+			counted(l, r.States, "%s distinct state", "%s distinct states"), stress.FormatCount(r.Pruned), scope, r.Elapsed.Seconds()))
 		for n := 1; n <= len(engine.Invariants); n++ {
 			if k := r.Broken[n]; k > 0 {
 				fmt.Fprint(w, l.T("  invariant %d broken on %d schedule(s): %s\n", n, k, l.T(engine.Invariants[n])))

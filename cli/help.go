@@ -35,7 +35,7 @@ const usageCommands = `  fencelab [--mode unsafe] [flags]        the explorer (l
                                           longer (Redis keys + TTLs, every row, provider,
                                           actors' positions and memory, clock)
         --mode safe|unsafe|both           (default safe)
-        --max-schedules N                 per scenario × mode (default 200000)
+        --max-schedules N                 per scenario × mode (default 200,000)
         --out DIR                         counterexample traces (default: a new temp dir)
         --json                            one JSON object per scenario × mode
   fencelab replay FILE [--json]           run a trace again; exit 1 if anything differs

@@ -177,8 +177,8 @@ func runStress(ctx context.Context, c config, req stressRequest, stdout, stderr 
 	}
 	meter := newProgress(stderr, "")
 	req.Progress = func(p stress.Progress) {
-		meter.line(l.T("stress %s · %.0f accepted/s · %s accepted · rejected %s · pauses %d",
-			p.Elapsed.Round(100*time.Millisecond), p.PerSecond, stress.FormatCount(p.Accepted), orNone(l, stress.Reasons(p.Rejections)), p.Pauses))
+		meter.line(l.T("stress %s · %s accepted/s · %s accepted · rejected %s · pauses %d",
+			p.Elapsed.Round(100*time.Millisecond), stress.FormatCount(int(p.PerSecond+0.5)), stress.FormatCount(p.Accepted), orNone(l, stress.Reasons(p.Rejections)), p.Pauses))
 	}
 	req.Gone = isUnreachable
 	report, err := stress.Run(ctx, req.Config, stress.Backends{Coordination: b.Coordination, Database: b.Database}, fleet)
@@ -194,7 +194,7 @@ func runStress(ctx context.Context, c config, req stressRequest, stdout, stderr 
 		if err != nil {
 			return err
 		}
-		defer fmt.Fprintf(stderr, "fencelab: %s\n", l.T("%s written: Porcupine's view of %d segments of the history", req.html, segments))
+		defer fmt.Fprintf(stderr, "fencelab: %s\n", l.T("%s written: Porcupine's view of %s of the history", req.html, counted(l, segments, "%s segment", "%s segments")))
 	}
 	if req.json {
 		if err := printStressJSON(stdout, report); err != nil {
@@ -210,7 +210,10 @@ func runStress(ctx context.Context, c config, req stressRequest, stdout, stderr 
 		if report.Mode == engine.Safe {
 			return outcomeError("SAFE did not hold under stress: see the checks above")
 		}
-		return outcomeError("UNSAFE showed no violation: without pauses longer than the lease, the lease alone kept the writers apart (try --pause-every 1s)")
+		if req.PauseEvery == 0 || req.Pause <= req.LeaseTTL {
+			return outcomeError("UNSAFE showed no violation: without pauses longer than the lease, the lease alone kept the writers apart (try --pause-every 1s, and a --pause above the lease TTL, %s)", req.LeaseTTL)
+		}
+		return outcomeError("UNSAFE showed no violation: no worker overtook a paused one (try more --workers, or a longer --duration)")
 	}
 	return nil
 }
@@ -240,13 +243,13 @@ func stressHeader(b *backends, req stressRequest, l lang.Lang) string {
 	sb.WriteString(l.T("stress · %s · %s (%s) · %s\n", req.Mode, counted(l, req.Workers, "%s worker", "%s workers"), fleet, length))
 	sb.WriteString(l.T("          lease TTL %s · %s\n", req.LeaseTTL, pauses))
 	if req.Shared != "" {
-		sb.WriteString(wrapped(l.T("shared    resource stress:%s, with every run of --shared %s: its rows are all of theirs, the history this run's", req.Shared, req.Shared), "          "))
+		sb.WriteString(wrapped(l.T("shared    resource stress:%s, with every run of --shared %s: the rows are all the runs', the history only this run's", req.Shared, req.Shared), "          "))
 	}
 	redis := l.T("%s (real server; TTLs run on the wall clock)", b.Coordination.Describe())
 	if b.Coordination.Virtual() {
 		redis = l.T("%s (embedded, its TTLs on the wall clock)", b.Coordination.Describe())
 	}
-	sb.WriteString(l.T("redis     %s\n", redis))
+	sb.WriteString(wrapped(l.T("redis     %s", redis), "          "))
 	fmt.Fprintf(&sb, "postgres  %s\n\n", b.Database.Describe())
 	return sb.String()
 }
@@ -279,8 +282,8 @@ func printStressReport(w io.Writer, r stress.Report, l lang.Lang) {
 	if r.Interrupted {
 		fmt.Fprint(w, l.T("interrupted after %s: what ran is checked below\n", r.Elapsed.Round(time.Millisecond)))
 	}
-	fmt.Fprint(w, l.T("writes    %s in %s: %s accepted (%.1f a second)\n",
-		stress.FormatCount(r.Writes), r.Elapsed.Round(time.Millisecond), stress.FormatCount(r.Accepted), r.CommitsPerSecond))
+	fmt.Fprint(w, l.T("writes    %s in %s: %s accepted (%s a second)\n",
+		stress.FormatCount(r.Writes), r.Elapsed.Round(time.Millisecond), stress.FormatCount(r.Accepted), stress.FormatRate(r.CommitsPerSecond)))
 	fmt.Fprint(w, wrapped(l.T("          rejected %s: %s", stress.FormatCount(r.Rejected), orNone(l, stress.Reasons(r.Rejections))), "          "))
 	fmt.Fprint(w, l.T("pauses    %s · leases that ran out under their holder %s\n", stress.FormatCount(r.Pauses), stress.FormatCount(r.LeasesLost)))
 	fmt.Fprint(w, l.T("          tries at a lease another worker held %s\n", stress.FormatCount(r.Contended)))

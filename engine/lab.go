@@ -24,16 +24,17 @@ type Backends struct {
 	Lang lang.Lang
 }
 
-// Errors of lab operations that the user caused, as opposed to a backend.
+// Errors of lab operations that the user caused, as opposed to a backend,
+// said in any language (lang.Error).
 var (
-	ErrPaused        = errors.New("is paused")
-	ErrProgramDone   = errors.New("has finished its program")
-	ErrUnknownActor  = errors.New("no such actor")
-	ErrGuidedDone    = errors.New("the guided order is over")
-	ErrNothingToUndo = errors.New("nothing to undo")
-	ErrUndoNeedsLab  = errors.New("undo replays on the lab clock; a real Redis's TTLs run on the wall clock")
-	ErrNoExpiry      = errors.New("no key in Redis has a TTL")
-	ErrOffPath       = errors.New("you left the guided order")
+	ErrPaused        = lang.Error("is paused")
+	ErrProgramDone   = lang.Error("has finished its program")
+	ErrUnknownActor  = lang.Error("no such actor")
+	ErrGuidedDone    = lang.Error("the guided order is over")
+	ErrNothingToUndo = lang.Error("nothing to undo")
+	ErrUndoNeedsLab  = lang.Error("undo replays on the lab clock; a real Redis's TTLs run on the wall clock")
+	ErrNoExpiry      = lang.Error("no key in Redis has a TTL")
+	ErrOffPath       = lang.Error("you left the guided order")
 )
 
 // loggedAction is an entry of the action log; guided marks one taken from
@@ -161,7 +162,7 @@ func (l *Lab) Actor(name string) (*Actor, error) {
 			return a, nil
 		}
 	}
-	return nil, fmt.Errorf("%q: %w", name, ErrUnknownActor)
+	return nil, lang.Error("%q: %w", name, ErrUnknownActor)
 }
 
 // GuidedNext is the next action of the guided order, if any is left and
@@ -190,7 +191,7 @@ func (l *Lab) GuidedProgress() (done, total int) { return l.guidedNext, len(l.gu
 // Next takes the next action of the guided order.
 func (l *Lab) Next(ctx context.Context) error {
 	if l.OffPath() {
-		return fmt.Errorf("%w at %d/%d", ErrOffPath, l.guidedNext, len(l.guided))
+		return lang.Error("%w at %d/%d", ErrOffPath, l.guidedNext, len(l.guided))
 	}
 	action, ok := l.GuidedNext()
 	if !ok {
@@ -311,10 +312,10 @@ func (l *Lab) step(ctx context.Context, name string) error {
 		return err
 	}
 	if a.Paused {
-		return fmt.Errorf("%s %w (%s): resume it first", a.Name, ErrPaused, a.Pause)
+		return lang.Error("%s %w (%s): resume it first", a.Name, ErrPaused, a.Pause)
 	}
 	if a.Done() {
-		return fmt.Errorf("%s %w", a.Name, ErrProgramDone)
+		return lang.Error("%s %w", a.Name, ErrProgramDone)
 	}
 	outcome, err := a.program[a.pc].Run(ctx, &Turn{lab: l, Actor: a})
 	if err != nil {

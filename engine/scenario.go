@@ -5,7 +5,6 @@ package engine
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
@@ -35,7 +34,7 @@ func ParseMode(s string) (Mode, error) {
 	case "unsafe":
 		return Unsafe, nil
 	}
-	return Safe, fmt.Errorf("unknown mode %q (want safe, unsafe or both — both for run and check only)", s)
+	return Safe, lang.Error("unknown mode %q (want safe, unsafe or both — both for run and check only)", s)
 }
 
 // Layer is where an event happened, as the seed draws its architecture.

@@ -515,11 +515,10 @@ var ko = map[string]string{
 	// run, check, replay, export and race: their lines.
 	"another fencelab run is using this database (%s); waiting for it to end — Ctrl-C to give up": "다른 fencelab 실행이 이 데이터베이스를 쓰고 있습니다(%s). 끝나기를 기다립니다 — 포기하려면 Ctrl-C",
 	"every schedule": "모든 스케줄",
-	"BOUNDED by --max-schedules: not every schedule":                     "--max-schedules로 제한됨: 모든 스케줄은 아님",
-	"%s · %s: %d schedules, %d distinct states, %d pruned (%s, %.1fs)\n": "%s · %s: 스케줄 %d개, 서로 다른 상태 %d개, 가지치기 %d개 (%s, %.1f초)\n",
-	"  invariant %d broken on %d schedule(s): %s\n":                      "  불변식 %d이(가) 스케줄 %d개에서 깨짐: %s\n",
-	"  every invariant held on every schedule run\n":                     "  실행한 모든 스케줄에서 모든 불변식이 지켜짐\n",
-	"  verdicts of complete schedules: %s\n":                             "  끝까지 간 스케줄의 판정: %s\n",
+	"BOUNDED by --max-schedules: not every schedule": "--max-schedules로 제한됨: 모든 스케줄은 아님",
+	"  invariant %d broken on %d schedule(s): %s\n":  "  불변식 %d이(가) 스케줄 %d개에서 깨짐: %s\n",
+	"  every invariant held on every schedule run\n": "  실행한 모든 스케줄에서 모든 불변식이 지켜짐\n",
+	"  verdicts of complete schedules: %s\n":         "  끝까지 간 스케줄의 판정: %s\n",
 	"  (%s: schedules that kept every invariant but could not finish the work — a write\n   refused and not retried, an actor left waiting — safe, and short of the expected value)\n": "  (%s: 모든 불변식을 지켰지만 일을 끝내지 못한 스케줄 — 거절된 뒤 재시도하지 않은\n   쓰기, 기다린 채 남은 액터 — 안전하지만 기대값에 못 미침)\n",
 	"  as the catalog claims\n":                              "  카탈로그의 주장대로\n",
 	"  NOT as the catalog claims: SAFE broke an invariant\n": "  카탈로그의 주장과 다름: SAFE가 불변식을 깼습니다\n",
@@ -601,7 +600,7 @@ var ko = map[string]string{
 	// The usage (help.go puts its three parts together). A command's
 	// lines start with "  fencelab COMMAND" as in English.
 	"fencelab — watch why a leader lease alone is not enough\n\nusage:\n": "fencelab — 리더 리스만으로는 왜 부족한지 지켜보기\n\n사용법:\n",
-	"  fencelab [--mode unsafe] [flags]        the explorer (lease-overrun, SAFE);\n                                          ? inside it lists the keys\n  fencelab list                           the scenario catalog\n  fencelab run ID|--all [flags]           run the guided order headless\n        --mode safe|unsafe|both           (default safe)\n        --json                            one JSON object per scenario × mode\n        --save-trace FILE                 write the run (one scenario, one mode) as a trace\n        --keep                            then keep the ephemeral PostgreSQL up for the\n                                          psql line it printed, until Enter or Ctrl-C\n  fencelab check ID|--all [flags]         run EVERY schedule: all interleavings of the\n                                          actors' steps with the clock advanced to each\n                                          expiry (and by the guided order's durations);\n                                          pausing = not scheduling an actor. Pruned only\n                                          at a state already explored by a schedule no\n                                          longer (Redis keys + TTLs, every row, provider,\n                                          actors' positions and memory, clock)\n        --mode safe|unsafe|both           (default safe)\n        --max-schedules N                 per scenario × mode (default 200000)\n        --out DIR                         counterexample traces (default: a new temp dir)\n        --json                            one JSON object per scenario × mode\n  fencelab replay FILE [--json]           run a trace again; exit 1 if anything differs\n  fencelab --trace FILE                   the explorer on a trace's schedule (n steps it)\n  fencelab export TRACE|ID --to FORMAT    the session as a document, recorded on the backends:\n        --to md|mermaid|cast|tape         a Markdown page, a Mermaid sequence diagram, an\n                                          asciinema recording of the explorer, a VHS tape\n        --mode safe|unsafe                an ID's guided order in that mode (default safe)\n        -o FILE                           (default: standard output; a tape of an ID also\n                                          writes the trace it plays beside it)\n        --size 100x30                     the terminal of a cast or tape\n  fencelab talk SCRIPT                    play a talk script (TOML): its scenes in order,\n                                          space/./→/PgDn on, ←/PgUp back, b blanks the\n                                          screen; captions show large (talks/fencing.toml)\n  fencelab race [--n 100] [--free K]      the second seed's forced interleaving on N\n                                          key sets (Redis only), and K free-running pairs\n  fencelab stress [flags]                 many real workers contend for one resource, with\n                                          real TTLs and real pauses; the rows and keys are\n                                          checked, and the history for linearizability\n        --workers N                       how many (default 8, at most 200)\n        --duration D | --ops N            how long (default 10s), or how many writes\n        --pause-every D                   how often a worker freezes right after it takes\n                                          the lease (default 2s; 0: never)\n        --pause D                         how long (default: twice the lease TTL, 500ms)\n        --mode safe|unsafe                (default safe)\n        --procs                           every worker a process, frozen with SIGSTOP\n        --html FILE                       Porcupine's view of the history\n        --json                            the report as one JSON object\n        --shared NAME                     contend for one resource with every run of\n                                          --shared NAME, on any machine (--redis, --pg)\n                                          The lease TTL is 500ms unless --lease-ttl says;\n                                          exit 0 when SAFE held or UNSAFE broke, 1 if not\n  fencelab version                        the version and commit this was built from\n  fencelab COMMAND --help                 that command's help\n": `  fencelab [--mode unsafe] [flags]        탐색기 (lease-overrun, SAFE).
+	"  fencelab [--mode unsafe] [flags]        the explorer (lease-overrun, SAFE);\n                                          ? inside it lists the keys\n  fencelab list                           the scenario catalog\n  fencelab run ID|--all [flags]           run the guided order headless\n        --mode safe|unsafe|both           (default safe)\n        --json                            one JSON object per scenario × mode\n        --save-trace FILE                 write the run (one scenario, one mode) as a trace\n        --keep                            then keep the ephemeral PostgreSQL up for the\n                                          psql line it printed, until Enter or Ctrl-C\n  fencelab check ID|--all [flags]         run EVERY schedule: all interleavings of the\n                                          actors' steps with the clock advanced to each\n                                          expiry (and by the guided order's durations);\n                                          pausing = not scheduling an actor. Pruned only\n                                          at a state already explored by a schedule no\n                                          longer (Redis keys + TTLs, every row, provider,\n                                          actors' positions and memory, clock)\n        --mode safe|unsafe|both           (default safe)\n        --max-schedules N                 per scenario × mode (default 200,000)\n        --out DIR                         counterexample traces (default: a new temp dir)\n        --json                            one JSON object per scenario × mode\n  fencelab replay FILE [--json]           run a trace again; exit 1 if anything differs\n  fencelab --trace FILE                   the explorer on a trace's schedule (n steps it)\n  fencelab export TRACE|ID --to FORMAT    the session as a document, recorded on the backends:\n        --to md|mermaid|cast|tape         a Markdown page, a Mermaid sequence diagram, an\n                                          asciinema recording of the explorer, a VHS tape\n        --mode safe|unsafe                an ID's guided order in that mode (default safe)\n        -o FILE                           (default: standard output; a tape of an ID also\n                                          writes the trace it plays beside it)\n        --size 100x30                     the terminal of a cast or tape\n  fencelab talk SCRIPT                    play a talk script (TOML): its scenes in order,\n                                          space/./→/PgDn on, ←/PgUp back, b blanks the\n                                          screen; captions show large (talks/fencing.toml)\n  fencelab race [--n 100] [--free K]      the second seed's forced interleaving on N\n                                          key sets (Redis only), and K free-running pairs\n  fencelab stress [flags]                 many real workers contend for one resource, with\n                                          real TTLs and real pauses; the rows and keys are\n                                          checked, and the history for linearizability\n        --workers N                       how many (default 8, at most 200)\n        --duration D | --ops N            how long (default 10s), or how many writes\n        --pause-every D                   how often a worker freezes right after it takes\n                                          the lease (default 2s; 0: never)\n        --pause D                         how long (default: twice the lease TTL, 500ms)\n        --mode safe|unsafe                (default safe)\n        --procs                           every worker a process, frozen with SIGSTOP\n        --html FILE                       Porcupine's view of the history\n        --json                            the report as one JSON object\n        --shared NAME                     contend for one resource with every run of\n                                          --shared NAME, on any machine (--redis, --pg)\n                                          The lease TTL is 500ms unless --lease-ttl says;\n                                          exit 0 when SAFE held or UNSAFE broke, 1 if not\n  fencelab version                        the version and commit this was built from\n  fencelab COMMAND --help                 that command's help\n": `  fencelab [--mode unsafe] [flags]        탐색기 (lease-overrun, SAFE).
                                           안에서 ?를 누르면 키 목록
   fencelab list                           시나리오 카탈로그
   fencelab run ID|--all [flags]           안내 순서를 화면 없이 실행
@@ -617,7 +616,7 @@ var ko = map[string]string{
                                           모든 행, 제공자, 액터의 위치와 기억, 시계)에서만
                                           가지치기
         --mode safe|unsafe|both           (기본 safe)
-        --max-schedules N                 시나리오 × 모드마다 (기본 200000)
+        --max-schedules N                 시나리오 × 모드마다 (기본 200,000)
         --out DIR                         반례 트레이스 (기본: 새 임시 디렉터리)
         --json                            시나리오 × 모드마다 JSON 객체 하나
   fencelab replay FILE [--json]           트레이스를 다시 실행. 다른 점이 있으면 종료 코드 1
@@ -675,19 +674,15 @@ var ko = map[string]string{
 `,
 
 	// stress: many workers, one resource.
-	"%v (fencelab --help)": "%v (fencelab --help)",
-	"stress %s · %.0f accepted/s · %s accepted · rejected %s · pauses %d":                                                             "stress %s · 초당 %.0f 수락 · %s 수락 · 거절 %s · 멈춤 %d번",
-	"%s written: Porcupine's view of %d segments of the history":                                                                      "%s 저장: 이력의 구간 %d개를 Porcupine으로 본 화면",
-	"SAFE did not hold under stress: see the checks above":                                                                            "SAFE가 부하에서 지켜지지 않았습니다: 위의 검사를 보세요",
-	"UNSAFE showed no violation: without pauses longer than the lease, the lease alone kept the writers apart (try --pause-every 1s)": "UNSAFE에서 위반이 없었습니다: 리스보다 긴 멈춤이 없으면 리스만으로도 쓰는 쪽들이 갈라집니다 (--pause-every 1s를 써 보세요)",
-	"goroutines":                                "고루틴",
-	"processes, paused with SIGSTOP":            "프로세스, SIGSTOP으로 멈춤",
-	"no pauses":                                 "멈춤 없음",
-	"a %s pause every %s":                       "%[2]s마다 %[1]s 멈춤",
-	"%s (embedded, its TTLs on the wall clock)": "%s (내장. TTL은 실제 시계로 흐름)",
-	"redis     %s\n":                            "redis     %s\n",
-	"interrupted after %s: what ran is checked below\n":                                                         "%s 뒤에 중단됨: 실행된 만큼 아래에서 검사합니다\n",
-	"\ninvariants, from the rows and keys:\n":                                                                   "\n불변식, 행과 키에서 읽은 것:\n",
+	"%v (fencelab --help)":                                 "%v (fencelab --help)",
+	"SAFE did not hold under stress: see the checks above": "SAFE가 부하에서 지켜지지 않았습니다: 위의 검사를 보세요",
+	"goroutines":                                        "고루틴",
+	"processes, paused with SIGSTOP":                    "프로세스, SIGSTOP으로 멈춤",
+	"no pauses":                                         "멈춤 없음",
+	"a %s pause every %s":                               "%[2]s마다 %[1]s 멈춤",
+	"%s (embedded, its TTLs on the wall clock)":         "%s (내장. TTL은 실제 시계로 흐름)",
+	"interrupted after %s: what ran is checked below\n": "%s 뒤에 중단됨: 실행된 만큼 아래에서 검사합니다\n",
+	"\ninvariants, from the rows and keys:\n":           "\n불변식, 행과 키에서 읽은 것:\n",
 	"SAFE held: every invariant, and the history is linearizable — as expected\n":                               "SAFE가 지켜졌습니다: 모든 불변식, 그리고 이력은 선형화 가능 — 예상대로\n",
 	"SAFE did NOT hold — not as expected\n":                                                                     "SAFE가 지켜지지 않았습니다 — 예상과 다름\n",
 	"stress takes no arguments, got %q (fencelab stress --help)":                                                "stress는 인수를 받지 않습니다. 받은 값: %q (fencelab stress --help)",
@@ -710,7 +705,6 @@ var ko = map[string]string{
 	"no lost update: every commit was computed from the value the row held":                                     "잃어버린 갱신 없음: 모든 커밋은 행이 가진 값으로 계산되었다",
 	"lost updates: %d; the first: %s wrote %d computed from %d, but the row held %d":                            "잃어버린 갱신 %d건. 첫 번째: %s이(가) %[4]d에서 계산한 %[3]d을 썼지만, 행에는 %[5]d이 있었습니다",
 	"the summary counts the accepted writes":                                                                    "요약은 수락된 쓰기의 수와 같다",
-	"summary %d, accepted writes %d":                                                                            "요약 %d, 수락된 쓰기 %d",
 	"Redis's counter is at or above every token accepted, and the lease is free at the end":                     "Redis의 카운터는 수락된 모든 토큰 이상이고, 끝에 리스는 비어 있다",
 	"counter %d, last accepted fence %d, lease %q":                                                              "카운터 %d, 마지막으로 받아들인 펜스 %d, 리스 %q",
 	"worker is a process of fencelab stress --procs, which starts it; run fencelab stress --procs":              "worker는 fencelab stress --procs가 시작하는 프로세스입니다. fencelab stress --procs를 실행하세요",
@@ -739,9 +733,7 @@ var ko = map[string]string{
 	"%s segments":                                                           "구간 %s개",
 	"stress · %s · %s (%s) · %s\n":                                          "stress · %s · %s (%s) · %s\n",
 	"          lease TTL %s · %s\n":                                         "          리스 TTL %s · %s\n",
-	"shared    resource stress:%s, with every run of --shared %s: its rows are all of theirs, the history this run's": "공유      리소스 stress:%s, --shared %s인 모든 실행과 함께: 행은 모두의 것, 이력은 이 실행의 것",
-	"writes    %s in %s: %s accepted (%.1f a second)\n":                                                               "쓰기      %[2]s 동안 %[1]s번: %[3]s번 수락 (초당 %.1[4]f)\n",
-	"          rejected %s: %s":                                                                                  "          거절 %s번: %s",
+	"          rejected %s: %s":                                             "          거절 %s번: %s",
 	"pauses    %s · leases that ran out under their holder %s\n":                                                 "멈춤      %s번 · 가진 쪽 아래에서 끝난 리스 %s개\n",
 	"          tries at a lease another worker held %s\n":                                                        "          다른 워커가 가진 리스를 노린 시도 %s번\n",
 	"commit    p50 %s · p99 %s (an accepted write's transaction)\n":                                              "커밋      p50 %s · p99 %s (수락된 쓰기의 트랜잭션)\n",
@@ -760,4 +752,34 @@ var ko = map[string]string{
 	"an empty address in %q":                                                                                     "%q 안에 빈 주소가 있습니다",
 	"a Redis Cluster has database 0 only":                                                                        "Redis Cluster에는 데이터베이스 0만 있습니다",
 	"a Redis Cluster's nodes are HOST:PORT addresses":                                                            "Redis Cluster의 노드는 HOST:PORT 주소입니다",
+	"PostgreSQL refused the connection: %s: %s (SQLSTATE %s)":                                                    "PostgreSQL이 연결을 거부했습니다: %s: %s (SQLSTATE %s)",
+	"%w at %d/%d":                 "%w (%d/%d에서)",
+	"is paused":                   "멈춰 있습니다",
+	"%s %w (%s): resume it first": "%s은(는) %w (%s). 먼저 재개하세요",
+	"has finished its program":    "프로그램을 마쳤습니다",
+	"no such actor":               "그런 액터가 없습니다",
+	"the guided order is over":    "안내 순서가 끝났습니다",
+	"nothing to undo":             "되돌릴 것이 없습니다",
+	"undo replays on the lab clock; a real Redis's TTLs run on the wall clock": "되돌리기는 랩 시계로 다시 실행합니다. 실제 Redis의 TTL은 실제 시계로 흐릅니다",
+	"no key in Redis has a TTL": "Redis에 TTL이 있는 키가 없습니다",
+	"you left the guided order": "안내 순서를 벗어났습니다",
+	"unknown mode %q (want safe, unsafe or both — both for run and check only)": "알 수 없는 모드 %q (safe, unsafe, both 중 하나 — both는 run과 check에서만)",
+	"redisstore: reach %s: %w": "redisstore: %s에 닿기: %w",
+	"Redis refused":            "Redis가 거부했습니다",
+	"node %s: %w":              "노드 %s: %w",
+	"%w: %s is not a Redis Cluster node (cluster support is off)":               "%w: %s은(는) Redis Cluster 노드가 아닙니다 (클러스터 기능이 꺼져 있음)",
+	"%w: the server is a Redis Cluster node, and a cluster has database 0 only": "%w: 서버가 Redis Cluster 노드이고, 클러스터에는 데이터베이스 0만 있습니다",
+	"%s · %s: %s, %s, %s pruned (%s, %.1fs)\n":                                  "%s · %s: %s, %s, 가지치기 %s개 (%s, %.1f초)\n",
+	"%s schedule":        "스케줄 %s개",
+	"%s schedules":       "스케줄 %s개",
+	"%s distinct state":  "서로 다른 상태 %s개",
+	"%s distinct states": "서로 다른 상태 %s개",
+	"stress %s · %s accepted/s · %s accepted · rejected %s · pauses %d": "stress %s · 초당 %s 수락 · %s 수락 · 거절 %s · 멈춤 %d번",
+	"%s written: Porcupine's view of %s of the history":                 "%s 저장: 이력의 %s을(를) Porcupine으로 본 화면",
+	"UNSAFE showed no violation: without pauses longer than the lease, the lease alone kept the writers apart (try --pause-every 1s, and a --pause above the lease TTL, %s)": "UNSAFE에서 위반이 없었습니다: 리스보다 긴 멈춤이 없으면 리스만으로도 쓰는 쪽들이 갈라집니다 (--pause-every 1s와, 리스 TTL %s보다 긴 --pause를 써 보세요)",
+	"UNSAFE showed no violation: no worker overtook a paused one (try more --workers, or a longer --duration)":                                                               "UNSAFE에서 위반이 없었습니다: 멈춘 워커를 앞지른 워커가 없었습니다 (--workers를 늘리거나 --duration을 길게 해 보세요)",
+	"shared    resource stress:%s, with every run of --shared %s: the rows are all the runs', the history only this run's":                                                   "공유      리소스 stress:%s, --shared %s인 모든 실행과 함께: 행은 모든 실행의 것, 이력은 이 실행의 것만",
+	"redis     %s": "redis     %s",
+	"writes    %s in %s: %s accepted (%s a second)\n": "쓰기      %[2]s 동안 %[1]s번: %[3]s번 수락 (초당 %[4]s)\n",
+	"summary %s, accepted writes %s":                  "요약 %s, 수락된 쓰기 %s",
 }

@@ -131,7 +131,7 @@ func (r Report) Checks() []Check {
 	// means writes were lost.
 	sum := Check{What: lang.P("the summary counts the accepted writes"), Held: a.Summary == int64(a.Committed)}
 	if !sum.Held {
-		sum.Found = lang.P("summary %d, accepted writes %d", a.Summary, a.Committed)
+		sum.Found = lang.P("summary %s, accepted writes %s", FormatCount(int(a.Summary)), FormatCount(a.Committed))
 	}
 	counter := Check{What: lang.P("Redis's counter is at or above every token accepted, and the lease is free at the end"),
 		Held: r.Counter >= a.LastAcceptedFence && r.LeaseLeft == ""}
@@ -200,7 +200,7 @@ func Run(ctx context.Context, cfg Config, b Backends, f Fleet) (Report, error) {
 	}
 	workers := make([]WorkerConfig, cfg.Workers)
 	for i := range workers {
-		workers[i] = WorkerConfig{ID: i, Mode: cfg.Mode, LeaseTTL: cfg.LeaseTTL, Resource: res, Run: run}
+		workers[i] = WorkerConfig{ID: i, Mode: cfg.Mode, LeaseTTL: cfg.LeaseTTL, Resource: res, Run: run, Workers: cfg.Workers}
 	}
 
 	records := make(chan Record, 4*cfg.Workers+64)
@@ -558,8 +558,18 @@ func (g *goroutines) arm() {
 
 func (g *goroutines) thaw(int, time.Duration) {}
 
+// FormatRate writes a rate with thousands separators and a decimal:
+// 1,267.4.
+func FormatRate(r float64) string {
+	tenths := int(r*10 + 0.5)
+	return fmt.Sprintf("%s.%d", FormatCount(tenths/10), tenths%10)
+}
+
 // FormatCount writes a count with thousands separators: 12,345.
 func FormatCount(n int) string {
+	if n < 0 {
+		return "-" + FormatCount(-n)
+	}
 	s := strconv.Itoa(n)
 	var parts []string
 	for len(s) > 3 {

@@ -35,6 +35,9 @@ type WorkerConfig struct {
 	// Run tells this run's workers from another's that shares the
 	// resource (Config.Shared): it goes into their names.
 	Run string `json:"run,omitempty"`
+	// Workers is how many contend with it, for how long to wait between
+	// tries at a held lease.
+	Workers int `json:"workers"`
 }
 
 // Owner is a worker's name in Redis and PostgreSQL: worker-3, or
@@ -76,7 +79,7 @@ type Worker struct {
 // Run loops until ctx ends or More says no, reporting what it does. A
 // backend failure ends it, reported as Failed and returned.
 func (w *Worker) Run(ctx context.Context, report func(Record)) error {
-	backoff := newBackoff()
+	backoff := newBackoff(w.Config.Workers)
 	for w.More() && ctx.Err() == nil {
 		done, err := w.round(ctx, report, backoff)
 		if errors.Is(err, errWritesDone) {
@@ -178,22 +181,28 @@ var errWritesDone = errors.New("stress: the run's writes are made")
 
 // backoff spaces a worker's tries at a lease another worker holds: short
 // at first, so the lease changes hands quickly, then longer, so many
-// waiting workers do not swamp Redis; with jitter, so they do not retry in
-// step.
-type backoff struct{ next time.Duration }
+// waiting workers do not swamp Redis — the more of them, the longer; with
+// jitter, so they do not retry in step.
+type backoff struct{ next, most time.Duration }
 
 const (
 	firstBackoff = 50 * time.Microsecond
-	maxBackoff   = 2 * time.Millisecond
+	// Between tries: at most this much a contending worker, within bounds.
+	backoffPerWorker = 250 * time.Microsecond
+	leastMaxBackoff  = 2 * time.Millisecond
+	mostMaxBackoff   = 50 * time.Millisecond
 )
 
-func newBackoff() *backoff { return &backoff{next: firstBackoff} }
+func newBackoff(workers int) *backoff {
+	most := min(max(time.Duration(workers)*backoffPerWorker, leastMaxBackoff), mostMaxBackoff)
+	return &backoff{next: firstBackoff, most: most}
+}
 
 func (b *backoff) reset() { b.next = firstBackoff }
 
 func (b *backoff) wait(ctx context.Context) {
 	d := b.next/2 + rand.N(b.next)
-	b.next = min(2*b.next, maxBackoff)
+	b.next = min(2*b.next, b.most)
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/export"
+	"github.com/fencelab/fencelab/lang"
 )
 
 // What each key does. Keys that act on the lab become operations for its
@@ -251,15 +252,24 @@ func (m *Model) handlePickerKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 
 // describe turns an operation's error into the status line: a user's
 // mistake is said plainly; a backend failure says the step did not happen.
+// said is an error in the explorer's language, where it can be said in
+// one (a lang.Error); else as it is.
+func said(st styles, err error) string {
+	if s, ok := err.(interface{ In(lang.Lang) string }); ok {
+		return engine.OneLine(errors.New(s.In(st.lang)))
+	}
+	return engine.OneLine(err)
+}
+
 func describe(st styles, err error) string {
 	switch {
 	case errors.Is(err, engine.ErrGuidedDone):
 		return st.T("the guided order is over — r reset · m mode · s scenario · 1–9 step · ? help")
 	case errors.Is(err, engine.ErrOffPath):
-		return engine.OneLine(err) + ": " + st.T("r starts it again, u takes back your last action")
+		return said(st, err) + ": " + st.T("r starts it again, u takes back your last action")
 	case errors.Is(err, engine.ErrPaused), errors.Is(err, engine.ErrProgramDone), errors.Is(err, engine.ErrNothingToUndo),
 		errors.Is(err, engine.ErrUndoNeedsLab), errors.Is(err, engine.ErrNoExpiry), errors.Is(err, engine.ErrUnknownActor):
-		return engine.OneLine(err)
+		return said(st, err)
 	default:
 		return st.T("backend error, the step did not complete: %s", engine.OneLine(err))
 	}

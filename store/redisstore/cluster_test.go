@@ -2,6 +2,7 @@ package redisstore_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -22,7 +23,7 @@ func TestOnARedisCluster(t *testing.T) {
 			c, err := redisstore.Connect(ctx, url)
 			require.NoError(t, err)
 			defer c.Close()
-			require.Contains(t, c.Describe(), "redis cluster")
+			require.True(t, strings.HasPrefix(c.Describe(), "cluster redis://"), c.Describe())
 			require.True(t, c.Endpoint().Cluster)
 
 			keys := []string{"summary:tenant-a:2026-07", "summary:tenant-b:2026-07", "summary:tenant-c:2026-07", "other"}

@@ -18,6 +18,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/lang"
 	"github.com/fencelab/fencelab/store/redact"
 )
 
@@ -77,10 +78,10 @@ func Connect(ctx context.Context, url string) (*Coordination, error) {
 	s, err = detectCluster(bounded, s)
 	cancel()
 	if err != nil {
-		return nil, fmt.Errorf("redisstore: reach %s: %w", describe, noAnswerIfTimedOut(ctx, err))
+		return nil, lang.Error("redisstore: reach %s: %w", describe, noAnswerIfTimedOut(ctx, err))
 	}
 	if s.isCluster() {
-		describe = "redis cluster " + describe
+		describe = "cluster " + describe
 	}
 	c, err := connectServer(ctx, s, describe)
 	if err == nil {
@@ -182,7 +183,7 @@ func connectServer(ctx context.Context, s server, describe string) (*Coordinatio
 	if err := c.admin.Ping(ctx).Err(); err != nil {
 		c.unresponsive.Store(true) // nothing was written; nothing to delete
 		c.Close()
-		return nil, fmt.Errorf("redisstore: reach %s: %w", describe, refused(err))
+		return nil, lang.Error("redisstore: reach %s: %w", describe, refused(err))
 	}
 	if err := c.announce(ctx); err != nil {
 		c.unresponsive.Store(true)

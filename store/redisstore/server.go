@@ -127,13 +127,13 @@ func clusterOptions(node *redis.Options, addrs []string) *redis.ClusterOptions {
 // ErrRefused is a server that answered and refused what was asked of it
 // — a wrong password, a database it does not have, a node that is not a
 // cluster's — which is the configuration's fault, not the server's absence.
-var ErrRefused = errors.New("Redis refused")
+var ErrRefused = lang.Error("Redis refused")
 
 // refused marks a server's error reply as ErrRefused.
 func refused(err error) error {
 	var reply redis.Error
 	if errors.As(err, &reply) && !errors.Is(err, ErrRefused) {
-		return fmt.Errorf("%w: %w", ErrRefused, err)
+		return lang.Error("%w: %w", ErrRefused, err)
 	}
 	return err
 }
@@ -147,10 +147,10 @@ func detectCluster(ctx context.Context, s server) (server, error) {
 			enabled, err := clusterEnabled(ctx, &redis.Options{Addr: addr, Username: s.cluster.Username,
 				Password: s.cluster.Password, TLSConfig: s.cluster.TLSConfig})
 			if err != nil {
-				return s, fmt.Errorf("node %s: %w", addr, err)
+				return s, lang.Error("node %s: %w", addr, err)
 			}
 			if !enabled {
-				return s, fmt.Errorf("%w: %s is not a Redis Cluster node (cluster support is off)", ErrRefused, addr)
+				return s, lang.Error("%w: %s is not a Redis Cluster node (cluster support is off)", ErrRefused, addr)
 			}
 		}
 		return s, nil
@@ -166,7 +166,7 @@ func detectCluster(ctx context.Context, s server) (server, error) {
 		return s, err
 	}
 	if s.single.DB != 0 {
-		return s, fmt.Errorf("%w: the server is a Redis Cluster node, and a cluster has database 0 only", ErrRefused)
+		return s, lang.Error("%w: the server is a Redis Cluster node, and a cluster has database 0 only", ErrRefused)
 	}
 	return server{cluster: clusterOptions(s.single, []string{s.single.Addr})}, nil
 }
