@@ -423,7 +423,14 @@ func flagError(err error, l lang.Lang) string {
 		return l.T("%s needs a value (fencelab --help)", m[1])
 	}
 	if m := invalidValue.FindStringSubmatch(msg); m != nil {
-		return l.T("%s %q: %s (fencelab --help)", m[2], m[1], m[3])
+		why := m[3]
+		switch {
+		case strings.HasPrefix(why, "must be a duration"):
+			why = l.T("want a duration with its unit, like 30s, 500ms or 5m")
+		case strings.HasPrefix(why, "must be an integer"):
+			why = l.T("want a whole number")
+		}
+		return l.T("%s %q: %s (fencelab --help)", m[2], m[1], why)
 	}
 	return l.T("%v (fencelab --help)", msg)
 }

@@ -23,7 +23,7 @@ func TestStressBadInput(t *testing.T) {
 	requireRefused(t, []refusal{
 		{"no workers", []string{"stress", "--workers", "0"}, 2, "--workers must be between 1 and 200, got 0"},
 		{"absurdly many workers", []string{"stress", "--workers", "100000"}, 2, "--workers must be between 1 and 200"},
-		{"a duration with no unit", []string{"stress", "--duration", "10"}, 2, `--duration "10": must be a duration like "30s"`},
+		{"a duration with no unit", []string{"stress", "--duration", "10"}, 2, `--duration "10": want a duration with its unit`},
 		{"no duration", []string{"stress", "--duration", "0s"}, 2, "--duration must be between"},
 		{"a year", []string{"stress", "--duration", "9000h"}, 2, "--duration must be between"},
 		{"duration and ops", []string{"stress", "--duration", "1s", "--ops", "10"}, 2, "not both"},

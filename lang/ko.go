@@ -780,6 +780,8 @@ var ko = map[string]string{
 	"UNSAFE showed no violation: no worker overtook a paused one (try more --workers, or a longer --duration)":                                                               "UNSAFE에서 위반이 없었습니다: 멈춘 워커를 앞지른 워커가 없었습니다 (--workers를 늘리거나 --duration을 길게 해 보세요)",
 	"shared    resource stress:%s, with every run of --shared %s: the rows are all the runs', the history only this run's":                                                   "공유      리소스 stress:%s, --shared %s인 모든 실행과 함께: 행은 모든 실행의 것, 이력은 이 실행의 것만",
 	"redis     %s": "redis     %s",
-	"writes    %s in %s: %s accepted (%s a second)\n": "쓰기      %[2]s 동안 %[1]s번: %[3]s번 수락 (초당 %[4]s)\n",
-	"summary %s, accepted writes %s":                  "요약 %s, 수락된 쓰기 %s",
+	"writes    %s in %s: %s accepted (%s a second)\n":      "쓰기      %[2]s 동안 %[1]s번: %[3]s번 수락 (초당 %[4]s)\n",
+	"summary %s, accepted writes %s":                       "요약 %s, 수락된 쓰기 %s",
+	"want a duration with its unit, like 30s, 500ms or 5m": "단위가 있는 시간이어야 합니다. 예: 30s, 500ms, 5m",
+	"want a whole number":                                  "정수여야 합니다",
 }
