@@ -404,6 +404,3 @@ func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return strings.TrimSpace(lines[len(lines)-1])
 }
-
-// Executable is this program, for a worker process.
-func Executable() (string, error) { return os.Executable() }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -70,7 +71,6 @@ type Report struct {
 	// Shared names the resource runs on many machines share; its rows are
 	// every run's so far, its history this run's alone.
 	Shared   string
-	Resource string // the conflict key
 	Elapsed  time.Duration
 	LeaseTTL time.Duration
 	// Interrupted: the run was cut short (a signal); what it did is checked.
@@ -291,7 +291,7 @@ func Run(ctx context.Context, cfg Config, b Backends, f Fleet) (Report, error) {
 			if cfg.Progress != nil {
 				elapsed := time.Duration(Now() - start)
 				cfg.Progress(Progress{Elapsed: elapsed, Writes: collect.writes, Accepted: collect.accepted,
-					Rejections: maps(collect.rejections), Pauses: collect.pauses,
+					Rejections: maps.Clone(collect.rejections), Pauses: collect.pauses,
 					PerSecond: float64(collect.accepted-lastAccepted) / now.Sub(lastTick).Seconds()})
 			}
 			lastAccepted, lastTick = collect.accepted, now
@@ -311,7 +311,7 @@ func Run(ctx context.Context, cfg Config, b Backends, f Fleet) (Report, error) {
 	}
 
 	collect.checker.finish()
-	report := Report{Mode: cfg.Mode, Workers: cfg.Workers, Procs: f.processes(), Shared: cfg.Shared, Resource: res.ConflictKey, Elapsed: elapsed,
+	report := Report{Mode: cfg.Mode, Workers: cfg.Workers, Procs: f.processes(), Shared: cfg.Shared, Elapsed: elapsed,
 		LeaseTTL: cfg.LeaseTTL, Interrupted: interrupted,
 		Writes: collect.writes, Accepted: collect.accepted, Rejected: collect.writes - collect.accepted, Rejections: collect.rejections,
 		Reads: collect.reads, Pauses: collect.pauses, Contended: collect.contended, LeasesLost: collect.leasesLost,
@@ -334,14 +334,6 @@ func runID() string {
 	var raw [3]byte
 	rand.Read(raw[:])
 	return hex.EncodeToString(raw[:])
-}
-
-func maps(m map[string]int) map[string]int {
-	out := make(map[string]int, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
 
 // collector counts what the records say, for the report.

@@ -139,7 +139,7 @@ func (l *Ledger) ReadSummary(ctx context.Context, conflictKey string) (int64, er
 	return value, nil
 }
 
-// rejection rolls a fenced mutation back; it carries the reason out of inTx.
+// rejection is why a fenced mutation wrote nothing, and the guard that said so.
 type rejection struct{ reason, guard string }
 
 func (r *rejection) Error() string { return r.reason + ": " + r.guard }
