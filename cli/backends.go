@@ -87,6 +87,8 @@ type config struct {
 	// purpose is the command, for the name of the database's run lock
 	// holder that another run waiting for it shows.
 	purpose string
+	// without is the set of guards removed from SAFE (--without).
+	without engine.GuardSet
 }
 
 // Default lease TTLs: on the embedded Redis time only moves when the lab
@@ -166,6 +168,7 @@ func startBackends(ctx context.Context, c config, notify func(string)) (*backend
 	b.Provider = provider.New()
 	b.LeaseTTL = c.leaseTTL
 	b.Lang = c.lang
+	b.Without = c.without
 	if b.LeaseTTL == 0 {
 		b.LeaseTTL = embeddedLeaseTTL
 		if !coordination.Virtual() {

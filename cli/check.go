@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/lang"
 	"github.com/fencelab/fencelab/store/pgledger"
 	"github.com/fencelab/fencelab/store/provider"
 	"github.com/fencelab/fencelab/store/redact"
@@ -27,6 +28,8 @@ type checkRequest struct {
 	runRequest
 	maxSchedules int
 	out          string // where counterexamples go; empty: a new temp dir
+	// allowBounded lets a SAFE search cut short by maxSchedules pass.
+	allowBounded bool
 }
 
 // checkLabs is how many labs explore at once on fencelab's own backends:
@@ -60,9 +63,9 @@ func runCheck(ctx context.Context, c config, req checkRequest, stdout, stderr io
 	var traces []string
 	for _, s := range req.scenarios {
 		for _, mode := range req.modes {
-			label := fmt.Sprintf("%s %s", s.ID, mode)
+			label := fmt.Sprintf("%s %s", s.ID, engine.ModeLabel(mode, c.without))
 			done := len(reports)
-			report, err := checkOne(ctx, pool, s, mode, req.maxSchedules, func(p engine.CheckProgress) {
+			report, err := checkOne(ctx, pool, s, mode, c.without, req.maxSchedules, func(p engine.CheckProgress) {
 				meter.line(fmt.Sprintf("check %s %d/%d · %s: %d schedules, %d states, %d queued",
 					bar(done, total, 20), done, total, label, p.Schedules, p.States, p.Queued))
 			})
@@ -80,6 +83,9 @@ func runCheck(ctx context.Context, c config, req checkRequest, stdout, stderr io
 					}
 				}
 				base := fmt.Sprintf("%s-%s", s.ID, strings.ToLower(mode.String()))
+				if report.Without != 0 {
+					base += "-without-" + strings.ReplaceAll(report.Without.String(), ",", "-")
+				}
 				if path, err = saveNewTrace(req.out, base, *report.Counterexample); err != nil {
 					meter.done()
 					return err
@@ -90,21 +96,21 @@ func runCheck(ctx context.Context, c config, req checkRequest, stdout, stderr io
 				// Each as it is found: a long check interrupted keeps what
 				// it printed.
 				meter.done()
-				printCheckReport(stdout, report, path, c)
+				printCheckReport(stdout, report, path, req.allowBounded, c)
 			}
 		}
 	}
 	meter.done()
 
 	if req.json {
-		if err := printCheckJSON(stdout, reports, traces); err != nil {
+		if err := printCheckJSON(stdout, reports, traces, req.allowBounded); err != nil {
 			return err
 		}
 	}
 	var differ []string
 	for _, r := range reports {
-		if !r.Holds() {
-			differ = append(differ, r.Scenario.ID+" "+r.Mode.String())
+		if why := failure(r, req.allowBounded); why != "" {
+			differ = append(differ, fmt.Sprintf("%s %s (%s)", r.Scenario.ID, engine.ModeLabel(r.Mode, r.Without), why))
 		}
 	}
 	if len(differ) > 0 {
@@ -113,7 +119,35 @@ func runCheck(ctx context.Context, c config, req checkRequest, stdout, stderr io
 	return nil
 }
 
-func checkOne(ctx context.Context, pool []*backends, s *engine.Scenario, mode engine.Mode, maxSchedules int,
+// failure says in a few words why a check does not pass, or "" when it
+// does: SAFE broke an invariant (its number), made no progress, or was cut
+// short by --max-schedules without --allow-bounded; UNSAFE never reached
+// the catalog's anomaly.
+func failure(r engine.CheckReport, allowBounded bool) string {
+	if r.Mode == engine.Unsafe {
+		if r.Holds() {
+			return ""
+		}
+		return "no " + r.Scenario.Predicted[engine.Unsafe].Verdict
+	}
+	switch {
+	case len(r.Broken) > 0:
+		var ns []string
+		for n := 1; n <= len(engine.Invariants); n++ {
+			if r.Broken[n] > 0 {
+				ns = append(ns, fmt.Sprint(n))
+			}
+		}
+		return "invariant " + strings.Join(ns, ", ")
+	case !r.Progressed():
+		return "progress"
+	case !r.Exhaustive && !allowBounded:
+		return "bounded"
+	}
+	return ""
+}
+
+func checkOne(ctx context.Context, pool []*backends, s *engine.Scenario, mode engine.Mode, without engine.GuardSet, maxSchedules int,
 	progress func(engine.CheckProgress)) (engine.CheckReport, error) {
 	var labs []*engine.Lab
 	defer func() {
@@ -127,7 +161,9 @@ func checkOne(ctx context.Context, pool []*backends, s *engine.Scenario, mode en
 	errs := make([]error, len(pool))
 	var wg sync.WaitGroup
 	for i, b := range pool {
-		wg.Go(func() { labs[i], errs[i] = engine.NewLab(ctx, b.Backends, s, mode) })
+		bk := b.Backends
+		bk.Without = without
+		wg.Go(func() { labs[i], errs[i] = engine.NewLab(ctx, bk, s, mode) })
 	}
 	wg.Wait()
 	labs = slices.DeleteFunc(labs, func(l *engine.Lab) bool { return l == nil })
@@ -188,63 +224,93 @@ func bar(done, total, width int) string {
 }
 
 // printCheckReport prints what a check found for one scenario × mode.
-func printCheckReport(w io.Writer, r engine.CheckReport, trace string, c config) {
-	{
-		l := c.lang
-		scope := l.T("every schedule")
-		if !r.Exhaustive {
-			scope = l.T("BOUNDED by --max-schedules: not every schedule")
-		}
-		fmt.Fprint(w, l.T("%s · %s: %s, %s, %s pruned (%s, %.1fs)\n",
-			r.Scenario.ID, r.Mode, counted(l, r.Schedules, "%s schedule", "%s schedules"),
-			counted(l, r.States, "%s distinct state", "%s distinct states"), stress.FormatCount(r.Pruned), scope, r.Elapsed.Seconds()))
-		for n := 1; n <= len(engine.Invariants); n++ {
-			if k := r.Broken[n]; k > 0 {
-				fmt.Fprint(w, l.T("  invariant %d broken on %d schedule(s): %s\n", n, k, l.T(engine.Invariants[n])))
-			}
-		}
-		if len(r.Broken) == 0 {
-			fmt.Fprint(w, l.T("  every invariant held on every schedule run\n"))
-		}
-		var verdicts []string
-		for v, k := range r.Verdicts {
-			verdicts = append(verdicts, fmt.Sprintf("%s %d", v, k))
-		}
-		sort.Strings(verdicts)
-		fmt.Fprint(w, l.T("  verdicts of complete schedules: %s\n", strings.Join(verdicts, ", ")))
-		var short []string
-		for _, v := range []string{engine.VerdictWrongValue, r.Scenario.Shortfall} {
-			if v != "" && r.Verdicts[v] > 0 {
-				short = append(short, v)
-			}
-		}
-		if r.Mode == engine.Safe && len(r.Broken) == 0 && len(short) > 0 {
-			// Not a violation, and it would look like one.
-			fmt.Fprint(w, l.T("  (%s: schedules that kept every invariant but could not finish the work — a write\n   refused and not retried, an actor left waiting — safe, and short of the expected value)\n",
-				strings.Join(short, ", ")))
-		}
-		if r.Holds() {
-			fmt.Fprint(w, l.T("  as the catalog claims\n"))
-		} else if r.Mode == engine.Safe {
-			fmt.Fprint(w, l.T("  NOT as the catalog claims: SAFE broke an invariant\n"))
-		} else {
-			fmt.Fprint(w, l.T("  NOT as the catalog claims: no schedule ended %s\n", r.Scenario.Predicted[engine.Unsafe].Verdict))
-		}
-		if trace != "" {
-			t := r.Counterexample
-			steps, shown := 0, "" // the pauses it shows are not actions of the search
-			for _, a := range t.Schedule {
-				if a.Action != "pause" && a.Action != "resume" {
-					steps++
-				}
-			}
-			if k := len(t.Schedule) - steps; k > 0 {
-				shown = l.T(" (and %d pauses and resumes it implies)", k)
-			}
-			fmt.Fprint(w, l.T("  counterexample: %d actions%s, verdict %s → %s\n", steps, shown, t.Result.Verdict, trace))
-			fmt.Fprint(w, l.T("  open it:  %s\n", openCommand(trace, c)))
+func printCheckReport(w io.Writer, r engine.CheckReport, trace string, allowBounded bool, c config) {
+	l := c.lang
+	scope := l.T("every schedule")
+	if !r.Exhaustive {
+		scope = l.T("BOUNDED by --max-schedules: not every schedule")
+	}
+	fmt.Fprint(w, l.T("%s · %s: %s, %s, %s pruned (%s, %.1fs)\n",
+		r.Scenario.ID, engine.ModeLabel(r.Mode, r.Without), counted(l, r.Schedules, "%s schedule", "%s schedules"),
+		counted(l, r.States, "%s distinct state", "%s distinct states"), stress.FormatCount(r.Pruned), scope, r.Elapsed.Seconds()))
+	for n := 1; n <= len(engine.Invariants); n++ {
+		if k := r.Broken[n]; k > 0 {
+			fmt.Fprint(w, l.T("  invariant %d broken on %d schedule(s): %s\n", n, k, l.T(engine.Invariants[n])))
 		}
 	}
+	if len(r.Broken) == 0 {
+		fmt.Fprint(w, l.T("  every invariant held on every schedule run\n"))
+	}
+	var verdicts []string
+	for v, k := range r.Verdicts {
+		verdicts = append(verdicts, fmt.Sprintf("%s %d", v, k))
+	}
+	sort.Strings(verdicts)
+	fmt.Fprint(w, l.T("  verdicts of complete schedules: %s\n", strings.Join(verdicts, ", ")))
+	if r.Mode == engine.Safe {
+		guided := l.T("reached it")
+		switch {
+		case r.GuidedErr != "":
+			guided = l.T("could not be followed: %s", r.GuidedErr)
+		case r.GuidedFinal != r.Scenario.Expected:
+			guided = l.T("ended at %d (%s)", r.GuidedFinal, r.GuidedVerdict)
+		}
+		fmt.Fprint(w, l.T("  progress: %s of %s complete schedules reached the expected %d, %s ended stuck; the guided order %s\n",
+			stress.FormatCount(r.Reached), stress.FormatCount(r.Complete), r.Scenario.Expected, stress.FormatCount(r.Stuck), guided))
+	}
+	var short []string
+	for _, v := range []string{engine.VerdictWrongValue, r.Scenario.Shortfall} {
+		if v != "" && r.Verdicts[v] > 0 {
+			short = append(short, v)
+		}
+	}
+	if r.Mode == engine.Safe && len(r.Broken) == 0 && r.Progressed() && len(short) > 0 {
+		// Not a violation, and it would look like one.
+		fmt.Fprint(w, l.T("  (%s: schedules that kept every invariant but could not finish the work — a write\n   refused and not retried, an actor left waiting — safe, and short of the expected value)\n",
+			strings.Join(short, ", ")))
+	}
+	label := engine.ModeLabel(r.Mode, r.Without)
+	switch why := failure(r, allowBounded); {
+	case r.Mode == engine.Unsafe && why == "":
+		fmt.Fprint(w, l.T("  as the catalog claims\n"))
+	case r.Mode == engine.Unsafe:
+		fmt.Fprint(w, l.T("  NOT as the catalog claims: no schedule ended %s\n", r.Scenario.Predicted[engine.Unsafe].Verdict))
+	case len(r.Broken) > 0 && r.Without != 0:
+		fmt.Fprint(w, l.T("  %s broke an invariant: this scenario needs what was removed\n", label))
+	case len(r.Broken) > 0:
+		fmt.Fprint(w, l.T("  NOT as the catalog claims: SAFE broke an invariant\n"))
+	case !r.Progressed() && r.Without != 0:
+		fmt.Fprint(w, l.T("  %s kept every invariant but made no progress: no complete schedule, or not the guided order, did the work\n", label))
+	case !r.Progressed():
+		fmt.Fprint(w, l.T("  NOT as the catalog claims: SAFE made no progress — no complete schedule, or not the guided order, did the work\n"))
+	case !r.Exhaustive:
+		fmt.Fprint(w, l.T("  no break found in %s (bounded): not a proof%s\n", counted(l, r.Schedules, "%s schedule", "%s schedules"), boundedNote(allowBounded, l)))
+	case r.Without != 0:
+		fmt.Fprint(w, l.T("  %s still held: this scenario does not need what was removed\n", label))
+	default:
+		fmt.Fprint(w, l.T("  as the catalog claims\n"))
+	}
+	if trace != "" {
+		t := r.Counterexample
+		steps, shown := 0, "" // the pauses it shows are not actions of the search
+		for _, a := range t.Schedule {
+			if a.Action != "pause" && a.Action != "resume" {
+				steps++
+			}
+		}
+		if k := len(t.Schedule) - steps; k > 0 {
+			shown = l.T(" (and %d pauses and resumes it implies)", k)
+		}
+		fmt.Fprint(w, l.T("  counterexample: %d actions%s, verdict %s → %s\n", steps, shown, t.Result.Verdict, trace))
+		fmt.Fprint(w, l.T("  open it:  %s\n", openCommand(trace, c)))
+	}
+}
+
+func boundedNote(allowed bool, l lang.Lang) string {
+	if allowed {
+		return l.T("; --allow-bounded lets it pass")
+	}
+	return l.T("; exit 1 (--allow-bounded lets it pass)")
 }
 
 // openCommand is the command line that opens a trace in the explorer, with
@@ -275,6 +341,13 @@ func shellQuote(s string) string {
 type jsonCheck struct {
 	Scenario   string         `json:"scenario"`
 	Mode       string         `json:"mode"`
+	Without    []string       `json:"without,omitempty"`
+	Consulted  []string       `json:"consultedGuards"`
+	Complete   int            `json:"completeSchedules"`
+	Reached    int            `json:"reachedExpected"`
+	Stuck      int            `json:"stuck"`
+	Guided     *jsonGuided    `json:"guided,omitempty"`
+	Progress   bool           `json:"progress"`
 	Schedules  int            `json:"schedules"`
 	States     int            `json:"states"`
 	Pruned     int            `json:"pruned"`
@@ -286,12 +359,27 @@ type jsonCheck struct {
 	Seconds    float64        `json:"seconds"`
 }
 
-func printCheckJSON(w io.Writer, reports []engine.CheckReport, traces []string) error {
+// jsonGuided is how the guided order ended when run on its own.
+type jsonGuided struct {
+	Final   int64  `json:"final"`
+	Verdict string `json:"verdict,omitempty"`
+	Error   string `json:"error,omitempty"`
+}
+
+func printCheckJSON(w io.Writer, reports []engine.CheckReport, traces []string, allowBounded bool) error {
 	out := make([]jsonCheck, 0, len(reports))
 	for i, r := range reports {
-		j := jsonCheck{Scenario: r.Scenario.ID, Mode: strings.ToLower(r.Mode.String()), Schedules: r.Schedules,
+		j := jsonCheck{Scenario: r.Scenario.ID, Mode: strings.ToLower(r.Mode.String()), Without: r.Without.Names(),
+			Consulted: r.Consulted.Names(), Complete: r.Complete, Reached: r.Reached, Stuck: r.Stuck,
+			Progress: r.Progressed(), Schedules: r.Schedules,
 			States: r.States, Pruned: r.Pruned, Exhaustive: r.Exhaustive, Broken: map[string]int{},
-			Verdicts: r.Verdicts, AsClaimed: r.Holds(), Trace: traces[i], Seconds: r.Elapsed.Seconds()}
+			Verdicts: r.Verdicts, AsClaimed: failure(r, allowBounded) == "", Trace: traces[i], Seconds: r.Elapsed.Seconds()}
+		if j.Consulted == nil {
+			j.Consulted = []string{}
+		}
+		if r.Mode == engine.Safe {
+			j.Guided = &jsonGuided{Final: r.GuidedFinal, Verdict: r.GuidedVerdict, Error: r.GuidedErr}
+		}
 		for n, k := range r.Broken {
 			j.Broken[fmt.Sprint(n)] = k
 		}

@@ -141,6 +141,9 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		exportOut  string
 		size       string
 		langFlag   string
+		withoutArg string
+		bounded    bool
+		mdOut      string
 		st         stressFlags
 	)
 	flags.StringVar(&c.redisURL, "redis", "", "use a real Redis `URL` (redis://HOST:PORT/DB, or a cluster's redis://H1:P1,H2:P2) instead of the embedded one")
@@ -153,7 +156,10 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	flags.BoolVar(&asJSON, "json", false, "run: print JSON")
 	flags.IntVar(&n, "n", 100, "race: number of key sets for the forced interleaving")
 	flags.IntVar(&free, "free", 0, "race: also run K pairs of truly concurrent requests")
-	flags.IntVar(&maxSched, "max-schedules", 200_000, "check: stop after N schedules per scenario and mode")
+	flags.IntVar(&maxSched, "max-schedules", 0, "check: stop after N schedules per scenario and mode (default: none, every schedule)")
+	flags.BoolVar(&bounded, "allow-bounded", false, "check: let a search --max-schedules cut short pass (it proves nothing)")
+	flags.StringVar(&withoutArg, "without", "", "run SAFE with these `GUARDS` removed, comma-separated (fencelab guards lists them)")
+	flags.StringVar(&mdOut, "md", "", "matrix: also write the matrix as a Markdown table to FILE")
 	flags.StringVar(&outDir, "out", "", "check: directory for counterexample traces (default: a new temp dir)")
 	flags.StringVar(&saveTrace, "save-trace", "", "run: write the run as a trace to FILE")
 	flags.BoolVar(&keep, "keep", false, "run: keep the ephemeral PostgreSQL up afterwards, until Enter or Ctrl-C")
@@ -193,6 +199,18 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if err := c.check(); err != nil {
 		return report(ctx, stderr, err, c)
+	}
+	if flags.Changed("without") {
+		var err error
+		if c.without, err = engine.ParseGuards(withoutArg); err != nil {
+			return report(ctx, stderr, usageError("--without: %v", err), c)
+		}
+		if c.without == 0 {
+			return report(ctx, stderr, usageError("--without names no guard (fencelab guards lists them)"), c)
+		}
+		if m, _ := engine.ParseMode(mode); flags.Changed("mode") && m == engine.Unsafe && strings.ToLower(mode) != "both" {
+			return report(ctx, stderr, usageError("--without removes guards from SAFE; UNSAFE is the naive code and has none"), c)
+		}
 	}
 
 	rest := flags.Args()
@@ -247,7 +265,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		listCatalog(stdout, c.lang)
 	case "run":
-		if err = only("run", "all", "mode", "json", "save-trace", "keep"); err != nil {
+		if err = only("run", "all", "mode", "json", "save-trace", "keep", "without"); err != nil {
 			break
 		}
 		if keep && c.pgDSN != "" {
@@ -269,23 +287,23 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			err = runHeadless(ctx, c, req, stdout, stderr)
 		}
 	case "check":
-		if err = only("check", "all", "mode", "json", "max-schedules", "out"); err != nil {
+		if err = only("check", "all", "mode", "json", "max-schedules", "allow-bounded", "out", "without"); err != nil {
 			break
 		}
 		var req checkRequest
 		if req.runRequest, err = parseRunRequest("check", rest, all, mode, asJSON, c); err != nil {
 			break
 		}
-		if maxSched < 1 {
+		if flags.Changed("max-schedules") && maxSched < 1 {
 			err = usageError("--max-schedules must be at least 1, got %d", maxSched)
 			break
 		}
-		req.maxSchedules, req.out = maxSched, outDir
+		req.maxSchedules, req.out, req.allowBounded = maxSched, outDir, bounded
 		if err = checkOutDir(req.out); err == nil {
 			err = runCheck(ctx, c, req, stdout, stderr)
 		}
 	case "replay":
-		if err = only("replay", "json"); err != nil {
+		if err = only("replay", "json", "without"); err != nil {
 			break
 		}
 		if len(rest) != 1 {
@@ -294,7 +312,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		err = runReplay(ctx, c, rest[0], asJSON, flags.Changed("lease-ttl"), stdout, stderr)
 	case "export":
-		if err = only("export", "to", "output", "size", "mode"); err != nil {
+		if err = only("export", "to", "output", "size", "mode", "without"); err != nil {
 			break
 		}
 		var req exportRequest
@@ -322,7 +340,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			err = explore(ctx, c, talk.Scenes[0].Mode, nil, &talk)
 		}
 	case "stress":
-		if err = only("stress", "workers", "duration", "ops", "pause-every", "pause", "mode", "procs", "html", "json", "shared"); err != nil {
+		if err = only("stress", "workers", "duration", "ops", "pause-every", "pause", "mode", "procs", "html", "json", "shared", "without"); err != nil {
 			break
 		}
 		st.mode, st.asJSON = mode, asJSON
@@ -337,6 +355,23 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			break
 		}
 		err = runWorker(ctx, os.Stdin, stdout)
+	case "guards":
+		if err = only("guards", "json"); err != nil {
+			break
+		}
+		if len(rest) > 0 {
+			err = usageError("guards takes no arguments, got %q", rest)
+			break
+		}
+		err = printGuards(stdout, asJSON, c.lang)
+	case "matrix":
+		if err = only("matrix", "json", "md", "out"); err != nil {
+			break
+		}
+		var req matrixRequest
+		if req, err = parseMatrixRequest(rest, asJSON, mdOut, outDir); err == nil {
+			err = runMatrix(ctx, c, req, stdout, stderr)
+		}
 	case "race":
 		if err = only("race", "n", "free"); err != nil {
 			break
@@ -351,7 +386,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		err = runRace(ctx, c, n, free, stdout, stderr)
 	case "":
-		if err = only("the explorer", "mode", "trace"); err != nil {
+		if err = only("the explorer", "mode", "trace", "without"); err != nil {
 			break
 		}
 		var m engine.Mode

@@ -116,7 +116,7 @@ func runHeadless(ctx context.Context, c config, req runRequest, stdout, stderr i
 	var differ []string
 	for _, r := range results {
 		if !r.AsPredicted() {
-			differ = append(differ, r.Scenario+" "+r.Mode.String())
+			differ = append(differ, r.Scenario+" "+r.ModeLabel())
 		}
 	}
 	if len(differ) > 0 {
@@ -194,7 +194,7 @@ func printResult(w io.Writer, r engine.Result, l lang.Lang) {
 // printResultAs prints a run, its narration in l; source is what its
 // prediction comes from.
 func printResultAs(w io.Writer, r engine.Result, source string, l lang.Lang) {
-	fmt.Fprintf(w, "\n%s · %s\n", r.Scenario, r.Mode)
+	fmt.Fprintf(w, "\n%s · %s\n", r.Scenario, r.ModeLabel())
 	for _, e := range r.Timeline {
 		fmt.Fprintf(w, "%3d %-9s %-6s %-12s %-18s %-10s %s\n", e.Sequence, engine.FormatClock(e.At),
 			e.Actor, e.Layer, e.Code, e.State, e.Said())
@@ -211,9 +211,16 @@ func printResultAs(w io.Writer, r engine.Result, source string, l lang.Lang) {
 	}
 	fmt.Fprint(w, l.T("result  %sexpected %d · final %d · last accepted fence %s · verdict %s",
 		what, r.Expected, r.Final, engine.FenceIn(r.LastAcceptedFence, l), r.Verdict))
-	if r.AsPredicted() {
+	switch {
+	case r.Without != 0 && r.AsPredicted():
+		fmt.Fprint(w, l.T("  — SAFE's promise kept without %s: every invariant held, the expected value reached\n", r.Without.String()))
+	case r.Without != 0 && len(r.Breaks) > 0:
+		fmt.Fprint(w, l.T("  — SAFE's promise broken without %s: an invariant broke\n", r.Without.String()))
+	case r.Without != 0:
+		fmt.Fprint(w, l.T("  — SAFE's promise broken without %s: the expected value was not reached\n", r.Without.String()))
+	case r.AsPredicted():
 		fmt.Fprint(w, l.T("  — as %s\n", source))
-	} else {
+	default:
 		p := r.Predicted
 		fmt.Fprint(w, l.T("  — NOT as %s (final %d · fence %s · %s)\n", source, p.Final, engine.FenceIn(p.Fence, l), p.Verdict))
 	}
@@ -226,6 +233,7 @@ func printResultAs(w io.Writer, r engine.Result, source string, l lang.Lang) {
 type jsonResult struct {
 	Scenario          string          `json:"scenario"`
 	Mode              string          `json:"mode"`
+	Without           []string        `json:"without,omitempty"`
 	Expected          int64           `json:"expected"`
 	Final             int64           `json:"final"`
 	LastAcceptedFence *int64          `json:"lastAcceptedFence"`
@@ -268,6 +276,7 @@ func jsonResults(results []engine.Result) []jsonResult {
 		j := jsonResult{
 			Scenario:          r.Scenario,
 			Mode:              strings.ToLower(r.Mode.String()),
+			Without:           r.Without.Names(),
 			Expected:          r.Expected,
 			Final:             r.Final,
 			LastAcceptedFence: optional(r.LastAcceptedFence),

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -20,6 +22,26 @@ type Memory struct {
 	Delivery    Delivery
 	JobID       string // the job it started, reused or works on
 	JobReused   bool   // a request that found a running job
+	// ReplyLost: its last write's reply never came back (a client-side
+	// timeout), so it cannot tell whether the write landed.
+	ReplyLost bool
+	// Seen is what a call of the current step read for a later call of
+	// it: a step of several round trips acts on what it saw.
+	Seen Sighting
+}
+
+// Sighting is what an actor read in one call of a step and acts on in a
+// later one — possibly stale by then: that is the point of cutting steps at
+// their round trips.
+type Sighting struct {
+	Found   bool
+	Pointer string // a running pointer's job id
+	Job     Job
+	// Sent and Write are a write and its result between the business
+	// row's transaction and the one that records it (the outbox guard
+	// removed).
+	Sent  *Write       `json:",omitempty"`
+	Write *WriteResult `json:",omitempty"`
 }
 
 // Delivery is what the outbox worker knows of the row it works on.
@@ -45,13 +67,32 @@ type Actor struct {
 
 	program []Step
 	pc      int
-	redis   RedisClient
-	ledger  Ledger
+	// encoded is Memory as JSON, for fingerprints; nil when it may have
+	// changed since (memoryJSON).
+	encoded []byte
+	// call is the next call of the current step (0: the step has not begun).
+	call   int
+	redis  RedisClient
+	ledger Ledger
+}
+
+// memoryJSON is the actor's memory encoded, for a state's fingerprint. It
+// is encoded again after each of the actor's calls (a call is the only
+// thing that changes it) and after a reset or restore.
+func (a *Actor) memoryJSON() []byte {
+	if a.encoded == nil {
+		data, err := json.Marshal(a.Memory)
+		if err != nil {
+			panic(fmt.Sprintf("engine: a memory that does not encode: %v", err))
+		}
+		a.encoded = data
+	}
+	return a.encoded
 }
 
 // Halt ends the actor's program where it stands: its process is gone.
 func (a *Actor) Halt(reason string) {
-	a.pc = len(a.program)
+	a.pc, a.call = len(a.program), 0
 	a.Waiting = ""
 	a.Halted = reason
 }
@@ -66,6 +107,22 @@ func (a *Actor) NextStep() string {
 	}
 	return a.program[a.pc].Name
 }
+
+// NextCall names the call the actor makes when called next, and where it
+// is in its step (call 2 of 3); empty for a step of one call.
+func (a *Actor) NextCall() (name string, i, of int) {
+	if a.Done() {
+		return "", 0, 0
+	}
+	calls := a.program[a.pc].calls()
+	if len(calls) == 1 {
+		return "", 0, 0
+	}
+	return calls[a.call].Name, a.call + 1, len(calls)
+}
+
+// MidStep reports whether the actor is between two calls of a step.
+func (a *Actor) MidStep() bool { return a.call > 0 }
 
 // Turn is what a step sees: its actor, the actor's connections, the lab clock.
 type Turn struct {
@@ -83,6 +140,41 @@ func (t *Turn) Ledger() Ledger             { return t.Actor.ledger }
 func (t *Turn) Memory() *Memory            { return &t.Actor.Memory }
 func (t *Turn) Coordination() Coordination { return t.lab.backends.Coordination }
 func (t *Turn) Provider() Provider         { return t.lab.backends.Provider }
+
+// Off reports whether guard g is removed from this run (SAFE --without g)
+// and notes that the run consulted it: a step asks before the check that
+// g is, and takes the code path without the check when it is off.
+func (t *Turn) Off(g Guard) bool {
+	t.lab.consulted |= Guards(g)
+	return t.lab.mode == Safe && t.lab.without.Has(g)
+}
+
+// Unguarded is the set of guards among gs removed from this run, for a
+// store call that makes those checks itself (the fenced write's SQL, a Lua
+// script): each is consulted, as Off does.
+func (t *Turn) Unguarded(gs ...Guard) GuardSet {
+	var s GuardSet
+	for _, g := range gs {
+		if t.Off(g) {
+			s |= Guards(g)
+		}
+	}
+	return s
+}
+
+// Before is the world as it was before this call: what the invariant
+// check after the last action read. Narration may use it (what a key held
+// before an unconditional DEL); a worker's decisions never do — they rest
+// on what it read itself.
+func (t *Turn) Before() World { return t.lab.world }
+
+// RestartRedis loses Redis's data as a restart without persistence does,
+// and tells the invariants that the environment, not a worker, ended
+// whatever leases and pointers were there.
+func (t *Turn) RestartRedis(ctx context.Context) (restarted bool, err error) {
+	t.lab.cause.restart = true
+	return t.lab.backends.Coordination.Restart(ctx)
+}
 
 // Peer is another actor of the lab, by name (a worker reads the job id its
 // request started); nil if there is none.

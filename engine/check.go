@@ -3,25 +3,31 @@ package engine
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"maps"
 	"slices"
-	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/fencelab/fencelab/lang"
 )
 
 // The checker explores every schedule of a scenario in one mode on the real
 // backends, and says which invariants any of them broke.
 //
 // A schedule is built action by action. At each point the actions that can
-// happen are: any actor that has not finished takes its next step, the
-// clock advances to the next key expiry in Redis (when a key has a TTL),
-// and the clock advances by each duration the scenario's guided order
-// advances by (as often as the guided order does). Pausing an actor is not
+// happen are: any actor that has not finished makes its next call — one
+// round trip; a step of several (a read, then a write) is cut at each, so
+// other actors act between them, where the races live —, the clock
+// advances to the next key expiry in Redis (when a key has a TTL), and the
+// clock advances by each duration the scenario's guided order advances by
+// (as often as the guided order does). Pausing an actor is not
 // an action of its own: an actor that is not scheduled is paused, and the
 // search schedules every actor at every point, around every expiry.
 // Operators, crashes and restarts are actors of their scenarios, so their
@@ -34,16 +40,36 @@ import (
 // there. A state is everything the lab can observe and everything that
 // decides what happens next: every key of the lab in Redis with its value
 // and TTL, every row of schema fencelab, what the provider applied and
-// remembers, each actor's program position, pause and memory, the lab
-// clock, and what the invariant checks remember of earlier steps (the
-// first terminal status of each job, which jobs were reachable). On a real
-// Redis a TTL counts as present or absent (its milliseconds run on the wall
-// clock); the lab clock stands in for the rest.
+// remembers, each actor's program position (step and call), pause and
+// memory, what the invariant checks remember of earlier steps (the first
+// terminal status of each job, where each running pointer pointed, which
+// jobs lost theirs to a TTL), and how many of each of the guided order's
+// clock advances are left (they decide the actions that come next). Moments
+// are taken relative to the lab clock (a job created 10 minutes ago, an
+// outbox row due in 30 seconds), since no step depends on the hour itself;
+// the time a resource row was last written, which no step reads, is left
+// out. On a real Redis a TTL counts as present or absent (its milliseconds
+// run on the wall clock).
+//
+// Sleep sets cut the schedules further (explore): two calls of different
+// actors that touch disjoint parts of the lab (their declared Footprints)
+// commute, so only one of their two orders is explored from a state. Every
+// state is still reached — a test holds the reduced search to the same
+// states as the full one — so the reduction is exhaustive too; a search
+// cut short by MaxSchedules says so.
+//
+// Progress is checked beside safety: a complete schedule reached the
+// scenario's expected value or not, or ended stuck (an actor waiting on
+// something that never comes); and the guided order is run once more on
+// its own, to the value it should reach.
 
 // CheckOptions bound and observe a check.
 type CheckOptions struct {
 	// MaxSchedules stops the search after this many schedules; 0: none.
 	MaxSchedules int
+	// NoReduction turns the sleep sets off: every order of commuting calls
+	// is explored (the same states, more schedules; tests compare).
+	NoReduction bool
 	// Progress hears the counts as the search goes; calls are serialised.
 	Progress func(CheckProgress)
 }
@@ -68,6 +94,19 @@ type CheckReport struct {
 	Anomalies map[string]int
 	// Verdicts counts the verdicts of schedules that ran to their end.
 	Verdicts map[string]int
+	// Complete is how many schedules ran to their end (not pruned);
+	// Reached of them ended at the scenario's expected value, Stuck with
+	// an actor that could not finish.
+	Complete, Reached, Stuck int
+	// Guided is how the guided order ended when run on its own: its final
+	// value, or why it could not be followed (GuidedErr).
+	GuidedFinal   int64
+	GuidedVerdict string
+	GuidedErr     string
+	// Without is the set of guards removed (SAFE); Consulted the guards
+	// the exploration's steps asked about: one outside it never was on
+	// any path, so removing it changes nothing.
+	Without, Consulted GuardSet
 	// Counterexample is the shortest schedule that broke an invariant —
 	// in UNSAFE, preferably the catalog's own anomaly, or else ended with
 	// the catalog's verdict (ties go to the one closest to the guided
@@ -77,13 +116,21 @@ type CheckReport struct {
 }
 
 // Holds reports whether the check agrees with the catalog: SAFE broke no
-// invariant on any schedule; UNSAFE reached the catalog's anomaly on one.
+// invariant on any schedule of an exhaustive search and made progress;
+// UNSAFE reached the catalog's anomaly on one (a bounded search that found
+// it found it).
 func (r CheckReport) Holds() bool {
 	if r.Mode == Safe {
-		return len(r.Broken) == 0
+		return r.Exhaustive && len(r.Broken) == 0 && r.Progressed()
 	}
 	want := r.Scenario.Predicted[Unsafe].Verdict
 	return r.Verdicts[want] > 0 || r.Anomalies[want] > 0
+}
+
+// Progressed reports whether SAFE did the work: the guided order reached
+// the expected value, and so did some complete schedule.
+func (r CheckReport) Progressed() bool {
+	return r.GuidedErr == "" && r.GuidedFinal == r.Scenario.Expected && r.Reached > 0
 }
 
 // Check explores every schedule of the labs' scenario in their mode. Each
@@ -99,8 +146,8 @@ func Check(ctx context.Context, labs []*Lab, opts CheckOptions) (CheckReport, er
 		opts:      opts,
 		durations: guidedDurations(first.scenario.Guided(first.mode)),
 		guided:    withoutPauses(first.scenario.Guided(first.mode)),
-		visited:   map[[32]byte]int{},
-		report: CheckReport{Scenario: first.scenario, Mode: first.mode, Exhaustive: true,
+		visited:   map[[32]byte]*visit{},
+		report: CheckReport{Scenario: first.scenario, Mode: first.mode, Exhaustive: true, Without: first.without,
 			Broken: map[int]int{}, Anomalies: map[string]int{}, Verdicts: map[string]int{}},
 		queue: []workItem{{}},
 	}
@@ -138,8 +185,39 @@ func Check(ctx context.Context, labs []*Lab, opts CheckOptions) (CheckReport, er
 		}
 		c.report.Counterexample = &recorded
 	}
+	if err := c.runGuided(ctx, first); err != nil {
+		return c.report, err
+	}
+	for _, lab := range labs {
+		c.report.Consulted |= lab.consulted
+	}
 	c.report.Elapsed = time.Since(start)
 	return c.report, nil
+}
+
+// runGuided runs the guided order on its own, from the seeded state, for
+// progress: the value it ends at, or why it could not be followed (with a
+// guard removed, the story may go elsewhere: an actor the guided order
+// steps has finished, say). A backend's failure is the check's.
+func (c *checker) runGuided(ctx context.Context, lab *Lab) error {
+	if err := lab.Reset(ctx); err != nil {
+		return err
+	}
+	defer lab.Reset(context.WithoutCancel(ctx))
+	if err := lab.RunGuided(ctx); err != nil {
+		var said interface{ In(lang.Lang) string }
+		if !errors.As(err, &said) {
+			return err
+		}
+		c.report.GuidedErr = err.Error()
+		return nil
+	}
+	result, err := lab.Result(ctx)
+	if err != nil {
+		return err
+	}
+	c.report.GuidedFinal, c.report.GuidedVerdict = result.Final, result.Verdict
+	return nil
 }
 
 // recordStory runs a counterexample's schedule from the seeded state and
@@ -174,7 +252,7 @@ func (l *Lab) recordStory(ctx context.Context, schedule []TraceAction) (Trace, e
 					}
 				}
 			}
-		case StepActor:
+		case StepActor, CallActor:
 			if actor, err := l.Actor(a.Actor); err == nil && actor.Paused {
 				if err := do(Resume(a.Actor)); err != nil {
 					return Trace{}, err
@@ -198,7 +276,7 @@ type checker struct {
 	cond    *sync.Cond
 	queue   []workItem // actions yet to be taken at saved states
 	busy    int        // labs working on a schedule
-	visited map[[32]byte]int
+	visited map[[32]byte]*visit
 	report  CheckReport
 	best    counterexampleRank // the counterexample's
 	err     error
@@ -302,13 +380,22 @@ func (c *checker) work(ctx context.Context, lab *Lab) error {
 // explore brings the lab to the item's state, takes the item's action and
 // carries the schedule on, queueing every other action it could have
 // taken at each new state.
+//
+// Sleep sets (Godefroid): an action queued at a state carries the actions
+// its schedule need not take next — ones explored from that state before
+// it that commute with it (Lab.independent): taking one of them first
+// leads where the other order already led. A state remembers the actions
+// it has not taken (they were asleep), and a schedule that comes back to it
+// with fewer of them asleep takes those. Every state is still reached; only
+// schedules that differ in the order of commuting calls are left out.
 func (c *checker) explore(ctx context.Context, lab *Lab, item workItem) error {
 	var before [32]byte // the state before the last action taken
-	var noops []Action  // actions that changed nothing at this state
+	sleep := item.sleep // what need not be taken at the state the schedule is at
 	if item.from == nil {
 		if err := lab.Reset(ctx); err != nil {
 			return err
 		}
+		lab.story, lab.storyLen = 0, 0
 		if err := lab.checkInvariants(ctx); err != nil { // reads the seeded world
 			return err
 		}
@@ -317,54 +404,132 @@ func (c *checker) explore(ctx context.Context, lab *Lab, item workItem) error {
 			return err
 		}
 		before = item.from.fingerprint
-		if err := lab.apply(ctx, item.action); err != nil {
+		if err := c.take(ctx, lab, item.action); err != nil {
 			return fmt.Errorf("%s after %d actions: %w", item.action, len(item.from.log), err)
 		}
-		lab.record(loggedAction{Action: item.action})
 	}
+	// At the state the schedule is at: what it may take (todo), which one
+	// it took (i), and how many actions were enabled there.
+	var todo []Action
+	i, enabledHere, asleepHere := 0, 0, []Action(nil)
 	for {
-		keys, err := lab.backends.Coordination.Keys(ctx)
-		if err != nil {
-			return err
-		}
+		keys := lab.keys
 		state := lab.fingerprint(keys)
-		arrived := state != before
-		if arrived {
-			if !c.claim(state, len(lab.log)) {
+		if state != before {
+			enabled := c.enabled(lab, keys)
+			var ok bool
+			todo, ok = c.claim(state, len(lab.log), sleep, enabled)
+			if !ok {
 				c.end(lab, true)
 				return nil
 			}
-			before, noops = state, nil
-		} else if len(noops) == 0 && item.from != nil && len(lab.log) == len(item.from.log)+1 {
-			// A queued action that changes nothing: every other action at
-			// this state is explored from where it was queued.
-			return nil
+			if len(enabled) == 0 {
+				c.end(lab, false)
+				return nil
+			}
+			if len(todo) == 0 {
+				c.end(lab, true) // every action here is asleep: explored from elsewhere
+				return nil
+			}
+			before, i, enabledHere, asleepHere = state, 0, len(enabled), sleep
+			c.pushSiblings(lab, keys, state, todo, sleep)
 		} else {
-			// The step changed nothing (an actor waiting on a lease that
-			// waits again). The schedule goes on without it; what else can
-			// happen here was queued on arriving.
-			noops = append(noops, lab.log[len(lab.log)-1].Action)
+			// The action changed nothing (an actor waiting on a lease that
+			// waits again).
+			if item.from != nil && len(lab.log) == len(item.from.log)+1 {
+				return nil // a queued action: the others here were queued beside it
+			}
+			if i++; i == len(todo) {
+				// Nothing that is left here changes anything: the schedule
+				// is over, unless an action asleep here would have.
+				c.end(lab, len(todo) < enabledHere)
+				return nil
+			}
 		}
-		enabled := slices.DeleteFunc(c.enabled(lab, keys), func(a Action) bool { return slices.Contains(noops, a) })
-		if len(enabled) == 0 {
-			c.end(lab, false)
-			return nil
+		next := todo[i]
+		sleep = c.asleepAfter(lab, next, asleepHere, todo[:i])
+		if err := c.take(ctx, lab, next); err != nil {
+			return fmt.Errorf("%s after %d actions: %w", next, len(lab.log), err)
 		}
-		if arrived {
-			c.push(lab.save(keys, state), enabled[1:])
-		}
-		if err := lab.apply(ctx, enabled[0]); err != nil {
-			return fmt.Errorf("%s after %d actions: %w", enabled[0], len(lab.log), err)
-		}
-		lab.record(loggedAction{Action: enabled[0]})
 	}
 }
 
+// pushSiblings queues every action of todo but the first, each with the
+// actions asleep after it.
+func (c *checker) pushSiblings(lab *Lab, keys []RedisKey, state [32]byte, todo, sleep []Action) {
+	if len(todo) < 2 {
+		return
+	}
+	from := lab.save(keys, state)
+	items := make([]workItem, 0, len(todo)-1)
+	for k := 1; k < len(todo); k++ {
+		items = append(items, workItem{from: from, action: todo[k], sleep: c.asleepAfter(lab, todo[k], sleep, todo[:k])})
+	}
+	c.push(items)
+}
+
+// asleepAfter is the sleep set after taking action at the lab's state: of
+// the actions asleep there and the ones taken there before it, those that
+// commute with it.
+func (c *checker) asleepAfter(lab *Lab, action Action, asleep, before []Action) []Action {
+	if c.opts.NoReduction {
+		return nil
+	}
+	var out []Action
+	for _, u := range [2][]Action{asleep, before} {
+		for _, a := range u {
+			if a != action && lab.independent(a, action) && !slices.Contains(out, a) {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+// take applies an action of the search, logs it, and follows the guided
+// order's story: whether the schedule is still the guided order's (a
+// call of the guided step's actor stays on it; the step's end moves it on).
+func (c *checker) take(ctx context.Context, lab *Lab, action Action) error {
+	entry, err := lab.applyLogged(ctx, action)
+	if err != nil {
+		return err
+	}
+	lab.record(entry)
+	if lab.story < 0 || lab.story >= len(c.guided) {
+		lab.story = -1
+		return nil
+	}
+	want := c.guided[lab.story]
+	switch {
+	case want.Kind == StepActor && action.Kind == CallActor && action.Actor == want.Actor:
+		if a, _ := lab.Actor(action.Actor); a != nil && !a.MidStep() {
+			lab.story++
+		}
+	case action == want:
+		lab.story++
+	default:
+		lab.story = -1
+		return nil
+	}
+	lab.storyLen = len(lab.log)
+	return nil
+}
+
 // workItem is an action to take at a state already explored; nil from is
-// the seeded state, before any action.
+// the seeded state, before any action. sleep is what need not be taken
+// at the state the action leads to.
 type workItem struct {
 	from   *labState
 	action Action
+	sleep  []Action
+}
+
+// visit is what the search remembers of a state: the shortest schedule
+// that reached it, and the actions enabled there it has not taken (they
+// were asleep each time it came).
+type visit struct {
+	depth  int
+	asleep []Action
 }
 
 // labState is a lab at one point of a schedule, whole: what the stores
@@ -387,16 +552,18 @@ type labState struct {
 	seenExecs   int
 	world       World
 	expiring    bool
-	terminal    map[string]string
-	reachable   map[string]bool
+	jobs        *jobWatch
+	// story, storyLen: the search's place on the guided order (checker.take).
+	story, storyLen int
 }
 
 // actorState is an actor's part of a lab state.
 type actorState struct {
-	pc                     int
+	pc, call               int
 	paused                 bool
 	pause, waiting, halted string
 	memory                 Memory
+	encoded                []byte // memory's JSON, for fingerprints
 }
 
 // save copies the lab's state, from keys just read and the world the last
@@ -407,70 +574,94 @@ func (l *Lab) save(keys []RedisKey, fingerprint [32]byte) *labState {
 	s := &labState{fingerprint: fingerprint, dump: l.world.Ledger.Dump, provider: l.backends.Provider.Snapshot(),
 		clock: l.clock, events: slices.Clip(l.events), breaks: slices.Clip(l.breaks), log: slices.Clip(l.log),
 		eventsAfter: slices.Clip(l.eventsAfter), seenExecs: l.seenExecs, world: l.world, expiring: l.expiring,
-		terminal: maps.Clone(l.jobWatch.terminal), reachable: maps.Clone(l.jobWatch.reachable)}
+		jobs: l.jobWatch.clone(), story: l.story, storyLen: l.storyLen}
 	s.keys = make([]RedisKey, len(keys))
 	for i, k := range keys {
 		k.Key = strings.TrimPrefix(k.Key, namespace)
 		s.keys[i] = k
 	}
 	for _, a := range l.actors {
-		s.actors = append(s.actors, actorState{pc: a.pc, paused: a.Paused, pause: a.Pause, waiting: a.Waiting,
-			halted: a.Halted, memory: a.Memory})
+		s.actors = append(s.actors, actorState{pc: a.pc, call: a.call, paused: a.Paused, pause: a.Pause, waiting: a.Waiting,
+			halted: a.Halted, memory: a.Memory, encoded: a.memoryJSON()})
 	}
 	return s
 }
 
 // restore puts the lab in a saved state. The schema is written only when
-// it differs from the saved one: the dump the last check read is what the
-// database holds now.
+// it differs from the saved one (the dump the last check read is what the
+// database holds now), and only when the database is next used.
 func (l *Lab) restore(ctx context.Context, s *labState) error {
 	if err := l.backends.Coordination.Restore(ctx, s.keys); err != nil {
 		return err
 	}
-	if l.world.Ledger.Dump != s.dump {
-		if err := l.ledger.Restore(ctx, s.dump); err != nil {
-			return err
-		}
-	}
+	l.putOffRestore(s.dump)
 	l.ledgerRead, l.readAt = true, l.backends.Database.Writes() // s.world holds from here on
 	l.backends.Provider.Restore(s.provider)
 	for i, a := range l.actors {
 		saved := s.actors[i]
-		a.pc, a.Paused, a.Pause, a.Waiting, a.Halted, a.Memory =
-			saved.pc, saved.paused, saved.pause, saved.waiting, saved.halted, saved.memory
+		a.pc, a.call, a.Paused, a.Pause, a.Waiting, a.Halted, a.Memory =
+			saved.pc, saved.call, saved.paused, saved.pause, saved.waiting, saved.halted, saved.memory
+		a.encoded = saved.encoded
 	}
 	l.clock, l.events, l.breaks, l.log, l.eventsAfter = s.clock, s.events, s.breaks, s.log, s.eventsAfter
 	l.seenExecs, l.world, l.expiring = s.seenExecs, s.world, s.expiring
-	l.jobWatch = &jobWatch{terminal: maps.Clone(s.terminal), reachable: maps.Clone(s.reachable)}
-	l.guidedNext = 0
+	l.jobWatch = s.jobs.clone()
+	namespace := l.backends.Coordination.Namespace()
+	l.keys = make([]RedisKey, len(s.keys))
+	for i, k := range s.keys {
+		k.Key = namespace + k.Key
+		l.keys[i] = k
+	}
+	l.keysAt = time.Now()
+	l.guidedNext, l.offPath = 0, true // the search follows its own story (story)
+	l.story, l.storyLen = s.story, s.storyLen
 	return nil
 }
 
-// claim marks a state as explored from a schedule of length depth; false
-// when it was explored already from one no longer.
-func (c *checker) claim(state [32]byte, depth int) bool {
+// claim marks a state as reached by a schedule of length depth with the
+// actions asleep, and says which of the enabled actions it must take: all
+// but the asleep at a first visit or by a shorter schedule; at a later
+// visit, those asleep before and awake now. false: none (the state was
+// explored already, as far as this schedule needs).
+func (c *checker) claim(state [32]byte, depth int, asleep, enabled []Action) ([]Action, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if d, seen := c.visited[state]; seen && d <= depth {
-		return false
-	}
-	if _, seen := c.visited[state]; !seen {
+	v, seen := c.visited[state]
+	awake := func(a Action) bool { return !slices.Contains(asleep, a) }
+	switch {
+	case !seen:
 		c.report.States++
+		c.visited[state] = &visit{depth: depth, asleep: slices.Clone(asleep)}
+		return filter(enabled, awake), true
+	case depth < v.depth:
+		v.depth = depth
+		v.asleep = filter(v.asleep, func(a Action) bool { return !awake(a) })
+		return filter(enabled, awake), true
 	}
-	c.visited[state] = depth
-	return true
+	todo := filter(enabled, func(a Action) bool { return slices.Contains(v.asleep, a) && awake(a) })
+	v.asleep = filter(v.asleep, func(a Action) bool { return !awake(a) })
+	return todo, len(todo) > 0
 }
 
-// push queues an action to take at a saved state for each of others.
-func (c *checker) push(from *labState, others []Action) {
-	if len(others) == 0 {
+func filter(actions []Action, keep func(Action) bool) []Action {
+	var out []Action
+	for _, a := range actions {
+		if keep(a) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// push queues work items; the first is taken first.
+func (c *checker) push(items []workItem) {
+	if len(items) == 0 {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	// Queued in reverse so the first of them is taken first.
-	for i := len(others) - 1; i >= 0; i-- {
-		c.queue = append(c.queue, workItem{from: from, action: others[i]})
+	for i := len(items) - 1; i >= 0; i-- {
+		c.queue = append(c.queue, items[i])
 	}
 	c.cond.Broadcast()
 }
@@ -483,7 +674,7 @@ func (c *checker) enabled(lab *Lab, keys []RedisKey) (out []Action) {
 		if !a.Done() {
 			finished = false
 			if !a.Paused {
-				out = append(out, Do(a.Name))
+				out = append(out, DoCall(a.Name))
 			}
 		}
 	}
@@ -514,17 +705,15 @@ func (c *checker) enabled(lab *Lab, keys []RedisKey) (out []Action) {
 // order changes which schedules a bounded search reaches, never which ones
 // an exhaustive search explores.
 func (c *checker) guidedFirst(lab *Lab, enabled []Action) []Action {
-	k := len(lab.log)
-	if k >= len(c.guided) {
+	if lab.story < 0 || lab.story >= len(c.guided) {
 		return enabled
 	}
-	for i, a := range lab.log {
-		if a.Action != c.guided[i] {
-			return enabled
-		}
+	want := c.guided[lab.story]
+	if want.Kind == StepActor {
+		want = DoCall(want.Actor)
 	}
 	for i, a := range enabled {
-		if a == c.guided[k] {
+		if a == want {
 			return append([]Action{a}, append(enabled[:i:i], enabled[i+1:]...)...)
 		}
 	}
@@ -543,6 +732,16 @@ func (c *checker) end(lab *Lab, pruned bool) {
 		r.Pruned++
 	} else {
 		r.Verdicts[result.Verdict]++
+		r.Complete++
+		if result.Final == result.Expected {
+			r.Reached++
+		}
+		for _, a := range lab.actors {
+			if !a.Done() {
+				r.Stuck++
+				break
+			}
+		}
 	}
 	broken, anomalies := map[int]bool{}, map[string]bool{}
 	for _, b := range result.Breaks {
@@ -582,7 +781,7 @@ func (c *checker) end(lab *Lab, pruned bool) {
 			n = lab.actionOf(cut)
 		}
 		schedule := lab.Schedule()[:n]
-		rank := c.rank(schedule, cut > 0)
+		rank := c.rank(schedule, cut > 0, min(lab.storyLen, n))
 		rank.offCatalog = want != "" && !onCatalog
 		if r.Counterexample == nil || rank.before(c.best) {
 			t := NewTrace(lab.backends.LeaseTTL, schedule, result)
@@ -608,10 +807,9 @@ type counterexampleRank struct {
 	text       string
 }
 
-func (c *checker) rank(schedule []Action, broke bool) counterexampleRank {
-	onStory := 0
-	for onStory < len(schedule) && onStory < len(c.guided) && schedule[onStory] == c.guided[onStory] {
-		onStory++
+func (c *checker) rank(schedule []Action, broke bool, onStory int) counterexampleRank {
+	if onStory < 0 {
+		onStory = 0
 	}
 	return counterexampleRank{unbroken: !broke, length: len(schedule), offStory: len(schedule) - onStory,
 		text: fmt.Sprint(schedule)}
@@ -641,43 +839,151 @@ func (l *Lab) actionOf(seq int) int {
 	return len(l.log)
 }
 
-// fingerprint hashes the lab's state as the package comment defines it,
-// from keys just read and the world the last invariant check read.
-func (l *Lab) fingerprint(keys []RedisKey) [32]byte {
-	type actorState struct {
-		PC     int
-		Paused bool
-		Memory Memory
+// ledgerHash hashes the rows of the world's database as a state's
+// fingerprint takes them: without the time each resource row was last
+// written, which no step reads (the lab clock, the outbox's due times and
+// the jobs' timestamps, which steps do read, stay). The hash is kept until
+// the world's database is read again.
+func (l *Lab) ledgerHash() [32]byte {
+	if l.hashed != nil && l.hashed.dump == l.world.Ledger.Dump {
+		return l.hashed.sum
 	}
+	rows := l.world.Ledger
+	rows.Resources = slices.Clone(rows.Resources)
+	for i := range rows.Resources {
+		rows.Resources[i].UpdatedAt = time.Time{}
+	}
+	// The outbox's due times are hashed apart, relative to the clock.
+	rows.Outbox = slices.Clone(rows.Outbox)
+	for i := range rows.Outbox {
+		rows.Outbox[i].NextAttemptAt = time.Time{}
+	}
+	data, err := json.Marshal(rows)
+	if err != nil {
+		panic(fmt.Sprintf("engine: rows that do not encode: %v", err))
+	}
+	l.hashed = &ledgerSum{dump: l.world.Ledger.Dump, sum: sha256.Sum256(data)}
+	return l.hashed.sum
+}
+
+// ledgerSum is the hash of the rows of one dump.
+type ledgerSum struct {
+	dump LedgerDump
+	sum  [32]byte
+}
+
+// fingerprint hashes the lab's state as the package comment defines it,
+// from keys just read and the world the last invariant check read. It is
+// computed after every action of a search, so it is written to the hash
+// field by field rather than encoded whole; an actor's memory is encoded
+// as JSON (every field of it, whatever is added later), once per change.
+func (l *Lab) fingerprint(keys []RedisKey) [32]byte {
 	virtual := l.backends.Coordination.Virtual()
 	namespace := l.backends.Coordination.Namespace()
-	normalised := make([]RedisKey, len(keys))
-	for i, k := range keys {
-		k.Key = strings.TrimPrefix(k.Key, namespace)
-		if !virtual && k.TTL > 0 {
-			k.TTL = 1
+	h := stateHash{sha256.New()}
+	// Moments are taken relative to the lab clock, not the clock itself:
+	// nothing a step does depends on the hour, only on how long ago (a
+	// deadline, a due time, a TTL), so states a whole number of expiries
+	// apart that are otherwise alike are one.
+	now := l.Now()
+	// How often each clock advance was taken: the guided order's budget
+	// of them decides which advances can come next.
+	advances := map[time.Duration]int{}
+	for _, a := range l.log {
+		if a.Kind == AdvanceClock {
+			advances[a.By]++
 		}
-		k.Fields = nil // Value holds them
-		normalised[i] = k
 	}
-	sort.Slice(normalised, func(i, j int) bool { return normalised[i].Key < normalised[j].Key })
-	state := struct {
-		Clock     time.Duration
-		Keys      []RedisKey
-		World     World
-		Answers   map[string]ProviderAnswer
-		Actors    []actorState
-		Terminal  map[string]string
-		Reachable map[string]bool
-	}{Clock: l.clock, Keys: normalised, World: l.world, Answers: l.backends.Provider.Answers(),
-		Terminal: l.jobWatch.terminal, Reachable: l.jobWatch.reachable}
+	for _, by := range slices.Sorted(maps.Keys(advances)) {
+		h.int(int64(by))
+		h.int(int64(advances[by]))
+	}
+	h.mark()
+	sorted := slices.Clone(keys)
+	slices.SortFunc(sorted, func(a, b RedisKey) int { return strings.Compare(a.Key, b.Key) })
+	for _, k := range sorted {
+		ttl := k.TTL
+		if !virtual && ttl > 0 {
+			ttl = 1 // its milliseconds run on the wall clock
+		}
+		h.str(strings.TrimPrefix(k.Key, namespace), k.Type, k.Role)
+		h.int(int64(ttl))
+		if len(k.Stamps) == 0 || k.Fields == nil {
+			h.str(k.Value)
+			continue
+		}
+		for _, name := range slices.Sorted(maps.Keys(k.Fields)) {
+			value := k.Fields[name]
+			if ms, err := strconv.ParseInt(value, 10, 64); err == nil && slices.Contains(k.Stamps, name) {
+				value = "ago " + strconv.FormatInt(now.UnixMilli()-ms, 10)
+			}
+			h.str(name, value)
+		}
+		h.mark()
+	}
+	h.mark()
+	// The world's jobs are the keys' (hashed above); its rows are hashed
+	// once per read of the database (ledgerHash).
+	sum := l.ledgerHash()
+	h.Write(sum[:])
+	for _, o := range l.world.Ledger.Outbox {
+		h.int(int64(o.NextAttemptAt.Sub(now)))
+	}
+	for _, a := range l.world.Applications {
+		h.str(a.OperationID, a.Effect)
+	}
+	h.mark()
+	answers := l.backends.Provider.Answers()
+	for _, id := range slices.Sorted(maps.Keys(answers)) {
+		h.str(id, answers[id].Status, answers[id].Receipt)
+	}
+	h.mark()
 	for _, a := range l.actors {
-		state.Actors = append(state.Actors, actorState{PC: a.pc, Paused: a.Paused, Memory: a.Memory})
+		h.int(int64(a.pc))
+		h.int(int64(a.call))
+		h.bool(a.Paused)
+		h.Write(a.memoryJSON())
 	}
-	// encoding/json writes maps in key order, so equal states encode equally.
-	data, err := json.Marshal(state)
-	if err != nil {
-		panic(fmt.Sprintf("engine: a lab state that does not encode: %v", err))
+	h.mark()
+	for _, m := range []map[string]string{l.jobWatch.terminal, l.jobWatch.pointers} {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			h.str(k, m[k])
+		}
+		h.mark()
 	}
-	return sha256.Sum256(data)
+	for _, k := range slices.Sorted(maps.Keys(l.jobWatch.orphaned)) {
+		h.str(k)
+		h.bool(l.jobWatch.orphaned[k])
+	}
+	var out [32]byte
+	h.Sum(out[:0])
+	return out
 }
+
+// stateHash writes a state's fields to a hash, each delimited so no two
+// states write the same bytes.
+type stateHash struct{ hash.Hash }
+
+func (h stateHash) int(v int64) {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], uint64(v))
+	h.Write(b[:])
+}
+
+func (h stateHash) str(values ...string) {
+	for _, v := range values {
+		h.int(int64(len(v)))
+		h.Write([]byte(v))
+	}
+}
+
+func (h stateHash) bool(v bool) {
+	if v {
+		h.Write([]byte{1})
+	} else {
+		h.Write([]byte{0})
+	}
+}
+
+// mark ends a list of variable length.
+func (h stateHash) mark() { h.Write([]byte{0xff, 0xfe}) }

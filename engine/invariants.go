@@ -3,8 +3,11 @@ package engine
 import (
 	"context"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/fencelab/fencelab/lang"
 )
@@ -17,7 +20,9 @@ var anomalies = map[int]string{
 	4: "DUPLICATE_EFFECT",
 	5: "TERMINAL_OVERWRITE",
 	7: VerdictLostUpdate,
-	// 6 names its kind: DUPLICATE_JOB or POINTER_STOLEN.
+	8: "LEASE_STOLEN",
+	// 6 names its kind: DUPLICATE_JOB or POINTER_STOLEN; 1 and 3 name a
+	// second write of one token DUPLICATE_WRITE.
 }
 
 // Invariants are the rules of DESIGN §7, in words, for screens and help.
@@ -29,6 +34,7 @@ var Invariants = map[int]string{
 	5: "a terminal job state (SUCCESS, FAILED) never changes",
 	6: "every job hash is reachable from its running key while RUNNING; one running job per target",
 	7: "every committed read-modify-write was computed from the value current at its commit",
+	8: "a lease ends only by its holder's release or its TTL, and only its holder extends it: no worker gets a lease while another's is live",
 }
 
 // CheckLedger finds the invariants the database state breaks. Executions
@@ -47,7 +53,10 @@ func CheckLedger(s LedgerState, fresh int) []Break {
 		if e.State != "COMMITTED" || e.FencingToken == 0 {
 			continue
 		}
-		if top := highest[e.NamespaceEpoch]; e.FencingToken <= top {
+		if top := highest[e.NamespaceEpoch]; e.FencingToken == top {
+			breaks = append(breaks, newBreak(1, "DUPLICATE_WRITE", lang.P("%s committed token %d a second time", e.Owner, e.FencingToken)))
+			continue
+		} else if e.FencingToken < top {
 			broke(1, "%s committed token %d after token %d was accepted", e.Owner, e.FencingToken, top)
 			continue
 		}
@@ -109,6 +118,29 @@ func CheckLedger(s LedgerState, fresh int) []Break {
 				c.ConflictKey, c.SummaryValue, c.FencingToken, r.SummaryValue, r.LastAcceptedFence)
 		}
 	}
+	// 3, the business row itself: it is what its last committed write made
+	// it. A write that changed the row without its execution — a dual
+	// write cut in half, a retry applied a second time — breaks it.
+	last := map[string]Execution{}
+	for _, e := range s.Executions {
+		if e.State == "COMMITTED" && e.ConflictKey != "" {
+			last[e.ConflictKey] = e
+		}
+	}
+	for _, r := range s.Resources {
+		e, ok := last[r.ConflictKey]
+		switch {
+		case !ok && r.LastAcceptedFence != 0:
+			broke(3, "%s has fence %d but no committed execution: its business row changed without one", r.ConflictKey, r.LastAcceptedFence)
+		case !ok || r.SummaryValue == e.SummaryValue:
+		case e.FencingToken != 0 && r.LastAcceptedFence == e.FencingToken && r.NamespaceEpoch == e.NamespaceEpoch:
+			breaks = append(breaks, newBreak(3, "DUPLICATE_WRITE", lang.P("the summary is %d, but token %d's committed write made it %d: the same token wrote again without an execution of its own",
+				r.SummaryValue, e.FencingToken, e.SummaryValue)))
+		default:
+			broke(3, "the summary is %d, but its last committed execution (%s) wrote %d: the business row changed without its execution",
+				r.SummaryValue, e.OperationID, e.SummaryValue)
+		}
+	}
 	// 7: a committed read-modify-write was built on the value the row held
 	// when it landed; otherwise the updates committed in between are lost.
 	for _, e := range s.Executions {
@@ -142,54 +174,138 @@ func CheckEffects(applications []Application) []Break {
 }
 
 // jobWatch remembers what invariants 5 and 6 need from earlier steps: the
-// first terminal status of each job, and which RUNNING jobs were once
-// reachable from their running key (a job between the naive HSET and SET
-// has not been reachable yet; one whose pointer is gone has lost it).
+// first terminal status of each job, where each target's running pointer
+// pointed, and which jobs lost their pointer to the environment (its TTL
+// ran out, Redis restarted) while RUNNING: an orphan, which no longer
+// holds its target's run right and competes with no one.
 type jobWatch struct {
-	terminal  map[string]string
-	reachable map[string]bool
+	terminal map[string]string
+	pointers map[string]string // target → job id, as last seen
+	orphaned map[string]bool
 }
 
 func newJobWatch() *jobWatch {
-	return &jobWatch{terminal: map[string]string{}, reachable: map[string]bool{}}
+	return &jobWatch{terminal: map[string]string{}, pointers: map[string]string{}, orphaned: map[string]bool{}}
+}
+
+func (w *jobWatch) clone() *jobWatch {
+	return &jobWatch{terminal: maps.Clone(w.terminal), pointers: maps.Clone(w.pointers), orphaned: maps.Clone(w.orphaned)}
 }
 
 // check finds the breaks of invariants 5 and 6 in s and updates the watch.
-func (w *jobWatch) check(s JobsState) []Break {
+// environment: the action was the clock's or a restart's, not a step's, so
+// a pointer it ended ended on its TTL.
+func (w *jobWatch) check(s JobsState, environment bool) []Break {
 	var breaks []Break
+	status := map[string]string{} // target/job → status
 	running := map[string][]string{}
 	for _, j := range s.Jobs {
 		key := j.Target + "/" + j.ID
+		status[key] = j.Status
 		if first, ok := w.terminal[key]; ok && j.Status != first {
 			breaks = append(breaks, newBreak(5, anomalies[5], lang.P("%s went %s → %s after it had ended", j.ID, first, j.Status)))
 		} else if !ok && (j.Status == JobSuccess || j.Status == JobFailed) {
 			w.terminal[key] = j.Status
 		}
-		if j.Status == JobRunning {
+		if j.Status == JobRunning && !w.orphaned[key] {
 			running[j.Target] = append(running[j.Target], j.ID)
 		}
 	}
-	targets := make([]string, 0, len(running))
-	for target := range running {
-		targets = append(targets, target)
-	}
-	sort.Strings(targets)
+	// A pointer that named a job still RUNNING moved: on its TTL (the job
+	// is an orphan from now on), or by a step — taken over or cleared by
+	// another job's code while its own job still runs.
+	targets := slices.Sorted(maps.Keys(w.pointers))
 	for _, target := range targets {
-		ids := running[target]
-		if len(ids) > 1 {
+		was, now := w.pointers[target], s.Running[target]
+		key := target + "/" + was
+		if was == now || status[key] != JobRunning {
+			continue
+		}
+		switch {
+		case environment:
+			w.orphaned[key] = true
+			running[target] = slices.DeleteFunc(running[target], func(id string) bool { return id == was })
+		case now == "":
+			breaks = append(breaks, newBreak(6, "POINTER_STOLEN", lang.P("%s is RUNNING but the running key of %s is gone", was, target)))
+		default:
+			breaks = append(breaks, newBreak(6, "DUPLICATE_JOB", lang.P("%s is RUNNING but the running key of %s points at %s", was, target, now)))
+		}
+	}
+	for _, target := range slices.Sorted(maps.Keys(running)) {
+		if ids := running[target]; len(ids) > 1 {
 			breaks = append(breaks, newBreak(6, "DUPLICATE_JOB", lang.P("%d RUNNING jobs for %s: %s", len(ids), target, strings.Join(ids, ", "))))
 		}
-		pointer := s.Running[target]
-		for _, id := range ids {
-			key := target + "/" + id
-			switch {
-			case pointer == id:
-				w.reachable[key] = true
-			case w.reachable[key] && pointer == "":
-				breaks = append(breaks, newBreak(6, "POINTER_STOLEN", lang.P("%s is RUNNING but the running key of %s is gone", id, target)))
-			case w.reachable[key]:
-				breaks = append(breaks, newBreak(6, "DUPLICATE_JOB", lang.P("%s is RUNNING but the running key of %s points at %s", id, target, pointer)))
-			}
+	}
+	w.pointers = maps.Clone(s.Running)
+	if w.pointers == nil {
+		w.pointers = map[string]string{}
+	}
+	return breaks
+}
+
+// Roles of the lab's Redis keys, as a Coordination's Keys names them.
+const (
+	RoleLease   = "lease"   // a resource lease: owner|token
+	RoleLeader  = "leader"  // a job's leader lease: owner
+	RoleCounter = "counter" // a conflict key's fencing counter
+	RoleEpoch   = "epoch"   // a conflict key's namespace epoch
+	RoleRunning = "running" // a target's running pointer: job id
+	RoleJob     = "job"     // a job hash
+)
+
+// leaseOf reads who holds a lease key, and its token (0 for a leader's).
+func leaseOf(k RedisKey) (owner string, token int64) {
+	if k.Role == RoleLeader {
+		return k.Value, 0
+	}
+	i := strings.LastIndex(k.Value, "|")
+	if i < 0 {
+		return k.Value, 0
+	}
+	token, _ = strconv.ParseInt(k.Value[i+1:], 10, 64)
+	return k.Value[:i], token
+}
+
+// checkLeases finds the breaks of invariant 8 in what one call did to the
+// lab's leases: before and after are the keys around it. Only the clock
+// (a TTL) and a restart (the environment) may end a lease that is not the
+// caller's own; only its holder may extend it. On a real Redis a lease
+// whose TTL could have run out on the wall clock since before was read
+// (elapsed) counts as expired.
+func checkLeases(before, after []RedisKey, c cause, virtual bool, elapsed time.Duration) []Break {
+	if c.clock || c.restart || c.actor == nil {
+		return nil
+	}
+	now := make(map[string]RedisKey, len(after))
+	for _, k := range after {
+		now[k.Key] = k
+	}
+	var breaks []Break
+	for _, k := range before {
+		if k.Role != RoleLease && k.Role != RoleLeader {
+			continue
+		}
+		holder, token := leaseOf(k)
+		if holder == c.actor.Owner {
+			continue
+		}
+		which := lang.P("leader lease")
+		if k.Role == RoleLease {
+			which = lang.P("token %d", token)
+		}
+		mayHaveExpired := !virtual && k.TTL > 0 && k.TTL <= elapsed+realExpiryWindow
+		slack := time.Duration(0)
+		if !virtual {
+			slack = elapsed + realExpiryWindow
+		}
+		k2, still := now[k.Key]
+		switch {
+		case (!still || k2.Value != k.Value) && !mayHaveExpired:
+			breaks = append(breaks, newBreak(8, anomalies[8], lang.P("%s's lease (%s) was ended by a step of %s, which does not hold it: neither its holder's release nor its TTL",
+				holder, which, c.actor.Name)))
+		case still && k2.Value == k.Value && k.TTL > 0 && k2.TTL > k.TTL+slack:
+			breaks = append(breaks, newBreak(8, anomalies[8], lang.P("%s's lease (%s) was extended by a step of %s, which does not hold it",
+				holder, which, c.actor.Name)))
 		}
 	}
 	return breaks
@@ -227,10 +343,22 @@ func (l *Lab) checkInvariants(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	keys, err := l.backends.Coordination.Keys(ctx)
+	if err != nil {
+		return err
+	}
+	read, virtual := time.Now(), l.backends.Coordination.Virtual()
+	if !virtual && hasTTL(keys) {
+		// A key with a TTL that the wall clock runs down before anyone
+		// advances the lab clock.
+		l.expiring = true
+	}
 	applications := l.backends.Provider.Applications()
 	l.world = World{Ledger: state, Applications: applications, Jobs: jobs}
 	found := append(CheckLedger(state, l.seenExecs), CheckEffects(applications)...)
-	found = append(found, l.jobWatch.check(jobs)...)
+	found = append(found, l.jobWatch.check(jobs, l.cause.clock || l.cause.restart)...)
+	found = append(found, checkLeases(l.keys, keys, l.cause, virtual, read.Sub(l.keysAt))...)
+	l.keys, l.keysAt, l.cause = keys, read, cause{}
 	for _, b := range found {
 		if seen[b.Detail] {
 			continue
@@ -251,6 +379,9 @@ func (l *Lab) checkInvariants(ctx context.Context) error {
 // written since the last read: most steps of most scenarios touch Redis
 // alone.
 func (l *Lab) readLedger(ctx context.Context) (LedgerState, error) {
+	if err := l.syncLedger(ctx); err != nil {
+		return LedgerState{}, err
+	}
 	writes := l.backends.Database.Writes()
 	if l.checking && l.ledgerRead && writes == l.readAt {
 		return l.world.Ledger, nil

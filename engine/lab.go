@@ -22,6 +22,9 @@ type Backends struct {
 	// Lang is the language of the narration (the zero value: English).
 	// Details, codes and guards stay as they are: a trace compares them.
 	Lang lang.Lang
+	// Without is the set of guards removed from SAFE (--without): the labs
+	// run SAFE's code with those checks taken out. UNSAFE ignores it.
+	Without GuardSet
 }
 
 // Errors of lab operations that the user caused, as opposed to a backend,
@@ -35,13 +38,15 @@ var (
 	ErrUndoNeedsLab  = lang.Error("undo replays on the lab clock; a real Redis's TTLs run on the wall clock")
 	ErrNoExpiry      = lang.Error("no key in Redis has a TTL")
 	ErrOffPath       = lang.Error("you left the guided order")
+	ErrNoGuards      = lang.Error("UNSAFE is the naive code: it has no guards to remove")
 )
 
-// loggedAction is an entry of the action log; guided marks one taken from
-// the guided order, so undo can put the guided position back.
+// loggedAction is an entry of the action log. whole marks a call that
+// made its step whole (it began the step and ended it): a schedule writes
+// it as a step, which is what it was.
 type loggedAction struct {
 	Action
-	guided bool
+	whole bool
 }
 
 // Lab is one scenario in one mode on one set of backends.
@@ -49,6 +54,9 @@ type Lab struct {
 	scenario *Scenario
 	mode     Mode
 	backends Backends
+	// without: the guards removed from SAFE (none in UNSAFE); consulted:
+	// the guards the lab's steps asked about since it was made.
+	without, consulted GuardSet
 
 	lang   lang.Lang
 	ledger Ledger // the lab's own connection: seeding and snapshots
@@ -62,10 +70,28 @@ type Lab struct {
 	eventsAfter []int
 	guided      []Action
 	guidedNext  int
-	seenExecs   int // executions already checked against invariant 2
-	jobWatch    *jobWatch
-	// world is the state the last invariant check read, for the checker.
-	world World
+	// offPath: an action taken since the reset was not the guided order's
+	// next one, so the guided order no longer applies.
+	offPath   bool
+	seenExecs int // executions already checked against invariant 2
+	jobWatch  *jobWatch
+	// world is the state the last invariant check read, for the checker;
+	// keys are the lab's keys it read, and keysAt when (invariant 8
+	// compares the keys an action leaves with these).
+	world  World
+	keys   []RedisKey
+	keysAt time.Time
+	// cause is what the action being taken is, for invariants 6 and 8.
+	cause cause
+	// hashed is the hash of the world's rows, for fingerprints.
+	hashed *ledgerSum
+	// pending is a restore of the database the checker put off until the
+	// database is next used (lazyledger.go).
+	pending *pendingRestore
+	// story is how far a search's schedule follows the guided order (its
+	// next action's index; -1: it left it), storyLen how many of the
+	// schedule's actions that was (the checker's).
+	story, storyLen int
 	// checking: the checker runs the lab, and nobody else writes its
 	// database, so a ledger state read at Database.Writes() == readAt
 	// still holds (ledgerRead: world.Ledger is such a read).
@@ -77,15 +103,25 @@ type Lab struct {
 	expiring bool
 }
 
+// cause is who or what made the changes an invariant check sees.
+type cause struct {
+	actor   *Actor // the actor whose call it was; nil for the clock or a pause
+	clock   bool   // the lab clock moved: keys may have expired on their TTL
+	restart bool   // a step restarted Redis: the environment lost its keys
+}
+
 // NewLab opens the lab's connections and resets the backends to the
 // scenario's seeded state.
 func NewLab(ctx context.Context, backends Backends, scenario *Scenario, mode Mode) (*Lab, error) {
 	l := &Lab{scenario: scenario, mode: mode, backends: backends, lang: backends.Lang}
+	if mode == Safe {
+		l.without = backends.Without
+	}
 	ledger, err := backends.Database.Connect(ctx, "lab")
 	if err != nil {
 		return nil, err
 	}
-	l.ledger = ledger
+	l.ledger = lazyLedger{ledger, l}
 	for _, spec := range scenario.Actors(mode) {
 		leaseKey := spec.LeaseKey
 		if leaseKey == "" {
@@ -97,6 +133,7 @@ func NewLab(ctx context.Context, backends Backends, scenario *Scenario, mode Mod
 			l.Close(ctx)
 			return nil, err
 		}
+		actor.ledger = lazyLedger{actor.ledger, l}
 		l.actors = append(l.actors, actor)
 	}
 	if err := l.Reset(ctx); err != nil {
@@ -112,6 +149,7 @@ func (l *Lab) Close(ctx context.Context) {
 	if l.ledger != nil {
 		l.ledger.Close(ctx)
 	}
+	l.pending = nil
 	for _, a := range l.actors {
 		if a.ledger != nil {
 			a.ledger.Close(ctx)
@@ -125,6 +163,16 @@ func (l *Lab) Backends() Backends  { return l.backends }
 func (l *Lab) Actors() []*Actor    { return l.actors }
 func (l *Lab) Events() []Event     { return l.events }
 func (l *Lab) Breaks() []Break     { return l.breaks }
+
+// Without is the set of guards removed from this lab's SAFE code.
+func (l *Lab) Without() GuardSet { return l.without }
+
+// Consulted is the set of guards the lab's steps have asked about since
+// the lab was made: a guard outside it was never on any path they took.
+func (l *Lab) Consulted() GuardSet { return l.consulted }
+
+// ModeLabel names the lab's mode with its removed guards: "SAFE −region".
+func (l *Lab) ModeLabel() string { return ModeLabel(l.mode, l.without) }
 
 // Now is the lab clock as a time: the seed's start plus the time advanced.
 func (l *Lab) Now() time.Time { return l.scenario.Seed.Now.Add(l.clock) }
@@ -144,14 +192,14 @@ func (l *Lab) Reset(ctx context.Context) error {
 	}
 	l.backends.Provider.Reset(l.scenario.ProviderScript)
 	for _, a := range l.actors {
-		a.pc, a.Paused, a.Pause, a.Waiting, a.Halted = 0, false, "", "", ""
-		a.Memory = Memory{Epoch: seed.NamespaceEpoch}
+		a.pc, a.call, a.Paused, a.Pause, a.Waiting, a.Halted = 0, 0, false, "", "", ""
+		a.Memory, a.encoded = Memory{Epoch: seed.NamespaceEpoch}, nil
 	}
 	l.clock, l.events, l.breaks, l.log, l.eventsAfter = 0, nil, nil, nil, nil
 	l.guided = l.scenario.Guided(l.mode)
-	l.guidedNext, l.seenExecs = 0, 0
+	l.guidedNext, l.offPath, l.seenExecs = 0, false, 0
 	l.jobWatch = newJobWatch()
-	l.world, l.ledgerRead, l.expiring = World{}, false, false
+	l.world, l.keys, l.keysAt, l.ledgerRead, l.expiring = World{}, nil, time.Time{}, false, false
 	return nil
 }
 
@@ -166,9 +214,10 @@ func (l *Lab) Actor(name string) (*Actor, error) {
 }
 
 // GuidedNext is the next action of the guided order, if any is left and
-// the lab is on it.
+// the lab is on it. An actor between two calls of the guided step is still
+// on it: the step is the next guided action until it ends.
 func (l *Lab) GuidedNext() (Action, bool) {
-	if l.guidedNext >= len(l.guided) || l.OffPath() {
+	if l.guidedNext >= len(l.guided) || l.offPath {
 		return Action{}, false
 	}
 	return l.guided[l.guidedNext], true
@@ -177,7 +226,7 @@ func (l *Lab) GuidedNext() (Action, bool) {
 // OffPath reports whether an action taken since the reset was not the
 // guided order's next one: the guided order then no longer applies (its
 // next action was written for a state the lab is not in).
-func (l *Lab) OffPath() bool { return len(l.log) != l.guidedNext }
+func (l *Lab) OffPath() bool { return l.offPath }
 
 // sameAction: a user's action is the guided one when it does the same
 // thing (a pause's reason and a caption do not count).
@@ -190,19 +239,14 @@ func (l *Lab) GuidedProgress() (done, total int) { return l.guidedNext, len(l.gu
 
 // Next takes the next action of the guided order.
 func (l *Lab) Next(ctx context.Context) error {
-	if l.OffPath() {
+	if l.offPath {
 		return lang.Error("%w at %d/%d", ErrOffPath, l.guidedNext, len(l.guided))
 	}
 	action, ok := l.GuidedNext()
 	if !ok {
 		return ErrGuidedDone
 	}
-	if err := l.apply(ctx, action); err != nil {
-		return err
-	}
-	l.guidedNext++
-	l.record(loggedAction{Action: action, guided: true})
-	return nil
+	return l.take(ctx, action)
 }
 
 // RunGuided takes every remaining action of the guided order.
@@ -220,17 +264,31 @@ func (l *Lab) RunGuided(ctx context.Context) error {
 
 // Do takes one action chosen by the user. While the lab is on the guided
 // order, the action that is its next one moves it on, as n would (so 1
-// then n plays the same story as n alone); any other action leaves it.
-func (l *Lab) Do(ctx context.Context, action Action) error {
+// then n plays the same story as n alone); a call of the guided step's
+// actor keeps the lab on it, and moves it on when it ends the step; any
+// other action leaves it.
+func (l *Lab) Do(ctx context.Context, action Action) error { return l.take(ctx, action) }
+
+// take applies an action, logs it and moves the guided order on or leaves
+// it, as Do says.
+func (l *Lab) take(ctx context.Context, action Action) error {
 	next, onPath := l.GuidedNext()
-	if err := l.apply(ctx, action); err != nil {
+	entry, err := l.applyLogged(ctx, action)
+	if err != nil {
 		return err
 	}
-	guided := onPath && sameAction(action, next)
-	if guided {
+	switch {
+	case !onPath:
+	case sameAction(action, next):
 		l.guidedNext++
+	case action.Kind == CallActor && next.Kind == StepActor && action.Actor == next.Actor:
+		if a, _ := l.Actor(action.Actor); a != nil && !a.MidStep() {
+			l.guidedNext++ // the call ended the guided step
+		}
+	default:
+		l.offPath = true
 	}
-	l.record(loggedAction{Action: action, guided: guided})
+	l.record(entry)
 	return nil
 }
 
@@ -256,21 +314,40 @@ func (l *Lab) Rewind(ctx context.Context, n int) error {
 	if n == len(l.log) {
 		return nil
 	}
+	return l.Replay(ctx, l.Schedule()[:n])
+}
+
+// Replay resets the lab and takes the actions again, on the lab clock:
+// undo, time travel and a change of the guards removed. It needs the
+// embedded Redis, as Undo does.
+func (l *Lab) Replay(ctx context.Context, actions []Action) error {
 	if !l.backends.Coordination.Virtual() {
 		return ErrUndoNeedsLab
 	}
-	replay := slices.Clone(l.log[:n])
+	actions = slices.Clone(actions)
 	if err := l.Reset(ctx); err != nil {
 		return err
 	}
-	for _, entry := range replay {
-		if err := l.apply(ctx, entry.Action); err != nil {
-			return fmt.Errorf("replay %s: %w", entry.Action, err)
+	for _, a := range actions {
+		if err := l.take(ctx, a); err != nil {
+			return fmt.Errorf("replay %s: %w", a, err)
 		}
-		if entry.guided {
-			l.guidedNext++
-		}
-		l.record(entry)
+	}
+	return nil
+}
+
+// SetWithout changes the guards removed from SAFE and replays the actions
+// taken so far with the new set, so the screen shows the same schedule
+// with and without a guard. In UNSAFE there are no guards to remove.
+func (l *Lab) SetWithout(ctx context.Context, without GuardSet) error {
+	if l.mode == Unsafe {
+		return ErrNoGuards
+	}
+	old := l.without
+	l.without = without
+	if err := l.Replay(ctx, l.Schedule()); err != nil {
+		l.without = old
+		return err
 	}
 	return nil
 }
@@ -284,18 +361,49 @@ func (l *Lab) record(entry loggedAction) {
 // apply performs one action and checks the invariants afterwards. A failed
 // action leaves no entry in the log.
 func (l *Lab) apply(ctx context.Context, action Action) error {
-	if err := l.perform(ctx, action); err != nil {
-		return err
-	}
-	return l.checkInvariants(ctx)
+	_, err := l.applyLogged(ctx, action)
+	return err
 }
 
-// perform performs one action on the backends, without the checks.
+// applyLogged is apply, returning the log entry the action makes. A step
+// is taken call by call, with the invariants checked after each, so a
+// break is pinned on the round trip that made it.
+func (l *Lab) applyLogged(ctx context.Context, action Action) (loggedAction, error) {
+	entry := loggedAction{Action: action}
+	if action.Kind != StepActor && action.Kind != CallActor {
+		l.cause = cause{clock: action.Kind == AdvanceClock || action.Kind == AdvanceToExpiry}
+		if err := l.perform(ctx, action); err != nil {
+			return entry, err
+		}
+		return entry, l.checkInvariants(ctx)
+	}
+	a, err := l.stepping(action.Actor)
+	if err != nil {
+		return entry, err
+	}
+	began := !a.MidStep()
+	for {
+		l.cause = cause{actor: a}
+		ended, err := l.call(ctx, a)
+		if err != nil {
+			return entry, err
+		}
+		if err := l.checkInvariants(ctx); err != nil {
+			return entry, err
+		}
+		if ended || action.Kind == CallActor {
+			entry.whole = action.Kind == CallActor && began && ended
+			return entry, nil
+		}
+	}
+}
+
+// perform performs one action on the backends, without the checks: a
+// pause, a resume or a clock change (a step goes call by call, see
+// applyLogged).
 func (l *Lab) perform(ctx context.Context, action Action) error {
 	var err error
 	switch action.Kind {
-	case StepActor:
-		err = l.step(ctx, action.Actor)
 	case PauseActor, ResumeActor:
 		err = l.setPaused(action.Actor, action.Kind == PauseActor, action.Note)
 	case AdvanceClock:
@@ -306,44 +414,56 @@ func (l *Lab) perform(ctx context.Context, action Action) error {
 	return err
 }
 
-func (l *Lab) step(ctx context.Context, name string) error {
+// stepping finds the actor an action steps, if it can be stepped.
+func (l *Lab) stepping(name string) (*Actor, error) {
 	a, err := l.Actor(name)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if a.Paused {
-		return lang.Error("%s %w (%s): resume it first", a.Name, ErrPaused, a.Pause)
+		return nil, lang.Error("%s %w (%s): resume it first", a.Name, ErrPaused, a.Pause)
 	}
 	if a.Done() {
-		return lang.Error("%s %w", a.Name, ErrProgramDone)
+		return nil, lang.Error("%s %w", a.Name, ErrProgramDone)
 	}
-	outcome, err := a.program[a.pc].Run(ctx, &Turn{lab: l, Actor: a})
+	return a, nil
+}
+
+// call makes the actor's next call, one round trip, and reports whether
+// it ended the step.
+func (l *Lab) call(ctx context.Context, a *Actor) (ended bool, err error) {
+	step := a.program[a.pc]
+	calls := step.calls()
+	c := calls[a.call]
+	a.encoded = nil // the call may change its memory
+	outcome, err := c.Run(ctx, &Turn{lab: l, Actor: a})
 	if err != nil {
 		l.emit(Event{Actor: a.Name, Layer: LayerAPI, Code: a.Name + "_ERROR", State: "ERROR", Detail: err.Error()})
-		return fmt.Errorf("%s: %s: %w", a.Name, a.program[a.pc].Name, err)
+		return false, fmt.Errorf("%s: %s: %w", a.Name, c.Name, err)
 	}
-	if !l.backends.Coordination.Virtual() {
-		// The step may have set a TTL that the wall clock runs down
-		// before anyone advances the lab clock.
-		keys, err := l.backends.Coordination.Keys(ctx)
-		if err != nil {
-			return err
-		}
-		l.expiring = l.expiring || hasTTL(keys)
-	}
-	switch outcome {
-	case Advance:
-		a.pc++
+	switch {
+	case outcome == Continue && a.call+1 < len(calls):
+		a.call++
 		a.Waiting = ""
-	case Finish:
-		a.pc = len(a.program)
+		return false, nil
+	case outcome >= continueAt && int(outcome-continueAt) > a.call && int(outcome-continueAt) < len(calls):
+		a.call = int(outcome - continueAt)
 		a.Waiting = ""
-	default:
+		return false, nil
+	case outcome == Finish:
+		a.pc, a.call = len(a.program), 0
+		a.Waiting = ""
+	case outcome == Wait:
+		a.call = 0
 		if n := len(l.events); n > 0 {
 			a.Waiting = l.events[n-1].Said()
 		}
+	default: // Advance, or a Continue past the step's last call
+		a.pc, a.call = a.pc+1, 0
+		a.Waiting = ""
 	}
-	return nil
+	a.Memory.Seen = Sighting{}
+	return true, nil
 }
 
 func (l *Lab) setPaused(name string, paused bool, why string) error {

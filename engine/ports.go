@@ -74,13 +74,17 @@ func (s LeaseStatus) String() string {
 type LeaseStore interface {
 	// Bootstrap creates the counter and epoch keys of a conflict key.
 	Bootstrap(ctx context.Context, conflictKey string, namespaceEpoch, counterStart int64) error
-	AcquireLease(ctx context.Context, conflictKey, owner string, ttl time.Duration, namespaceEpoch int64) (LeaseGrant, error)
+	// AcquireLease is the acquire script. without takes guards out of it:
+	// history (refuse a lost counter or epoch) and namespace (compare epochs).
+	AcquireLease(ctx context.Context, conflictKey, owner string, ttl time.Duration, namespaceEpoch int64, without GuardSet) (LeaseGrant, error)
 	// AcquireLeaseNaive is the UNSAFE acquire: INCR the counter (creating
 	// it from zero if Redis lost it) and take the lease, with no history or
 	// epoch check.
 	AcquireLeaseNaive(ctx context.Context, conflictKey, owner string, ttl time.Duration) (LeaseGrant, error)
-	RenewLease(ctx context.Context, conflictKey, owner string, token int64, ttl time.Duration, namespaceEpoch int64) (LeaseStatus, error)
-	ReleaseLease(ctx context.Context, conflictKey, owner string, token, namespaceEpoch int64) (LeaseStatus, error)
+	// RenewLease and ReleaseLease change the lease only if it is still
+	// owner|token under the epoch; without takes owner or namespace out.
+	RenewLease(ctx context.Context, conflictKey, owner string, token int64, ttl time.Duration, namespaceEpoch int64, without GuardSet) (LeaseStatus, error)
+	ReleaseLease(ctx context.Context, conflictKey, owner string, token, namespaceEpoch int64, without GuardSet) (LeaseStatus, error)
 	// AcquireLeader takes the leader lease of a job. It carries no token:
 	// an owner id cannot be ordered, which is why it cannot fence.
 	AcquireLeader(ctx context.Context, job, owner string, ttl time.Duration) (LeaseGrant, error)
@@ -140,18 +144,23 @@ type TransitionResult struct {
 	Status  string // the job's status afterwards
 	// PointerReleased: the running key pointed at this job and was deleted.
 	PointerReleased bool
+	// PointerCleared is the job id the deleted running key named, if one
+	// was deleted (another job's only when the pointer guard is removed).
+	PointerCleared string
 }
 
 // JobStore is the job side of DESIGN §3: two Lua scripts for SAFE, and the
 // naive single commands UNSAFE interleaves.
 type JobStore interface {
 	// AcquireJob creates the job hash and the running pointer together, or
-	// reuses the running job.
-	AcquireJob(ctx context.Context, target, jobID string, total int, createdAt time.Time, ttl time.Duration) (JobGrant, error)
-	// TransitionJob moves a job from RUNNING (see DESIGN §3).
-	TransitionJob(ctx context.Context, target, jobID, to string) (TransitionResult, error)
-	// ReportProgress records processed items, results and a heartbeat.
-	ReportProgress(ctx context.Context, target, jobID string, processed int, results string, now time.Time) error
+	// reuses the running job. The hash lives ttl, the pointer pointerTTL.
+	AcquireJob(ctx context.Context, target, jobID string, total int, createdAt time.Time, ttl, pointerTTL time.Duration) (JobGrant, error)
+	// TransitionJob moves a job from RUNNING (see DESIGN §3); without takes
+	// the terminal or pointer checks out of the script.
+	TransitionJob(ctx context.Context, target, jobID, to string, without GuardSet) (TransitionResult, error)
+	// ReportProgress records processed items, results and a heartbeat, if
+	// the job hash is still there (false: it is gone).
+	ReportProgress(ctx context.Context, target, jobID string, processed int, results string, now time.Time) (bool, error)
 	// ReadJob reads one job hash.
 	ReadJob(ctx context.Context, target, jobID string) (Job, bool, error)
 
@@ -176,6 +185,13 @@ type RedisKey struct {
 	// holds, when a snapshot knows it: the key's own name carries only a
 	// hash of it.
 	Conflict string `json:",omitempty"`
+	// Role is what the key is for: RoleLease, RoleLeader, RoleCounter,
+	// RoleEpoch, RoleRunning, RoleJob; empty when fencelab did not make it.
+	Role string `json:",omitempty"`
+	// Stamps name the fields of a hash that hold a moment, in unix
+	// milliseconds (a job's createdAt): a state's fingerprint takes them
+	// relative to the lab clock.
+	Stamps []string `json:",omitempty"`
 }
 
 // Coordination is the Redis backend as a whole.
@@ -265,6 +281,10 @@ type Write struct {
 	Delta        int64
 	EffectType   string
 	Now          time.Time
+	// Without takes guards out of the write: fence, membership, region,
+	// version and namespace come out of its checks; outbox leaves the
+	// execution and outbox rows to RecordWrite, a transaction of their own.
+	Without GuardSet
 }
 
 // WriteResult is how a write ended. Guard is the check that decided it, as
@@ -276,6 +296,8 @@ type WriteResult struct {
 	// Read and Value are what an AddUnderLock write read under the lock and
 	// wrote (Value: what it would have written, when rejected).
 	Read, Value int64
+	// Previous is the summary the committed write replaced.
+	Previous int64
 }
 
 // Resource is a row of fencelab.resources.
@@ -306,6 +328,7 @@ type Rollout struct {
 // Execution is a row of fencelab.executions.
 type Execution struct {
 	OperationID    string
+	ConflictKey    string
 	JobName        string
 	TenantID       string
 	Owner          string
@@ -398,13 +421,18 @@ type Ledger interface {
 	ReadSummary(ctx context.Context, conflictKey string) (int64, error)
 	// FencedMutation is the SAFE write of DESIGN §4.
 	FencedMutation(ctx context.Context, w Write) (WriteResult, error)
+	// RecordWrite records a write's execution and a commit's outbox row,
+	// when FencedMutation was told to leave them (Write.Without outbox).
+	RecordWrite(ctx context.Context, w Write, result WriteResult) error
 	// UnfencedMutation is the UNSAFE write: the same transaction with an
 	// unconditional UPDATE and no re-check.
 	UnfencedMutation(ctx context.Context, w Write) (WriteResult, error)
 	// State reads the whole schema.
 	State(ctx context.Context) (LedgerState, error)
-	// Restore makes the schema hold exactly a dump that State read.
-	Restore(ctx context.Context, dump LedgerDump) error
+	// Restore makes the schema hold exactly a dump that State read (to);
+	// from is the dump it holds now, when known (empty: not known), so
+	// only what differs is written.
+	Restore(ctx context.Context, from, to LedgerDump) error
 	Close(ctx context.Context) error
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -43,29 +44,42 @@ func TestJobWatch(t *testing.T) {
 	}
 	w := newJobWatch()
 	// The naive HSET before SET: RUNNING, not yet reachable — no break.
-	require.Empty(t, w.check(JobsState{Jobs: []Job{job("j1", JobRunning)}}))
-	require.Empty(t, w.check(JobsState{Jobs: []Job{job("j1", JobRunning)}, Running: map[string]string{"t": "j1"}}))
+	require.Empty(t, w.check(JobsState{Jobs: []Job{job("j1", JobRunning)}}, false))
+	require.Empty(t, w.check(JobsState{Jobs: []Job{job("j1", JobRunning)}, Running: map[string]string{"t": "j1"}}, false))
 	// A second RUNNING job for the target.
 	require.Equal(t, []string{"6 DUPLICATE_JOB"}, invariants(w.check(JobsState{
-		Jobs: []Job{job("j1", JobRunning), job("j2", JobRunning)}, Running: map[string]string{"t": "j1"}})))
-	// The pointer of a reachable RUNNING job vanishes.
-	require.Equal(t, []string{"6 POINTER_STOLEN"}, invariants(w.check(JobsState{Jobs: []Job{job("j1", JobRunning)}})))
+		Jobs: []Job{job("j1", JobRunning), job("j2", JobRunning)}, Running: map[string]string{"t": "j1"}}, false)))
+	// A step clears the pointer of a RUNNING job.
+	require.Equal(t, []string{"6 POINTER_STOLEN"}, invariants(w.check(JobsState{Jobs: []Job{job("j1", JobRunning)}}, false)))
+	// A step points the pointer of a RUNNING job at another job.
+	w = newJobWatch()
+	require.Empty(t, w.check(JobsState{Jobs: []Job{job("j1", JobRunning)}, Running: map[string]string{"t": "j1"}}, false))
+	require.Equal(t, []string{"6 DUPLICATE_JOB", "6 DUPLICATE_JOB"}, invariants(w.check(JobsState{
+		Jobs: []Job{job("j1", JobRunning), job("j2", JobRunning)}, Running: map[string]string{"t": "j2"}}, false)))
+	// The pointer's TTL runs out while its job runs: an orphan, which then
+	// competes with no newer job.
+	w = newJobWatch()
+	require.Empty(t, w.check(JobsState{Jobs: []Job{job("j1", JobRunning)}, Running: map[string]string{"t": "j1"}}, false))
+	require.Empty(t, w.check(JobsState{Jobs: []Job{job("j1", JobRunning)}}, true))
+	require.Empty(t, w.check(JobsState{Jobs: []Job{job("j1", JobRunning), job("j2", JobRunning)}, Running: map[string]string{"t": "j2"}}, false))
+	// A job that ended may lose its pointer to anyone.
+	require.Empty(t, w.check(JobsState{Jobs: []Job{job("j1", JobRunning), job("j2", JobSuccess)}}, false))
 	// FAILED, then SUCCESS.
 	w = newJobWatch()
-	require.Empty(t, w.check(JobsState{Jobs: []Job{job("j1", JobFailed)}}))
-	require.Equal(t, []string{"5 TERMINAL_OVERWRITE"}, invariants(w.check(JobsState{Jobs: []Job{job("j1", JobSuccess)}})))
+	require.Empty(t, w.check(JobsState{Jobs: []Job{job("j1", JobFailed)}}, false))
+	require.Equal(t, []string{"5 TERMINAL_OVERWRITE"}, invariants(w.check(JobsState{Jobs: []Job{job("j1", JobSuccess)}}, false)))
 }
 
 func TestCheckLedger(t *testing.T) {
 	tenant := Tenant{TenantID: "t", MembershipRevision: 7, RegionID: "r", RegionEpoch: 3, Active: true}
 	rollout := Rollout{NamespaceEpoch: 2, MinimumWriterVersion: 2, CheckpointSchemaVersion: 1}
 	exec := func(id string, token int64) Execution {
-		return Execution{OperationID: id, TenantID: "t", Owner: "w", FencingToken: token, NamespaceEpoch: 2,
-			MembershipRevision: 7, RegionID: "r", RegionEpoch: 3, State: "COMMITTED", ContractVersion: 2}
+		return Execution{OperationID: id, ConflictKey: "k", TenantID: "t", Owner: "w", FencingToken: token, NamespaceEpoch: 2,
+			MembershipRevision: 7, RegionID: "r", RegionEpoch: 3, State: "COMMITTED", ContractVersion: 2, SummaryValue: 5}
 	}
 	state := func(execs ...Execution) LedgerState {
 		s := LedgerState{Tenants: []Tenant{tenant}, Rollout: rollout, Executions: execs,
-			Resources:   []Resource{{ConflictKey: "k", SummaryValue: 5, LastAcceptedFence: 42}},
+			Resources:   []Resource{{ConflictKey: "k", NamespaceEpoch: 2, SummaryValue: 5, LastAcceptedFence: 42}},
 			Checkpoints: []Checkpoint{{ConflictKey: "k", SummaryValue: 5, FencingToken: 42}}}
 		for _, e := range execs {
 			if e.State == "COMMITTED" {
@@ -97,6 +111,58 @@ func TestCheckLedger(t *testing.T) {
 	drifted := state(exec("a", 42))
 	drifted.Checkpoints[0].SummaryValue = 4
 	require.Equal(t, []int{3}, invariants(CheckLedger(drifted, 0)))
+
+	// The business row changed without an execution: a first write cut in
+	// half, a later one, and a retry of the same token applied again.
+	require.Equal(t, []int{3}, invariants(CheckLedger(state(), 0)))
+	moved := state(exec("a", 41), exec("b", 42))
+	moved.Resources[0].SummaryValue, moved.Checkpoints[0].SummaryValue = 9, 9
+	require.Equal(t, []string{"DUPLICATE_WRITE"}, anomaliesOf(CheckLedger(moved, 0)), "a write of token 42 changed it again")
+	moved.Resources[0].LastAcceptedFence, moved.Checkpoints[0].FencingToken = 43, 43
+	require.Equal(t, []string{"PARTIAL_COMMIT"}, anomaliesOf(CheckLedger(moved, 0)))
+	retried := state(exec("a", 42))
+	retried.Resources[0].SummaryValue, retried.Checkpoints[0].SummaryValue = 10, 10
+	require.Equal(t, []string{"DUPLICATE_WRITE"}, anomaliesOf(CheckLedger(retried, 0)))
+	// The same token committed twice, each with an execution.
+	require.Equal(t, []string{"DUPLICATE_WRITE"}, anomaliesOf(CheckLedger(state(exec("a", 42), exec("b", 42)), 0)))
+}
+
+func anomaliesOf(breaks []Break) []string {
+	var out []string
+	for _, b := range breaks {
+		out = append(out, b.Anomaly)
+	}
+	return out
+}
+
+func TestCheckLeases(t *testing.T) {
+	a, b := &Actor{Name: "A", Owner: "worker-A"}, &Actor{Name: "B", Owner: "worker-B"}
+	lease := func(value string, ttl time.Duration) RedisKey {
+		return RedisKey{Key: "fencelab:{x}:lease", Role: RoleLease, Value: value, TTL: ttl}
+	}
+	held := []RedisKey{lease("worker-B|42", 20*time.Second)}
+	said := func(breaks []Break) []string {
+		var out []string
+		for _, b := range breaks {
+			out = append(out, b.Detail)
+		}
+		return out
+	}
+	// The holder releases or renews its own; the clock and a restart end anyone's.
+	require.Empty(t, checkLeases(held, nil, cause{actor: b}, true, 0))
+	require.Empty(t, checkLeases(held, []RedisKey{lease("worker-B|42", 30*time.Second)}, cause{actor: b}, true, 0))
+	require.Empty(t, checkLeases(held, nil, cause{clock: true}, true, 0))
+	require.Empty(t, checkLeases(held, nil, cause{actor: a, restart: true}, true, 0))
+	// Another worker deletes, replaces or extends it.
+	require.Equal(t, []string{"worker-B's lease (token 42) was ended by a step of A, which does not hold it: neither its holder's release nor its TTL"},
+		said(checkLeases(held, nil, cause{actor: a}, true, 0)))
+	require.Len(t, checkLeases(held, []RedisKey{lease("worker-A|43", 30*time.Second)}, cause{actor: a}, true, 0), 1)
+	require.Equal(t, []string{"worker-B's lease (token 42) was extended by a step of A, which does not hold it"},
+		said(checkLeases(held, []RedisKey{lease("worker-B|42", 30*time.Second)}, cause{actor: a}, true, 0)))
+	// On a real Redis, a lease whose TTL ran out on the wall clock since it
+	// was read is not another's doing.
+	require.Empty(t, checkLeases(held, nil, cause{actor: a}, false, 25*time.Second))
+	require.Len(t, checkLeases(held, nil, cause{actor: a}, false, time.Second), 1)
 }
 
 func TestOneLine(t *testing.T) {

@@ -114,35 +114,78 @@ type ActorSpec struct {
 	Program  []Step
 }
 
-// Step is one atomic interaction with one backend.
+// Step is one thing an actor does, as its program and the guided order
+// count them: "acquire resource lease", "poll status". It is one or more
+// calls, each one round trip that is one atomic unit on its backend — one
+// Lua script, one SQL statement or transaction, one provider call — so
+// another actor can act between any two calls of a step (`check` and free
+// stepping go call by call; the guided order takes a step whole).
+//
+// A step of one call sets Run; a step of several sets Calls instead. A
+// call's outcome says what comes next: Continue goes on with the step's
+// next call, ContinueAt with a later one; Advance, Wait and Finish end the
+// step as a one-call step's do. What a call learns for a later one lives
+// in the actor's Memory (Seen), which a saved state keeps.
 type Step struct {
-	Name string
-	Run  func(ctx context.Context, t *Turn) (StepOutcome, error)
+	Name  string
+	Run   func(ctx context.Context, t *Turn) (StepOutcome, error)
+	Calls []Call
+	// Touches is what a step of one call touches (see Call).
+	Touches Footprint
 }
 
-// StepOutcome says whether the actor moves on to its next step.
+// Call is one round trip of a step. Touches declares what it may read and
+// write, for the checker's reduction; undeclared, it commutes with nothing.
+type Call struct {
+	Name    string
+	Run     func(ctx context.Context, t *Turn) (StepOutcome, error)
+	Touches Footprint
+}
+
+// calls are the step's round trips in order.
+func (s Step) calls() []Call {
+	if len(s.Calls) > 0 {
+		return s.Calls
+	}
+	return []Call{{Name: s.Name, Run: s.Run, Touches: s.Touches}}
+}
+
+// StepOutcome says what the actor does after a call.
 type StepOutcome int
 
 const (
 	// Advance: the step is done; the program moves on.
 	Advance StepOutcome = iota
 	// Wait: the step could not proceed (a contended lease); the actor stays
-	// on it and tries again when stepped.
+	// on it and starts it over when stepped.
 	Wait
 	// Finish: the step ends the actor's program (a request that reused a
 	// running job starts no worker).
 	Finish
+	// Continue: this call is done and the step goes on with its next one.
+	Continue
+	// continueAt + i goes on with call i (ContinueAt).
+	continueAt
 )
+
+// ContinueAt: this call is done and the step goes on with call i (a later
+// one), skipping those between — a lookup that found nothing to read.
+func ContinueAt(i int) StepOutcome { return continueAt + StepOutcome(i) }
 
 // ActionKind is what the user (or the guided order) asks the lab to do.
 type ActionKind int
 
 const (
+	// StepActor runs the actor's current step to its end: every call of
+	// it that is left. The guided order and n take steps.
 	StepActor ActionKind = iota
 	PauseActor
 	ResumeActor
 	AdvanceClock    // by Action.By
 	AdvanceToExpiry // to the next key expiry in Redis
+	// CallActor runs one call of the actor's current step: one round trip.
+	// `check` and the explorer's digit keys take calls.
+	CallActor
 )
 
 // Action is one entry of the lab's action log.
@@ -164,6 +207,8 @@ func (a Action) Words() lang.Phrase {
 	switch a.Kind {
 	case StepActor:
 		return lang.P("step %s", a.Actor)
+	case CallActor:
+		return lang.P("one call of %s", a.Actor)
 	case PauseActor:
 		return lang.P("pause %s", a.Actor)
 	case ResumeActor:
@@ -177,6 +222,7 @@ func (a Action) Words() lang.Phrase {
 
 // Shorthands for guided orders.
 func Do(actor string) Action            { return Action{Kind: StepActor, Actor: actor} }
+func DoCall(actor string) Action        { return Action{Kind: CallActor, Actor: actor} }
 func Pause(actor, why string) Action    { return Action{Kind: PauseActor, Actor: actor, Note: why} }
 func Resume(actor string) Action        { return Action{Kind: ResumeActor, Actor: actor} }
 func AdvanceBy(by time.Duration) Action { return Action{Kind: AdvanceClock, By: by} }

@@ -24,9 +24,11 @@ const TraceFormat = "fencelab-trace/1"
 // it ran: `run --save-trace`, the explorer and `check` write one; `replay`
 // runs it again and compares, and `fencelab --trace` steps through it.
 type Trace struct {
-	Format   string        `json:"format"`
-	Scenario string        `json:"scenario"`
-	Mode     string        `json:"mode"` // "safe" or "unsafe"
+	Format   string `json:"format"`
+	Scenario string `json:"scenario"`
+	Mode     string `json:"mode"` // "safe" or "unsafe"
+	// Without names the guards removed from SAFE for this run (--without).
+	Without  []string      `json:"without,omitempty"`
 	LeaseTTL TraceDuration `json:"leaseTTL"`
 	Schedule []TraceAction `json:"schedule"`
 	Events   []TraceEvent  `json:"events"`
@@ -35,7 +37,8 @@ type Trace struct {
 
 // TraceAction is one action of a schedule, as JSON.
 type TraceAction struct {
-	// Action is step, pause, resume, advance (by By) or advance-to-expiry.
+	// Action is step (an actor's step, whole), call (one round trip of
+	// it), pause, resume, advance (by By) or advance-to-expiry.
 	Action string `json:"action"`
 	Actor  string `json:"actor,omitempty"`
 	By     string `json:"by,omitempty"`
@@ -100,7 +103,7 @@ type traceName struct {
 // an error lists them.
 var traceNames = []traceName{
 	{StepActor, "step"}, {PauseActor, "pause"}, {ResumeActor, "resume"},
-	{AdvanceClock, "advance"}, {AdvanceToExpiry, "advance-to-expiry"},
+	{AdvanceClock, "advance"}, {AdvanceToExpiry, "advance-to-expiry"}, {CallActor, "call"},
 }
 
 // TraceActionOf writes an action as a trace does.
@@ -136,7 +139,7 @@ func (t TraceAction) ToAction() (Action, error) {
 		}
 		a.By = by
 	}
-	needsActor := a.Kind == StepActor || a.Kind == PauseActor || a.Kind == ResumeActor
+	needsActor := a.Kind == StepActor || a.Kind == CallActor || a.Kind == PauseActor || a.Kind == ResumeActor
 	if needsActor && t.Actor == "" {
 		return a, lang.Error("%s needs an actor", t.Action)
 	}
@@ -193,6 +196,13 @@ func ParseTrace(data []byte) (Trace, error) {
 	if t.LeaseTTL <= 0 {
 		return Trace{}, traceError("leaseTTL must be positive, got %s", time.Duration(t.LeaseTTL))
 	}
+	without, err := ParseGuards(strings.Join(t.Without, ","))
+	if err != nil {
+		return Trace{}, traceError("without: %v", err)
+	}
+	if without != 0 && t.ModeOf() == Unsafe {
+		return Trace{}, traceError("without names guards, but UNSAFE has none to remove")
+	}
 	if len(t.Schedule) == 0 {
 		return Trace{}, traceError("its schedule is empty")
 	}
@@ -245,6 +255,13 @@ func (t Trace) ModeOf() Mode {
 	return m
 }
 
+// WithoutOf is the set of guards the trace's run removed; ParseTrace
+// checked the names.
+func (t Trace) WithoutOf() GuardSet {
+	s, _ := ParseGuards(strings.Join(t.Without, ","))
+	return s
+}
+
 // Bind checks the trace against its scenario (every actor it names exists
 // in that mode) and returns the schedule as actions.
 func (t Trace) Bind(s *Scenario) ([]Action, error) {
@@ -291,11 +308,15 @@ func (s *Scenario) WithSchedule(mode Mode, schedule []Action, recorded *TraceRes
 	return &c
 }
 
-// Schedule is the actions the lab has taken since its last reset.
+// Schedule is the actions the lab has taken since its last reset. A call
+// that made a whole step is written as the step.
 func (l *Lab) Schedule() []Action {
 	out := make([]Action, len(l.log))
 	for i, entry := range l.log {
 		out[i] = entry.Action
+		if entry.whole {
+			out[i].Kind = StepActor
+		}
 	}
 	return out
 }
@@ -315,6 +336,7 @@ func NewTrace(leaseTTL time.Duration, schedule []Action, r Result) Trace {
 		Format:   TraceFormat,
 		Scenario: r.Scenario,
 		Mode:     strings.ToLower(r.Mode.String()),
+		Without:  r.Without.Names(),
 		LeaseTTL: TraceDuration(leaseTTL),
 		Schedule: make([]TraceAction, 0, len(schedule)),
 		Events:   make([]TraceEvent, 0, len(r.Timeline)),

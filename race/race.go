@@ -93,7 +93,7 @@ func Forced(ctx context.Context, rdb Redis, n int, now time.Time, progress func(
 			c  engine.RedisClient
 			id string
 		}{{a, "job-a"}, {b, "job-b"}} {
-			grant, err := req.c.AcquireJob(ctx, t, req.id, total, now, ttl)
+			grant, err := req.c.AcquireJob(ctx, t, req.id, total, now, ttl, ttl)
 			if err != nil {
 				return r, err
 			}
@@ -107,7 +107,7 @@ func Forced(ctx context.Context, rdb Redis, n int, now time.Time, progress func(
 		// Terminal transition, naive: the poll's HSET FAILED, then the late
 		// worker's HSET SUCCESS.
 		t = target("terminal-naive", i)
-		if _, err := a.AcquireJob(ctx, t, "job-a", total, now, ttl); err != nil {
+		if _, err := a.AcquireJob(ctx, t, "job-a", total, now, ttl, ttl); err != nil {
 			return r, err
 		}
 		if err := b.SetJobStatus(ctx, t, "job-a", engine.JobFailed); err != nil {
@@ -118,14 +118,14 @@ func Forced(ctx context.Context, rdb Redis, n int, now time.Time, progress func(
 		}
 		// ... and with the transition script.
 		t = target("terminal-lua", i)
-		if _, err := a.AcquireJob(ctx, t, "job-a", total, now, ttl); err != nil {
+		if _, err := a.AcquireJob(ctx, t, "job-a", total, now, ttl, ttl); err != nil {
 			return r, err
 		}
 		for _, step := range []struct {
 			c  engine.RedisClient
 			to string
 		}{{b, engine.JobFailed}, {a, engine.JobSuccess}} {
-			if _, err := step.c.TransitionJob(ctx, t, "job-a", step.to); err != nil {
+			if _, err := step.c.TransitionJob(ctx, t, "job-a", step.to, 0); err != nil {
 				return r, err
 			}
 		}
@@ -133,16 +133,16 @@ func Forced(ctx context.Context, rdb Redis, n int, now time.Time, progress func(
 		// Pointer ownership: job 1 fails (its pointer released), job 2 is
 		// acquired, job 1's worker finishes late.
 		t = target("pointer", i)
-		if _, err := a.AcquireJob(ctx, t, "job-1", total, now, ttl); err != nil {
+		if _, err := a.AcquireJob(ctx, t, "job-1", total, now, ttl, ttl); err != nil {
 			return r, err
 		}
-		if _, err := b.TransitionJob(ctx, t, "job-1", engine.JobFailed); err != nil {
+		if _, err := b.TransitionJob(ctx, t, "job-1", engine.JobFailed, 0); err != nil {
 			return r, err
 		}
-		if _, err := b.AcquireJob(ctx, t, "job-2", total, now, ttl); err != nil {
+		if _, err := b.AcquireJob(ctx, t, "job-2", total, now, ttl, ttl); err != nil {
 			return r, err
 		}
-		if _, err := a.TransitionJob(ctx, t, "job-1", engine.JobSuccess); err != nil {
+		if _, err := a.TransitionJob(ctx, t, "job-1", engine.JobSuccess, 0); err != nil {
 			return r, err
 		}
 		if progress != nil {
@@ -263,7 +263,7 @@ func Free(ctx context.Context, rdb Redis, k int, now time.Time, progress func(do
 		return c.SetRunning(ctx, target, id, ttl)
 	}
 	lua := func(c engine.RedisClient, target, id string) error {
-		_, err := c.AcquireJob(ctx, target, id, total, now, ttl)
+		_, err := c.AcquireJob(ctx, target, id, total, now, ttl, ttl)
 		return err
 	}
 	for i := 0; i < k; i++ {

@@ -48,10 +48,13 @@ func All() []*engine.Scenario {
 		nonFenceableEffect(),
 		counterLoss(),
 		staleRead(),
+		retrySameToken(),
+		staleRelease(),
 		asyncJobAcquire(),
 		terminalTransition(),
 		pointerOwnership(),
 		workerStartFailure(),
+		pointerSplit(),
 	}
 }
 

@@ -109,6 +109,31 @@ var catalog = map[string]map[engine.Mode]row{
 			{"daily-summary", 41, "REJECTED", engine.StaleFence},
 		}, nil},
 	},
+	// The retry carries the token and (SAFE) the OperationId of the write
+	// that landed: the fence refuses it, and no second execution is
+	// written. UNSAFE's retry is a new request: two executions of 41.
+	"retry-same-token": {
+		engine.Safe: {10, 10, 41, engine.StaleFence, []execution{
+			{"daily-summary", 41, "COMMITTED", ""},
+		}, nil},
+		engine.Unsafe: {10, 20, 41, "DUPLICATE_WRITE", []execution{
+			{"daily-summary", 41, "COMMITTED", ""},
+			{"daily-summary", 41, "COMMITTED", ""},
+		}, []int{1}},
+	},
+	// A's renew finds B's lease (SAFE: A stops); C waits for B. UNSAFE's
+	// renew and release take B's lease, and C's later.
+	"stale-release": {
+		engine.Safe: {43, 43, 43, scenarios.LeaseLost, []execution{
+			{"daily-summary", 42, "COMMITTED", ""},
+			{"daily-summary", 43, "COMMITTED", ""},
+		}, nil},
+		engine.Unsafe: {43, 42, 42, "LEASE_STOLEN", []execution{
+			{"daily-summary", 41, "COMMITTED", ""},
+			{"daily-summary", 43, "COMMITTED", ""},
+			{"daily-summary", 42, "COMMITTED", ""},
+		}, []int{8, 1, 8}},
+	},
 	// The second seed lives in Redis: no executions; the measures are job
 	// hashes, applied results and preserved pointers.
 	"async-job-acquire": {
@@ -126,6 +151,12 @@ var catalog = map[string]map[engine.Mode]row{
 	"worker-start-failure": {
 		engine.Safe:   {2, 2, 0, scenarios.DeadlineExceeded, nil, nil},
 		engine.Unsafe: {2, 1, 0, engine.VerdictStuck, nil, nil},
+	},
+	// Job 1's running key expired first: its late SUCCESS is refused
+	// (SAFE) or takes job 2's key with it (UNSAFE).
+	"pointer-split": {
+		engine.Safe:   {0, 0, 0, engine.NotOwner, nil, nil},
+		engine.Unsafe: {0, 1, 0, "POINTER_STOLEN", nil, []int{6}},
 	},
 }
 

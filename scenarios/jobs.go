@@ -33,19 +33,47 @@ const (
 type request struct {
 	name  string // R1
 	jobID string // the id it creates: job-1
+	// leasedPointer gives the running pointer the lab's lease TTL instead
+	// of the job hash's hour: the pointer is then a lease on the target's
+	// run right, and the two keys part ways while the job runs.
+	leasedPointer bool
 }
 
+func (r request) pointerLife(t *engine.Turn) time.Duration {
+	if r.leasedPointer {
+		return t.LeaseTTL()
+	}
+	return jobTTL
+}
+
+// spec is the request's program: SAFE takes the job in one step, the Lua
+// acquireJob (or, with atomic-acquire removed, the same GET, read, HSET
+// and SET the naive code makes, one round trip each, in one step); UNSAFE
+// is the naive code as three steps of its own.
 func (r request) spec(mode engine.Mode) engine.ActorSpec {
-	program := []engine.Step{r.acquireJob()}
+	program := []engine.Step{{Name: "acquire job", Calls: []engine.Call{r.acquireJob(), r.readRunning(), r.createJobHash(), r.setRunning()}}}
 	if mode == engine.Unsafe {
-		program = []engine.Step{r.getRunning(), r.createJobHash(), r.setRunning()}
+		program = []engine.Step{
+			{Name: "GET running key", Calls: []engine.Call{r.getRunning(), r.readRunning()}},
+			{Name: "HSET job hash", Run: r.createJobHash().Run, Touches: r.createJobHash().Touches},
+			{Name: "SET running key", Run: r.setRunning().Run, Touches: r.setRunning().Touches},
+		}
 	}
 	return engine.ActorSpec{Name: r.name, Label: lang.P("request %s", r.name[1:]), Owner: r.name, Program: program}
 }
 
-func (r request) acquireJob() engine.Step {
-	return engine.Step{Name: "acquireJob (Lua)", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		grant, err := t.Jobs().AcquireJob(ctx, JobTarget, r.jobID, jobItems, t.Now(), jobTTL)
+// Indexes of the calls of SAFE's acquire step.
+const (
+	callReadRunning = 1
+	callCreateJob   = 2
+)
+
+func (r request) acquireJob() engine.Call {
+	return engine.Call{Name: "acquireJob (Lua)", Touches: stampJobs, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+		if t.Off(engine.GuardAtomicAcquire) {
+			return r.getRunning().Run(ctx, t)
+		}
+		grant, err := t.Jobs().AcquireJob(ctx, JobTarget, r.jobID, jobItems, t.Now(), jobTTL, r.pointerLife(t))
 		if err != nil {
 			return 0, err
 		}
@@ -63,47 +91,69 @@ func (r request) acquireJob() engine.Step {
 	}}
 }
 
-// getRunning is the naive lookup: GET the pointer; a RUNNING job is reused.
-func (r request) getRunning() engine.Step {
-	return engine.Step{Name: "GET running key", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+// getRunning is the naive lookup's first round trip: GET the pointer.
+func (r request) getRunning() engine.Call {
+	return engine.Call{Name: "GET running key", Touches: readJobs, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		id, found, err := t.Jobs().GetRunning(ctx, JobTarget)
 		if err != nil {
 			return 0, err
 		}
 		if found {
-			job, ok, err := t.Jobs().ReadJob(ctx, JobTarget, id)
-			if err != nil {
-				return 0, err
-			}
-			if ok && job.Status == engine.JobRunning {
-				m := t.Memory()
-				m.JobID, m.JobReused = id, true
-				t.Emitf(engine.LayerCoordination, "GET_RUNNING", "REUSED", "running key → %s (RUNNING): %s returns it", id, r.name)
-				t.Narrate("%s finds %s running and hands it back instead of starting another — even if nobody is working on it.", r.name, id)
-				return engine.Finish, nil
-			}
+			t.Memory().Seen = engine.Sighting{Found: true, Pointer: id}
+			t.Emitf(engine.LayerCoordination, "GET_RUNNING", "READ", "running key → %s: %s will read its status", id, r.name)
+			t.Narrate("%s finds the running key pointing at %s; whether that job still runs is a second read, and anything can happen in between.", r.name, id)
+			return engine.Continue, nil
 		}
 		t.Emitf(engine.LayerCoordination, "GET_RUNNING", "READ", "no running job for %s: %s will create one", JobTarget, r.name)
 		t.Narrate("%s saw no running job. Nothing stops another request from seeing the same before either writes.", r.name)
-		return engine.Advance, nil
+		return engine.ContinueAt(callCreateJob), nil
 	}}
 }
 
-func (r request) createJobHash() engine.Step {
-	return engine.Step{Name: "HSET job hash", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+// readRunning is the naive lookup's second round trip: the status of the
+// job the pointer named; a RUNNING job is reused.
+func (r request) readRunning() engine.Call {
+	return engine.Call{Name: "read the running job", Touches: readJobs, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+		m := t.Memory()
+		id := m.Seen.Pointer
+		if id == "" {
+			return engine.Continue, nil
+		}
+		job, ok, err := t.Jobs().ReadJob(ctx, JobTarget, id)
+		if err != nil {
+			return 0, err
+		}
+		if ok && job.Status == engine.JobRunning {
+			m.JobID, m.JobReused = id, true
+			t.Emitf(engine.LayerCoordination, "GET_RUNNING", "REUSED", "running key → %s (RUNNING): %s returns it", id, r.name)
+			t.Narrate("%s finds %s running and hands it back instead of starting another — even if nobody is working on it.", r.name, id)
+			return engine.Finish, nil
+		}
+		status := "gone"
+		if ok {
+			status = job.Status
+		}
+		t.Emitf(engine.LayerCoordination, "GET_RUNNING", "READ", "%s is %s: %s will create a job of its own", id, status, r.name)
+		t.Narrate("%s sees %s is %s, so it will start a job of its own.", r.name, id, status)
+		return engine.Continue, nil
+	}}
+}
+
+func (r request) createJobHash() engine.Call {
+	return engine.Call{Name: "HSET job hash", Touches: stampJobs, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		if err := t.Jobs().CreateJobHash(ctx, JobTarget, r.jobID, jobItems, t.Now(), jobTTL); err != nil {
 			return 0, err
 		}
 		t.Memory().JobID = r.jobID
 		t.Emitf(engine.LayerCoordination, "HSET_JOB", "CREATED", "%s created RUNNING (0/%d); the running key is not set yet", r.jobID, jobItems)
 		t.Narrate("%s writes %s as RUNNING, but the running key does not point at it yet: for a moment nobody can find it.", r.name, r.jobID)
-		return engine.Advance, nil
+		return engine.Continue, nil
 	}}
 }
 
-func (r request) setRunning() engine.Step {
-	return engine.Step{Name: "SET running key", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		if err := t.Jobs().SetRunning(ctx, JobTarget, r.jobID, jobTTL); err != nil {
+func (r request) setRunning() engine.Call {
+	return engine.Call{Name: "SET running key", Touches: writeJobs, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+		if err := t.Jobs().SetRunning(ctx, JobTarget, r.jobID, r.pointerLife(t)); err != nil {
 			return 0, err
 		}
 		t.Emitf(engine.LayerCoordination, "SET_RUNNING", "WRITTEN", "running key → %s; its worker starts", r.jobID)
@@ -127,7 +177,7 @@ func (w jobWorker) spec(mode engine.Mode) engine.ActorSpec {
 }
 
 func (w jobWorker) process() engine.Step {
-	return engine.Step{Name: "process items", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+	return engine.Step{Name: "process items", Touches: withPeers(stampJobs, w.request), Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		req := t.Peer(w.request).Memory
 		switch {
 		case req.JobReused:
@@ -140,16 +190,14 @@ func (w jobWorker) process() engine.Step {
 			return engine.Wait, nil
 		}
 		t.Memory().JobID = req.JobID
-		if _, found, err := t.Jobs().ReadJob(ctx, JobTarget, req.JobID); err != nil || !found {
-			if err != nil {
-				return 0, err
-			}
+		found, err := t.Jobs().ReportProgress(ctx, JobTarget, req.JobID, jobItems, jobResults, t.Now())
+		if err != nil {
+			return 0, err
+		}
+		if !found {
 			t.Emitf(engine.LayerAPI, "PROCESS", "GONE", "%s is gone from Redis (its TTL ended); %s stops", req.JobID, w.name)
 			t.Narrate("%s's job expired from Redis before it began, so it stops.", w.name)
 			return engine.Finish, nil
-		}
-		if err := t.Jobs().ReportProgress(ctx, JobTarget, req.JobID, jobItems, jobResults, t.Now()); err != nil {
-			return 0, err
 		}
 		t.Emitf(engine.LayerAPI, "PROCESS", "PROCESSED", "%s processed %d/%d items of %s; the results wait in Redis",
 			w.name, jobItems, jobItems, req.JobID)
@@ -159,9 +207,9 @@ func (w jobWorker) process() engine.Step {
 }
 
 func (w jobWorker) markSuccess() engine.Step {
-	return engine.Step{Name: "mark SUCCESS (Lua)", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+	return engine.Step{Name: "mark SUCCESS (Lua)", Touches: writeJobs, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		id := t.Memory().JobID
-		result, err := t.Jobs().TransitionJob(ctx, JobTarget, id, engine.JobSuccess)
+		result, err := t.Jobs().TransitionJob(ctx, JobTarget, id, engine.JobSuccess, t.Unguarded(engine.GuardTerminal, engine.GuardPointer))
 		if errors.Is(err, engine.ErrNotFound) {
 			t.Emitf(engine.LayerCoordination, "SUCCESS", "GONE", "%s is gone from Redis (its TTL ended): nothing to mark", id)
 			t.Narrate("%s expired from Redis before its worker finished, so there is nothing left to mark.", id)
@@ -171,8 +219,17 @@ func (w jobWorker) markSuccess() engine.Step {
 			return 0, err
 		}
 		if result.Applied {
-			t.Emitf(engine.LayerCoordination, "SUCCESS", "APPLIED", "%s RUNNING → SUCCESS; running key released", id)
-			t.Narrate("%s finishes: the script marks it SUCCESS and releases the running key in the same step.", id)
+			switch result.PointerCleared {
+			case id:
+				t.Emitf(engine.LayerCoordination, "SUCCESS", "APPLIED", "%s RUNNING → SUCCESS; running key released", id)
+				t.Narrate("%s finishes: the script marks it SUCCESS and releases the running key in the same step.", id)
+			case "":
+				t.Emitf(engine.LayerCoordination, "SUCCESS", "APPLIED", "%s → SUCCESS; it held no running key", id)
+				t.Narrate("%s is marked SUCCESS although it no longer holds the running key: nothing checked whose run this was.", id)
+			default:
+				t.Emitf(engine.LayerCoordination, "SUCCESS", "APPLIED", "%s → SUCCESS, and it deleted the running key of %s", id, result.PointerCleared)
+				t.Narrate("%s succeeds late and deletes the running key, which named %s: the newer job is running with nothing pointing at it.", id, result.PointerCleared)
+			}
 			return engine.Advance, nil
 		}
 		guard := fmt.Sprintf("%s is %s, not RUNNING → false", id, result.Status)
@@ -194,31 +251,36 @@ func (w jobWorker) markSuccess() engine.Step {
 // setSuccessNaive is the naive markSuccess: HSET status SUCCESS, whatever
 // the status was.
 func (w jobWorker) setSuccessNaive() engine.Step {
-	return engine.Step{Name: "HSET status SUCCESS", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+	return engine.Step{Name: "HSET status SUCCESS", Touches: writeJobs, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		id := t.Memory().JobID
-		before, _, err := t.Jobs().ReadJob(ctx, JobTarget, id)
-		if err != nil {
-			return 0, err
-		}
+		before := statusBefore(t, id)
 		if err := t.Jobs().SetJobStatus(ctx, JobTarget, id, engine.JobSuccess); err != nil {
 			return 0, err
 		}
-		t.Emitf(engine.LayerCoordination, "SUCCESS", "WRITTEN", "HSET %s status SUCCESS (it was %s)", id, before.Status)
-		if before.Status == engine.JobFailed {
+		t.Emitf(engine.LayerCoordination, "SUCCESS", "WRITTEN", "HSET %s status SUCCESS (it was %s)", id, before)
+		if before == engine.JobFailed {
 			t.Narrate("The plain HSET turns a FAILED job into SUCCESS: RUNNING → FAILED → SUCCESS, and the apply API now believes it.")
 		}
 		return engine.Advance, nil
 	}}
 }
 
+// statusBefore is a job's status as it was before this call, for the
+// narration ("it was FAILED"): the naive write itself reads nothing.
+func statusBefore(t *engine.Turn, id string) string {
+	for _, j := range t.Before().Jobs.Jobs {
+		if j.Target == JobTarget && j.ID == id {
+			return j.Status
+		}
+	}
+	return "gone"
+}
+
 // deleteRunningNaive DELs the running key without asking whose it is. The
 // job it means to release is its own, or, with jobOf, that actor's.
 func deleteRunningNaive(name, jobOf string) engine.Step {
-	return engine.Step{Name: name, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		pointer, found, err := t.Jobs().GetRunning(ctx, JobTarget)
-		if err != nil {
-			return 0, err
-		}
+	return engine.Step{Name: name, Touches: withPeers(writeJobs, jobOf), Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+		pointer, found := t.Before().Jobs.Running[JobTarget]
 		if err := t.Jobs().DeleteRunning(ctx, JobTarget); err != nil {
 			return 0, err
 		}
@@ -245,13 +307,17 @@ func deleteRunningNaive(name, jobOf string) engine.Step {
 // fails a RUNNING job at its absolute deadline, createdAt + 10 minutes on
 // the lab clock, with the Lua transition. UNSAFE times out on a heartbeat
 // instead (10 minutes without progress, and a job that never reported any
-// is "still starting"), and fails with a plain HSET and DEL.
+// is "still starting"), and fails with a plain HSET and DEL. Either reads
+// the job first and acts on what it read in a second round trip.
 type poller struct{ watch string }
 
 func (p poller) spec(mode engine.Mode) engine.ActorSpec {
-	program := []engine.Step{p.pollDeadline()}
+	program := []engine.Step{{Name: "poll status (deadline)", Calls: []engine.Call{p.pollDeadline(), p.failAtDeadline()}}}
 	if mode == engine.Unsafe {
-		program = []engine.Step{p.pollHeartbeat(), deleteRunningNaive("DEL running key", p.watch)}
+		program = []engine.Step{
+			{Name: "poll status (heartbeat)", Calls: []engine.Call{p.pollHeartbeat(), p.failNaive()}},
+			deleteRunningNaive("DEL running key", p.watch),
+		}
 	}
 	return engine.ActorSpec{Name: "P", Label: lang.P("status poller"), Owner: "poller", Program: program}
 }
@@ -264,8 +330,10 @@ func (p poller) job(ctx context.Context, t *engine.Turn) (engine.Job, bool, erro
 	return t.Jobs().ReadJob(ctx, JobTarget, id)
 }
 
-func (p poller) pollDeadline() engine.Step {
-	return engine.Step{Name: "poll status (deadline)", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+// pollDeadline reads the job; a RUNNING one past its deadline is failed by
+// the next call. Without the deadline guard nothing fails it.
+func (p poller) pollDeadline() engine.Call {
+	return engine.Call{Name: "read the job's status", Touches: withPeers(engine.Touching(engine.TouchJobs|engine.TouchClock, 0), p.watch), Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		job, found, err := p.job(ctx, t)
 		if err != nil {
 			return 0, err
@@ -286,7 +354,26 @@ func (p poller) pollDeadline() engine.Step {
 				deadline.Sub(t.Now()).Round(time.Second))
 			return engine.Wait, nil
 		}
-		result, err := t.Jobs().TransitionJob(ctx, JobTarget, job.ID, engine.JobFailed)
+		if t.Off(engine.GuardDeadline) {
+			t.Emitf(engine.LayerAPI, "POLL", "RUNNING", "%s RUNNING past its deadline: nothing fails it (the deadline guard is removed)", job.ID)
+			t.Narrate("Without the deadline, a job nobody runs stays RUNNING, and every request that comes reuses it.")
+			return engine.Wait, nil
+		}
+		t.Memory().Seen = engine.Sighting{Found: true, Job: job}
+		t.Emitf(engine.LayerAPI, "POLL", "OVERDUE", "%s RUNNING past its deadline (createdAt + 10m = %s): the poller fails it next",
+			job.ID, clock(t, deadline))
+		t.Narrate("The poller reads %s RUNNING and past its deadline; it fails it in its next call, whatever happens to the job in between.", job.ID)
+		return engine.Continue, nil
+	}}
+}
+
+// failAtDeadline fails the job the poller found overdue, with the Lua
+// transition: the job may have moved on since it was read.
+func (p poller) failAtDeadline() engine.Call {
+	return engine.Call{Name: "mark FAILED (Lua)", Touches: stampJobs, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+		job := t.Memory().Seen.Job
+		deadline := job.CreatedAt.Add(jobDeadline)
+		result, err := t.Jobs().TransitionJob(ctx, JobTarget, job.ID, engine.JobFailed, t.Unguarded(engine.GuardTerminal, engine.GuardPointer))
 		if errors.Is(err, engine.ErrNotFound) {
 			t.Emitf(engine.LayerAPI, "POLL", "GONE", "%s expired while being polled", job.ID)
 			t.Narrate("%s expired from Redis while the poller looked at it.", job.ID)
@@ -296,16 +383,20 @@ func (p poller) pollDeadline() engine.Step {
 			return 0, err
 		}
 		if !result.Applied {
-			t.Emitf(engine.LayerAPI, "POLL", job.Status, "%s could not be failed: %s", job.ID, result.Refusal)
+			t.Emitf(engine.LayerAPI, "POLL", result.Status, "%s could not be failed: %s", job.ID, result.Refusal)
 			t.Narrate("The poller could not fail %s: %s.", job.ID, result.Refusal)
 			return engine.Advance, nil
 		}
 		released := lang.P("the running key was not its own and stays")
-		if result.PointerReleased {
+		switch result.PointerCleared {
+		case job.ID:
 			released = lang.P("its running key is released")
+		case "":
+		default:
+			released = lang.P("the running key of %s is deleted", result.PointerCleared)
 		}
 		t.Emit(engine.LayerAPI, "POLL", "FAILED", fmt.Sprintf("now %s ≥ createdAt + 10m = %s → true", clock(t, t.Now()), clock(t, deadline)),
-			"%s RUNNING → FAILED at its deadline; %s", job.ID, released)
+			"%s → FAILED at its deadline; %s", job.ID, released)
 		t.Refuse(DeadlineExceeded)
 		t.Narrate("The deadline counts from createdAt, not from the last heartbeat: a job whose worker never started still ends, and the next request can start afresh.")
 		return engine.Advance, nil
@@ -314,8 +405,8 @@ func (p poller) pollDeadline() engine.Step {
 
 func clock(t *engine.Turn, at time.Time) string { return engine.FormatClock(at.Sub(t.Seed().Now)) }
 
-func (p poller) pollHeartbeat() engine.Step {
-	return engine.Step{Name: "poll status (heartbeat)", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+func (p poller) pollHeartbeat() engine.Call {
+	return engine.Call{Name: "read the job's status", Touches: withPeers(engine.Touching(engine.TouchJobs|engine.TouchClock, 0), p.watch), Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		job, found, err := p.job(ctx, t)
 		if err != nil {
 			return 0, err
@@ -337,6 +428,16 @@ func (p poller) pollHeartbeat() engine.Step {
 			t.Emitf(engine.LayerAPI, "POLL", "RUNNING", "%s RUNNING, last heartbeat %s ago", job.ID, t.Now().Sub(job.Heartbeat).Round(time.Second))
 			return engine.Wait, nil
 		}
+		t.Memory().Seen = engine.Sighting{Found: true, Job: job}
+		t.Emitf(engine.LayerAPI, "POLL", "OVERDUE", "%s RUNNING, no heartbeat for 10m: the poller fails it next", job.ID)
+		t.Narrate("The poller reads %s RUNNING with no heartbeat for ten minutes; it fails it in its next call.", job.ID)
+		return engine.Continue, nil
+	}}
+}
+
+func (p poller) failNaive() engine.Call {
+	return engine.Call{Name: "HSET status FAILED", Touches: writeJobs, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+		job := t.Memory().Seen.Job
 		if err := t.Jobs().SetJobStatus(ctx, JobTarget, job.ID, engine.JobFailed); err != nil {
 			return 0, err
 		}
@@ -346,9 +447,10 @@ func (p poller) pollHeartbeat() engine.Step {
 	}}
 }
 
-// applyAPI publishes R1's job's results to PostgreSQL if the job is SUCCESS.
+// applyAPI publishes R1's job's results to PostgreSQL if the job is SUCCESS:
+// it reads the job in Redis, then writes the results in PostgreSQL.
 func applyAPI(watch string) engine.ActorSpec {
-	step := engine.Step{Name: "apply results", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+	read := engine.Call{Name: "read the job", Touches: withPeers(readJobs, watch), Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		id := t.Peer(watch).Memory.JobID
 		job, found, err := t.Jobs().ReadJob(ctx, JobTarget, id)
 		if err != nil {
@@ -363,20 +465,26 @@ func applyAPI(watch string) engine.ActorSpec {
 			t.Narrate("The apply step publishes only a SUCCESS job: %s is %s, so its results stay out of PostgreSQL.", id, status)
 			return engine.Advance, nil
 		}
-		if err := t.Ledger().ApplyJobResults(ctx, id, JobTarget, job.Results, t.Now()); err != nil {
+		t.Memory().Seen = engine.Sighting{Found: true, Job: job}
+		return engine.Continue, nil
+	}}
+	apply := engine.Call{Name: "write the results", Touches: stampDB, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+		job := t.Memory().Seen.Job
+		if err := t.Ledger().ApplyJobResults(ctx, job.ID, JobTarget, job.Results, t.Now()); err != nil {
 			return 0, err
 		}
-		t.Emitf(engine.LayerDatabase, "APPLY", "APPLIED", "%s is SUCCESS: %q written to PostgreSQL", id, job.Results)
-		t.Narrate("The apply step sees SUCCESS and publishes %s's results to PostgreSQL — it cannot tell how that SUCCESS came about.", id)
+		t.Emitf(engine.LayerDatabase, "APPLY", "APPLIED", "%s is SUCCESS: %q written to PostgreSQL", job.ID, job.Results)
+		t.Narrate("The apply step sees SUCCESS and publishes %s's results to PostgreSQL — it cannot tell how that SUCCESS came about.", job.ID)
 		return engine.Advance, nil
 	}}
+	step := engine.Step{Name: "apply results", Calls: []engine.Call{read, apply}}
 	return engine.ActorSpec{Name: "AP", Label: lang.P("apply API"), Owner: "apply-api", Program: []engine.Step{step}}
 }
 
 // crash kills the process that ran a request right after it wrote the
 // running key: the worker it was about to start never runs.
 func crash(worker string) engine.ActorSpec {
-	step := engine.Step{Name: "crash the process", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+	step := engine.Step{Name: "crash the process", Touches: withPeers(engine.Footprint{}, worker), Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		t.Peer(worker).Halt("its process crashed before it started")
 		t.Emitf(engine.LayerAPI, "CRASH", "CRASHED", "the process died right after writing the running key; %s never starts", worker)
 		t.Narrate("The job exists in Redis as RUNNING, but no worker will ever finish it.")

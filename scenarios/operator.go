@@ -20,7 +20,7 @@ func operatorSpec(program ...engine.Step) engine.ActorSpec {
 // removeTenant takes the tenant away from this deployment: its membership
 // revision moves to revision and it is no longer active.
 func removeTenant(revision int64) engine.Step {
-	return engine.Step{Name: "remove tenant-a", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+	return engine.Step{Name: "remove tenant-a", Touches: stampDB, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		if err := t.Ledger().RemoveTenant(ctx, TenantID, revision, t.Now()); err != nil {
 			return 0, err
 		}
@@ -35,7 +35,7 @@ func removeTenant(revision int64) engine.Step {
 // partitionRegion cuts region-b off. Region-b keeps its own token source,
 // which has reached 99, while region-a epoch 3 stays authoritative.
 func partitionRegion() engine.Step {
-	return engine.Step{Name: "partition region-b", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+	return engine.Step{Name: "partition region-b", Touches: leases, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		if err := t.Leases().Bootstrap(ctx, regionBTokens, t.Seed().NamespaceEpoch, 99); err != nil {
 			return 0, err
 		}
@@ -48,7 +48,7 @@ func partitionRegion() engine.Step {
 
 // rollout deploys a new checkpoint schema and raises the minimum writer.
 func rollout(minimumWriter, checkpointSchema int) engine.Step {
-	return engine.Step{Name: "deploy (rollout)", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+	return engine.Step{Name: "deploy (rollout)", Touches: database, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		if err := t.Ledger().Rollout(ctx, minimumWriter, checkpointSchema); err != nil {
 			return 0, err
 		}
@@ -61,8 +61,8 @@ func rollout(minimumWriter, checkpointSchema int) engine.Step {
 
 // restartRedis loses Redis's data as a restart without persistence does.
 func restartRedis() engine.Step {
-	return engine.Step{Name: "restart Redis (no persistence)", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		restarted, err := t.Coordination().Restart(ctx)
+	return engine.Step{Name: "restart Redis (no persistence)", Touches: redisWhole, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+		restarted, err := t.RestartRedis(ctx)
 		if err != nil {
 			return 0, err
 		}
@@ -81,7 +81,7 @@ func restartRedis() engine.Step {
 // bumpNamespaceRedis starts namespace epoch `to` in Redis: a new token space
 // whose counter starts at 0.
 func bumpNamespaceRedis(to int64) engine.Step {
-	return engine.Step{Name: "bump namespace epoch in Redis", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+	return engine.Step{Name: "bump namespace epoch in Redis", Touches: leases, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		if err := t.Leases().Bootstrap(ctx, ConflictKey, to, 0); err != nil {
 			return 0, err
 		}
@@ -93,7 +93,7 @@ func bumpNamespaceRedis(to int64) engine.Step {
 
 // bumpNamespaceDatabase starts namespace epoch `to` in PostgreSQL.
 func bumpNamespaceDatabase(to int64) engine.Step {
-	return engine.Step{Name: "bump namespace epoch in PostgreSQL", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+	return engine.Step{Name: "bump namespace epoch in PostgreSQL", Touches: stampDB, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		if err := t.Ledger().BumpNamespace(ctx, ConflictKey, to, t.Now()); err != nil {
 			return 0, err
 		}

@@ -25,7 +25,7 @@ func outboxSpec(program ...engine.Step) engine.ActorSpec {
 }
 
 func claimOutbox() engine.Step {
-	return engine.Step{Name: "claim the oldest due outbox row", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+	return engine.Step{Name: "claim the oldest due outbox row", Touches: stampDB, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		row, found, err := t.Ledger().ClaimNextOutbox(ctx, t.Now(), claimTimeout)
 		if err != nil {
 			return 0, err
@@ -44,7 +44,7 @@ func claimOutbox() engine.Step {
 
 // callProvider sends the claimed row's effect under its own OperationId.
 func callProvider() engine.Step {
-	return engine.Step{Name: "call the provider", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+	return engine.Step{Name: "call the provider", Touches: provides, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		d := &t.Memory().Delivery
 		d.SentAs = d.OperationID
 		answer, err := t.Provider().Execute(ctx, d.SentAs, d.OperationID)
@@ -69,7 +69,7 @@ func emitAnswer(t *engine.Turn, code, operationID string, answer engine.Provider
 
 // recordOutcome stores the provider's answer on the outbox row.
 func recordOutcome() engine.Step {
-	return engine.Step{Name: "record the outcome", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+	return engine.Step{Name: "record the outcome", Touches: stampDB, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		d := t.Memory().Delivery
 		if d.Answer.Status == "" {
 			t.Emitf(engine.LayerDatabase, "RECORD", "IDLE", "no answer to record")
@@ -100,7 +100,7 @@ func recordOutcome() engine.Step {
 // findUnknown takes the oldest row whose outcome is unknown: marked for
 // reconciliation, or claimed by a worker whose claim expired.
 func findUnknown() engine.Step {
-	return engine.Step{Name: "find rows to reconcile", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+	return engine.Step{Name: "find rows to reconcile", Touches: stampDB, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		row, found, err := t.Ledger().ClaimForReconciliation(ctx, t.Now(), claimTimeout)
 		if err != nil {
 			return 0, err
@@ -119,9 +119,13 @@ func findUnknown() engine.Step {
 }
 
 // queryProvider asks what became of the original OperationId. It never
-// executes anything.
+// executes anything. Without the operation-id guard it does what the naive
+// code does instead: it sends the effect again under a new OperationId.
 func queryProvider() engine.Step {
-	return engine.Step{Name: "query the provider", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+	return engine.Step{Name: "resolve the unknown outcome", Touches: provides, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+		if t.Off(engine.GuardOperationID) {
+			return retry(ctx, t)
+		}
 		d := &t.Memory().Delivery
 		if d.OperationID == "" {
 			t.Emitf(engine.LayerExternal, "QUERY", "IDLE", "nothing to query")
@@ -151,21 +155,23 @@ func receiptSuffix(a engine.ProviderAnswer) lang.Phrase {
 // effect again under a fresh OperationId, which the provider cannot
 // recognise as the same effect.
 func retryWithNewID() engine.Step {
-	return engine.Step{Name: "retry with a new OperationId", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		d := &t.Memory().Delivery
-		if d.OperationID == "" {
-			t.Emitf(engine.LayerExternal, "RETRY", "IDLE", "nothing to retry")
-			return engine.Advance, nil
-		}
-		d.Retries++
-		d.SentAs = fmt.Sprintf("%s/retry-%d", d.OperationID, d.Retries)
-		answer, err := t.Provider().Execute(ctx, d.SentAs, d.OperationID)
-		if err != nil {
-			return 0, err
-		}
-		d.Answer = answer
-		emitAnswer(t, "RETRY", d.SentAs, answer)
-		t.Narrate("A new OperationId looks like a new payment to the provider: the effect is applied a second time.")
+	return engine.Step{Name: "retry with a new OperationId", Touches: provides, Run: retry}
+}
+
+func retry(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+	d := &t.Memory().Delivery
+	if d.OperationID == "" {
+		t.Emitf(engine.LayerExternal, "RETRY", "IDLE", "nothing to retry")
 		return engine.Advance, nil
-	}}
+	}
+	d.Retries++
+	d.SentAs = fmt.Sprintf("%s/retry-%d", d.OperationID, d.Retries)
+	answer, err := t.Provider().Execute(ctx, d.SentAs, d.OperationID)
+	if err != nil {
+		return 0, err
+	}
+	d.Answer = answer
+	emitAnswer(t, "RETRY", d.SentAs, answer)
+	t.Narrate("A new OperationId looks like a new payment to the provider: the effect is applied a second time.")
+	return engine.Advance, nil
 }

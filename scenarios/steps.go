@@ -3,6 +3,7 @@ package scenarios
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/fencelab/fencelab/engine"
@@ -34,6 +35,15 @@ type worker struct {
 	alwaysFenced bool
 	// naiveAcquire makes its UNSAFE acquire the naive script.
 	naiveAcquire bool
+	// naiveLeases makes its UNSAFE renew and release naive: they change
+	// whatever lease is there, without asking whose it is.
+	naiveLeases bool
+	// losesReply: the reply to its first write never comes back, so it
+	// cannot tell whether the write landed (a client-side timeout).
+	losesReply bool
+	// addsInPlace makes its UNSAFE read-modify-write an UPDATE that adds
+	// in place (summary = summary + n), not a value from an earlier read.
+	addsInPlace bool
 }
 
 func newWorker(name, job string, value func(m *engine.Memory) int64) worker {
@@ -59,7 +69,7 @@ func (w worker) spec(program ...engine.Step) engine.ActorSpec {
 // acquireLeader takes the job's leader lease; if another worker holds it,
 // this worker waits.
 func (w worker) acquireLeader() engine.Step {
-	return engine.Step{Name: "acquire leader lease " + w.job, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+	return engine.Step{Name: "acquire leader lease " + w.job, Touches: leases, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		grant, err := t.Leases().AcquireLeader(ctx, w.job, w.owner(), t.LeaseTTL())
 		if err != nil {
 			return 0, err
@@ -80,7 +90,7 @@ func (w worker) acquireLeader() engine.Step {
 
 // releaseLeader gives the leader lease back.
 func (w worker) releaseLeader() engine.Step {
-	return engine.Step{Name: "release leader lease", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+	return engine.Step{Name: "release leader lease", Touches: leases, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		status, err := t.Leases().ReleaseLeader(ctx, w.job, w.owner())
 		if err != nil {
 			return 0, err
@@ -100,14 +110,15 @@ func (w worker) releaseLeader() engine.Step {
 // acquireLease takes the resource lease of the conflict key and with it a
 // fencing token. A contended lease makes the worker wait.
 func (w worker) acquireLease() engine.Step {
-	return engine.Step{Name: "acquire resource lease", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+	return engine.Step{Name: "acquire resource lease", Touches: leases, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		m := t.Memory()
 		var grant engine.LeaseGrant
 		var err error
 		if w.naiveAcquire && t.Mode() == engine.Unsafe {
 			grant, err = t.Leases().AcquireLeaseNaive(ctx, w.tokenKey, w.owner(), t.LeaseTTL())
 		} else {
-			grant, err = t.Leases().AcquireLease(ctx, w.tokenKey, w.owner(), t.LeaseTTL(), m.Epoch)
+			grant, err = t.Leases().AcquireLease(ctx, w.tokenKey, w.owner(), t.LeaseTTL(), m.Epoch,
+				t.Unguarded(engine.GuardHistory, engine.GuardNamespace))
 		}
 		var mismatch *engine.EpochMismatchError
 		switch {
@@ -158,9 +169,9 @@ func (w worker) acquireLease() engine.Step {
 
 // releaseLease gives the resource lease back if it is still the worker's.
 func (w worker) releaseLease() engine.Step {
-	return engine.Step{Name: "release resource lease", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+	return engine.Step{Name: "release resource lease", Touches: leases, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		m := t.Memory()
-		status, err := t.Leases().ReleaseLease(ctx, w.tokenKey, w.owner(), m.Token, m.Epoch)
+		status, err := t.Leases().ReleaseLease(ctx, w.tokenKey, w.owner(), m.Token, m.Epoch, w.leaseGuards(t))
 		if err != nil {
 			return 0, err
 		}
@@ -180,9 +191,46 @@ func (w worker) releaseLease() engine.Step {
 	}}
 }
 
+// leaseGuards are the guards removed from the worker's renew and release:
+// in SAFE as --without says; in UNSAFE, for a worker with naive leases,
+// both of the checks (the naive code asks nobody whose the lease is).
+func (w worker) leaseGuards(t *engine.Turn) engine.GuardSet {
+	if w.naiveLeases && t.Mode() == engine.Unsafe {
+		return engine.Guards(engine.GuardOwner, engine.GuardNamespace)
+	}
+	return t.Unguarded(engine.GuardOwner, engine.GuardNamespace)
+}
+
+// renewLease extends the worker's lease before it writes, as a heartbeat
+// would. A renew that finds the lease no longer its own tells the worker it
+// lost it, and the worker stops: the lease it believed in is gone.
+func (w worker) renewLease() engine.Step {
+	return engine.Step{Name: "renew resource lease", Touches: leases, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+		m := t.Memory()
+		status, err := t.Leases().RenewLease(ctx, w.tokenKey, w.owner(), m.Token, t.LeaseTTL(), m.Epoch, w.leaseGuards(t))
+		if err != nil {
+			return 0, err
+		}
+		if status == engine.LeaseDone {
+			t.Emitf(engine.LayerCoordination, "RENEW", "RENEWED", "%s renews its lease of token %d for %s", w.name, m.Token, t.LeaseTTL())
+			t.Narrate("%s's renew went through, so it carries on sure that the lease, and token %d, are still its own.", w.name, m.Token)
+			return engine.Advance, nil
+		}
+		m.HoldsLease = false
+		t.Emit(engine.LayerCoordination, "RENEW", status.String(), fmt.Sprintf("lease = %s|%d → false", w.owner(), m.Token),
+			"token %d's lease is no longer %s's: the renew changes nothing and %s stops", m.Token, w.name, w.name)
+		t.Refuse(LeaseLost)
+		t.Narrate("The renew script finds another holder's lease and leaves it alone; %s learns it lost the lease and stops before doing any harm.", w.name)
+		return engine.Finish, nil
+	}}
+}
+
+// LeaseLost is the refusal of a renew by a worker whose lease is gone.
+const LeaseLost = "LEASE_LOST"
+
 // readSummary reads the business value the worker will build on.
 func (w worker) readSummary() engine.Step {
-	return engine.Step{Name: "read summary", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+	return engine.Step{Name: "read summary", Touches: readDatabase, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		v, err := t.Ledger().ReadSummary(ctx, ConflictKey)
 		if err != nil {
 			return 0, err
@@ -196,80 +244,159 @@ func (w worker) readSummary() engine.Step {
 }
 
 // writeSummary writes the worker's value: in SAFE through the fenced
-// mutation, in UNSAFE through the unconditional UPDATE.
-func (w worker) writeSummary() engine.Step {
-	return engine.Step{Name: "write summary", Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		m := t.Memory()
-		m.Writes++
-		write := engine.Write{
-			OperationID:        t.OperationID(w.job),
-			JobName:            w.job,
-			TenantID:           TenantID,
-			ConflictKey:        ConflictKey,
-			Owner:              w.owner(),
-			Token:              m.Token,
-			NamespaceEpoch:     m.Epoch,
-			MembershipRevision: w.revision,
-			RegionID:           w.region,
-			RegionEpoch:        w.regionEp,
-			ContractVersion:    w.contract,
-			CheckpointSchema:   w.schema,
-			Value:              w.value(m),
-			Now:                t.Now(),
-		}
-		underLock := w.adds != 0 && t.Mode() == engine.Safe
-		switch {
-		case underLock:
-			write.AddUnderLock, write.Delta = true, w.adds
-		case w.adds != 0:
-			read := m.Read
-			write.ReadValue = &read
-		}
-		mutate := t.Ledger().FencedMutation
-		if t.Mode() == engine.Unsafe && !w.alwaysFenced {
-			mutate = t.Ledger().UnfencedMutation
-		}
-		result, err := mutate(ctx, write)
-		if err != nil {
-			return 0, err
-		}
-		if underLock {
-			write.Value = result.Value
-		}
-		with := lang.P("without a fencing token")
-		switch {
-		case write.Token > 0 && m.Epoch != t.Seed().NamespaceEpoch:
-			with = lang.P("with (epoch %d, token %d)", m.Epoch, write.Token)
-		case write.Token > 0:
-			with = lang.P("with token %d", write.Token)
-		}
-		if result.Committed {
-			value := lang.P("%d", write.Value)
+// mutation, in UNSAFE through the unconditional UPDATE. It is one round
+// trip — the fenced statement writes the business row, checkpoint,
+// execution and outbox row together — or two, when the outbox guard is
+// removed: the business row and checkpoint first, then the execution and
+// outbox row in a transaction of their own.
+func (w worker) writeSummary() engine.Step { return w.write("write summary", false) }
+
+// write is writeSummary, or (retry) the same write sent again after its
+// reply was lost: the same token, and in SAFE the same OperationId, so the
+// database can tell it is the write it already has.
+func (w worker) write(name string, retry bool) engine.Step {
+	return engine.Step{Name: name, Calls: []engine.Call{
+		{Name: name, Touches: stampDB, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+			write, underLock := w.prepare(t, retry)
+			m := t.Memory()
+			mutate := t.Ledger().FencedMutation
+			if t.Mode() == engine.Unsafe && !w.alwaysFenced {
+				mutate = t.Ledger().UnfencedMutation
+			}
+			result, err := mutate(ctx, write)
+			if err != nil {
+				return 0, err
+			}
 			if underLock {
-				value = lang.P("%d (%d + %d, read under the row lock)", write.Value, result.Read, w.adds)
+				write.Value = result.Value
 			}
-			t.Emit(engine.LayerDatabase, "WRITE", "COMMITTED", result.Guard,
-				"%s commits summary = %s %s, with its checkpoint, execution and outbox row", w.name, value, with)
-			switch {
-			case t.Mode() == engine.Unsafe && !w.alwaysFenced:
-				t.Narrate("%s's UPDATE goes through unconditionally: nothing re-checks its token, tenant, region, version or namespace.", w.name)
-			case underLock && result.Read != m.Read:
-				t.Narrate("%s read %d earlier, but under the row lock the summary is %d: it adds %d to that, so no update is lost (%s).",
-					w.name, m.Read, result.Read, w.adds, result.Guard)
-			case underLock:
-				t.Narrate("PostgreSQL accepts %s (%s); it added %d to the %d it found under the row lock.", w.name, result.Guard, w.adds, result.Read)
-			case w.adds != 0:
-				t.Narrate("PostgreSQL accepts %s: %s. The fence orders writes, not reads: %d was computed from the %d it read before.",
-					w.name, result.Guard, write.Value, m.Read)
-			default:
-				t.Narrate("PostgreSQL accepts %s: %s, so this is the newest writer it has seen.", w.name, result.Guard)
+			w.tell(t, write, result, underLock, retry)
+			if write.Without.Has(engine.GuardOutbox) {
+				m.Seen.Sent, m.Seen.Write = &write, &result
+				return engine.Continue, nil
 			}
-		} else {
-			t.Emit(engine.LayerDatabase, "WRITE", "REJECTED", result.Guard,
-				"PostgreSQL rejects %s's summary = %d %s: %s", w.name, write.Value, with, result.Rejection)
-			t.Refuse(result.Rejection)
-			t.Narrate("PostgreSQL refuses %s (%s): the check in the same transaction as the write is what stops a stale worker.", w.name, result.Guard)
-		}
-		return engine.Advance, nil
+			return engine.Advance, nil
+		}},
+		{Name: "record execution and outbox row", Touches: stampDB, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+			m := t.Memory()
+			write, result := m.Seen.Sent, m.Seen.Write
+			if write == nil || result == nil {
+				return engine.Advance, nil
+			}
+			if err := t.Ledger().RecordWrite(ctx, *write, *result); err != nil {
+				return 0, err
+			}
+			state := "REJECTED"
+			if result.Committed {
+				state = "COMMITTED"
+			}
+			t.Emitf(engine.LayerDatabase, "RECORD", state, "%s records the execution of %s (%s)%s, in a transaction of its own",
+				w.name, write.OperationID, state, outboxNote(result.Committed))
+			t.Narrate("Only now do the execution and outbox row follow the business row: between the two transactions the database said one thing and its log another.")
+			return engine.Advance, nil
+		}},
 	}}
 }
+
+func outboxNote(committed bool) lang.Phrase {
+	if committed {
+		return lang.P(" and its outbox row")
+	}
+	return lang.P("")
+}
+
+// prepare builds the worker's write from what it remembers, with the
+// guards this run removed; underLock says the write reads the summary
+// under the row lock (SAFE's read-modify-write).
+func (w worker) prepare(t *engine.Turn, retry bool) (engine.Write, bool) {
+	m := t.Memory()
+	m.Writes++
+	id := t.OperationID(w.job)
+	if retry && (t.Mode() == engine.Unsafe || t.Off(engine.GuardOperationID)) {
+		// The naive retry is a new request, with an id of its own.
+		id += "/retry"
+	}
+	write := engine.Write{
+		OperationID:        id,
+		JobName:            w.job,
+		TenantID:           TenantID,
+		ConflictKey:        ConflictKey,
+		Owner:              w.owner(),
+		Token:              m.Token,
+		NamespaceEpoch:     m.Epoch,
+		MembershipRevision: w.revision,
+		RegionID:           w.region,
+		RegionEpoch:        w.regionEp,
+		ContractVersion:    w.contract,
+		CheckpointSchema:   w.schema,
+		Value:              w.value(m),
+		Now:                t.Now(),
+		Without: t.Unguarded(engine.GuardFence, engine.GuardMembership, engine.GuardRegion, engine.GuardVersion,
+			engine.GuardNamespace, engine.GuardOutbox),
+	}
+	underLock := w.adds != 0 && (t.Mode() == engine.Safe && !t.Off(engine.GuardReadInTx) || t.Mode() == engine.Unsafe && w.addsInPlace)
+	switch {
+	case underLock:
+		write.AddUnderLock, write.Delta = true, w.adds
+	case w.adds != 0:
+		read := m.Read
+		write.ReadValue = &read
+	}
+	return write, underLock
+}
+
+// tell emits what a write did and narrates it.
+func (w worker) tell(t *engine.Turn, write engine.Write, result engine.WriteResult, underLock, retry bool) {
+	m := t.Memory()
+	with := lang.P("without a fencing token")
+	switch {
+	case write.Token > 0 && m.Epoch != t.Seed().NamespaceEpoch:
+		with = lang.P("with (epoch %d, token %d)", m.Epoch, write.Token)
+	case write.Token > 0:
+		with = lang.P("with token %d", write.Token)
+	}
+	rows := lang.P("with its checkpoint, execution and outbox row")
+	if write.Without.Has(engine.GuardOutbox) {
+		rows = lang.P("with its checkpoint; its execution and outbox row are not written yet")
+	}
+	if result.Committed {
+		value := lang.P("%d", write.Value)
+		if underLock {
+			value = lang.P("%d (%d + %d, read under the row lock)", write.Value, result.Read, w.adds)
+		}
+		t.Emit(engine.LayerDatabase, "WRITE", "COMMITTED", result.Guard, "%s commits summary = %s %s, %s", w.name, value, with, rows)
+		switch {
+		case retry:
+			t.Narrate("The retry goes through as a second write: the same change is applied twice, and nothing in the database can tell the two apart.")
+		case t.Mode() == engine.Unsafe && !w.alwaysFenced:
+			t.Narrate("%s's UPDATE goes through unconditionally: nothing re-checks its token, tenant, region, version or namespace.", w.name)
+		case underLock && result.Read != m.Read:
+			t.Narrate("%s read %d earlier, but under the row lock the summary is %d: it adds %d to that, so no update is lost (%s).",
+				w.name, m.Read, result.Read, w.adds, result.Guard)
+		case underLock:
+			t.Narrate("PostgreSQL accepts %s (%s); it added %d to the %d it found under the row lock.", w.name, result.Guard, w.adds, result.Read)
+		case w.adds != 0:
+			t.Narrate("PostgreSQL accepts %s: %s. The fence orders writes, not reads: %d was computed from the %d it read before.",
+				w.name, result.Guard, write.Value, m.Read)
+		default:
+			t.Narrate("PostgreSQL accepts %s: %s, so this is the newest writer it has seen.", w.name, result.Guard)
+		}
+	} else {
+		t.Emit(engine.LayerDatabase, "WRITE", "REJECTED", result.Guard,
+			"PostgreSQL rejects %s's summary = %d %s: %s", w.name, write.Value, with, result.Rejection)
+		t.Refuse(result.Rejection)
+		if retry {
+			t.Narrate("The retry carries the token the first attempt already used: %s. The database recognises the write it already has and refuses a second one.", result.Guard)
+		} else {
+			t.Narrate("PostgreSQL refuses %s (%s): the check in the same transaction as the write is what stops a stale worker.", w.name, result.Guard)
+		}
+	}
+	if w.losesReply && !retry {
+		m.ReplyLost = true
+		t.Emitf(engine.LayerAPI, "TIMEOUT", "UNKNOWN", "the reply to %s's commit is lost: a client-side timeout, and %s cannot tell whether the write landed", w.name, w.name)
+		t.Narrate("The commit reached PostgreSQL, but its reply never reached %s: all %s knows is that it timed out, so it will try again.", w.name, w.name)
+	}
+}
+
+// retryWrite sends the worker's last write again, after its reply was lost.
+func (w worker) retryWrite() engine.Step { return w.write("retry the write", true) }

@@ -38,6 +38,8 @@ type WorkerConfig struct {
 	// Workers is how many contend with it, for how long to wait between
 	// tries at a held lease.
 	Workers int `json:"workers"`
+	// Without is the set of guards removed from SAFE's code (--without).
+	Without engine.GuardSet `json:"without,omitempty"`
 }
 
 // Owner is a worker's name in Redis and PostgreSQL: worker-3, or
@@ -107,7 +109,7 @@ func (w *Worker) round(ctx context.Context, report func(Record), backoff *backof
 	var grant engine.LeaseGrant
 	var err error
 	if cfg.Mode == engine.Safe {
-		grant, err = w.Leases.AcquireLease(ctx, res.ConflictKey, owner, cfg.LeaseTTL, res.NamespaceEpoch)
+		grant, err = w.Leases.AcquireLease(ctx, res.ConflictKey, owner, cfg.LeaseTTL, res.NamespaceEpoch, cfg.Without)
 	} else {
 		grant, err = w.Leases.AcquireLeaseNaive(ctx, res.ConflictKey, owner, cfg.LeaseTTL)
 	}
@@ -122,7 +124,7 @@ func (w *Worker) round(ctx context.Context, report func(Record), backoff *backof
 	token := grant.Token
 	report(Record{Worker: cfg.ID, Kind: Acquired, Call: call, Return: Now(), Token: token})
 	if w.Claim != nil && !w.Claim() {
-		status, err := w.Leases.ReleaseLease(ctx, res.ConflictKey, owner, token, res.NamespaceEpoch)
+		status, err := w.Leases.ReleaseLease(ctx, res.ConflictKey, owner, token, res.NamespaceEpoch, cfg.Without)
 		if err != nil {
 			return false, fmt.Errorf("%s: release the lease: %w", owner, err)
 		}
@@ -168,7 +170,7 @@ func (w *Worker) round(ctx context.Context, report func(Record), backoff *backof
 	report(Record{Worker: cfg.ID, Kind: Write, Call: call, Return: Now(), Token: token,
 		Value: result.Value, Prev: result.Read, Accepted: result.Committed, Rejection: result.Rejection})
 
-	status, err := w.Leases.ReleaseLease(ctx, res.ConflictKey, owner, token, res.NamespaceEpoch)
+	status, err := w.Leases.ReleaseLease(ctx, res.ConflictKey, owner, token, res.NamespaceEpoch, cfg.Without)
 	if err != nil {
 		return false, fmt.Errorf("%s: release the lease: %w", owner, err)
 	}

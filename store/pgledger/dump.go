@@ -57,31 +57,52 @@ var sqlDump = func() string {
 }()
 
 // Restore makes the schema hold exactly a dump, in one transaction sent as
-// one round trip.
-func (l *Ledger) Restore(ctx context.Context, dump engine.LedgerDump) error {
-	var parts map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(dump), &parts); err != nil {
+// one round trip. from is the dump the schema holds now, if the caller
+// knows it (empty: it does not): only the tables whose rows differ, and the
+// sequences that moved, are written — sibling states of a search differ in
+// a table or two.
+func (l *Ledger) Restore(ctx context.Context, from, to engine.LedgerDump) error {
+	var parts, now map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(to), &parts); err != nil {
 		return fmt.Errorf("pgledger: restore: not a dump: %w", err)
+	}
+	if from != "" {
+		if err := json.Unmarshal([]byte(from), &now); err != nil {
+			now = nil // restore everything
+		}
+	}
+	same := func(name string) bool {
+		have, ok := now[name]
+		return ok && string(have) == string(parts[name])
 	}
 	batch := &pgx.Batch{}
 	for _, t := range tables {
-		batch.Queue("DELETE FROM fencelab." + t.name)
-	}
-	for _, t := range tables {
-		rows, ok := parts[t.name]
-		if !ok {
+		if _, ok := parts[t.name]; !ok {
 			return fmt.Errorf("pgledger: restore: the dump has no table %s", t.name)
 		}
-		batch.Queue(fmt.Sprintf("INSERT INTO fencelab.%[1]s SELECT * FROM json_populate_recordset(NULL::fencelab.%[1]s, $1::json)",
-			t.name), string(rows))
+		if !same(t.name) {
+			batch.Queue("DELETE FROM fencelab." + t.name)
+		}
+	}
+	for _, t := range tables {
+		if !same(t.name) {
+			batch.Queue(fmt.Sprintf("INSERT INTO fencelab.%[1]s SELECT * FROM json_populate_recordset(NULL::fencelab.%[1]s, $1::json)",
+				t.name), string(parts[t.name]))
+		}
 	}
 	for _, s := range sequences {
+		name := s.table + "_seq"
 		var last *int64
-		if err := json.Unmarshal(parts[s.table+"_seq"], &last); err != nil {
+		if err := json.Unmarshal(parts[name], &last); err != nil {
 			return fmt.Errorf("pgledger: restore: the sequence of %s: %w", s.table, err)
 		}
-		batch.Queue(fmt.Sprintf("SELECT setval(pg_get_serial_sequence('fencelab.%s', '%s'), coalesce($1::bigint, 1), $1::bigint IS NOT NULL)",
-			s.table, s.column), last)
+		if !same(name) {
+			batch.Queue(fmt.Sprintf("SELECT setval(pg_get_serial_sequence('fencelab.%s', '%s'), coalesce($1::bigint, 1), $1::bigint IS NOT NULL)",
+				s.table, s.column), last)
+		}
+	}
+	if batch.Len() == 0 {
+		return nil
 	}
 	err := l.inTx(ctx, pgx.TxOptions{}, func(ctx context.Context, tx pgx.Tx) error {
 		return tx.SendBatch(ctx, batch).Close()

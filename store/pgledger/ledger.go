@@ -2,8 +2,11 @@ package pgledger
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -152,9 +155,17 @@ func (r *rejection) Error() string { return r.reason + ": " + r.guard }
 // It is one statement, one round trip (fencedWrite): it reads the
 // configuration FOR SHARE and locks the resource row FOR UPDATE, and its
 // conditional UPDATE — every check of DESIGN §4 in its WHERE — lands with
-// the checkpoint, execution and outbox rows, or not at all. What it read
-// comes back with it, so the checks are said here, in their order, as the
-// guard that decided.
+// the checkpoint, execution and outbox rows, or records the rejection, or
+// not at all. What it read comes back with it, so the checks are said
+// here, in their order, as the guard that decided.
+//
+// w.Without takes guards out of the statement, each check becoming
+// "removed OR check" (one statement for every combination). Without the
+// outbox guard the statement writes the business row and its checkpoint
+// only, and RecordWrite records the execution and the outbox row in a
+// transaction of its own: the dual write the outbox exists to avoid.
+// The execution and outbox rows are written once per OperationId (a retry
+// of a write that landed adds none).
 func (l *Ledger) FencedMutation(ctx context.Context, w engine.Write) (engine.WriteResult, error) {
 	effect := w.EffectType
 	if effect == "" {
@@ -168,15 +179,21 @@ func (l *Ledger) FencedMutation(ctx context.Context, w engine.Write) (engine.Wri
 			region                *string
 			active                *bool
 		}
-		written *int64
+		written, previous *int64
+		reason            string
 	)
+	off := func(g engine.Guard) bool { return w.Without.Has(g) }
+	record := !off(engine.GuardOutbox)
 	l.writes.Add(1)
 	err := within(ctx, func(ctx context.Context) error {
 		return l.conn.QueryRow(ctx, fencedWrite, w.TenantID, w.ConflictKey, w.Token, w.NamespaceEpoch,
 			w.MembershipRevision, w.RegionID, w.RegionEpoch, w.ContractVersion, w.AddUnderLock, w.Delta, w.Value,
-			w.ReadValue, w.Now, w.OperationID, w.JobName, w.Owner, w.CheckpointSchema, effect).
+			w.ReadValue, w.Now, w.OperationID, w.JobName, w.Owner, w.CheckpointSchema, effect,
+			off(engine.GuardMembership), off(engine.GuardRegion), off(engine.GuardVersion), off(engine.GuardNamespace),
+			off(engine.GuardFence), record).
 			Scan(&r.fence, &r.value, &r.epoch, &c.rollout.NamespaceEpoch, &c.rollout.MinimumWriterVersion,
-				&c.rollout.CheckpointSchemaVersion, &tenant.revision, &tenant.region, &tenant.regionEpoch, &tenant.active, &written)
+				&c.rollout.CheckpointSchemaVersion, &tenant.revision, &tenant.region, &tenant.regionEpoch, &tenant.active,
+				&written, &previous, &reason)
 	})
 	if errors.Is(err, pgx.ErrNoRows) {
 		return engine.WriteResult{}, fmt.Errorf("pgledger: resource %s or the rollout marker: %w", w.ConflictKey, engine.ErrNotFound)
@@ -193,20 +210,13 @@ func (l *Ledger) FencedMutation(ctx context.Context, w engine.Write) (engine.Wri
 	}
 	result := engine.WriteResult{}
 	addedUnderLock(&result, w)
-	rej := checkConfiguration(w, c)
-	switch {
-	case rej != nil:
-	case r.epoch != w.NamespaceEpoch:
-		rej = &rejection{engine.StaleNamespace, fmt.Sprintf("incoming namespace epoch %d = resource's %d → false", w.NamespaceEpoch, r.epoch)}
-	case w.Token <= r.fence:
-		rej = &rejection{engine.StaleFence, fmt.Sprintf("incoming %d > last accepted %s → false", w.Token, engine.FormatFence(r.fence))}
-	}
+	rej, overlooked := decide(w, c, r)
 	if rej != nil {
 		if written != nil {
 			return engine.WriteResult{}, fmt.Errorf("pgledger: %s was written though %s", w.OperationID, rej)
 		}
-		if err := l.recordRejection(ctx, w, rej.reason); err != nil {
-			return engine.WriteResult{}, err
+		if reason != rej.reason {
+			return engine.WriteResult{}, fmt.Errorf("pgledger: the statement refused %s for %s, its checks say %s", w.OperationID, reason, rej.reason)
 		}
 		result.Rejection, result.Guard = rej.reason, rej.guard
 		return result, nil
@@ -214,9 +224,47 @@ func (l *Ledger) FencedMutation(ctx context.Context, w engine.Write) (engine.Wri
 	if written == nil {
 		return engine.WriteResult{}, fmt.Errorf("pgledger: %s passed every check and was not written", w.OperationID)
 	}
-	result.Committed = true
+	result.Committed, result.Previous = true, *previous
 	result.Guard = fmt.Sprintf("incoming %d > last accepted %s → true", w.Token, engine.FormatFence(r.fence))
+	if overlooked != nil {
+		// What the removed guard would have said, so the screen shows why
+		// this write got through.
+		result.Guard = fmt.Sprintf("%s → false, but %s is removed", overlooked.expr, overlooked.guard)
+	}
 	return result, nil
+}
+
+// RecordWrite records a write's execution — COMMITTED, or REJECTED with
+// its reason — and a commit's outbox row, in one transaction of their own:
+// what FencedMutation leaves to it when the outbox guard is removed.
+func (l *Ledger) RecordWrite(ctx context.Context, w engine.Write, r engine.WriteResult) error {
+	effect := w.EffectType
+	if effect == "" {
+		effect = "publish-summary"
+	}
+	value, readValue := w.Value, w.ReadValue
+	if w.AddUnderLock {
+		value, readValue = r.Value, &r.Read
+	}
+	err := l.inTx(ctx, pgx.TxOptions{}, func(ctx context.Context, tx pgx.Tx) error {
+		batch := &pgx.Batch{}
+		if r.Committed {
+			previous := r.Previous
+			batch.Queue(insertExecution+` ON CONFLICT (operation_id) DO NOTHING`, w.OperationID, w.JobName, w.TenantID, w.ConflictKey, w.Owner,
+				nullToken(w.Token), w.NamespaceEpoch, "COMMITTED", nil, w.ContractVersion, value, w.Now,
+				w.MembershipRevision, w.RegionID, w.RegionEpoch, readValue, &previous)
+			batch.Queue(insertOutbox, w.OperationID, effect, w.Now)
+		} else {
+			batch.Queue(insertExecution+` ON CONFLICT (operation_id) DO NOTHING`, w.OperationID, w.JobName, w.TenantID, w.ConflictKey, w.Owner,
+				nullToken(w.Token), w.NamespaceEpoch, "REJECTED", r.Rejection, w.ContractVersion, value, w.Now,
+				w.MembershipRevision, w.RegionID, w.RegionEpoch, readValue, nil)
+		}
+		return tx.SendBatch(ctx, batch).Close()
+	})
+	if err != nil {
+		return fmt.Errorf("pgledger: record the write of %s: %w", w.OperationID, err)
+	}
+	return nil
 }
 
 // fencedWrite is the fenced mutation as one statement. $1 tenant, $2
@@ -224,9 +272,13 @@ func (l *Ledger) FencedMutation(ctx context.Context, w engine.Write) (engine.Wri
 // region, $7 region epoch, $8 contract version, $9 adds under the lock,
 // $10 delta, $11 value (a blind write's), $12 the value it was computed
 // from, $13 now, $14 operation id, $15 job, $16 owner, $17 checkpoint
-// schema, $18 effect type. It returns what it read — the resource row as
-// locked, the rollout marker, the tenant's assignment (NULLs: none) — and
-// the value it wrote, NULL when it wrote nothing.
+// schema, $18 effect type; $19–$23 true where a guard is removed
+// (membership, region, version, namespace, fence); $24 records the
+// execution and outbox rows (false: the outbox guard is removed, and
+// RecordWrite does it). It returns what it read — the resource row as
+// locked, the rollout marker, the tenant's assignment (NULLs: none) —, the
+// value it wrote and the one it replaced (NULL when it wrote nothing), and
+// the reason it would refuse for.
 const fencedWrite = `
 	WITH t AS (
 	  SELECT membership_revision, region_id, region_epoch, active
@@ -237,16 +289,25 @@ const fencedWrite = `
 	), r AS (
 	  SELECT last_accepted_fence, summary_value, namespace_epoch
 	    FROM fencelab.resources WHERE conflict_key = $2 FOR UPDATE
+	), c AS (
+	  SELECT ($19::boolean OR coalesce(t.active AND t.membership_revision = $5, false)) AS membership,
+	         ($20::boolean OR coalesce(t.region_id = $6 AND t.region_epoch = $7, false)) AS region,
+	         ($21::boolean OR $8::int >= greatest(m.minimum_writer_version, m.checkpoint_schema_version)) AS version,
+	         ($22::boolean OR (m.namespace_epoch = $4::bigint AND r.namespace_epoch = $4::bigint)) AS namespace,
+	         ($23::boolean OR r.last_accepted_fence < $3::bigint) AS fence
+	    FROM r CROSS JOIN m LEFT JOIN t ON true
+	), v AS (
+	  SELECT c.*, CASE WHEN NOT membership THEN 'STALE_MEMBERSHIP' WHEN NOT region THEN 'WRONG_REGION'
+	                   WHEN NOT version THEN 'INCOMPATIBLE_VERSION' WHEN NOT namespace THEN 'STALE_NAMESPACE'
+	                   WHEN NOT fence THEN 'STALE_FENCE' ELSE '' END AS reason
+	    FROM c
 	), u AS (
 	  UPDATE fencelab.resources x
 	     SET last_accepted_fence = $3::bigint,
 	         summary_value = CASE WHEN $9::boolean THEN r.summary_value + $10::bigint ELSE $11::bigint END,
 	         updated_at = $13
-	    FROM r, t, m
-	   WHERE x.conflict_key = $2
-	     AND t.active AND t.membership_revision = $5 AND t.region_id = $6 AND t.region_epoch = $7
-	     AND $8::int >= greatest(m.minimum_writer_version, m.checkpoint_schema_version)
-	     AND m.namespace_epoch = $4::bigint AND x.namespace_epoch = $4::bigint AND x.last_accepted_fence < $3::bigint
+	    FROM r, v
+	   WHERE x.conflict_key = $2 AND v.reason = ''
 	  RETURNING x.summary_value AS value, r.summary_value AS previous
 	), checkpoint AS (
 	  INSERT INTO fencelab.checkpoints (conflict_key, fencing_token, schema_version, summary_value, updated_at)
@@ -259,15 +320,26 @@ const fencedWrite = `
 	         namespace_epoch, state, rejection, contract_version, summary_value, created_at, updated_at,
 	         membership_revision, region_id, region_epoch, read_value, previous_value)
 	  SELECT $14, $15, $1, $2, $16, nullif($3::bigint, 0), $4::bigint, 'COMMITTED', NULL, $8::int, value, $13, $13,
-	         $5, $6, $7, CASE WHEN $9::boolean THEN previous ELSE $12::bigint END, previous FROM u
+	         $5, $6, $7, CASE WHEN $9::boolean THEN previous ELSE $12::bigint END, previous FROM u WHERE $24::boolean
+	  ON CONFLICT (operation_id) DO NOTHING
 	), outbox AS (
 	  INSERT INTO fencelab.outbox (operation_id, effect_type, status, attempt_count, next_attempt_at, created_at, updated_at)
-	  SELECT $14, $18, 'PENDING', 0, $13, $13, $13 FROM u
+	  SELECT $14, $18, 'PENDING', 0, $13, $13, $13 FROM u WHERE $24::boolean
+	  ON CONFLICT (operation_id) DO NOTHING
+	), rejected AS (
+	  INSERT INTO fencelab.executions (operation_id, job_name, tenant_id, conflict_key, owner, fencing_token,
+	         namespace_epoch, state, rejection, contract_version, summary_value, created_at, updated_at,
+	         membership_revision, region_id, region_epoch, read_value, previous_value)
+	  SELECT $14, $15, $1, $2, $16, nullif($3::bigint, 0), $4::bigint, 'REJECTED', v.reason, $8::int,
+	         CASE WHEN $9::boolean THEN r.summary_value + $10::bigint ELSE $11::bigint END, $13, $13,
+	         $5, $6, $7, CASE WHEN $9::boolean THEN r.summary_value ELSE $12::bigint END, NULL
+	    FROM v, r WHERE $24::boolean AND v.reason <> ''
+	  ON CONFLICT (operation_id) DO NOTHING
 	)
 	SELECT r.last_accepted_fence, r.summary_value, r.namespace_epoch,
 	       m.namespace_epoch, m.minimum_writer_version, m.checkpoint_schema_version,
 	       t.membership_revision, t.region_id, t.region_epoch, t.active,
-	       (SELECT value FROM u)
+	       (SELECT value FROM u), (SELECT previous FROM u), (SELECT reason FROM v)
 	  FROM r CROSS JOIN m LEFT JOIN t ON true`
 
 // configuration is what a fenced write is checked against: the tenant's
@@ -296,33 +368,71 @@ func scanLocked(row pgx.Row, conflictKey string) (lockedResource, error) {
 	return r, nil
 }
 
-// checkConfiguration runs the checks of DESIGN §4 step 1, in that order,
-// on what the fenced write read.
-func checkConfiguration(w engine.Write, c configuration) *rejection {
-	t, r := c.tenant, c.rollout
+// failedCheck is a check of DESIGN §4 that a write fails: its guard, the
+// reason it refuses with, and the check as evaluated.
+type failedCheck struct {
+	guard  engine.Guard
+	reason string
+	expr   string
+}
+
+// decide runs the checks of DESIGN §4, in their order, on what the fenced
+// write read: the first that fails and is not removed refuses the write;
+// the first that fails but is removed is what the write got past.
+func decide(w engine.Write, c configuration, r lockedResource) (refused *rejection, overlooked *failedCheck) {
+	for _, f := range failedChecks(w, c, r) {
+		if w.Without.Has(f.guard) {
+			if overlooked == nil {
+				overlooked = &f
+			}
+			continue
+		}
+		return &rejection{f.reason, f.expr + " → false"}, overlooked
+	}
+	return nil, overlooked
+}
+
+// failedChecks lists the checks a write fails, in DESIGN §4's order, each
+// once (the membership, region and version checks read the tenant and the
+// rollout marker; the namespace and fence checks the resource row).
+func failedChecks(w engine.Write, c configuration, r lockedResource) []failedCheck {
+	var out []failedCheck
+	t, m := c.tenant, c.rollout
 	switch {
 	case !c.found:
-		return &rejection{engine.StaleMembership, fmt.Sprintf("tenant %s assigned → false", w.TenantID)}
+		out = append(out, failedCheck{engine.GuardMembership, engine.StaleMembership, fmt.Sprintf("tenant %s assigned", w.TenantID)})
 	case !t.Active:
-		return &rejection{engine.StaleMembership, fmt.Sprintf("%s still assigned (incoming revision %d, current %d, removed) → false",
-			w.TenantID, w.MembershipRevision, t.MembershipRevision)}
+		out = append(out, failedCheck{engine.GuardMembership, engine.StaleMembership,
+			fmt.Sprintf("%s still assigned (incoming revision %d, current %d, removed)", w.TenantID, w.MembershipRevision, t.MembershipRevision)})
 	case t.MembershipRevision != w.MembershipRevision:
-		return &rejection{engine.StaleMembership, fmt.Sprintf("incoming revision %d = current %d → false",
-			w.MembershipRevision, t.MembershipRevision)}
-	case t.RegionID != w.RegionID || t.RegionEpoch != w.RegionEpoch:
-		return &rejection{engine.WrongRegion, fmt.Sprintf("incoming %s epoch %d = current %s epoch %d → false",
-			w.RegionID, w.RegionEpoch, t.RegionID, t.RegionEpoch)}
+		out = append(out, failedCheck{engine.GuardMembership, engine.StaleMembership,
+			fmt.Sprintf("incoming revision %d = current %d", w.MembershipRevision, t.MembershipRevision)})
 	}
-	required := max(r.MinimumWriterVersion, r.CheckpointSchemaVersion)
-	if w.ContractVersion < required {
-		return &rejection{engine.IncompatibleVersion, fmt.Sprintf("incoming contract %d ≥ required %d → false",
-			w.ContractVersion, required)}
+	if !c.found || t.RegionID != w.RegionID || t.RegionEpoch != w.RegionEpoch {
+		current := "none"
+		if c.found {
+			current = fmt.Sprintf("%s epoch %d", t.RegionID, t.RegionEpoch)
+		}
+		out = append(out, failedCheck{engine.GuardRegion, engine.WrongRegion,
+			fmt.Sprintf("incoming %s epoch %d = current %s", w.RegionID, w.RegionEpoch, current)})
 	}
-	if w.NamespaceEpoch != r.NamespaceEpoch {
-		return &rejection{engine.StaleNamespace, fmt.Sprintf("incoming namespace epoch %d = current %d → false",
-			w.NamespaceEpoch, r.NamespaceEpoch)}
+	if required := max(m.MinimumWriterVersion, m.CheckpointSchemaVersion); w.ContractVersion < required {
+		out = append(out, failedCheck{engine.GuardVersion, engine.IncompatibleVersion,
+			fmt.Sprintf("incoming contract %d ≥ required %d", w.ContractVersion, required)})
 	}
-	return nil
+	switch {
+	case w.NamespaceEpoch != m.NamespaceEpoch:
+		out = append(out, failedCheck{engine.GuardNamespace, engine.StaleNamespace,
+			fmt.Sprintf("incoming namespace epoch %d = current %d", w.NamespaceEpoch, m.NamespaceEpoch)})
+	case r.epoch != w.NamespaceEpoch:
+		out = append(out, failedCheck{engine.GuardNamespace, engine.StaleNamespace,
+			fmt.Sprintf("incoming namespace epoch %d = resource's %d", w.NamespaceEpoch, r.epoch)})
+	}
+	if w.Token <= r.fence {
+		out = append(out, failedCheck{engine.GuardFence, engine.StaleFence,
+			fmt.Sprintf("incoming %d > last accepted %s", w.Token, engine.FormatFence(r.fence))})
+	}
+	return out
 }
 
 // commitBatch is a write's UPDATE of the resource (sql and args) followed
@@ -341,15 +451,18 @@ func commitBatch(w engine.Write, previous int64, sql string, args ...any) *pgx.B
 		   SET fencing_token = EXCLUDED.fencing_token, schema_version = EXCLUDED.schema_version,
 		       summary_value = EXCLUDED.summary_value, updated_at = EXCLUDED.updated_at`,
 		w.ConflictKey, nullToken(w.Token), w.CheckpointSchema, w.Value, w.Now)
-	batch.Queue(insertExecution, w.OperationID, w.JobName, w.TenantID, w.ConflictKey, w.Owner,
+	batch.Queue(insertExecution+` ON CONFLICT (operation_id) DO NOTHING`, w.OperationID, w.JobName, w.TenantID, w.ConflictKey, w.Owner,
 		nullToken(w.Token), w.NamespaceEpoch, "COMMITTED", nil, w.ContractVersion, w.Value, w.Now,
 		w.MembershipRevision, w.RegionID, w.RegionEpoch, w.ReadValue, &previous)
-	batch.Queue(`
-		INSERT INTO fencelab.outbox (operation_id, effect_type, status, attempt_count, next_attempt_at, created_at, updated_at)
-		VALUES ($1, $2, 'PENDING', 0, $3, $3, $3)`,
-		w.OperationID, effect, w.Now)
+	batch.Queue(insertOutbox, w.OperationID, effect, w.Now)
 	return batch
 }
+
+// insertOutbox enqueues a commit's effect, once per OperationId.
+const insertOutbox = `
+	INSERT INTO fencelab.outbox (operation_id, effect_type, status, attempt_count, next_attempt_at, created_at, updated_at)
+	VALUES ($1, $2, 'PENDING', 0, $3, $3, $3)
+	ON CONFLICT (operation_id) DO NOTHING`
 
 // readCommitBatch reads a commit batch's results: the UPDATE must have
 // changed the one row, and every insert gone in.
@@ -374,17 +487,6 @@ const insertExecution = `
 	       namespace_epoch, state, rejection, contract_version, summary_value, created_at, updated_at,
 	       membership_revision, region_id, region_epoch, read_value, previous_value)
 	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $13, $14, $15, $16, $17)`
-
-func (l *Ledger) recordRejection(ctx context.Context, w engine.Write, reason string) error {
-	_, err := l.exec(ctx, insertExecution+` ON CONFLICT (operation_id) DO NOTHING`,
-		w.OperationID, w.JobName, w.TenantID, w.ConflictKey, w.Owner,
-		nullToken(w.Token), w.NamespaceEpoch, "REJECTED", reason, w.ContractVersion, w.Value, w.Now,
-		w.MembershipRevision, w.RegionID, w.RegionEpoch, w.ReadValue, nil)
-	if err != nil {
-		return fmt.Errorf("pgledger: record rejection of %s: %w", w.OperationID, err)
-	}
-	return nil
-}
 
 func nullToken(token int64) *int64 {
 	if token == 0 {
@@ -423,170 +525,168 @@ func (l *Ledger) UnfencedMutation(ctx context.Context, w engine.Write) (engine.W
 	return result, nil
 }
 
-// State reads the whole schema in one read-only snapshot.
+// State reads the whole schema: one statement, so one snapshot and one
+// round trip — what the checker pays after every step that wrote. The
+// statement reads the dump (every row of every table, PostgreSQL's own
+// JSON); the rows the lab looks at are decoded from it.
 func (l *Ledger) State(ctx context.Context) (engine.LedgerState, error) {
-	var s engine.LedgerState
-	// The reads go as one pipeline in one read-only snapshot: one round
-	// trip, which is what the checker pays after every step.
-	batch := &pgx.Batch{}
-	batch.Queue("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-	for _, sql := range stateQueries {
-		batch.Queue(sql)
+	var dump string
+	err := within(ctx, func(ctx context.Context) error { return l.conn.QueryRow(ctx, sqlDump).Scan(&dump) })
+	if err != nil {
+		return engine.LedgerState{}, fmt.Errorf("pgledger: read state: %w", err)
 	}
-	batch.Queue("COMMIT")
-	err := within(ctx, func(ctx context.Context) error {
-		results := l.conn.SendBatch(ctx, batch)
-		err := readState(ctx, pipelined{results}, &s)
-		if cerr := results.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil && !l.conn.IsClosed() {
-			l.conn.Exec(ctx, "ROLLBACK") // out of a snapshot a failed read left open
-		}
-		return err
-	})
+	s, err := stateOf(engine.LedgerDump(dump))
 	if err != nil {
 		return engine.LedgerState{}, fmt.Errorf("pgledger: read state: %w", err)
 	}
 	return s, nil
 }
 
-// pipelined reads a batch's results in order, as collect queries them.
-type pipelined struct{ results pgx.BatchResults }
-
-func (p pipelined) Query(context.Context, string, ...any) (pgx.Rows, error) { return p.results.Query() }
-
-// stateQueries are State's reads, in readState's order.
-var stateQueries = []string{sqlResources, sqlTenants, sqlRollout, sqlExecutions, sqlCheckpoints, sqlOutbox, sqlReceipts, sqlJobResults, sqlDump}
-
-const (
-	sqlResources = `
-			SELECT conflict_key, namespace_epoch, last_accepted_fence, summary_value, updated_at
-			  FROM fencelab.resources ORDER BY conflict_key`
-	sqlTenants = `
-			SELECT tenant_id, membership_revision, region_id, region_epoch, active
-			  FROM fencelab.tenant_assignments ORDER BY tenant_id`
-	sqlRollout = `
-			SELECT namespace_epoch, minimum_writer_version, checkpoint_schema_version
-			  FROM fencelab.rollout_markers WHERE marker_name = 'current'`
-	sqlExecutions = `
-			SELECT operation_id, job_name, tenant_id, owner, coalesce(fencing_token, 0), coalesce(namespace_epoch, 0),
-			       state, coalesce(rejection, ''), contract_version, coalesce(summary_value, 0),
-			       membership_revision, region_id, region_epoch,
-			       read_value IS NOT NULL, coalesce(read_value, 0), coalesce(previous_value, 0)
-			  FROM fencelab.executions ORDER BY execution_id`
-	sqlCheckpoints = `
-			SELECT conflict_key, coalesce(fencing_token, 0), schema_version, summary_value
-			  FROM fencelab.checkpoints ORDER BY conflict_key`
-	sqlOutbox = `
-			SELECT operation_id, effect_type, status, attempt_count, next_attempt_at
-			  FROM fencelab.outbox ORDER BY outbox_id`
-	sqlReceipts = `
-			SELECT provider, operation_id, status, receipt FROM fencelab.effect_receipts ORDER BY recorded_at, operation_id`
-	sqlJobResults = `
-			SELECT job_id, target, results FROM fencelab.job_results ORDER BY applied_at, job_id`
+// The rows of a dump as PostgreSQL writes them (row_to_json): a column's
+// name, its value, null for NULL.
+type (
+	resourceRow struct {
+		ConflictKey       string    `json:"conflict_key"`
+		NamespaceEpoch    int64     `json:"namespace_epoch"`
+		LastAcceptedFence int64     `json:"last_accepted_fence"`
+		SummaryValue      int64     `json:"summary_value"`
+		UpdatedAt         time.Time `json:"updated_at"`
+	}
+	tenantRow struct {
+		TenantID           string `json:"tenant_id"`
+		MembershipRevision int64  `json:"membership_revision"`
+		RegionID           string `json:"region_id"`
+		RegionEpoch        int64  `json:"region_epoch"`
+		Active             bool   `json:"active"`
+	}
+	rolloutRow struct {
+		MarkerName              string `json:"marker_name"`
+		NamespaceEpoch          int64  `json:"namespace_epoch"`
+		MinimumWriterVersion    int    `json:"minimum_writer_version"`
+		CheckpointSchemaVersion int    `json:"checkpoint_schema_version"`
+	}
+	executionRow struct {
+		OperationID        string  `json:"operation_id"`
+		ConflictKey        string  `json:"conflict_key"`
+		JobName            string  `json:"job_name"`
+		TenantID           string  `json:"tenant_id"`
+		Owner              string  `json:"owner"`
+		FencingToken       *int64  `json:"fencing_token"`
+		NamespaceEpoch     *int64  `json:"namespace_epoch"`
+		State              string  `json:"state"`
+		Rejection          *string `json:"rejection"`
+		ContractVersion    int     `json:"contract_version"`
+		SummaryValue       *int64  `json:"summary_value"`
+		MembershipRevision int64   `json:"membership_revision"`
+		RegionID           string  `json:"region_id"`
+		RegionEpoch        int64   `json:"region_epoch"`
+		ReadValue          *int64  `json:"read_value"`
+		PreviousValue      *int64  `json:"previous_value"`
+	}
+	checkpointRow struct {
+		ConflictKey   string `json:"conflict_key"`
+		FencingToken  *int64 `json:"fencing_token"`
+		SchemaVersion int    `json:"schema_version"`
+		SummaryValue  int64  `json:"summary_value"`
+	}
+	outboxRow struct {
+		OperationID   string    `json:"operation_id"`
+		EffectType    string    `json:"effect_type"`
+		Status        string    `json:"status"`
+		AttemptCount  int       `json:"attempt_count"`
+		NextAttemptAt time.Time `json:"next_attempt_at"`
+	}
+	receiptRow struct {
+		Provider    string    `json:"provider"`
+		OperationID string    `json:"operation_id"`
+		Status      string    `json:"status"`
+		Receipt     string    `json:"receipt"`
+		RecordedAt  time.Time `json:"recorded_at"`
+	}
+	jobResultRow struct {
+		JobID     string    `json:"job_id"`
+		Target    string    `json:"target"`
+		Results   string    `json:"results"`
+		AppliedAt time.Time `json:"applied_at"`
+	}
 )
 
-// readState reads State's results from q in stateQueries' order, after the
-// BEGIN and before the COMMIT.
-func readState(ctx context.Context, q querier, s *engine.LedgerState) error {
-	if rows, err := q.Query(ctx, "BEGIN"); err != nil {
-		return err
-	} else if rows.Close(); rows.Err() != nil {
-		return rows.Err()
+// stateOf decodes the rows the lab looks at from a dump; the dump itself
+// goes with them.
+func stateOf(dump engine.LedgerDump) (engine.LedgerState, error) {
+	var d struct {
+		Resources   []resourceRow   `json:"resources"`
+		Tenants     []tenantRow     `json:"tenant_assignments"`
+		Rollouts    []rolloutRow    `json:"rollout_markers"`
+		Executions  []executionRow  `json:"executions"`
+		Checkpoints []checkpointRow `json:"checkpoints"`
+		Outbox      []outboxRow     `json:"outbox"`
+		Receipts    []receiptRow    `json:"effect_receipts"`
+		JobResults  []jobResultRow  `json:"job_results"`
 	}
-	err := func(ctx context.Context, tx querier) error {
-		var err error
-		if s.Resources, err = collect(ctx, tx, sqlResources,
-			func(row pgx.CollectableRow) (r engine.Resource, err error) {
-				err = row.Scan(&r.ConflictKey, &r.NamespaceEpoch, &r.LastAcceptedFence, &r.SummaryValue, &r.UpdatedAt)
-				return r, err
-			}); err != nil {
-			return err
-		}
-		if s.Tenants, err = collect(ctx, tx, sqlTenants,
-			func(row pgx.CollectableRow) (t engine.Tenant, err error) {
-				err = row.Scan(&t.TenantID, &t.MembershipRevision, &t.RegionID, &t.RegionEpoch, &t.Active)
-				return t, err
-			}); err != nil {
-			return err
-		}
-		rollouts, err := collect(ctx, tx, sqlRollout,
-			func(row pgx.CollectableRow) (r engine.Rollout, err error) {
-				err = row.Scan(&r.NamespaceEpoch, &r.MinimumWriterVersion, &r.CheckpointSchemaVersion)
-				return r, err
-			})
-		if err != nil {
-			return err
-		}
-		if len(rollouts) > 0 {
-			s.Rollout = rollouts[0]
-		}
-		if s.Executions, err = collect(ctx, tx, sqlExecutions,
-			func(row pgx.CollectableRow) (e engine.Execution, err error) {
-				err = row.Scan(&e.OperationID, &e.JobName, &e.TenantID, &e.Owner, &e.FencingToken, &e.NamespaceEpoch,
-					&e.State, &e.Rejection, &e.ContractVersion, &e.SummaryValue,
-					&e.MembershipRevision, &e.RegionID, &e.RegionEpoch, &e.HasRead, &e.ReadValue, &e.PreviousValue)
-				return e, err
-			}); err != nil {
-			return err
-		}
-		if s.Checkpoints, err = collect(ctx, tx, sqlCheckpoints,
-			func(row pgx.CollectableRow) (c engine.Checkpoint, err error) {
-				err = row.Scan(&c.ConflictKey, &c.FencingToken, &c.SchemaVersion, &c.SummaryValue)
-				return c, err
-			}); err != nil {
-			return err
-		}
-		if s.Outbox, err = collect(ctx, tx, sqlOutbox,
-			func(row pgx.CollectableRow) (o engine.OutboxRow, err error) {
-				err = row.Scan(&o.OperationID, &o.EffectType, &o.Status, &o.AttemptCount, &o.NextAttemptAt)
-				return o, err
-			}); err != nil {
-			return err
-		}
-		if s.Receipts, err = collect(ctx, tx, sqlReceipts,
-			func(row pgx.CollectableRow) (r engine.Receipt, err error) {
-				err = row.Scan(&r.Provider, &r.OperationID, &r.Status, &r.Receipt)
-				return r, err
-			}); err != nil {
-			return err
-		}
-		if s.JobResults, err = collect(ctx, tx, sqlJobResults,
-			func(row pgx.CollectableRow) (r engine.JobResult, err error) {
-				err = row.Scan(&r.JobID, &r.Target, &r.Results)
-				return r, err
-			}); err != nil {
-			return err
-		}
-		dumps, err := collect(ctx, tx, sqlDump, pgx.RowTo[engine.LedgerDump])
-		if err == nil && len(dumps) == 1 {
-			s.Dump = dumps[0]
-		}
-		return err
-	}(ctx, q)
-	if err != nil {
-		return err
+	if err := json.Unmarshal([]byte(dump), &d); err != nil {
+		return engine.LedgerState{}, fmt.Errorf("a dump that does not decode: %w", err)
 	}
-	rows, err := q.Query(ctx, "COMMIT")
-	if err != nil {
-		return err
+	or0 := func(p *int64) int64 {
+		if p == nil {
+			return 0
+		}
+		return *p
 	}
-	rows.Close()
-	return rows.Err()
-}
-
-// querier is a transaction or a batch's results read in order.
-type querier interface {
-	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
-}
-
-func collect[T any](ctx context.Context, tx querier, sql string, scan pgx.RowToFunc[T]) ([]T, error) {
-	rows, err := tx.Query(ctx, sql)
-	if err != nil {
-		return nil, err
+	s := engine.LedgerState{Dump: dump}
+	for _, r := range d.Resources {
+		s.Resources = append(s.Resources, engine.Resource{ConflictKey: r.ConflictKey, NamespaceEpoch: r.NamespaceEpoch,
+			LastAcceptedFence: r.LastAcceptedFence, SummaryValue: r.SummaryValue, UpdatedAt: r.UpdatedAt})
 	}
-	return pgx.CollectRows(rows, scan)
+	for _, t := range d.Tenants {
+		s.Tenants = append(s.Tenants, engine.Tenant{TenantID: t.TenantID, MembershipRevision: t.MembershipRevision,
+			RegionID: t.RegionID, RegionEpoch: t.RegionEpoch, Active: t.Active})
+	}
+	for _, m := range d.Rollouts {
+		if m.MarkerName == "current" {
+			s.Rollout = engine.Rollout{NamespaceEpoch: m.NamespaceEpoch, MinimumWriterVersion: m.MinimumWriterVersion,
+				CheckpointSchemaVersion: m.CheckpointSchemaVersion}
+		}
+	}
+	for _, e := range d.Executions {
+		x := engine.Execution{OperationID: e.OperationID, ConflictKey: e.ConflictKey, JobName: e.JobName, TenantID: e.TenantID,
+			Owner: e.Owner, FencingToken: or0(e.FencingToken), NamespaceEpoch: or0(e.NamespaceEpoch), State: e.State,
+			ContractVersion: e.ContractVersion, SummaryValue: or0(e.SummaryValue), MembershipRevision: e.MembershipRevision,
+			RegionID: e.RegionID, RegionEpoch: e.RegionEpoch, HasRead: e.ReadValue != nil, ReadValue: or0(e.ReadValue),
+			PreviousValue: or0(e.PreviousValue)}
+		if e.Rejection != nil {
+			x.Rejection = *e.Rejection
+		}
+		s.Executions = append(s.Executions, x)
+	}
+	for _, c := range d.Checkpoints {
+		s.Checkpoints = append(s.Checkpoints, engine.Checkpoint{ConflictKey: c.ConflictKey, FencingToken: or0(c.FencingToken),
+			SchemaVersion: c.SchemaVersion, SummaryValue: c.SummaryValue})
+	}
+	for _, o := range d.Outbox {
+		s.Outbox = append(s.Outbox, engine.OutboxRow{OperationID: o.OperationID, EffectType: o.EffectType, Status: o.Status,
+			AttemptCount: o.AttemptCount, NextAttemptAt: o.NextAttemptAt})
+	}
+	// Receipts and results in the order they were recorded.
+	slices.SortStableFunc(d.Receipts, func(a, b receiptRow) int {
+		if c := a.RecordedAt.Compare(b.RecordedAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.OperationID, b.OperationID)
+	})
+	for _, r := range d.Receipts {
+		s.Receipts = append(s.Receipts, engine.Receipt{Provider: r.Provider, OperationID: r.OperationID, Status: r.Status, Receipt: r.Receipt})
+	}
+	slices.SortStableFunc(d.JobResults, func(a, b jobResultRow) int {
+		if c := a.AppliedAt.Compare(b.AppliedAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.JobID, b.JobID)
+	})
+	for _, r := range d.JobResults {
+		s.JobResults = append(s.JobResults, engine.JobResult{JobID: r.JobID, Target: r.Target, Results: r.Results})
+	}
+	return s, nil
 }
 
 // Close ends the connection.

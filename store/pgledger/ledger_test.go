@@ -325,7 +325,7 @@ func TestWritesRecordWhatTheyWereBuiltOn(t *testing.T) {
 	third.AddUnderLock, third.Delta = true, 5
 	res, err := l.FencedMutation(ctx, third)
 	require.NoError(t, err)
-	require.Equal(t, engine.WriteResult{Committed: true, Guard: res.Guard, Read: 20, Value: 25}, res)
+	require.Equal(t, engine.WriteResult{Committed: true, Guard: res.Guard, Read: 20, Value: 25, Previous: 20}, res)
 
 	state, err := l.State(ctx)
 	require.NoError(t, err)
@@ -339,4 +339,134 @@ func TestWritesRecordWhatTheyWereBuiltOn(t *testing.T) {
 	require.Len(t, breaks, 1)
 	require.Equal(t, 7, breaks[0].Invariant)
 	require.Equal(t, engine.VerdictLostUpdate, breaks[0].Anomaly)
+}
+
+// A guard removed from the fenced statement lets through exactly the write
+// it alone refused, and says so; the next check in order still refuses.
+func TestFencedMutationWithoutAGuard(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		change  func(*engine.Write)
+		without engine.Guard
+		guard   string
+	}{
+		{"membership", func(w *engine.Write) { w.MembershipRevision = 8 }, engine.GuardMembership,
+			"incoming revision 8 = current 7 → false, but membership is removed"},
+		{"region", func(w *engine.Write) { w.RegionID = "region-b" }, engine.GuardRegion,
+			"incoming region-b epoch 3 = current region-a epoch 3 → false, but region is removed"},
+		{"version", func(w *engine.Write) { w.ContractVersion = 1 }, engine.GuardVersion,
+			"incoming contract 1 ≥ required 2 → false, but version is removed"},
+		{"namespace", func(w *engine.Write) { w.NamespaceEpoch = 1 }, engine.GuardNamespace,
+			"incoming namespace epoch 1 = current 2 → false, but namespace is removed"},
+		{"fence", func(w *engine.Write) { w.Token = 0 }, engine.GuardFence,
+			"incoming 0 > last accepted none → false, but fence is removed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			l := seeded(t)
+			w := write(100, 1000)
+			tc.change(&w)
+			w.Without = engine.Guards(tc.without)
+			res, err := l.FencedMutation(ctx, w)
+			require.NoError(t, err)
+			require.True(t, res.Committed, "%+v", res)
+			require.Equal(t, tc.guard, res.Guard)
+			state, err := l.State(ctx)
+			require.NoError(t, err)
+			require.Len(t, state.Executions, 1)
+			require.Equal(t, "COMMITTED", state.Executions[0].State)
+			require.Len(t, state.Outbox, 1)
+			require.Empty(t, engine.CheckLedger(state, 1), "the execution matches the row it wrote")
+
+			// Another guard still refuses.
+			again := write(101, 1001)
+			again.MembershipRevision, again.Without = 9, w.Without
+			if tc.without == engine.GuardMembership {
+				again.MembershipRevision, again.RegionID = 7, "region-c"
+			}
+			res, err = l.FencedMutation(ctx, again)
+			require.NoError(t, err)
+			require.False(t, res.Committed)
+		})
+	}
+}
+
+// A write sent again with the same token and OperationId — a retry after
+// a lost reply — is refused by the fence (<, never <=) and adds no second
+// execution or outbox row. Without the fence it changes the business row a
+// second time, with no execution of its own: invariant 3 sees it.
+func TestARetryOfTheSameTokenIsRecognised(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, without := range []engine.GuardSet{0, engine.Guards(engine.GuardFence)} {
+		l := seeded(t)
+		w := write(41, 0)
+		w.AddUnderLock, w.Delta, w.Without = true, 10, without
+		res, err := l.FencedMutation(ctx, w)
+		require.NoError(t, err)
+		require.True(t, res.Committed)
+		res, err = l.FencedMutation(ctx, w)
+		require.NoError(t, err)
+		state, err := l.State(ctx)
+		require.NoError(t, err)
+		require.Len(t, state.Executions, 1)
+		require.Len(t, state.Outbox, 1)
+		resource, _ := state.Resource(w.ConflictKey)
+		if without == 0 {
+			require.Equal(t, engine.WriteResult{Rejection: engine.StaleFence, Guard: "incoming 41 > last accepted 41 → false",
+				Read: 10, Value: 20}, res)
+			require.EqualValues(t, 10, resource.SummaryValue)
+			require.Empty(t, engine.CheckLedger(state, 0))
+			continue
+		}
+		require.True(t, res.Committed)
+		require.EqualValues(t, 20, resource.SummaryValue)
+		breaks := engine.CheckLedger(state, 0)
+		require.Len(t, breaks, 1)
+		require.Equal(t, 3, breaks[0].Invariant)
+		require.Equal(t, "DUPLICATE_WRITE", breaks[0].Anomaly)
+	}
+}
+
+// Without the outbox guard the statement writes the business row and its
+// checkpoint only; RecordWrite adds the execution and the outbox row in a
+// transaction of its own. In between, invariant 3 is broken.
+func TestWithoutTheOutboxTheWriteComesInTwo(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	l := seeded(t)
+	w := write(41, 410)
+	w.Without = engine.Guards(engine.GuardOutbox)
+	res, err := l.FencedMutation(ctx, w)
+	require.NoError(t, err)
+	require.True(t, res.Committed)
+	half, err := l.State(ctx)
+	require.NoError(t, err)
+	require.Empty(t, half.Executions)
+	require.Empty(t, half.Outbox)
+	require.Len(t, half.Checkpoints, 1)
+	breaks := engine.CheckLedger(half, 0)
+	require.Len(t, breaks, 1)
+	require.Equal(t, 3, breaks[0].Invariant)
+	require.Equal(t, "PARTIAL_COMMIT", breaks[0].Anomaly)
+	require.NoError(t, l.RecordWrite(ctx, w, res))
+	whole, err := l.State(ctx)
+	require.NoError(t, err)
+	require.Len(t, whole.Executions, 1)
+	require.Len(t, whole.Outbox, 1)
+	require.Empty(t, engine.CheckLedger(whole, 0))
+
+	// A refusal is recorded the same way.
+	stale := write(40, 400)
+	stale.Without = w.Without
+	res, err = l.FencedMutation(ctx, stale)
+	require.NoError(t, err)
+	require.Equal(t, engine.StaleFence, res.Rejection)
+	require.NoError(t, l.RecordWrite(ctx, stale, res))
+	state, err := l.State(ctx)
+	require.NoError(t, err)
+	require.Len(t, state.Executions, 2)
+	require.Equal(t, engine.StaleFence, state.Executions[1].Rejection)
 }

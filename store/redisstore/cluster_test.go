@@ -30,15 +30,15 @@ func TestOnARedisCluster(t *testing.T) {
 			a := c.Client("A")
 			for _, k := range keys {
 				require.NoError(t, a.Bootstrap(ctx, k, 2, 40))
-				grant, err := a.AcquireLease(ctx, k, "worker-A", time.Minute, 2)
+				grant, err := a.AcquireLease(ctx, k, "worker-A", time.Minute, 2, 0)
 				require.NoError(t, err)
 				require.Equal(t, engine.LeaseGrant{Outcome: engine.LeaseAcquired, Token: 41}, grant)
 			}
-			grant, err := c.Client("B").AcquireLease(ctx, keys[0], "worker-B", time.Minute, 2)
+			grant, err := c.Client("B").AcquireLease(ctx, keys[0], "worker-B", time.Minute, 2, 0)
 			require.NoError(t, err)
 			require.Equal(t, engine.LeaseContended, grant.Outcome)
 			for _, target := range []string{"t1", "t2", "t3"} {
-				job, err := a.AcquireJob(ctx, target, "job-1", 3, time.Now(), time.Hour)
+				job, err := a.AcquireJob(ctx, target, "job-1", 3, time.Now(), time.Hour, time.Hour)
 				require.NoError(t, err)
 				require.False(t, job.Reused)
 			}

@@ -19,9 +19,9 @@ type Jobs struct {
 	keys keyspace
 }
 
-func (j *Jobs) AcquireJob(ctx context.Context, target, jobID string, total int, createdAt time.Time, ttl time.Duration) (engine.JobGrant, error) {
+func (j *Jobs) AcquireJob(ctx context.Context, target, jobID string, total int, createdAt time.Time, ttl, pointerTTL time.Duration) (engine.JobGrant, error) {
 	reply, err := acquireJobScript.Run(ctx, j.rdb, []string{j.keys.running(target), j.keys.job(target, jobID)},
-		jobID, total, ttl.Milliseconds(), createdAt.UnixMilli(), target).StringSlice()
+		jobID, total, ttl.Milliseconds(), createdAt.UnixMilli(), target, pointerTTL.Milliseconds()).StringSlice()
 	if err != nil {
 		return engine.JobGrant{}, fmt.Errorf("redisstore: acquire job for %s: %w", target, err)
 	}
@@ -31,9 +31,9 @@ func (j *Jobs) AcquireJob(ctx context.Context, target, jobID string, total int, 
 	return engine.JobGrant{Reused: reply[0] == "REUSED", JobID: reply[1]}, nil
 }
 
-func (j *Jobs) TransitionJob(ctx context.Context, target, jobID, to string) (engine.TransitionResult, error) {
+func (j *Jobs) TransitionJob(ctx context.Context, target, jobID, to string, without engine.GuardSet) (engine.TransitionResult, error) {
 	reply, err := transitionScript.Run(ctx, j.rdb, []string{j.keys.job(target, jobID), j.keys.running(target)},
-		engine.JobRunning, to, jobID).Slice()
+		engine.JobRunning, to, jobID, removed(without, engine.GuardTerminal, engine.GuardPointer)).Slice()
 	if err != nil {
 		return engine.TransitionResult{}, fmt.Errorf("redisstore: transition %s to %s: %w", jobID, to, err)
 	}
@@ -46,11 +46,8 @@ func (j *Jobs) TransitionJob(ctx context.Context, target, jobID, to string) (eng
 	}
 	switch word(0) {
 	case "APPLIED":
-		var released int64
-		if len(reply) > 2 {
-			released, _ = reply[2].(int64)
-		}
-		return engine.TransitionResult{Applied: true, Status: word(1), PointerReleased: released == 1}, nil
+		cleared := word(2)
+		return engine.TransitionResult{Applied: true, Status: word(1), PointerCleared: cleared, PointerReleased: cleared == jobID}, nil
 	case "REJECTED":
 		return engine.TransitionResult{Refusal: word(1), Status: word(2)}, nil
 	default:
@@ -58,12 +55,12 @@ func (j *Jobs) TransitionJob(ctx context.Context, target, jobID, to string) (eng
 	}
 }
 
-func (j *Jobs) ReportProgress(ctx context.Context, target, jobID string, processed int, results string, now time.Time) error {
-	err := j.rdb.HSet(ctx, j.keys.job(target, jobID), "processed", processed, "results", results, "heartbeat", now.UnixMilli()).Err()
+func (j *Jobs) ReportProgress(ctx context.Context, target, jobID string, processed int, results string, now time.Time) (bool, error) {
+	n, err := progressScript.Run(ctx, j.rdb, []string{j.keys.job(target, jobID)}, processed, results, now.UnixMilli()).Int()
 	if err != nil {
-		return fmt.Errorf("redisstore: progress of %s: %w", jobID, err)
+		return false, fmt.Errorf("redisstore: progress of %s: %w", jobID, err)
 	}
-	return nil
+	return n == 1, nil
 }
 
 func (j *Jobs) ReadJob(ctx context.Context, target, jobID string) (engine.Job, bool, error) {

@@ -33,7 +33,7 @@ func TestAcquireJobUnderConcurrentCallers(t *testing.T) {
 				defer wg.Done()
 				client := c.Client(fmt.Sprintf("caller-%d", i))
 				<-start
-				grants[i], errs[i] = client.AcquireJob(ctx, "target", fmt.Sprintf("job-%d", i), 3, created, time.Hour)
+				grants[i], errs[i] = client.AcquireJob(ctx, "target", fmt.Sprintf("job-%d", i), 3, created, time.Hour, time.Hour)
 			}()
 		}
 		close(start)
@@ -65,29 +65,29 @@ func TestTransitionJob(t *testing.T) {
 		require.NoError(t, c.Wipe(ctx))
 		j := c.Client("A")
 
-		_, err := j.AcquireJob(ctx, "t", "job-1", 3, created, time.Hour)
+		_, err := j.AcquireJob(ctx, "t", "job-1", 3, created, time.Hour, time.Hour)
 		require.NoError(t, err)
-		res, err := j.TransitionJob(ctx, "t", "job-1", engine.JobFailed)
+		res, err := j.TransitionJob(ctx, "t", "job-1", engine.JobFailed, 0)
 		require.NoError(t, err)
 		require.Equal(t, engine.TransitionResult{Applied: true, Status: engine.JobFailed, PointerReleased: true}, res)
 
-		res, err = j.TransitionJob(ctx, "t", "job-1", engine.JobSuccess)
+		res, err = j.TransitionJob(ctx, "t", "job-1", engine.JobSuccess, 0)
 		require.NoError(t, err)
 		require.Equal(t, engine.TransitionResult{Refusal: engine.IllegalTransition, Status: engine.JobFailed}, res, "terminal states never change")
 
-		_, err = j.AcquireJob(ctx, "t", "job-2", 3, created, time.Hour)
+		_, err = j.AcquireJob(ctx, "t", "job-2", 3, created, time.Hour, time.Hour)
 		require.NoError(t, err)
-		res, err = j.TransitionJob(ctx, "t", "job-1", engine.JobSuccess)
+		res, err = j.TransitionJob(ctx, "t", "job-1", engine.JobSuccess, 0)
 		require.NoError(t, err)
 		require.Equal(t, engine.NotOwner, res.Refusal, "another job holds the pointer")
 
 		// A RUNNING job that lost its pointer: no SUCCESS, but FAILED, and
 		// the other job's pointer stays.
 		require.NoError(t, j.CreateJobHash(ctx, "t", "job-3", 3, created, time.Hour))
-		res, err = j.TransitionJob(ctx, "t", "job-3", engine.JobSuccess)
+		res, err = j.TransitionJob(ctx, "t", "job-3", engine.JobSuccess, 0)
 		require.NoError(t, err)
 		require.Equal(t, engine.NotOwner, res.Refusal)
-		res, err = j.TransitionJob(ctx, "t", "job-3", engine.JobFailed)
+		res, err = j.TransitionJob(ctx, "t", "job-3", engine.JobFailed, 0)
 		require.NoError(t, err)
 		require.Equal(t, engine.TransitionResult{Applied: true, Status: engine.JobFailed}, res)
 		running, found, err := j.GetRunning(ctx, "t")
@@ -95,11 +95,11 @@ func TestTransitionJob(t *testing.T) {
 		require.True(t, found)
 		require.Equal(t, "job-2", running)
 
-		res, err = j.TransitionJob(ctx, "t", "job-2", engine.JobSuccess)
+		res, err = j.TransitionJob(ctx, "t", "job-2", engine.JobSuccess, 0)
 		require.NoError(t, err)
 		require.Equal(t, engine.TransitionResult{Applied: true, Status: engine.JobSuccess, PointerReleased: true}, res)
 
-		_, err = j.TransitionJob(ctx, "t", "no-such-job", engine.JobFailed)
+		_, err = j.TransitionJob(ctx, "t", "no-such-job", engine.JobFailed, 0)
 		require.ErrorIs(t, err, engine.ErrNotFound)
 	})
 }

@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strings"
+
+	"github.com/fencelab/fencelab/engine"
 )
 
 // Prefix starts every key fencelab reads or writes; nothing else on a server
@@ -75,4 +77,40 @@ func (ks keyspace) parseJob(key string) (target, name string, ok bool) {
 	}
 	target, name, ok = strings.Cut(rest, "}:")
 	return target, name, ok
+}
+
+// role says what a key of the keyspace is for (engine.RoleLease, …), from
+// its name; "" for a key fencelab's scripts do not make.
+func (ks keyspace) role(key string) string {
+	if _, name, ok := ks.parseJob(key); ok {
+		if name == "running" {
+			return engine.RoleRunning
+		}
+		return engine.RoleJob
+	}
+	rest, ok := strings.CutPrefix(key, ks.prefix)
+	if !ok {
+		return ""
+	}
+	if strings.HasPrefix(rest, "leader:") {
+		return engine.RoleLeader
+	}
+	if !strings.HasPrefix(rest, "{") {
+		return ""
+	}
+	for _, role := range []string{engine.RoleLease, engine.RoleCounter, engine.RoleEpoch} {
+		if strings.HasSuffix(rest, "}:"+role) {
+			return role
+		}
+	}
+	return ""
+}
+
+// stamps are the fields of a key that hold a moment (unix ms): a job hash's
+// createdAt and heartbeat.
+func (ks keyspace) stamps(key string) []string {
+	if ks.role(key) == engine.RoleJob {
+		return []string{"createdAt", "heartbeat"}
+	}
+	return nil
 }

@@ -50,7 +50,7 @@ func (c *Coordination) embeddedKeys(prefix string) []engine.RedisKey {
 		if !strings.HasPrefix(name, prefix) {
 			continue
 		}
-		key := engine.RedisKey{Key: name, Type: mr.Type(name), TTL: mr.TTL(name)}
+		key := engine.RedisKey{Key: name, Type: mr.Type(name), TTL: mr.TTL(name), Role: c.keys.role(name)}
 		if key.TTL == 0 {
 			key.TTL = -1 // as PTTL says of a key without one
 		}
@@ -71,6 +71,7 @@ func (c *Coordination) embeddedKeys(prefix string) []engine.RedisKey {
 				key.Fields[f] = mr.HGet(name, f)
 			}
 			key.Value = formatHash(key.Fields)
+			key.Stamps = c.keys.stamps(name)
 		case "":
 			continue
 		}
@@ -106,7 +107,7 @@ func (c *Coordination) readKeys(ctx context.Context, names []string) ([]engine.R
 	}
 	out := make([]engine.RedisKey, 0, len(names))
 	for i, name := range names {
-		key := engine.RedisKey{Key: name, Type: types[i].Val(), TTL: ttls[i].Val()}
+		key := engine.RedisKey{Key: name, Type: types[i].Val(), TTL: ttls[i].Val(), Role: c.keys.role(name)}
 		switch v := values[i].(type) {
 		case nil:
 			if key.Type == "none" {
@@ -124,6 +125,7 @@ func (c *Coordination) readKeys(ctx context.Context, names []string) ([]engine.R
 			}
 			key.Fields = v.Val()
 			key.Value = formatHash(key.Fields)
+			key.Stamps = c.keys.stamps(name)
 		}
 		out = append(out, key)
 	}

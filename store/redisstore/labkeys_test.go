@@ -20,9 +20,9 @@ func labKeys(t *testing.T, c *redisstore.Coordination) {
 	ctx := context.Background()
 	client := c.Client("A")
 	require.NoError(t, client.Bootstrap(ctx, key, 2, 40))
-	_, err := client.AcquireLease(ctx, key, "worker-A", 30*time.Second, 2)
+	_, err := client.AcquireLease(ctx, key, "worker-A", 30*time.Second, 2, 0)
 	require.NoError(t, err)
-	_, err = client.AcquireJob(ctx, "target", "job-1", 3, created, time.Hour)
+	_, err = client.AcquireJob(ctx, "target", "job-1", 3, created, time.Hour, time.Hour)
 	require.NoError(t, err)
 }
 
@@ -81,7 +81,7 @@ func TestRestorePutsTheKeysBack(t *testing.T) {
 
 		// Everything changes: a key goes, a hash field changes, a key comes.
 		client := c.Client("B")
-		_, err = client.TransitionJob(ctx, "target", "job-1", engine.JobFailed)
+		_, err = client.TransitionJob(ctx, "target", "job-1", engine.JobFailed, 0)
 		require.NoError(t, err)
 		require.NoError(t, client.Bootstrap(ctx, "another:key", 1, 1))
 		_, err = client.AcquireLeader(ctx, "daily", "worker-B", time.Minute)

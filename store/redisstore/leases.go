@@ -30,10 +30,10 @@ func (l *Leases) Bootstrap(ctx context.Context, conflictKey string, namespaceEpo
 	return nil
 }
 
-func (l *Leases) AcquireLease(ctx context.Context, conflictKey, owner string, ttl time.Duration, namespaceEpoch int64) (engine.LeaseGrant, error) {
+func (l *Leases) AcquireLease(ctx context.Context, conflictKey, owner string, ttl time.Duration, namespaceEpoch int64, without engine.GuardSet) (engine.LeaseGrant, error) {
 	k := l.keys.conflict(conflictKey)
 	reply, err := acquireScript.Run(ctx, l.rdb, []string{k.lease, k.counter, k.epoch},
-		owner, ttl.Milliseconds(), namespaceEpoch).Slice()
+		owner, ttl.Milliseconds(), namespaceEpoch, removed(without, engine.GuardHistory, engine.GuardNamespace)).Slice()
 	if err != nil {
 		return engine.LeaseGrant{}, fmt.Errorf("redisstore: acquire %s: %w", conflictKey, scriptError(err))
 	}
@@ -49,18 +49,20 @@ func (l *Leases) AcquireLeaseNaive(ctx context.Context, conflictKey, owner strin
 	return parseGrant(reply)
 }
 
-func (l *Leases) RenewLease(ctx context.Context, conflictKey, owner string, token int64, ttl time.Duration, namespaceEpoch int64) (engine.LeaseStatus, error) {
+func (l *Leases) RenewLease(ctx context.Context, conflictKey, owner string, token int64, ttl time.Duration, namespaceEpoch int64, without engine.GuardSet) (engine.LeaseStatus, error) {
 	k := l.keys.conflict(conflictKey)
-	n, err := renewScript.Run(ctx, l.rdb, []string{k.lease, k.epoch}, owner, token, ttl.Milliseconds(), namespaceEpoch).Int()
+	n, err := renewScript.Run(ctx, l.rdb, []string{k.lease, k.epoch}, owner, token, ttl.Milliseconds(), namespaceEpoch,
+		removed(without, engine.GuardOwner, engine.GuardNamespace)).Int()
 	if err != nil {
 		return 0, fmt.Errorf("redisstore: renew %s: %w", conflictKey, err)
 	}
 	return engine.LeaseStatus(n), nil
 }
 
-func (l *Leases) ReleaseLease(ctx context.Context, conflictKey, owner string, token, namespaceEpoch int64) (engine.LeaseStatus, error) {
+func (l *Leases) ReleaseLease(ctx context.Context, conflictKey, owner string, token, namespaceEpoch int64, without engine.GuardSet) (engine.LeaseStatus, error) {
 	k := l.keys.conflict(conflictKey)
-	n, err := releaseScript.Run(ctx, l.rdb, []string{k.lease, k.epoch}, owner, token, namespaceEpoch).Int()
+	n, err := releaseScript.Run(ctx, l.rdb, []string{k.lease, k.epoch}, owner, token, namespaceEpoch,
+		removed(without, engine.GuardOwner, engine.GuardNamespace)).Int()
 	if err != nil {
 		return 0, fmt.Errorf("redisstore: release %s: %w", conflictKey, err)
 	}
@@ -81,6 +83,18 @@ func (l *Leases) ReleaseLeader(ctx context.Context, job, owner string) (engine.L
 		return 0, fmt.Errorf("redisstore: release leader %s: %w", job, err)
 	}
 	return engine.LeaseStatus(n), nil
+}
+
+// removed is the argument a script takes for the guards removed among the
+// ones it checks: their names, space-separated ("" for none).
+func removed(without engine.GuardSet, checks ...engine.Guard) string {
+	var names []string
+	for _, g := range checks {
+		if without.Has(g) {
+			names = append(names, g.String())
+		}
+	}
+	return strings.Join(names, " ")
 }
 
 // parseGrant reads {'ACQUIRED'|'EXTENDED', token?} or {'CONTENDED', owner, token?}.

@@ -24,7 +24,7 @@ func TestLeaseScripts(t *testing.T) {
 
 		t.Run("acquire refuses without a bootstrapped history", func(t *testing.T) {
 			require.NoError(t, c.Wipe(ctx))
-			_, err := a.AcquireLease(ctx, key, "worker-A", ttl, 2)
+			_, err := a.AcquireLease(ctx, key, "worker-A", ttl, 2, 0)
 			require.ErrorIs(t, err, engine.ErrHistoryLost)
 		})
 
@@ -32,23 +32,23 @@ func TestLeaseScripts(t *testing.T) {
 			require.NoError(t, c.Wipe(ctx))
 			require.NoError(t, a.Bootstrap(ctx, key, 2, 40))
 
-			grant, err := a.AcquireLease(ctx, key, "worker-A", ttl, 2)
+			grant, err := a.AcquireLease(ctx, key, "worker-A", ttl, 2, 0)
 			require.NoError(t, err)
 			require.Equal(t, engine.LeaseGrant{Outcome: engine.LeaseAcquired, Token: 41}, grant)
 
-			grant, err = b.AcquireLease(ctx, key, "worker-B", ttl, 2)
+			grant, err = b.AcquireLease(ctx, key, "worker-B", ttl, 2, 0)
 			require.NoError(t, err)
 			require.Equal(t, engine.LeaseGrant{Outcome: engine.LeaseContended, Holder: "worker-A", HolderToken: 41}, grant)
 
-			grant, err = a.AcquireLease(ctx, key, "worker-A", ttl, 2)
+			grant, err = a.AcquireLease(ctx, key, "worker-A", ttl, 2, 0)
 			require.NoError(t, err)
 			require.Equal(t, engine.LeaseGrant{Outcome: engine.LeaseExtended, Token: 41}, grant)
 
-			status, err := a.ReleaseLease(ctx, key, "worker-A", 41, 2)
+			status, err := a.ReleaseLease(ctx, key, "worker-A", 41, 2, 0)
 			require.NoError(t, err)
 			require.Equal(t, engine.LeaseDone, status)
 
-			grant, err = b.AcquireLease(ctx, key, "worker-B", ttl, 2)
+			grant, err = b.AcquireLease(ctx, key, "worker-B", ttl, 2, 0)
 			require.NoError(t, err)
 			require.Equal(t, engine.LeaseGrant{Outcome: engine.LeaseAcquired, Token: 42}, grant, "the counter survives a release")
 		})
@@ -56,7 +56,7 @@ func TestLeaseScripts(t *testing.T) {
 		t.Run("renew and release check owner, token and epoch", func(t *testing.T) {
 			require.NoError(t, c.Wipe(ctx))
 			require.NoError(t, a.Bootstrap(ctx, key, 2, 40))
-			_, err := a.AcquireLease(ctx, key, "worker-A", ttl, 2)
+			_, err := a.AcquireLease(ctx, key, "worker-A", ttl, 2, 0)
 			require.NoError(t, err)
 
 			for _, tc := range []struct {
@@ -70,17 +70,17 @@ func TestLeaseScripts(t *testing.T) {
 				{"worker-A", 41, 3, engine.LeaseEpochMismatch},
 				{"worker-A", 41, 2, engine.LeaseDone},
 			} {
-				status, err := a.RenewLease(ctx, key, tc.owner, tc.token, ttl, tc.epoch)
+				status, err := a.RenewLease(ctx, key, tc.owner, tc.token, ttl, tc.epoch, 0)
 				require.NoError(t, err)
 				require.Equal(t, tc.want, status, "renew %+v", tc)
 			}
-			status, err := b.ReleaseLease(ctx, key, "worker-B", 41, 2)
+			status, err := b.ReleaseLease(ctx, key, "worker-B", 41, 2, 0)
 			require.NoError(t, err)
 			require.Equal(t, engine.LeaseLost, status)
-			status, err = a.ReleaseLease(ctx, key, "worker-A", 41, 2)
+			status, err = a.ReleaseLease(ctx, key, "worker-A", 41, 2, 0)
 			require.NoError(t, err)
 			require.Equal(t, engine.LeaseDone, status)
-			status, err = a.ReleaseLease(ctx, key, "worker-A", 41, 2)
+			status, err = a.ReleaseLease(ctx, key, "worker-A", 41, 2, 0)
 			require.NoError(t, err)
 			require.Equal(t, engine.LeaseLost, status)
 		})
@@ -88,9 +88,9 @@ func TestLeaseScripts(t *testing.T) {
 		t.Run("another namespace epoch is refused", func(t *testing.T) {
 			require.NoError(t, c.Wipe(ctx))
 			require.NoError(t, a.Bootstrap(ctx, key, 3, 0))
-			_, err := a.AcquireLease(ctx, key, "worker-A", ttl, 2)
+			_, err := a.AcquireLease(ctx, key, "worker-A", ttl, 2, 0)
 			require.ErrorIs(t, err, engine.ErrEpochMismatch)
-			grant, err := a.AcquireLease(ctx, key, "worker-A", ttl, 3)
+			grant, err := a.AcquireLease(ctx, key, "worker-A", ttl, 3, 0)
 			require.NoError(t, err)
 			require.Equal(t, int64(1), grant.Token, "a new epoch starts a new token space")
 		})
@@ -99,7 +99,7 @@ func TestLeaseScripts(t *testing.T) {
 			require.NoError(t, c.Wipe(ctx))
 			require.NoError(t, a.Bootstrap(ctx, key, 2, 40))
 			require.NoError(t, a.Bootstrap(ctx, key, 2, 5))
-			grant, err := a.AcquireLease(ctx, key, "worker-A", ttl, 2)
+			grant, err := a.AcquireLease(ctx, key, "worker-A", ttl, 2, 0)
 			require.NoError(t, err)
 			require.Equal(t, int64(41), grant.Token)
 		})
@@ -123,7 +123,7 @@ func TestLeaseScripts(t *testing.T) {
 		t.Run("keys are listed with TTLs and expire as time passes", func(t *testing.T) {
 			require.NoError(t, c.Wipe(ctx))
 			require.NoError(t, a.Bootstrap(ctx, key, 2, 40))
-			_, err := a.AcquireLease(ctx, key, "worker-A", 50*time.Millisecond, 2)
+			_, err := a.AcquireLease(ctx, key, "worker-A", 50*time.Millisecond, 2, 0)
 			require.NoError(t, err)
 			keys, err := c.Keys(ctx)
 			require.NoError(t, err)
@@ -153,7 +153,7 @@ func TestCorruptLease(t *testing.T) {
 		require.NoError(t, a.Bootstrap(ctx, key, 2, 40))
 		// Take a lease, then overwrite it through the admin path a script
 		// would never use.
-		_, err := a.AcquireLease(ctx, key, "worker-A", time.Minute, 2)
+		_, err := a.AcquireLease(ctx, key, "worker-A", time.Minute, 2, 0)
 		require.NoError(t, err)
 		keys, err := c.Keys(ctx)
 		require.NoError(t, err)
@@ -164,7 +164,7 @@ func TestCorruptLease(t *testing.T) {
 			}
 		}
 		require.NoError(t, redisstore.SetRaw(ctx, c, leaseKey, "garbage"))
-		_, err = a.AcquireLease(ctx, key, "worker-B", time.Minute, 2)
+		_, err = a.AcquireLease(ctx, key, "worker-B", time.Minute, 2, 0)
 		require.ErrorIs(t, err, engine.ErrLeaseCorrupt)
 	})
 }
@@ -200,7 +200,7 @@ func TestRunsOnOneServerAreApart(t *testing.T) {
 
 	for _, c := range []*redisstore.Coordination{first, second} {
 		require.NoError(t, c.Client("A").Bootstrap(ctx, key, 2, 40))
-		grant, err := c.Client("A").AcquireLease(ctx, key, "worker-A", time.Minute, 2)
+		grant, err := c.Client("A").AcquireLease(ctx, key, "worker-A", time.Minute, 2, 0)
 		require.NoError(t, err)
 		require.Equal(t, int64(41), grant.Token, "each run counts from its own seed")
 	}

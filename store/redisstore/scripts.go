@@ -26,6 +26,8 @@ var (
 	leaderAcquireSource string
 	//go:embed scripts/leader_release.lua
 	leaderReleaseSource string
+	//go:embed scripts/progress.lua
+	progressSource string
 
 	bootstrapScript     = redis.NewScript(bootstrapSource)
 	acquireScript       = redis.NewScript(acquireSource)
@@ -36,4 +38,5 @@ var (
 	transitionScript    = redis.NewScript(transitionSource)
 	leaderAcquireScript = redis.NewScript(leaderAcquireSource)
 	leaderReleaseScript = redis.NewScript(leaderReleaseSource)
+	progressScript      = redis.NewScript(progressSource)
 )

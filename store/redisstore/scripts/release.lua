@@ -1,12 +1,16 @@
 -- release: drop a resource lease the caller still holds. The counter stays.
 -- KEYS[1] lease   KEYS[2] epoch
 -- ARGV[1] owner   ARGV[2] token   ARGV[3] namespace epoch
--- Returns 1 released, 0 ownership lost, -1 epoch mismatch.
-if redis.call('GET', KEYS[2]) ~= ARGV[3] then
+-- ARGV[4] the guards removed, space-separated: "owner" takes out the check
+-- that the lease is still owner|token (it then deletes whatever lease is
+-- there), "namespace" the comparison of epochs.
+-- Returns 1 released, 0 ownership lost (or no lease at all), -1 epoch mismatch.
+local off = {}
+for name in string.gmatch(ARGV[4] or '', '%S+') do off[name] = true end
+if not off['namespace'] and redis.call('GET', KEYS[2]) ~= ARGV[3] then
   return -1
 end
-if redis.call('GET', KEYS[1]) ~= ARGV[1] .. '|' .. ARGV[2] then
+if not off['owner'] and redis.call('GET', KEYS[1]) ~= ARGV[1] .. '|' .. ARGV[2] then
   return 0
 end
-redis.call('DEL', KEYS[1])
-return 1
+return redis.call('DEL', KEYS[1])

@@ -1,0 +1,356 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/lang"
+	"github.com/fencelab/fencelab/scenarios"
+)
+
+// matrixRequest is a parsed `fencelab matrix`.
+type matrixRequest struct {
+	scenarios []*engine.Scenario
+	json      bool
+	md        string // also write the Markdown table here
+	out       string // counterexample traces; empty: a new temp dir
+}
+
+func parseMatrixRequest(args []string, asJSON bool, md, out string) (matrixRequest, error) {
+	req := matrixRequest{json: asJSON, md: md, out: out}
+	if len(args) == 0 {
+		req.scenarios = scenarios.All()
+	}
+	for _, id := range args {
+		s, ok := scenarios.ByID(id)
+		if !ok {
+			return req, usageError("unknown scenario %q (one of: %s)", id, strings.Join(scenarios.IDs(), ", "))
+		}
+		req.scenarios = append(req.scenarios, s)
+	}
+	if md != "" {
+		if err := checkMatrixTarget(md); err != nil {
+			return req, err
+		}
+	}
+	return req, checkOutDir(out)
+}
+
+// A cell of the matrix: what SAFE did with one guard removed in one
+// scenario.
+const (
+	cellHeld         = "held"          // every invariant held and the work was done
+	cellNotConsulted = "not-consulted" // no step of the scenario asks the guard
+	cellBroken       = "broken"        // an invariant broke
+	cellProgress     = "progress"      // safe, but no schedule did the work
+)
+
+type matrixCell struct {
+	Guard  string `json:"guard"`
+	Status string `json:"status"`
+	// Invariant is the first invariant that broke; Anomaly its name;
+	// Length the actions of the shortest counterexample, written to Trace.
+	Invariant int    `json:"invariant,omitempty"`
+	Anomaly   string `json:"anomaly,omitempty"`
+	Length    int    `json:"length,omitempty"`
+	Trace     string `json:"trace,omitempty"`
+}
+
+type matrixRow struct {
+	Scenario string `json:"scenario"`
+	// Safe is SAFE with every guard: it must hold.
+	Safe  string       `json:"safe"`
+	Cells []matrixCell `json:"cells"`
+}
+
+type matrixReport struct {
+	Guards []string        `json:"guards"`
+	Rows   []matrixRow     `json:"rows"`
+	Needed map[string]bool `json:"needed"`
+}
+
+// runMatrix checks every scenario in SAFE with each guard removed alone.
+// A guard no step of a scenario consults (SAFE's check says which it
+// asked) cannot change that scenario: its cell says so without a search.
+func runMatrix(ctx context.Context, c config, req matrixRequest, stdout, stderr io.Writer) (err error) {
+	b, err := startBackends(ctx, c, func(waiting string) { fmt.Fprintf(stderr, "fencelab: %s\n", waiting) })
+	if err != nil {
+		return err
+	}
+	defer func() { warnLeftovers(stderr, b.stop(), err) }()
+	pool, err := labBackends(ctx, b, c)
+	defer func() {
+		for _, extra := range pool[1:] {
+			extra.stop()
+		}
+	}()
+	if err != nil {
+		return err
+	}
+
+	guards := engine.AllGuards()
+	report := matrixReport{Needed: map[string]bool{}}
+	for _, g := range guards {
+		report.Guards = append(report.Guards, g.String())
+		report.Needed[g.String()] = false
+	}
+	meter := newProgress(stderr, "")
+	total, done := len(req.scenarios)*(len(guards)+1), 0
+	tick := func(what string) {
+		meter.line(fmt.Sprintf("matrix %s %d/%d · %s", bar(done, total, 20), done, total, what))
+	}
+	for _, s := range req.scenarios {
+		tick(s.ID + " SAFE")
+		safe, err := checkOne(ctx, pool, s, engine.Safe, 0, 0, nil)
+		done++
+		if err != nil {
+			meter.done()
+			return fmt.Errorf("%s SAFE: %w", s.ID, err)
+		}
+		row := matrixRow{Scenario: s.ID, Safe: cellHeld}
+		if why := failure(safe, false); why != "" {
+			row.Safe = why
+		}
+		for _, g := range guards {
+			cell := matrixCell{Guard: g.String(), Status: cellNotConsulted}
+			if safe.Consulted.Has(g) {
+				tick(fmt.Sprintf("%s SAFE −%s", s.ID, g))
+				r, err := checkOne(ctx, pool, s, engine.Safe, engine.Guards(g), 0, nil)
+				if err != nil {
+					meter.done()
+					return fmt.Errorf("%s SAFE −%s: %w", s.ID, g, err)
+				}
+				if cell, err = matrixCellOf(g, r, &req); err != nil {
+					meter.done()
+					return err
+				}
+			}
+			done++
+			if cell.Status == cellBroken || cell.Status == cellProgress {
+				report.Needed[g.String()] = true
+			}
+			row.Cells = append(row.Cells, cell)
+		}
+		report.Rows = append(report.Rows, row)
+	}
+	meter.done()
+
+	if req.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(report); err != nil {
+			return err
+		}
+	} else {
+		printMatrix(stdout, report, c)
+	}
+	if req.md != "" {
+		if err := replaceFile(req.md, ".fencelab-matrix-*", []byte(matrixMarkdown(report))); err != nil {
+			return fmt.Errorf("matrix --md %s: %w", req.md, err)
+		}
+	}
+	var unneeded, unsafe []string
+	for _, g := range report.Guards {
+		if !report.Needed[g] {
+			unneeded = append(unneeded, g)
+		}
+	}
+	for _, row := range report.Rows {
+		if row.Safe != cellHeld {
+			unsafe = append(unsafe, row.Scenario)
+		}
+	}
+	switch {
+	case len(unsafe) > 0:
+		return outcomeError("SAFE itself did not hold in %s", strings.Join(unsafe, ", "))
+	case len(unneeded) > 0 && len(req.scenarios) == len(scenarios.All()):
+		return outcomeError("no scenario needs %s: the catalog cannot show why it exists", strings.Join(unneeded, ", "))
+	case len(unneeded) > 0:
+		return outcomeError("none of these scenarios needs %s", strings.Join(unneeded, ", "))
+	}
+	return nil
+}
+
+// matrixCellOf is the cell of a check of SAFE without guard g, its
+// counterexample written to the matrix's --out.
+func matrixCellOf(g engine.Guard, r engine.CheckReport, req *matrixRequest) (matrixCell, error) {
+	cell := matrixCell{Guard: g.String(), Status: cellHeld}
+	switch {
+	case len(r.Broken) > 0:
+		cell.Status = cellBroken
+		if t := r.Counterexample; t != nil {
+			if len(t.Result.Broken) > 0 {
+				cell.Invariant, cell.Anomaly = t.Result.Broken[0].Invariant, t.Result.Broken[0].Anomaly
+			}
+			for _, a := range t.Schedule {
+				if a.Action != "pause" && a.Action != "resume" {
+					cell.Length++
+				}
+			}
+			if req.out == "" {
+				dir, err := os.MkdirTemp("", "fencelab-matrix-")
+				if err != nil {
+					return cell, err
+				}
+				req.out = dir
+			}
+			path, err := saveNewTrace(req.out, fmt.Sprintf("%s-without-%s", r.Scenario.ID, g), *t)
+			if err != nil {
+				return cell, err
+			}
+			cell.Trace = path
+		}
+		if cell.Invariant == 0 {
+			for n := 1; n <= len(engine.Invariants); n++ {
+				if r.Broken[n] > 0 {
+					cell.Invariant = n
+					break
+				}
+			}
+		}
+	case !r.Progressed():
+		cell.Status = cellProgress
+	}
+	return cell, nil
+}
+
+// cellText is a cell as the terminal and the Markdown show it: ✓ held,
+// · not consulted, "inv 1 · 9" the invariant that broke and the length of
+// the shortest counterexample, "progress".
+func cellText(cell matrixCell) string {
+	switch cell.Status {
+	case cellHeld:
+		return "✓"
+	case cellNotConsulted:
+		return "·"
+	case cellProgress:
+		return "progress"
+	}
+	return fmt.Sprintf("inv %d · %d", cell.Invariant, cell.Length)
+}
+
+// printMatrix prints the matrix as a table: a row per scenario, a column
+// per guard, in blocks of columns that fit in 100 columns, and a last row
+// saying which guards some scenario needs.
+func printMatrix(w io.Writer, r matrixReport, c config) {
+	l := c.lang
+	first := len("scenario")
+	for _, row := range r.Rows {
+		first = max(first, len(row.Scenario))
+	}
+	widths := make([]int, len(r.Guards))
+	for i, g := range r.Guards {
+		widths[i] = max(len(g), len("inv 8 · 99"))
+	}
+	const room = 100
+	for start := 0; start < len(r.Guards); {
+		end, used := start, first+2+len("SAFE")
+		for end < len(r.Guards) && (end == start || used+2+widths[end] <= room) {
+			used += 2 + widths[end]
+			end++
+		}
+		cell := func(text string, width int) string {
+			return text + strings.Repeat(" ", max(0, width-displayWidth(text)))
+		}
+		var sb strings.Builder
+		sb.WriteString(cell(l.T("scenario"), first) + "  SAFE")
+		for i := start; i < end; i++ {
+			sb.WriteString("  " + cell(r.Guards[i], widths[i]))
+		}
+		fmt.Fprintln(w, strings.TrimRight(sb.String(), " "))
+		for _, row := range r.Rows {
+			sb.Reset()
+			safe := "✓"
+			if row.Safe != cellHeld {
+				safe = "✗"
+			}
+			sb.WriteString(cell(row.Scenario, first) + "  " + cell(safe, len("SAFE")))
+			for i := start; i < end; i++ {
+				sb.WriteString("  " + cell(cellText(row.Cells[i]), widths[i]))
+			}
+			fmt.Fprintln(w, strings.TrimRight(sb.String(), " "))
+		}
+		sb.Reset()
+		sb.WriteString(cell(l.T("needed"), first) + "  " + cell("", len("SAFE")))
+		for i := start; i < end; i++ {
+			needed := l.T("yes")
+			if !r.Needed[r.Guards[i]] {
+				needed = l.T("NO")
+			}
+			sb.WriteString("  " + cell(needed, widths[i]))
+		}
+		fmt.Fprintln(w, strings.TrimRight(sb.String(), " "))
+		fmt.Fprintln(w)
+		start = end
+	}
+	fmt.Fprint(w, l.T("✓ still safe without the guard · · the scenario never asks it · inv N · K: invariant N broke,\nshortest counterexample K actions · progress: safe, but no schedule did the work\n"))
+	for _, row := range r.Rows {
+		for _, cell := range row.Cells {
+			if cell.Trace != "" {
+				fmt.Fprint(w, l.T("counterexamples: %s\n", strings.TrimSuffix(cell.Trace, "/"+lastElem(cell.Trace))))
+				return
+			}
+		}
+	}
+}
+
+func lastElem(path string) string { return path[strings.LastIndex(path, "/")+1:] }
+
+// displayWidth counts runes: the matrix's text is ASCII but for ✓ and ·.
+func displayWidth(s string) int { return len([]rune(s)) }
+
+// matrixSignature marks a Markdown file the matrix wrote, so --md replaces
+// only such a file.
+const matrixSignature = "<!-- fencelab matrix -->"
+
+// matrixMarkdown is the matrix as a Markdown table a slide can take.
+func matrixMarkdown(r matrixReport) string {
+	var sb strings.Builder
+	sb.WriteString(matrixSignature + "\n")
+	sb.WriteString("| scenario | SAFE |")
+	for _, g := range r.Guards {
+		sb.WriteString(" " + g + " |")
+	}
+	sb.WriteString("\n|---|:-:|" + strings.Repeat(":-:|", len(r.Guards)) + "\n")
+	for _, row := range r.Rows {
+		safe := "✓"
+		if row.Safe != cellHeld {
+			safe = "✗ " + row.Safe
+		}
+		sb.WriteString("| `" + row.Scenario + "` | " + safe + " |")
+		for _, cell := range row.Cells {
+			sb.WriteString(" " + cellText(cell) + " |")
+		}
+		sb.WriteString("\n")
+	}
+	sb.WriteString("| **needed** | |")
+	for _, g := range r.Guards {
+		if r.Needed[g] {
+			sb.WriteString(" yes |")
+		} else {
+			sb.WriteString(" **NO** |")
+		}
+	}
+	sb.WriteString("\n\n✓ still safe without the guard · `·` the scenario never asks it · inv N · K: invariant N broke, shortest counterexample K actions · progress: safe, but no schedule did the work\n")
+	return sb.String()
+}
+
+// checkMatrixTarget says whether matrix --md may write path: nothing is
+// there, or a Markdown file the matrix wrote.
+func checkMatrixTarget(path string) error {
+	return checkReplaceable("--md "+path, path, lang.P("a Markdown matrix fencelab wrote"), func(path string) bool {
+		f, err := os.OpenFile(path, os.O_RDONLY|syscallNonblock|syscallNofollow, 0)
+		if err != nil {
+			return false
+		}
+		defer f.Close()
+		head := make([]byte, len(matrixSignature))
+		_, err = io.ReadFull(f, head)
+		return err == nil && string(head) == matrixSignature
+	})
+}

@@ -1,0 +1,93 @@
+package engine
+
+import "slices"
+
+// Touch is a part of the lab a call reads or writes, as the checker's
+// reduction sees it: two calls of different actors commute — either order
+// leads to the same state — when neither writes a part the other touches.
+type Touch uint8
+
+const (
+	TouchLeases   Touch = 1 << iota // Redis: leases, fencing counters, epochs, leader leases
+	TouchJobs                       // Redis: job hashes and running pointers
+	TouchDatabase                   // PostgreSQL
+	TouchProvider                   // the external provider
+	TouchClock                      // the lab clock (a call reads it; only the clock's own actions write it)
+	touchAll      = TouchLeases | TouchJobs | TouchDatabase | TouchProvider | TouchClock
+)
+
+// Footprint is what a call may read and write, and which other actors'
+// memory it reads or changes (a worker reads its request's job id; a crash
+// ends another actor's program). Every call also reads and writes its own
+// actor's memory. The zero Footprint is undeclared: the call may touch
+// anything, and commutes with nothing.
+type Footprint struct {
+	Reads, Writes Touch
+	Peers         []string
+}
+
+// Touching is a footprint: reads, writes, and the peers whose memory the
+// call reads or changes.
+func Touching(reads, writes Touch, peers ...string) Footprint {
+	return Footprint{Reads: reads | writes, Writes: writes, Peers: peers}
+}
+
+func (f Footprint) declared() bool { return f.Reads|f.Writes != 0 || len(f.Peers) > 0 }
+
+// clockFootprint is what a clock action touches: the clock, and the keys
+// whose TTLs it runs down.
+var clockFootprint = Footprint{Reads: TouchLeases | TouchJobs | TouchClock, Writes: TouchLeases | TouchJobs | TouchClock}
+
+// footprint is what an enabled action would touch at the lab's state: an
+// actor's next call's, or the clock's.
+func (l *Lab) footprint(a Action) (owner string, f Footprint) {
+	switch a.Kind {
+	case StepActor, CallActor:
+		actor, err := l.Actor(a.Actor)
+		if err != nil || actor.Done() {
+			return a.Actor, Footprint{Reads: touchAll, Writes: touchAll}
+		}
+		f = actor.program[actor.pc].calls()[actor.call].Touches
+		if !f.declared() {
+			f = Footprint{Reads: touchAll, Writes: touchAll}
+		}
+		return a.Actor, f
+	}
+	return "", clockFootprint
+}
+
+// independent reports whether two actions enabled at the lab's state
+// commute: different actors (or an actor and the clock), neither writing
+// what the other touches, neither touching the other's memory.
+func (l *Lab) independent(a, b Action) bool {
+	ownerA, fa := l.footprint(a)
+	ownerB, fb := l.footprint(b)
+	switch {
+	case ownerA == "" && ownerB == "": // two clock actions
+		return false
+	case ownerA == ownerB:
+		return false
+	case fa.Writes&fb.Reads != 0 || fb.Writes&fa.Reads != 0:
+		return false
+	case ownerB != "" && slices.Contains(fa.Peers, ownerB), ownerA != "" && slices.Contains(fb.Peers, ownerA):
+		return false
+	case ownerA == "":
+		return l.clockOutlives(ownerB, fb)
+	case ownerB == "":
+		return l.clockOutlives(ownerA, fa)
+	}
+	return true
+}
+
+// clockOutlives reports whether the clock stays able to move whatever a
+// call of actor does: the clock moves only while some actor has not
+// finished, and a call may finish its own actor (or, a crash, its peers).
+// Some other actor that the call cannot finish must be left.
+func (l *Lab) clockOutlives(actor string, f Footprint) bool {
+	for _, a := range l.actors {
+		if a.Name != actor && !a.Done() && !slices.Contains(f.Peers, a.Name) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,194 @@
+package engine
+
+import (
+	"strings"
+
+	"github.com/fencelab/fencelab/lang"
+)
+
+// Guard is a named check that SAFE makes (DESIGN §5a). Each has one switch:
+// removing it takes the check out of the code path that makes it — the SQL
+// of the fenced write, a Lua script's compare, a step's Go — as real code
+// without that check would be, so "SAFE without region" is a value that
+// can be passed around, printed, traced and tested.
+type Guard uint8
+
+// The guards, in the order DESIGN §5a lists them. The names are stable:
+// flags, traces and the matrix use them.
+const (
+	GuardFence Guard = iota
+	GuardMembership
+	GuardRegion
+	GuardVersion
+	GuardNamespace
+	GuardReadInTx
+	GuardOutbox
+	GuardOperationID
+	GuardHistory
+	GuardOwner
+	GuardAtomicAcquire
+	GuardTerminal
+	GuardPointer
+	GuardDeadline
+	guardCount
+)
+
+// guardInfo is a guard's name and what it checks, in one sentence.
+var guardInfo = [guardCount]struct {
+	name string
+	what string
+}{
+	GuardFence:         {"fence", "the write's fencing token is above the last accepted one (<, never <=), in the write's own statement"},
+	GuardMembership:    {"membership", "the tenant is still assigned and active at the write's membership revision"},
+	GuardRegion:        {"region", "the write comes from the authoritative region at its current region epoch"},
+	GuardVersion:       {"version", "the writer's contract is at least the minimum writer and checkpoint schema versions"},
+	GuardNamespace:     {"namespace", "the namespace epoch matches in Redis (acquire, renew, release) and in PostgreSQL (the write)"},
+	GuardReadInTx:      {"read-in-tx", "a read-modify-write reads the value under the row lock, in the write's own transaction"},
+	GuardOutbox:        {"outbox", "business row, checkpoint, execution and outbox row commit in one transaction"},
+	GuardOperationID:   {"operation-id", "an unknown outcome is reconciled by querying the original OperationId, never sent again under a new one"},
+	GuardHistory:       {"history", "acquire refuses to hand out tokens when Redis lost the counter or the epoch"},
+	GuardOwner:         {"owner", "renew and release change a lease only when it still holds the caller's owner and token"},
+	GuardAtomicAcquire: {"atomic-acquire", "a job is looked up and created with its running pointer in one Lua script"},
+	GuardTerminal:      {"terminal", "a job's status moves only from RUNNING: SUCCESS and FAILED never change"},
+	GuardPointer:       {"pointer", "only the job the running pointer names may succeed, and only it may clear the pointer"},
+	GuardDeadline:      {"deadline", "a job past its absolute deadline is failed and its running pointer released"},
+}
+
+// AllGuards are the guards in their order.
+func AllGuards() []Guard {
+	out := make([]Guard, guardCount)
+	for i := range out {
+		out[i] = Guard(i)
+	}
+	return out
+}
+
+func (g Guard) String() string {
+	if g < guardCount {
+		return guardInfo[g].name
+	}
+	return "guard?"
+}
+
+// What says in one sentence what the guard checks, in any language.
+func (g Guard) What() lang.Phrase { return lang.P(guardInfo[g].what) }
+
+// GuardSet is a set of guards: the ones removed from SAFE (--without), or
+// the ones a run consulted. The zero set is empty.
+type GuardSet uint32
+
+// Guards is the set of the guards given.
+func Guards(gs ...Guard) GuardSet {
+	var s GuardSet
+	for _, g := range gs {
+		s |= 1 << g
+	}
+	return s
+}
+
+// Has reports whether g is in the set.
+func (s GuardSet) Has(g Guard) bool { return s&(1<<g) != 0 }
+
+// List is the set's guards in their order.
+func (s GuardSet) List() []Guard {
+	var out []Guard
+	for _, g := range AllGuards() {
+		if s.Has(g) {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// Names are the set's guards by name, in their order.
+func (s GuardSet) Names() []string {
+	var out []string
+	for _, g := range s.List() {
+		out = append(out, g.String())
+	}
+	return out
+}
+
+// String is the set as --without takes it: "fence,region".
+func (s GuardSet) String() string { return strings.Join(s.Names(), ",") }
+
+// ParseGuard reads one guard's name.
+func ParseGuard(name string) (Guard, error) {
+	for _, g := range AllGuards() {
+		if g.String() == strings.ToLower(strings.TrimSpace(name)) {
+			return g, nil
+		}
+	}
+	if near := nearestGuard(name); near != "" {
+		return 0, lang.Error("unknown guard %q (did you mean %s?); the guards: %s", name, near, strings.Join(EveryGuard.Names(), ", "))
+	}
+	return 0, lang.Error("unknown guard %q; the guards: %s", name, strings.Join(EveryGuard.Names(), ", "))
+}
+
+// ParseGuards reads a list of guards, "fence,region" (spaces allowed, each
+// name once at most; an empty list is the empty set).
+func ParseGuards(list string) (GuardSet, error) {
+	var s GuardSet
+	for _, name := range strings.Split(list, ",") {
+		if strings.TrimSpace(name) == "" {
+			continue
+		}
+		g, err := ParseGuard(name)
+		if err != nil {
+			return 0, err
+		}
+		s |= Guards(g)
+	}
+	return s, nil
+}
+
+// nearestGuard is the guard name closest to a misspelt one, if one is
+// close enough to be what was meant.
+func nearestGuard(name string) string {
+	name = strings.ToLower(strings.TrimSpace(name))
+	best, bestDistance := "", 3
+	for _, g := range AllGuards() {
+		if d := editDistance(name, g.String()); d < bestDistance {
+			best, bestDistance = g.String(), d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of two short words.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	row := make([]int, len(rb)+1)
+	for j := range row {
+		row[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		diagonal := row[0]
+		row[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			diagonal, row[j] = row[j], min(row[j]+1, row[j-1]+1, diagonal+cost)
+		}
+	}
+	return row[len(rb)]
+}
+
+// ModeLabel names a mode with the guards removed from it: "SAFE",
+// "SAFE −region", "SAFE −fence −owner", "UNSAFE" (UNSAFE is the naive code;
+// it has no guards to remove).
+func ModeLabel(mode Mode, without GuardSet) string {
+	if mode == Unsafe || without == 0 {
+		return mode.String()
+	}
+	parts := []string{mode.String()}
+	for _, name := range without.Names() {
+		parts = append(parts, "−"+name)
+	}
+	return strings.Join(parts, " ")
+}
+
+// EveryGuard is the set of all the guards.
+const EveryGuard GuardSet = 1<<guardCount - 1
