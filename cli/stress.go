@@ -88,6 +88,12 @@ func parseStressRequest(rest []string, f stressFlags, c config) (stressRequest, 
 	if mode == engine.Unsafe && c.pgDSN != "" && !c.allowUnsafe {
 		return req, usageError("UNSAFE runs write naive code paths into --pg's server; pass --allow-unsafe to let them (nothing was written)")
 	}
+	if mode == engine.Unsafe && c.without != 0 {
+		return req, usageError("--without removes guards from SAFE; UNSAFE is the naive code and has none")
+	}
+	if extra := c.without &^ stress.StressGuards; extra != 0 {
+		return req, usageError("--without %s: a stress worker never asks it (stress can remove %s)", extra.String(), stress.StressGuards.String())
+	}
 	if f.procs && !stress.CanFreeze {
 		return req, usageError("--procs freezes worker processes with SIGSTOP, which this platform does not have")
 	}
@@ -117,7 +123,7 @@ func parseStressRequest(rest []string, f stressFlags, c config) (stressRequest, 
 	}
 	req = stressRequest{procs: f.procs, html: f.html, json: f.asJSON, Config: stress.Config{
 		Workers: f.workers, Duration: f.duration, PauseEvery: f.pauseEvery, Pause: pause,
-		Mode: mode, LeaseTTL: ttl, History: f.html != "", Shared: f.shared}}
+		Mode: mode, LeaseTTL: ttl, History: f.html != "", Shared: f.shared, Without: c.without}}
 	if f.opsSet {
 		req.Ops = f.ops
 	}
@@ -207,6 +213,9 @@ func runStress(ctx context.Context, c config, req stressRequest, stdout, stderr 
 		return interrupted(ctx)
 	}
 	if !report.AsExpected() {
+		if report.Mode == engine.Safe && report.Without != 0 {
+			return outcomeError("%s did not hold under stress: see the checks above", engine.ModeLabel(report.Mode, report.Without))
+		}
 		if report.Mode == engine.Safe {
 			return outcomeError("SAFE did not hold under stress: see the checks above")
 		}
@@ -240,7 +249,7 @@ func stressHeader(b *backends, req stressRequest, l lang.Lang) string {
 	if req.PauseEvery > 0 {
 		pauses = l.T("a %s pause every %s", req.Pause, req.PauseEvery)
 	}
-	sb.WriteString(l.T("stress · %s · %s (%s) · %s\n", req.Mode, counted(l, req.Workers, "%s worker", "%s workers"), fleet, length))
+	sb.WriteString(l.T("stress · %s · %s (%s) · %s\n", engine.ModeLabel(req.Mode, req.Without), counted(l, req.Workers, "%s worker", "%s workers"), fleet, length))
 	sb.WriteString(l.T("          lease TTL %s · %s\n", req.LeaseTTL, pauses))
 	if req.Shared != "" {
 		sb.WriteString(wrapped(l.T("shared    resource stress:%s, with every run of --shared %s: the rows are all the runs', the history only this run's", req.Shared, req.Shared), "          "))
@@ -319,13 +328,19 @@ func printStressReport(w io.Writer, r stress.Report, l lang.Lang) {
 	}
 	fmt.Fprintln(w)
 	switch {
+	case r.Mode == engine.Safe && r.Without != 0 && r.Held():
+		fmt.Fprint(w, l.T("%s held: every invariant, progress, and the history is linearizable — the run did not need what was removed\n",
+			engine.ModeLabel(r.Mode, r.Without)))
+	case r.Mode == engine.Safe && r.Without != 0:
+		fmt.Fprint(w, l.T("%s did NOT hold: the run needed what was removed\n", engine.ModeLabel(r.Mode, r.Without)))
 	case r.Mode == engine.Safe && r.Held():
-		fmt.Fprint(w, l.T("SAFE held: every invariant, and the history is linearizable — as expected\n"))
+		fmt.Fprint(w, l.T("SAFE held: every invariant, progress, and the history is linearizable — as expected\n"))
 	case r.Mode == engine.Safe:
 		fmt.Fprint(w, l.T("SAFE did NOT hold — not as expected\n"))
 	case r.Violations() > 0:
-		fmt.Fprint(w, wrapped(l.T("UNSAFE broke fencing: violations %s (stale commits %s, lost updates %s, illegal segments %s) — as expected",
-			stress.FormatCount(r.Violations()), stress.FormatCount(r.Audit.StaleCommits), stress.FormatCount(r.Audit.LostUpdates), stress.FormatCount(r.Illegal)), ""))
+		fmt.Fprint(w, wrapped(l.T("UNSAFE broke fencing: violations %s (stale commits %s, lost updates %s, stale releases %s, illegal segments %s) — as expected",
+			stress.FormatCount(r.Violations()), stress.FormatCount(r.Audit.StaleCommits), stress.FormatCount(r.Audit.LostUpdates),
+			stress.FormatCount(r.StaleReleases), stress.FormatCount(r.Illegal)), ""))
 	default:
 		fmt.Fprint(w, l.T("UNSAFE showed no violation — not as expected\n"))
 	}
@@ -344,6 +359,7 @@ func roundLatency(d time.Duration) time.Duration {
 // jsonStress is a stress run as --json prints it.
 type jsonStress struct {
 	Mode             string            `json:"mode"`
+	Without          []string          `json:"without,omitempty"`
 	Workers          int               `json:"workers"`
 	Processes        bool              `json:"processes"`
 	Seconds          float64           `json:"seconds"`
@@ -368,6 +384,9 @@ type jsonStress struct {
 	FirstViolation   string            `json:"firstViolation,omitempty"`
 	StaleCommits     int               `json:"staleCommits"`
 	LostUpdates      int               `json:"lostUpdates"`
+	StaleReleases    int               `json:"staleReleases"`
+	UnpausedWrites   int               `json:"unpausedWrites"`
+	UnpausedAccepted int               `json:"unpausedAccepted"`
 	Summary          int64             `json:"summary"`
 	Counter          int64             `json:"counter"`
 	AsExpected       bool              `json:"asExpected"`
@@ -382,7 +401,8 @@ type jsonStressCheck struct {
 }
 
 func printStressJSON(w io.Writer, r stress.Report) error {
-	j := jsonStress{Mode: strings.ToLower(r.Mode.String()), Workers: r.Workers, Processes: r.Procs, Seconds: r.Elapsed.Seconds(),
+	j := jsonStress{Mode: strings.ToLower(r.Mode.String()), Without: r.Without.Names(), StaleReleases: r.StaleReleases,
+		UnpausedWrites: r.UnpausedWrites, UnpausedAccepted: r.UnpausedAccepted, Workers: r.Workers, Processes: r.Procs, Seconds: r.Elapsed.Seconds(),
 		LeaseTTL: r.LeaseTTL.String(), Interrupted: r.Interrupted, Writes: r.Writes, Accepted: r.Accepted, Rejected: r.Rejected,
 		Rejections: r.Rejections, Reads: r.Reads, Pauses: r.Pauses, LeasesLost: r.LeasesLost, Contended: r.Contended,
 		CommitsPerSecond: r.CommitsPerSecond, P50Micros: r.P50.Microseconds(), P99Micros: r.P99.Microseconds(),

@@ -49,6 +49,10 @@ type WorkerSpec struct {
 const (
 	goLine   = "go"
 	stopLine = "stop"
+	// armReadLine and disarmReadLine arm and disarm a worker's pause
+	// after its next read outside a write's transaction.
+	armReadLine    = "arm-read"
+	disarmReadLine = "disarm-read"
 )
 
 // readyKind is the line a worker process writes once it is connected.
@@ -61,6 +65,8 @@ type processes struct {
 	mu      sync.Mutex
 	workers []*process
 	stopped bool
+	// readFreezes counts the freezes after an acquire armRead heard of.
+	readFreezes int
 	wg      sync.WaitGroup
 	first   error
 }
@@ -75,7 +81,14 @@ type process struct {
 	stderr bytes.Buffer
 	exited bool // waited for: never signalled again
 	armed  bool // told to stop itself at its next lease, or stopped: until thawed
-	failed bool // it reported a failure
+	// armedRead: the same, at its next read outside a write's transaction.
+	armedRead bool
+	// freezes counts its freezes after an acquire, so a thaw meant for an
+	// earlier one (woken early) never ends a later one; frozen: one is
+	// under way.
+	freezes int
+	frozen  bool
+	failed  bool // it reported a failure
 }
 
 // startWithin bounds a worker process's start: connected and ready.
@@ -250,12 +263,49 @@ func (p *processes) processes() bool { return true }
 func (p *processes) arm() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.stopped {
+	if !p.stopped {
+		p.armOne(func(w *process) *bool { return &w.armed }, syscall.SIGUSR1)
+	}
+}
+
+// armRead tells every other worker process (on its standard input) to
+// stop itself after its next read outside a write's transaction, now that
+// worker froze after its acquire — every other time (see Fleet): the one
+// that takes the lease after the frozen one's runs out reads first, and
+// the others are disarmed when it stops (a worker that reads under the row
+// lock never stops there).
+func (p *processes) armRead(worker int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.readFreezes++; p.readFreezes%2 == 0 || p.stopped {
 		return
 	}
+	for _, w := range p.workers {
+		if w.id != worker && !w.exited && !w.armedRead {
+			if _, err := io.WriteString(w.stdin, armReadLine+"\n"); err == nil {
+				w.armedRead = true
+			}
+		}
+	}
+}
+
+// disarmReads disarms the pause after a read of every worker process but
+// one, which took it; p.mu is held.
+func (p *processes) disarmReads(but int) {
+	for _, w := range p.workers {
+		if w.id != but && w.armedRead && !w.exited {
+			io.WriteString(w.stdin, disarmReadLine+"\n")
+			w.armedRead = false
+		}
+	}
+}
+
+// armOne signals a worker at random to stop itself at one of its pauses,
+// unless one is armed for it already; p.mu is held.
+func (p *processes) armOne(flag func(*process) *bool, sig syscall.Signal) {
 	var free []*process
 	for _, w := range p.workers {
-		if w.armed {
+		if *flag(w) {
 			return
 		}
 		if !w.exited {
@@ -266,8 +316,8 @@ func (p *processes) arm() {
 		return
 	}
 	w := free[rand.N(len(free))]
-	if w.cmd.Process.Signal(syscall.SIGUSR1) == nil {
-		w.armed = true
+	if w.cmd.Process.Signal(sig) == nil {
+		*flag(w) = true
 	}
 }
 
@@ -275,7 +325,7 @@ func (p *processes) arm() {
 // over — or at once when the run is stopping. It waits for the stop to be
 // seen first (where the platform shows it), so a SIGCONT never comes before
 // the SIGSTOP it is meant to end.
-func (p *processes) thaw(id int, d time.Duration) {
+func (p *processes) thaw(id int, d time.Duration, afterRead bool) {
 	p.mu.Lock()
 	if id < 0 || id >= len(p.workers) {
 		p.mu.Unlock()
@@ -283,6 +333,13 @@ func (p *processes) thaw(id int, d time.Duration) {
 	}
 	w := p.workers[id]
 	pid := w.cmd.Process.Pid
+	if !afterRead {
+		w.freezes++
+		w.frozen = true
+	} else {
+		p.disarmReads(id)
+	}
+	freeze := w.freezes
 	p.mu.Unlock()
 	for range 2000 {
 		if stopped, known := isStopped(pid); stopped || !known {
@@ -302,10 +359,35 @@ func (p *processes) thaw(id int, d time.Duration) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if afterRead {
+		if !w.exited {
+			w.cmd.Process.Signal(syscall.SIGCONT)
+		}
+		w.armedRead = false
+	} else if w.freezes == freeze && w.frozen {
+		p.continueFrozen(w)
+	}
+}
+
+// continueFrozen continues a worker process frozen after its acquire; p.mu
+// is held.
+func (p *processes) continueFrozen(w *process) {
 	if !w.exited {
 		w.cmd.Process.Signal(syscall.SIGCONT)
 	}
-	w.armed = false
+	w.armed, w.frozen = false, false
+}
+
+// wake continues the worker process frozen after its acquire, if one is,
+// now.
+func (p *processes) wake() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, w := range p.workers {
+		if w.frozen {
+			p.continueFrozen(w)
+		}
+	}
 }
 
 // ErrNotAWorker is a worker process started by something else than a
@@ -342,7 +424,7 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer,
 	if !lines.Scan() || lines.Text() != goLine {
 		return nil // the run ended before it began
 	}
-	var armed atomic.Bool
+	var armed, armedRead atomic.Bool
 	arm := make(chan os.Signal, 1)
 	signal.Notify(arm, syscall.SIGUSR1)
 	defer signal.Stop(arm)
@@ -359,8 +441,15 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer,
 	}()
 	go func() {
 		for lines.Scan() && lines.Text() != stopLine {
+			switch lines.Text() {
+			case armReadLine:
+				armedRead.Store(true)
+			case disarmReadLine:
+				armedRead.Store(false)
+			}
 		}
 		armed.Store(false)
+		armedRead.Store(false)
 		close(stop) // told to stop, or the run is gone
 	}()
 	worker.More = func() bool {
@@ -372,16 +461,19 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer,
 		}
 	}
 	// The pause: the whole process stops itself, at once, with the lease
-	// in hand; its run continues it.
-	worker.Pause = func(_ context.Context, report func(Record)) {
-		if !armed.CompareAndSwap(true, false) {
-			return
+	// in hand (or a read in hand); its run continues it.
+	freeze := func(armed *atomic.Bool, afterRead bool) func(context.Context, func(Record)) {
+		return func(_ context.Context, report func(Record)) {
+			if !armed.CompareAndSwap(true, false) {
+				return
+			}
+			start := Now()
+			report(Record{Worker: spec.Worker.ID, Kind: Freezing, Return: start, AfterRead: afterRead})
+			stopSelf()
+			report(Record{Worker: spec.Worker.ID, Kind: Paused, Call: start, Return: Now()})
 		}
-		start := Now()
-		report(Record{Worker: spec.Worker.ID, Kind: Freezing, Return: start})
-		stopSelf()
-		report(Record{Worker: spec.Worker.ID, Kind: Paused, Call: start, Return: Now()})
 	}
+	worker.Pause, worker.PauseRead = freeze(&armed, false), freeze(&armedRead, true)
 	return worker.Run(ctx, report)
 }
 

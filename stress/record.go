@@ -58,6 +58,8 @@ type Record struct {
 	// Gone: the failure was a backend that cannot be reached or stopped
 	// answering.
 	Gone bool `json:"g,omitempty"`
+	// AfterRead: a Freezing worker stops at its pause after a read.
+	AfterRead bool `json:"ar,omitempty"`
 }
 
 // encodeRecord is a record as a worker process writes it: one JSON line.

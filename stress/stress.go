@@ -44,7 +44,17 @@ type Config struct {
 	// and keys are made when missing and never reset, and each run checks
 	// the history it saw (Report.Shared).
 	Shared string
+	// Without is the set of guards removed from SAFE's code (StressGuards
+	// are the ones a worker's code makes).
+	Without engine.GuardSet
 }
+
+// StressGuards are the guards a stress worker's code consults: its
+// acquire (history, namespace), its write (fence, membership, region,
+// version, namespace, read-in-tx, outbox) and its release (owner).
+const StressGuards = engine.GuardSet(1<<engine.GuardFence | 1<<engine.GuardMembership | 1<<engine.GuardRegion |
+	1<<engine.GuardVersion | 1<<engine.GuardNamespace | 1<<engine.GuardReadInTx | 1<<engine.GuardOutbox |
+	1<<engine.GuardHistory | 1<<engine.GuardOwner)
 
 // Backends are what the workers contend on.
 type Backends struct {
@@ -66,6 +76,7 @@ type Progress struct {
 // Report is what a run did and what the checks found.
 type Report struct {
 	Mode    engine.Mode
+	Without engine.GuardSet
 	Workers int
 	Procs   bool
 	// Shared names the resource runs on many machines share; its rows are
@@ -78,6 +89,13 @@ type Report struct {
 
 	Writes, Accepted, Rejected int
 	Rejections                 map[string]int
+	// UnpausedWrites are the writes of rounds whose worker was not frozen,
+	// UnpausedAccepted those accepted: SAFE must accept most of them.
+	UnpausedWrites, UnpausedAccepted int
+	// StaleReleases are releases that deleted a lease after the
+	// releaser's own had run out: another worker's (invariant 8).
+	StaleReleases     int
+	FirstStaleRelease *StaleRelease
 	Reads, Pauses              int
 	Contended                  int // tries at a lease another worker held
 	LeasesLost                 int // releases that found the lease gone: a pause outlived it
@@ -142,7 +160,43 @@ func (r Report) Checks() []Check {
 	if !counter.Held {
 		counter.Found = lang.P("counter %d, last accepted fence %d, lease %q", r.Counter, a.LastAcceptedFence, r.LeaseLeft)
 	}
-	return []Check{stale, outbox, lost, sum, counter}
+	leases := Check{Invariant: 8, What: lang.P("a lease is ended only by its holder or its TTL: no release deletes another worker's lease"),
+		Held: r.StaleReleases == 0}
+	if f := r.FirstStaleRelease; f != nil {
+		leases.Found = lang.P("releases that deleted another worker's lease: %d; the first: %s released %s after its own lease of token %d had run out",
+			r.StaleReleases, Owner(f.Worker), f.After, f.Token)
+	}
+	checks := []Check{stale, outbox, lost, leases, sum, counter}
+	if r.Mode == engine.Safe {
+		checks = append(checks, r.progress())
+	}
+	return checks
+}
+
+// progressShare is the part of the rounds of workers that were not frozen
+// that SAFE must accept: a worker holding a live lease writes with the
+// newest token, so nearly all are; a token source that hands out the same
+// token twice, say, accepts almost none.
+const progressShare = 0.5
+
+// progress is SAFE's progress, beside the invariants.
+func (r Report) progress() Check {
+	c := Check{What: lang.P("progress: at least half of the rounds of workers that were not frozen were accepted (%s of %s)",
+		FormatCount(r.UnpausedAccepted), FormatCount(r.UnpausedWrites)),
+		Held: float64(r.UnpausedAccepted) >= progressShare*float64(r.UnpausedWrites)}
+	if !c.Held {
+		c.Found = lang.P("only %s of %s rounds of workers that were not frozen were accepted: %s",
+			FormatCount(r.UnpausedAccepted), FormatCount(r.UnpausedWrites), Reasons(r.Rejections))
+	}
+	return c
+}
+
+// StaleRelease is a release that deleted a lease after the releaser's own
+// had run out.
+type StaleRelease struct {
+	Worker int
+	Token  int64
+	After  time.Duration // from the acquire's return to the release's call
 }
 
 // Held reports whether every invariant held and the history is
@@ -156,9 +210,11 @@ func (r Report) Held() bool {
 	return r.Linearizable()
 }
 
-// Violations counts what broke fencing: stale commits, lost updates and
-// illegal segments of the history.
-func (r Report) Violations() int { return r.Audit.StaleCommits + r.Audit.LostUpdates + r.Illegal }
+// Violations counts what broke fencing: stale commits, lost updates,
+// stale releases and illegal segments of the history.
+func (r Report) Violations() int {
+	return r.Audit.StaleCommits + r.Audit.LostUpdates + r.StaleReleases + r.Illegal
+}
 
 // AsExpected is the exit status's question, as for check: SAFE held, or
 // UNSAFE showed a violation.
@@ -198,9 +254,16 @@ func Run(ctx context.Context, cfg Config, b Backends, f Fleet) (Report, error) {
 	if cfg.Shared != "" {
 		run = runID() // the other runs' workers have the same numbers
 	}
+	if cfg.Mode == engine.Unsafe {
+		cfg.Without = 0
+	}
+	if extra := cfg.Without &^ StressGuards; extra != 0 {
+		return Report{}, lang.Error("a stress worker never asks %s: stress can remove %s", extra.String(), StressGuards.String())
+	}
 	workers := make([]WorkerConfig, cfg.Workers)
 	for i := range workers {
-		workers[i] = WorkerConfig{ID: i, Mode: cfg.Mode, LeaseTTL: cfg.LeaseTTL, Resource: res, Run: run, Workers: cfg.Workers}
+		workers[i] = WorkerConfig{ID: i, Mode: cfg.Mode, LeaseTTL: cfg.LeaseTTL, Resource: res, Run: run, Workers: cfg.Workers,
+			Without: cfg.Without}
 	}
 
 	records := make(chan Record, 4*cfg.Workers+64)
@@ -209,7 +272,7 @@ func Run(ctx context.Context, cfg Config, b Backends, f Fleet) (Report, error) {
 	// their context outlives an interrupt.
 	fleetCtx, stopFleet := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopFleet()
-	hooks := fleetHooks{more: func() bool { return !stopping.Load() }, pause: cfg.Pause, gone: cfg.Gone}
+	hooks := fleetHooks{more: func() bool { return !stopping.Load() }, pause: cfg.Pause, readPause: cfg.LeaseTTL / 2, gone: cfg.Gone}
 	if cfg.Ops > 0 {
 		// Exactly that many writes, where the workers can share a count.
 		var left atomic.Int64
@@ -224,8 +287,9 @@ func Run(ctx context.Context, cfg Config, b Backends, f Fleet) (Report, error) {
 	// The run's clock starts with its workers: a worker process's start
 	// (and its connections) is not the run's time.
 	start := Now()
-	collect := &collector{cfg: cfg, rejections: map[string]int{},
-		checker: newChecker(cfg.Workers, start, register{Value: res.InitialValue}, cfg.Mode == engine.Safe, cfg.Shared != "", cfg.History)}
+	collect := &collector{cfg: cfg, rejections: map[string]int{}, rounds: make([]round, cfg.Workers),
+		checker: newChecker(cfg.Workers, start, register{Value: res.InitialValue},
+			cfg.Mode == engine.Safe && !cfg.Without.Has(engine.GuardReadInTx), cfg.Shared != "", cfg.History)}
 
 	var pauseTick <-chan time.Time
 	if cfg.PauseEvery > 0 {
@@ -269,8 +333,12 @@ func Run(ctx context.Context, cfg Config, b Backends, f Fleet) (Report, error) {
 				stop()
 			}
 			collect.add(r)
-			if r.Kind == Freezing {
-				go f.thaw(r.Worker, cfg.Pause)
+			if r.Kind == Freezing && r.AfterRead {
+				f.wake()
+				go f.thaw(r.Worker, hooks.readPause, true)
+			} else if r.Kind == Freezing {
+				f.armRead(r.Worker)
+				go f.thaw(r.Worker, cfg.Pause, false)
 			}
 			if cfg.Ops > 0 && collect.writes >= cfg.Ops {
 				stop()
@@ -311,7 +379,9 @@ func Run(ctx context.Context, cfg Config, b Backends, f Fleet) (Report, error) {
 	}
 
 	collect.checker.finish()
-	report := Report{Mode: cfg.Mode, Workers: cfg.Workers, Procs: f.processes(), Shared: cfg.Shared, Elapsed: elapsed,
+	report := Report{Mode: cfg.Mode, Without: cfg.Without, Workers: cfg.Workers, Procs: f.processes(), Shared: cfg.Shared, Elapsed: elapsed,
+		UnpausedWrites: collect.unpausedWrites, UnpausedAccepted: collect.unpausedAccepted,
+		StaleReleases: collect.staleReleases, FirstStaleRelease: collect.firstStale,
 		LeaseTTL: cfg.LeaseTTL, Interrupted: interrupted,
 		Writes: collect.writes, Accepted: collect.accepted, Rejected: collect.writes - collect.accepted, Rejections: collect.rejections,
 		Reads: collect.reads, Pauses: collect.pauses, Contended: collect.contended, LeasesLost: collect.leasesLost,
@@ -341,13 +411,31 @@ type collector struct {
 	cfg     Config
 	checker *checker
 	latency latencies
+	rounds  []round // each worker's round under way
 
 	writes, accepted, reads, contended, leasesLost, pauses int
+	unpausedWrites, unpausedAccepted, staleReleases        int
+	firstStale                                             *StaleRelease
 	rejections                                             map[string]int
 }
 
+// round is what the collector knows of a worker's round under way: when
+// its acquire returned, and whether it was frozen.
+type round struct {
+	acquired int64
+	frozen   bool
+}
+
 func (c *collector) add(r Record) {
+	var at *round
+	if r.Worker >= 0 && r.Worker < len(c.rounds) {
+		at = &c.rounds[r.Worker]
+	}
 	switch r.Kind {
+	case Acquired:
+		if at != nil {
+			*at = round{acquired: r.Return}
+		}
 	case Write:
 		c.writes++
 		if r.Accepted {
@@ -355,6 +443,12 @@ func (c *collector) add(r Record) {
 			c.latency.add(time.Duration(r.Return - r.Call))
 		} else {
 			c.rejections[r.Rejection]++
+		}
+		if at != nil && !at.frozen {
+			c.unpausedWrites++
+			if r.Accepted {
+				c.unpausedAccepted++
+			}
 		}
 	case Read:
 		c.reads++
@@ -364,8 +458,21 @@ func (c *collector) add(r Record) {
 		if r.Lost {
 			c.leasesLost++
 		}
+		// The worker's own lease ran out by the release's call at the
+		// latest: set no later than the acquire returned, it lived its
+		// TTL. A release that still found a lease to delete deleted
+		// another worker's.
+		if at != nil && !r.Lost && r.Call > 0 && at.acquired > 0 && time.Duration(r.Call-at.acquired) > c.cfg.LeaseTTL {
+			c.staleReleases++
+			if c.firstStale == nil {
+				c.firstStale = &StaleRelease{Worker: r.Worker, Token: r.Token, After: time.Duration(r.Call - at.acquired)}
+			}
+		}
 	case Paused:
 		c.pauses++
+		if at != nil {
+			at.frozen = true
+		}
 	}
 	c.checker.add(r)
 }
@@ -440,8 +547,12 @@ func redisState(ctx context.Context, b Backends, res engine.Seed) (int64, string
 type fleetHooks struct {
 	more  func() bool
 	claim func() bool   // leave to write (nil: always)
-	pause time.Duration // how long a pause lasts
-	gone  func(error) bool
+	pause time.Duration // how long a pause after an acquire lasts, at most
+	// readPause is how long a pause after a read outside the write's
+	// transaction lasts: short, so the reader still holds its lease when
+	// it writes.
+	readPause time.Duration
+	gone      func(error) bool
 }
 
 // A Fleet runs the workers: goroutines of this process (Goroutines) or
@@ -458,9 +569,19 @@ type Fleet interface {
 	// process picked at random) pauses right after it. One worker at a
 	// time is frozen: while one is, or is about to be, arm does nothing.
 	arm()
+	// armRead makes a pause after a read outside a write's transaction
+	// due, when worker froze after its acquire (a worker process that
+	// stopped itself: the run hears of it) — every other time, so the
+	// other freezes end on their own, after the next holder wrote.
+	armRead(worker int)
+	// wake ends the pause of the worker frozen after its acquire, now: a
+	// worker froze after its read, and the two together make the stale
+	// read's order — the older token writes between the newer one's read
+	// and its write.
+	wake()
 	// thaw continues, after d, a worker process that stopped itself
-	// (Freezing).
-	thaw(worker int, d time.Duration)
+	// (Freezing; afterRead: at its pause after a read).
+	thaw(worker int, d time.Duration, afterRead bool)
 }
 
 // Goroutines is a fleet of goroutines, each with its own Redis client and
@@ -474,13 +595,18 @@ type goroutines struct {
 	cancel context.CancelFunc
 	armed  atomic.Bool // a pause is due: the next worker to take the lease takes it
 	frozen atomic.Bool // a worker is frozen now
-	halt   chan struct{}
-	halted sync.Once
+	// armedRead and frozenRead are the same for the pause after a read
+	// outside the write's transaction, which ends the other (woken).
+	armedRead, frozenRead atomic.Bool
+	freezes               atomic.Int64 // after an acquire, so far
+	woken                 chan struct{}
+	halt                  chan struct{}
+	halted                sync.Once
 }
 
 func (g *goroutines) start(ctx context.Context, workers []WorkerConfig, b Backends, hooks fleetHooks, records chan<- Record) error {
 	ctx, g.cancel = context.WithCancel(ctx)
-	g.halt = make(chan struct{})
+	g.halt, g.woken = make(chan struct{}), make(chan struct{}, 1)
 	built := make([]*Worker, len(workers))
 	var ledgers []engine.Ledger
 	for i, cfg := range workers {
@@ -493,7 +619,8 @@ func (g *goroutines) start(ctx context.Context, workers []WorkerConfig, b Backen
 		}
 		ledgers = append(ledgers, ledger)
 		built[i] = &Worker{Config: cfg, Leases: b.Coordination.Client(Owner(cfg.ID)), Ledger: ledger,
-			More: hooks.more, Claim: hooks.claim, Pause: g.pause(cfg.ID, hooks.pause), Gone: hooks.gone}
+			More: hooks.more, Claim: hooks.claim, Pause: g.pause(cfg.ID, hooks.pause, &g.armed, &g.frozen, g.armRead, g.woken),
+			PauseRead: g.pause(cfg.ID, hooks.readPause, &g.armedRead, &g.frozenRead, func(int) { g.wake() }, nil), Gone: hooks.gone}
 	}
 	for _, w := range built {
 		g.wg.Go(func() {
@@ -520,20 +647,32 @@ func (g *goroutines) wait() error {
 	return g.first
 }
 
-// pause is a goroutine worker's: when one is due, sleep where it stands.
-func (g *goroutines) pause(id int, d time.Duration) func(context.Context, func(Record)) {
+// pause is a goroutine worker's: when one is due (armed), sleep where it
+// stands, frozen, for d or until woken; then, if set, is told it froze.
+func (g *goroutines) pause(id int, d time.Duration, armed, frozen *atomic.Bool, then func(int),
+	woken <-chan struct{}) func(context.Context, func(Record)) {
 	return func(ctx context.Context, report func(Record)) {
-		if !g.armed.CompareAndSwap(true, false) {
+		if !armed.CompareAndSwap(true, false) {
 			return
 		}
-		g.frozen.Store(true)
+		frozen.Store(true)
+		if woken != nil {
+			select {
+			case <-woken: // a wake meant for an earlier pause
+			default:
+			}
+		}
+		if then != nil {
+			then(id)
+		}
 		start := Now()
 		select {
 		case <-time.After(d):
+		case <-woken:
 		case <-g.halt:
 		case <-ctx.Done():
 		}
-		g.frozen.Store(false)
+		frozen.Store(false)
 		report(Record{Worker: id, Kind: Paused, Call: start, Return: Now()})
 	}
 }
@@ -541,14 +680,36 @@ func (g *goroutines) pause(id int, d time.Duration) func(context.Context, func(R
 func (g *goroutines) processes() bool { return false }
 
 // arm makes a pause due, unless one is under way: one worker at a time is
-// frozen, so the others go on — and overtake it.
+// frozen after its acquire, so the others go on — and overtake it.
 func (g *goroutines) arm() {
 	if !g.frozen.Load() {
 		g.armed.Store(true)
 	}
 }
 
-func (g *goroutines) thaw(int, time.Duration) {}
+// armRead makes a pause after a read outside the write's transaction due,
+// once a worker froze after its acquire — every other time, so the frozen
+// worker's pause also ends on its own, after the next holder wrote (a
+// stale write) — : the next worker to read is the one that takes the lease
+// after the frozen one's ran out (a worker that reads under the row lock
+// never takes it).
+func (g *goroutines) armRead(int) {
+	if g.freezes.Add(1)%2 == 1 && !g.frozenRead.Load() {
+		g.armedRead.Store(true)
+	}
+}
+
+// wake ends the pause after an acquire under way, if one is.
+func (g *goroutines) wake() {
+	if g.frozen.Load() {
+		select {
+		case g.woken <- struct{}{}:
+		default:
+		}
+	}
+}
+
+func (g *goroutines) thaw(int, time.Duration, bool) {}
 
 // FormatRate writes a rate with thousands separators and a decimal:
 // 1,267.4.

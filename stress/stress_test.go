@@ -2,6 +2,7 @@ package stress_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -53,4 +54,74 @@ func TestUnsafeBreaksUnderPauses(t *testing.T) {
 	require.Positive(t, report.Audit.StaleCommits)
 	require.Positive(t, report.Illegal)
 	require.NotEmpty(t, report.FirstViolation)
+}
+
+// SAFE with a guard removed that stress's workers make: the run does not
+// hold, and the check that names what broke fails — the fence (a stale
+// commit), the read under the row lock (a lost update), the owner check of
+// release (a release that deleted another worker's lease).
+func TestSafeWithoutAGuardDoesNotHold(t *testing.T) {
+	t.Parallel()
+	for g, broken := range map[engine.Guard]int{engine.GuardFence: 1, engine.GuardReadInTx: 7, engine.GuardOwner: 8} {
+		t.Run(g.String(), func(t *testing.T) {
+			t.Parallel()
+			report, err := stress.Run(context.Background(), stress.Config{Workers: 4, Duration: 3 * time.Second,
+				PauseEvery: 300 * time.Millisecond, Pause: 250 * time.Millisecond, Mode: engine.Safe, LeaseTTL: 100 * time.Millisecond,
+				Without: engine.Guards(g)}, backends(t), stress.Goroutines())
+			require.NoError(t, err)
+			require.False(t, report.Held(), "%+v", report.Checks())
+			require.False(t, report.AsExpected())
+			for _, c := range report.Checks() {
+				if c.Invariant == broken {
+					require.False(t, c.Held, "invariant %d: %s", broken, c.What)
+				}
+			}
+		})
+	}
+}
+
+// A guard no stress worker asks is refused, not silently ignored.
+func TestStressRefusesAGuardItNeverAsks(t *testing.T) {
+	_, err := stress.Run(context.Background(), stress.Config{Workers: 1, Duration: time.Second, Mode: engine.Safe,
+		LeaseTTL: 100 * time.Millisecond, Without: engine.Guards(engine.GuardTerminal)}, backends(t), stress.Goroutines())
+	require.ErrorContains(t, err, "never asks terminal")
+}
+
+// repeating is a Redis whose acquire hands out the same token every time:
+// a token source that lost its counter, say. No invariant breaks (the
+// fence refuses every token it has seen), but nearly every write is
+// refused: SAFE's progress fails, and says by how much.
+type repeating struct{ engine.Coordination }
+
+func (r repeating) Client(actor string) engine.RedisClient { return repeatingClient{r.Coordination.Client(actor)} }
+
+type repeatingClient struct{ engine.RedisClient }
+
+func (c repeatingClient) AcquireLease(ctx context.Context, key, owner string, ttl time.Duration, epoch int64, without engine.GuardSet) (engine.LeaseGrant, error) {
+	grant, err := c.RedisClient.AcquireLease(ctx, key, owner, ttl, epoch, without)
+	if grant.Outcome == engine.LeaseAcquired {
+		grant.Token = 7
+	}
+	return grant, err
+}
+
+func TestRepeatedTokensFailProgress(t *testing.T) {
+	t.Parallel()
+	b := backends(t)
+	b.Coordination = repeating{b.Coordination}
+	report, err := stress.Run(context.Background(), stress.Config{Workers: 4, Duration: 2 * time.Second,
+		Mode: engine.Safe, LeaseTTL: 100 * time.Millisecond}, b, stress.Goroutines())
+	require.NoError(t, err)
+	require.False(t, report.Held())
+	require.False(t, report.AsExpected())
+	var progress *stress.Check
+	for _, c := range report.Checks() {
+		if c.Invariant == 0 && strings.HasPrefix(c.What.String(), "progress") {
+			progress = &c
+		}
+	}
+	require.NotNil(t, progress)
+	require.False(t, progress.Held)
+	require.Contains(t, progress.Found.String(), "STALE_FENCE")
+	require.Less(t, report.UnpausedAccepted*2, report.UnpausedWrites)
 }

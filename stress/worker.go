@@ -68,6 +68,11 @@ type Worker struct {
 	// goroutine sleeps; a worker process stops itself with SIGSTOP, all of
 	// it, until its run continues it.
 	Pause func(ctx context.Context, report func(Record))
+	// PauseRead, if set, runs right after a read made outside the write's
+	// transaction (UNSAFE, or SAFE without read-in-tx): a pause there,
+	// while another worker's pause after its acquire is under way, is what
+	// lets an older token commit between a newer one's read and write.
+	PauseRead func(ctx context.Context, report func(Record))
 	// More is asked before each round whether to go on.
 	More func() bool
 	// Claim, if set, is asked after each acquire for leave to write, out
@@ -146,22 +151,32 @@ func (w *Worker) round(ctx context.Context, report func(Record), backoff *backof
 		Now: time.Now().UTC(),
 	}
 	var result engine.WriteResult
-	if cfg.Mode == engine.Safe {
+	if cfg.Mode == engine.Safe && !cfg.Without.Has(engine.GuardReadInTx) {
 		// The read is the fenced transaction's own, under the row lock.
-		write.AddUnderLock, write.Delta = true, 1
+		write.AddUnderLock, write.Delta, write.Without = true, 1, cfg.Without
 		call = Now()
-		result, err = w.Ledger.FencedMutation(ctx, write)
+		result, err = w.fencedWrite(ctx, write)
 	} else {
-		// The naive read-modify-write: read, then write unconditionally.
+		// The read-modify-write of naive code: read, then write what was
+		// read plus one — unconditionally (UNSAFE), or through the fenced
+		// write with the read outside it (SAFE without read-in-tx).
 		call = Now()
 		read, err := w.Ledger.ReadSummary(ctx, res.ConflictKey)
 		if err != nil {
 			return false, fmt.Errorf("%s: read the summary: %w", owner, err)
 		}
 		report(Record{Worker: cfg.ID, Kind: Read, Call: call, Return: Now(), Value: read})
+		if w.PauseRead != nil {
+			w.PauseRead(ctx, report)
+		}
 		write.Value, write.ReadValue = read+1, &read
 		call = Now()
-		result, err = w.Ledger.UnfencedMutation(ctx, write)
+		if cfg.Mode == engine.Safe {
+			write.Without = cfg.Without
+			result, err = w.fencedWrite(ctx, write)
+		} else {
+			result, err = w.Ledger.UnfencedMutation(ctx, write)
+		}
 		result.Value = write.Value
 	}
 	if err != nil {
@@ -169,13 +184,31 @@ func (w *Worker) round(ctx context.Context, report func(Record), backoff *backof
 	}
 	report(Record{Worker: cfg.ID, Kind: Write, Call: call, Return: Now(), Token: token,
 		Value: result.Value, Prev: result.Read, Accepted: result.Committed, Rejection: result.Rejection})
+	return true, w.release(ctx, report, token)
+}
 
-	status, err := w.Leases.ReleaseLease(ctx, res.ConflictKey, owner, token, res.NamespaceEpoch, cfg.Without)
-	if err != nil {
-		return false, fmt.Errorf("%s: release the lease: %w", owner, err)
+// fencedWrite is SAFE's write: one statement, or, without the outbox
+// guard, the business row first and its execution and outbox row after.
+func (w *Worker) fencedWrite(ctx context.Context, write engine.Write) (engine.WriteResult, error) {
+	result, err := w.Ledger.FencedMutation(ctx, write)
+	if err == nil && write.Without.Has(engine.GuardOutbox) {
+		err = w.Ledger.RecordWrite(ctx, write, result)
 	}
-	report(Record{Worker: cfg.ID, Kind: Released, Return: Now(), Token: token, Lost: status != engine.LeaseDone})
-	return true, nil
+	return result, err
+}
+
+// release gives the lease back, reporting when the call began: a release
+// that finds something to delete after the worker's own lease ran out
+// deleted another worker's lease (invariant 8).
+func (w *Worker) release(ctx context.Context, report func(Record), token int64) error {
+	cfg, res := w.Config, w.Config.Resource
+	call := Now()
+	status, err := w.Leases.ReleaseLease(ctx, res.ConflictKey, cfg.Owner(), token, res.NamespaceEpoch, cfg.Without)
+	if err != nil {
+		return fmt.Errorf("%s: release the lease: %w", cfg.Owner(), err)
+	}
+	report(Record{Worker: cfg.ID, Kind: Released, Call: call, Return: Now(), Token: token, Lost: status != engine.LeaseDone})
+	return nil
 }
 
 // errWritesDone ends a worker whose run has made all its writes.
