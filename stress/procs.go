@@ -67,8 +67,8 @@ type processes struct {
 	stopped bool
 	// readFreezes counts the freezes after an acquire armRead heard of.
 	readFreezes int
-	wg      sync.WaitGroup
-	first   error
+	wg          sync.WaitGroup
+	first       error
 }
 
 // process is one worker process. Its pid is signalled only while it has

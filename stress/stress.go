@@ -96,11 +96,11 @@ type Report struct {
 	// releaser's own had run out: another worker's (invariant 8).
 	StaleReleases     int
 	FirstStaleRelease *StaleRelease
-	Reads, Pauses              int
-	Contended                  int // tries at a lease another worker held
-	LeasesLost                 int // releases that found the lease gone: a pause outlived it
-	CommitsPerSecond           float64
-	P50, P99                   time.Duration
+	Reads, Pauses     int
+	Contended         int // tries at a lease another worker held
+	LeasesLost        int // releases that found the lease gone: a pause outlived it
+	CommitsPerSecond  float64
+	P50, P99          time.Duration
 
 	Audit engine.Audit
 	// Counter is the Redis fencing counter at the end; LeaseLeft names a

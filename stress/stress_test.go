@@ -93,7 +93,9 @@ func TestStressRefusesAGuardItNeverAsks(t *testing.T) {
 // refused: SAFE's progress fails, and says by how much.
 type repeating struct{ engine.Coordination }
 
-func (r repeating) Client(actor string) engine.RedisClient { return repeatingClient{r.Coordination.Client(actor)} }
+func (r repeating) Client(actor string) engine.RedisClient {
+	return repeatingClient{r.Coordination.Client(actor)}
+}
 
 type repeatingClient struct{ engine.RedisClient }
 
