@@ -21,7 +21,7 @@ func TestOnARedisCluster(t *testing.T) {
 	code, stdout, stderr := call(t, "run", "--all", "--mode", "both", "--redis", cluster)
 	require.Equal(t, 0, code, "%s\n%s", stdout, stderr)
 	require.Contains(t, stdout, "redis     cluster "+cluster)
-	require.Equal(t, 24, strings.Count(stdout, "— as the catalog predicts"))
+	require.Equal(t, 30, strings.Count(stdout, "— as the catalog predicts"))
 
 	code, stdout, stderr = call(t, "race", "--n", "20", "--free", "20", "--redis", cluster)
 	require.Equal(t, 0, code, "%s\n%s", stdout, stderr)

@@ -28,16 +28,32 @@ const usageCommands = `  fencelab [--mode unsafe] [flags]        the explorer (l
         --keep                            then keep the ephemeral PostgreSQL up for the
                                           psql line it printed, until Enter or Ctrl-C
   fencelab check ID|--all [flags]         run EVERY schedule: all interleavings of the
-                                          actors' steps with the clock advanced to each
-                                          expiry (and by the guided order's durations);
-                                          pausing = not scheduling an actor. Pruned only
-                                          at a state already explored by a schedule no
-                                          longer (Redis keys + TTLs, every row, provider,
-                                          actors' positions and memory, clock)
+                                          actors' calls (each round trip to Redis or
+                                          PostgreSQL a step of its own) with the clock
+                                          advanced to each expiry (and by the guided
+                                          order's durations); pausing = not scheduling
+                                          an actor. Reduced soundly: a state reached
+                                          again is not explored again (its keys, rows,
+                                          provider, actors, times relative to the clock),
+                                          and of two calls that touch disjoint parts of
+                                          the lab one order is taken (sleep sets); every
+                                          state is still reached. SAFE must also make
+                                          progress: the guided order and some complete
+                                          schedule reach the expected value
         --mode safe|unsafe|both           (default safe)
-        --max-schedules N                 per scenario × mode (default 200,000)
+        --without GUARD[,GUARD…]          SAFE with those guards taken out of its code
+        --max-schedules N                 stop after N per scenario × mode (default: none);
+                                          a search cut short proves nothing: exit 1
+        --allow-bounded                   unless this is given
         --out DIR                         counterexample traces (default: a new temp dir)
         --json                            one JSON object per scenario × mode
+  fencelab guards [--json]                SAFE's guards, each with what it checks
+  fencelab matrix [ID…] [flags]           check every scenario in SAFE with each guard
+                                          removed alone: which guard each one needs
+        --md FILE                         also write the table as Markdown
+        --out DIR                         counterexample traces (default: a new temp dir)
+        --json                            the matrix as one JSON object
+                                          exit 1 when a guard is needed by no scenario
   fencelab replay FILE [--json]           run a trace again; exit 1 if anything differs
   fencelab --trace FILE                   the explorer on a trace's schedule (n steps it)
   fencelab export TRACE|ID --to FORMAT    the session as a document, recorded on the backends:
@@ -58,7 +74,12 @@ const usageCommands = `  fencelab [--mode unsafe] [flags]        the explorer (l
         --workers N                       how many (default 8, at most 200)
         --duration D | --ops N            how long (default 10s), or how many writes
         --pause-every D                   how often a worker freezes right after it takes
-                                          the lease (default 2s; 0: never)
+                                          the lease (default 2s; 0: never); one that reads
+                                          outside its write's transaction (UNSAFE, SAFE
+                                          --without read-in-tx) may also freeze after its
+                                          read, waking the frozen one
+        --without GUARD[,GUARD…]          SAFE with those guards removed (fence, read-in-tx,
+                                          owner, … — those a stress worker asks)
         --pause D                         how long (default: twice the lease TTL, 500ms)
         --mode safe|unsafe                (default safe)
         --procs                           every worker a process, frozen with SIGSTOP
@@ -84,18 +105,21 @@ flags:
   --lang en|ko                   the language of the narration and a talk's texts
                                  (default: the locale's — LC_ALL, LC_MESSAGES, LANG —
                                  else en); identifiers (STALE_FENCE, keys) stay as they are
+  --without GUARD[,GUARD…]       SAFE with those guards taken out of its code (run, check,
+                                 stress, export, the explorer; a trace carries its own)
   -v, --verbose                  with --json, print the backends to stderr
   -h, --help                     this help
 
 exit: 0 as expected · 1 a run ended otherwise than the catalog predicts (check:
-SAFE broke an invariant, or UNSAFE never its anomaly; replay: it differs), or
+SAFE broke an invariant, made no progress or was cut short, or UNSAFE never
+reached its anomaly; replay: it differs; matrix: a guard no scenario needs), or
 failed (its output could not be written, say) · 2 bad usage or configuration ·
 3 a server could not be reached or stopped answering · 128+N ended by
 signal N (130 Ctrl-C, 143 SIGTERM)
 `
 
 // commands are the commands usage has a section for.
-var commands = []string{"list", "run", "check", "replay", "export", "talk", "race", "stress", "version"}
+var commands = []string{"list", "run", "check", "guards", "matrix", "replay", "export", "talk", "race", "stress", "version"}
 
 // usage is the whole help in language l.
 func usage(l lang.Lang) string { return l.T(usageHead) + l.T(usageCommands) + l.T(usageFlags) }

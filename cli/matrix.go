@@ -288,7 +288,7 @@ func printMatrix(w io.Writer, r matrixReport, c config) {
 		fmt.Fprintln(w)
 		start = end
 	}
-	fmt.Fprint(w, l.T("✓ still safe without the guard · · the scenario never asks it · inv N · K: invariant N broke,\nshortest counterexample K actions · progress: safe, but no schedule did the work\n"))
+	fmt.Fprint(w, l.T("✓ still safe without the guard;  ·  the scenario never asks it;  inv N · K  invariant N broke,\nthe shortest counterexample K actions long;  progress  safe, but no schedule did the work\n"))
 	for _, row := range r.Rows {
 		for _, cell := range row.Cells {
 			if cell.Trace != "" {
@@ -336,7 +336,7 @@ func matrixMarkdown(r matrixReport) string {
 			sb.WriteString(" **NO** |")
 		}
 	}
-	sb.WriteString("\n\n✓ still safe without the guard · `·` the scenario never asks it · inv N · K: invariant N broke, shortest counterexample K actions · progress: safe, but no schedule did the work\n")
+	sb.WriteString("\n\n✓ still safe without the guard; `·` the scenario never asks it; *inv N · K* invariant N broke, the shortest counterexample K actions long; *progress* safe, but no schedule did the work\n")
 	return sb.String()
 }
 

@@ -18,6 +18,11 @@ func (c config) withTraceTTL(t loadedTrace, ttlGiven bool) (config, error) {
 		return c, usageError("a trace runs with its own lease TTL (%s); leave out --lease-ttl", time.Duration(t.trace.LeaseTTL))
 	}
 	c.leaseTTL = time.Duration(t.trace.LeaseTTL)
+	if without := t.trace.WithoutOf(); c.without != 0 && c.without != without {
+		return c, usageError("a trace runs with the guards its run removed (%s); leave out --without", orNoGuard(without))
+	} else {
+		c.without = without
+	}
 	if err := c.check(); err != nil {
 		return c, usageError("trace %s: %v", t.path, err)
 	}
@@ -25,6 +30,14 @@ func (c config) withTraceTTL(t loadedTrace, ttlGiven bool) (config, error) {
 		return c, usageError("the trace is UNSAFE, which writes naive code paths into --pg's server; pass --allow-unsafe to let it (nothing was written)")
 	}
 	return c, nil
+}
+
+// orNoGuard names a set of guards, or says it is empty.
+func orNoGuard(s engine.GuardSet) string {
+	if s == 0 {
+		return "none"
+	}
+	return s.String()
 }
 
 // runReplay runs a trace's schedule headless, prints what `run` prints and

@@ -51,7 +51,7 @@ func TestStressSafeHoldsUnsafeBreaks(t *testing.T) {
 	short := []string{"--workers", "4", "--duration", "2s", "--lease-ttl", "100ms", "--pause-every", "300ms"}
 	code, stdout, stderr := call(t, append([]string{"stress"}, short...)...)
 	require.Equal(t, 0, code, "%s\n%s", stdout, stderr)
-	require.Contains(t, stdout, "SAFE held: every invariant, and the history is linearizable — as expected")
+	require.Contains(t, stdout, "SAFE held: every invariant, progress, and the history is linearizable — as expected")
 	require.Contains(t, stdout, "✓ 1 tokens accepted strictly increase in commit order")
 	require.Contains(t, stdout, "✓ linearizable: ")
 	require.Regexp(t, `rejected [0-9,]+: STALE_FENCE`, stdout, "a paused worker came back with an old token")

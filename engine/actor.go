@@ -76,18 +76,40 @@ type Actor struct {
 	ledger Ledger
 }
 
-// memoryJSON is the actor's memory encoded, for a state's fingerprint. It
-// is encoded again after each of the actor's calls (a call is the only
-// thing that changes it) and after a reset or restore.
-func (a *Actor) memoryJSON() []byte {
-	if a.encoded == nil {
-		data, err := json.Marshal(a.Memory)
-		if err != nil {
-			panic(fmt.Sprintf("engine: a memory that does not encode: %v", err))
+// memoryJSON is the actor's memory encoded, for a state's fingerprint,
+// with the moments it holds between two calls (a job it read, a write it
+// sent) taken relative to now, as the fingerprint takes every moment. A
+// memory that holds none is encoded again only after each of the actor's
+// calls (a call is the only thing that changes it) and after a reset or
+// restore.
+func (a *Actor) memoryJSON(now time.Time) []byte {
+	m := a.Memory
+	timed := !m.Seen.Job.CreatedAt.IsZero() || !m.Seen.Job.Heartbeat.IsZero() || m.Seen.Sent != nil
+	if a.encoded != nil && !timed {
+		return a.encoded
+	}
+	if timed {
+		relative := func(t time.Time) time.Time {
+			if t.IsZero() {
+				return t
+			}
+			return time.Unix(0, 0).UTC().Add(t.Sub(now))
 		}
+		m.Seen.Job.CreatedAt, m.Seen.Job.Heartbeat = relative(m.Seen.Job.CreatedAt), relative(m.Seen.Job.Heartbeat)
+		if m.Seen.Sent != nil {
+			sent := *m.Seen.Sent
+			sent.Now = relative(sent.Now)
+			m.Seen.Sent = &sent
+		}
+	}
+	data, err := json.Marshal(m)
+	if err != nil {
+		panic(fmt.Sprintf("engine: a memory that does not encode: %v", err))
+	}
+	if !timed {
 		a.encoded = data
 	}
-	return a.encoded
+	return data
 }
 
 // Halt ends the actor's program where it stands: its process is gone.

@@ -582,7 +582,7 @@ func (l *Lab) save(keys []RedisKey, fingerprint [32]byte) *labState {
 	}
 	for _, a := range l.actors {
 		s.actors = append(s.actors, actorState{pc: a.pc, call: a.call, paused: a.Paused, pause: a.Pause, waiting: a.Waiting,
-			halted: a.Halted, memory: a.Memory, encoded: a.memoryJSON()})
+			halted: a.Halted, memory: a.Memory, encoded: a.encoded})
 	}
 	return s
 }
@@ -942,7 +942,7 @@ func (l *Lab) fingerprint(keys []RedisKey) [32]byte {
 		h.int(int64(a.pc))
 		h.int(int64(a.call))
 		h.bool(a.Paused)
-		h.Write(a.memoryJSON())
+		h.Write(a.memoryJSON(now))
 	}
 	h.mark()
 	for _, m := range []map[string]string{l.jobWatch.terminal, l.jobWatch.pointers} {

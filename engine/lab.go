@@ -314,13 +314,14 @@ func (l *Lab) Rewind(ctx context.Context, n int) error {
 	if n == len(l.log) {
 		return nil
 	}
-	return l.Replay(ctx, l.Schedule()[:n])
+	return l.Replay(ctx, l.Schedule()[:n], nil)
 }
 
 // Replay resets the lab and takes the actions again, on the lab clock:
-// undo, time travel and a change of the guards removed. It needs the
-// embedded Redis, as Undo does.
-func (l *Lab) Replay(ctx context.Context, actions []Action) error {
+// undo, time travel and a change of the guards removed. after, if set, is
+// called once the lab is reset and after each action (a screen records a
+// snapshot there). It needs the embedded Redis, as Undo does.
+func (l *Lab) Replay(ctx context.Context, actions []Action, after func() error) error {
 	if !l.backends.Coordination.Virtual() {
 		return ErrUndoNeedsLab
 	}
@@ -328,28 +329,39 @@ func (l *Lab) Replay(ctx context.Context, actions []Action) error {
 	if err := l.Reset(ctx); err != nil {
 		return err
 	}
+	if after != nil {
+		if err := after(); err != nil {
+			return err
+		}
+	}
 	for _, a := range actions {
 		if err := l.take(ctx, a); err != nil {
 			return fmt.Errorf("replay %s: %w", a, err)
+		}
+		if after != nil {
+			if err := after(); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
 }
 
 // SetWithout changes the guards removed from SAFE and replays the actions
-// taken so far with the new set, so the screen shows the same schedule
-// with and without a guard. In UNSAFE there are no guards to remove.
-func (l *Lab) SetWithout(ctx context.Context, without GuardSet) error {
+// taken so far with the new set (after as Replay's), so the screen shows
+// the same schedule with and without a guard — as far as the actions can
+// still be taken: one the new code makes impossible (an actor that
+// finished sooner) ends the replay there, and the error says where. In
+// UNSAFE there are no guards to remove.
+func (l *Lab) SetWithout(ctx context.Context, without GuardSet, after func() error) error {
 	if l.mode == Unsafe {
 		return ErrNoGuards
 	}
-	old := l.without
-	l.without = without
-	if err := l.Replay(ctx, l.Schedule()); err != nil {
-		l.without = old
-		return err
+	if !l.backends.Coordination.Virtual() {
+		return ErrUndoNeedsLab
 	}
-	return nil
+	l.without = without
+	return l.Replay(ctx, l.Schedule(), after)
 }
 
 // record logs an action just applied.

@@ -64,14 +64,19 @@ func (s Snapshot) LastGuard(layer Layer) *Event {
 type ActorView struct {
 	Name, Label string
 	NextStep    string
-	Done        bool
-	Paused      bool
-	Pause       string
-	Waiting     string
-	Halted      string
-	Token       int64
-	Belief      string
-	Truth       string
+	// NextCall names the call the actor is at, when it is between two
+	// calls of a step (a digit key makes that one; n the rest of the step);
+	// CallOf is where it is: call 2 of 3.
+	NextCall   string
+	CallAt, Of int
+	Done       bool
+	Paused     bool
+	Pause      string
+	Waiting    string
+	Halted     string
+	Token      int64
+	Belief     string
+	Truth      string
 	// The truth, as data: who holds the resource lease in Redis.
 	LeaseHeld   bool
 	LeaseHolder string
@@ -162,6 +167,9 @@ func (l *Lab) Snapshot(ctx context.Context) (Snapshot, error) {
 		v := ActorView{Name: a.Name, Label: a.Label, NextStep: a.NextStep(), Done: a.Done(),
 			Paused: a.Paused, Pause: a.Pause, Waiting: a.Waiting, Halted: a.Halted, Token: a.Memory.Token, Truth: truth,
 			LeaseHeld: held, LeaseHolder: holder, LeaseToken: holderToken}
+		if a.MidStep() {
+			v.NextCall, v.CallAt, v.Of = a.NextCall()
+		}
 		switch d := a.Memory.Delivery; {
 		case a.Memory.JobReused:
 			v.Belief = l.lang.T("reused %s", a.Memory.JobID)

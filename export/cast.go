@@ -19,7 +19,7 @@ func Cast(w io.Writer, s Session, width, height int, frame func(step int) string
 		"version": 2,
 		"width":   width,
 		"height":  height,
-		"title":   fmt.Sprintf("%s · %s · %s", Signature, s.Scenario.ID, s.Mode),
+		"title":   fmt.Sprintf("%s · %s · %s", Signature, s.Scenario.ID, s.ModeLabel()),
 		"env":     map[string]string{"TERM": "xterm-256color", "SHELL": "/bin/sh"},
 	})
 	if err != nil {

@@ -14,8 +14,8 @@ import (
 func Markdown(w io.Writer, s Session) error {
 	final := s.Final()
 	p := &printer{w: w, lang: s.Lang}
-	p.printf("<!-- %s · %s · %s -->\n", Signature, s.Scenario.ID, s.Mode)
-	p.printf("# %s · %s\n\n", s.Scenario.ID, s.Mode)
+	p.printf("<!-- %s · %s · %s -->\n", Signature, s.Scenario.ID, s.ModeLabel())
+	p.printf("# %s · %s\n\n", s.Scenario.ID, s.ModeLabel())
 	p.printf("**%s**\n\n", cell(s.Lang.T(s.Scenario.Title)))
 	p.printf("%s.\n\n", strings.TrimSuffix(cell(s.Lang.T(s.Scenario.Story)), "."))
 	p.T("Recorded by `fencelab export` on %s and %s; every value below was read from them.\n\n",
@@ -68,6 +68,9 @@ func Markdown(w io.Writer, s Session) error {
 
 	p.T("\n## Run it yourself\n\n```sh\n")
 	mode := strings.ToLower(s.Mode.String())
+	if s.Without != 0 {
+		mode += " --without " + s.Without.String()
+	}
 	switch {
 	case s.Explored:
 		p.T("# in the explorer, w writes this run as a trace; then:\n")

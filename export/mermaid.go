@@ -19,8 +19,8 @@ func Mermaid(w io.Writer, s Session) error {
 	final := s.Final()
 	p := &printer{w: w}
 	p.printf("sequenceDiagram\n")
-	p.printf("    %%%% %s · %s · %s\n", Signature, s.Scenario.ID, s.Mode)
-	p.printf("    title %s · %s · %s\n", s.Scenario.ID, s.Mode, mermaidText(s.Verdict()))
+	p.printf("    %%%% %s · %s · %s\n", Signature, s.Scenario.ID, s.ModeLabel())
+	p.printf("    title %s · %s · %s\n", s.Scenario.ID, s.ModeLabel(), mermaidText(s.Verdict()))
 
 	// Participant ids are generated (a1, a2, …): an actor may be named
 	// like a keyword of Mermaid's (end, loop, note), an alias may not.

@@ -20,6 +20,8 @@ import (
 type Session struct {
 	Scenario *engine.Scenario
 	Mode     engine.Mode
+	// Without is the set of guards the run removed from SAFE.
+	Without engine.GuardSet
 	// Steps[0] is the seeded state (no action); Steps[k] the k-th action.
 	Steps []Step
 	// Trace is the session as a trace, for `fencelab --trace`.
@@ -41,6 +43,9 @@ type Step struct {
 	Snapshot engine.Snapshot
 }
 
+// ModeLabel is the mode with its removed guards: "SAFE −region".
+func (s Session) ModeLabel() string { return engine.ModeLabel(s.Mode, s.Without) }
+
 // Final is the snapshot after the last action.
 func (s Session) Final() engine.Snapshot { return s.Steps[len(s.Steps)-1].Snapshot }
 
@@ -61,7 +66,8 @@ func Record(ctx context.Context, lab *engine.Lab) (Session, error) {
 	if err != nil {
 		return Session{}, err
 	}
-	session := Session{Scenario: lab.Scenario(), Mode: lab.Mode(), Lang: lab.Backends().Lang, Steps: []Step{{Snapshot: first}}}
+	session := Session{Scenario: lab.Scenario(), Mode: lab.Mode(), Without: lab.Without(), Lang: lab.Backends().Lang,
+		Steps: []Step{{Snapshot: first}}}
 	seen := len(first.Events)
 	for {
 		action, ok := lab.GuidedNext()

@@ -35,7 +35,7 @@ func Tape(w io.Writer, s Session, o TapeOptions) error {
 		return err
 	}
 	p := &printer{w: w, lang: s.Lang}
-	p.printf("# %s · %s · %s — %s\n", s.Scenario.ID, s.Mode, s.Lang.T(s.Scenario.Title), Signature)
+	p.printf("# %s · %s · %s — %s\n", s.Scenario.ID, s.ModeLabel(), s.Lang.T(s.Scenario.Title), Signature)
 	p.T("# Make the GIF from this file's directory, with fencelab on PATH: vhs %s\n", o.Name)
 	p.printf("Output %s\n\n", output)
 	p.printf("Require fencelab\n\n")

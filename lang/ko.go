@@ -74,7 +74,6 @@ var ko = map[string]string{
 	"poll status (deadline)":                "상태 폴링 (마감)",
 	"poll status (heartbeat)":               "상태 폴링 (하트비트)",
 	"process items":                         "항목 처리",
-	"query the provider":                    "제공자에게 조회",
 	"read summary":                          "요약 읽기",
 	"record the outcome":                    "결과 기록",
 	"release leader lease":                  "리더 리스 반납",
@@ -132,7 +131,6 @@ var ko = map[string]string{
 
 	// The explorer's keys and help.
 	"next guided step (PgDn too)": "안내 순서의 다음 단계 (PgDn도)",
-	"step that actor":             "그 액터를 한 단계 진행",
 	"select actor":                "액터 선택",
 	"pause/resume selected":       "선택한 액터 멈춤/재개",
 	"clock to next expiry":        "다음 만료까지 시계 진행",
@@ -342,7 +340,6 @@ var ko = map[string]string{
 	"with (epoch %d, token %d)":                                                       "(에포크 %d, 토큰 %d)로",
 	"with token %d":                                                                   "토큰 %d로",
 	"%d (%d + %d, read under the row lock)":                                           "%d (%d + %d, 행 잠금 아래에서 읽음)",
-	"%s commits summary = %s %s, with its checkpoint, execution and outbox row":       "%[1]s이(가) %[3]s 커밋합니다: summary = %[2]s. 체크포인트, 실행 기록, 아웃박스 행과 함께",
 	"PostgreSQL rejects %s's summary = %d %s: %s":                                     "PostgreSQL이 %[3]s 쓴 %[1]s의 쓰기(summary = %[2]d)를 거절합니다: %[4]s",
 
 	"%s is running for %s: %s returns it and starts no worker":                                                  "%s이(가) %s을(를) 위해 실행 중입니다. %s은(는) 그것을 돌려주고 워커를 시작하지 않습니다",
@@ -369,7 +366,6 @@ var ko = map[string]string{
 	"%s could not be failed: %s":                                                                                "%s을(를) 실패로 만들 수 없었습니다: %s",
 	"the running key was not its own and stays":                                                                 "running 키는 그 잡의 것이 아니었으므로 남습니다",
 	"its running key is released":                                                                               "그 잡의 running 키를 놓았습니다",
-	"%s RUNNING → FAILED at its deadline; %s":                                                                   "%s RUNNING → FAILED, 마감 시각. %s",
 	"%s RUNNING, no heartbeat yet: still starting":                                                              "%s RUNNING, 아직 하트비트 없음: 시작하는 중",
 	"%s RUNNING, last heartbeat %s ago":                                                                         "%s RUNNING, 마지막 하트비트 %s 전",
 	"HSET %s status FAILED: no heartbeat for 10m":                                                               "HSET %s status FAILED: 10분 동안 하트비트 없음",
@@ -600,7 +596,7 @@ var ko = map[string]string{
 	// The usage (help.go puts its three parts together). A command's
 	// lines start with "  fencelab COMMAND" as in English.
 	"fencelab — watch why a leader lease alone is not enough\n\nusage:\n": "fencelab — 리더 리스만으로는 왜 부족한지 지켜보기\n\n사용법:\n",
-	"  fencelab [--mode unsafe] [flags]        the explorer (lease-overrun, SAFE);\n                                          ? inside it lists the keys\n  fencelab list                           the scenario catalog\n  fencelab run ID|--all [flags]           run the guided order headless\n        --mode safe|unsafe|both           (default safe)\n        --json                            one JSON object per scenario × mode\n        --save-trace FILE                 write the run (one scenario, one mode) as a trace\n        --keep                            then keep the ephemeral PostgreSQL up for the\n                                          psql line it printed, until Enter or Ctrl-C\n  fencelab check ID|--all [flags]         run EVERY schedule: all interleavings of the\n                                          actors' steps with the clock advanced to each\n                                          expiry (and by the guided order's durations);\n                                          pausing = not scheduling an actor. Pruned only\n                                          at a state already explored by a schedule no\n                                          longer (Redis keys + TTLs, every row, provider,\n                                          actors' positions and memory, clock)\n        --mode safe|unsafe|both           (default safe)\n        --max-schedules N                 per scenario × mode (default 200,000)\n        --out DIR                         counterexample traces (default: a new temp dir)\n        --json                            one JSON object per scenario × mode\n  fencelab replay FILE [--json]           run a trace again; exit 1 if anything differs\n  fencelab --trace FILE                   the explorer on a trace's schedule (n steps it)\n  fencelab export TRACE|ID --to FORMAT    the session as a document, recorded on the backends:\n        --to md|mermaid|cast|tape         a Markdown page, a Mermaid sequence diagram, an\n                                          asciinema recording of the explorer, a VHS tape\n        --mode safe|unsafe                an ID's guided order in that mode (default safe)\n        -o FILE                           (default: standard output; a tape of an ID also\n                                          writes the trace it plays beside it)\n        --size 100x30                     the terminal of a cast or tape\n  fencelab talk SCRIPT                    play a talk script (TOML): its scenes in order,\n                                          space/./→/PgDn on, ←/PgUp back, b blanks the\n                                          screen; captions show large (talks/fencing.toml)\n  fencelab race [--n 100] [--free K]      the second seed's forced interleaving on N\n                                          key sets (Redis only), and K free-running pairs\n  fencelab stress [flags]                 many real workers contend for one resource, with\n                                          real TTLs and real pauses; the rows and keys are\n                                          checked, and the history for linearizability\n        --workers N                       how many (default 8, at most 200)\n        --duration D | --ops N            how long (default 10s), or how many writes\n        --pause-every D                   how often a worker freezes right after it takes\n                                          the lease (default 2s; 0: never)\n        --pause D                         how long (default: twice the lease TTL, 500ms)\n        --mode safe|unsafe                (default safe)\n        --procs                           every worker a process, frozen with SIGSTOP\n        --html FILE                       Porcupine's view of the history\n        --json                            the report as one JSON object\n        --shared NAME                     contend for one resource with every run of\n                                          --shared NAME, on any machine (--redis, --pg)\n                                          The lease TTL is 500ms unless --lease-ttl says;\n                                          exit 0 when SAFE held or UNSAFE broke, 1 if not\n  fencelab version                        the version and commit this was built from\n  fencelab COMMAND --help                 that command's help\n": `  fencelab [--mode unsafe] [flags]        탐색기 (lease-overrun, SAFE).
+	"  fencelab [--mode unsafe] [flags]        the explorer (lease-overrun, SAFE);\n                                          ? inside it lists the keys\n  fencelab list                           the scenario catalog\n  fencelab run ID|--all [flags]           run the guided order headless\n        --mode safe|unsafe|both           (default safe)\n        --json                            one JSON object per scenario × mode\n        --save-trace FILE                 write the run (one scenario, one mode) as a trace\n        --keep                            then keep the ephemeral PostgreSQL up for the\n                                          psql line it printed, until Enter or Ctrl-C\n  fencelab check ID|--all [flags]         run EVERY schedule: all interleavings of the\n                                          actors' calls (each round trip to Redis or\n                                          PostgreSQL a step of its own) with the clock\n                                          advanced to each expiry (and by the guided\n                                          order's durations); pausing = not scheduling\n                                          an actor. Reduced soundly: a state reached\n                                          again is not explored again (its keys, rows,\n                                          provider, actors, times relative to the clock),\n                                          and of two calls that touch disjoint parts of\n                                          the lab one order is taken (sleep sets); every\n                                          state is still reached. SAFE must also make\n                                          progress: the guided order and some complete\n                                          schedule reach the expected value\n        --mode safe|unsafe|both           (default safe)\n        --without GUARD[,GUARD…]          SAFE with those guards taken out of its code\n        --max-schedules N                 stop after N per scenario × mode (default: none);\n                                          a search cut short proves nothing: exit 1\n        --allow-bounded                   unless this is given\n        --out DIR                         counterexample traces (default: a new temp dir)\n        --json                            one JSON object per scenario × mode\n  fencelab guards [--json]                SAFE's guards, each with what it checks\n  fencelab matrix [ID…] [flags]           check every scenario in SAFE with each guard\n                                          removed alone: which guard each one needs\n        --md FILE                         also write the table as Markdown\n        --out DIR                         counterexample traces (default: a new temp dir)\n        --json                            the matrix as one JSON object\n                                          exit 1 when a guard is needed by no scenario\n  fencelab replay FILE [--json]           run a trace again; exit 1 if anything differs\n  fencelab --trace FILE                   the explorer on a trace's schedule (n steps it)\n  fencelab export TRACE|ID --to FORMAT    the session as a document, recorded on the backends:\n        --to md|mermaid|cast|tape         a Markdown page, a Mermaid sequence diagram, an\n                                          asciinema recording of the explorer, a VHS tape\n        --mode safe|unsafe                an ID's guided order in that mode (default safe)\n        -o FILE                           (default: standard output; a tape of an ID also\n                                          writes the trace it plays beside it)\n        --size 100x30                     the terminal of a cast or tape\n  fencelab talk SCRIPT                    play a talk script (TOML): its scenes in order,\n                                          space/./→/PgDn on, ←/PgUp back, b blanks the\n                                          screen; captions show large (talks/fencing.toml)\n  fencelab race [--n 100] [--free K]      the second seed's forced interleaving on N\n                                          key sets (Redis only), and K free-running pairs\n  fencelab stress [flags]                 many real workers contend for one resource, with\n                                          real TTLs and real pauses; the rows and keys are\n                                          checked, and the history for linearizability\n        --workers N                       how many (default 8, at most 200)\n        --duration D | --ops N            how long (default 10s), or how many writes\n        --pause-every D                   how often a worker freezes right after it takes\n                                          the lease (default 2s; 0: never); one that reads\n                                          outside its write's transaction (UNSAFE, SAFE\n                                          --without read-in-tx) may also freeze after its\n                                          read, waking the frozen one\n        --without GUARD[,GUARD…]          SAFE with those guards removed (fence, read-in-tx,\n                                          owner, … — those a stress worker asks)\n        --pause D                         how long (default: twice the lease TTL, 500ms)\n        --mode safe|unsafe                (default safe)\n        --procs                           every worker a process, frozen with SIGSTOP\n        --html FILE                       Porcupine's view of the history\n        --json                            the report as one JSON object\n        --shared NAME                     contend for one resource with every run of\n                                          --shared NAME, on any machine (--redis, --pg)\n                                          The lease TTL is 500ms unless --lease-ttl says;\n                                          exit 0 when SAFE held or UNSAFE broke, 1 if not\n  fencelab version                        the version and commit this was built from\n  fencelab COMMAND --help                 that command's help\n": `  fencelab [--mode unsafe] [flags]        탐색기 (lease-overrun, SAFE).
                                           안에서 ?를 누르면 키 목록
   fencelab list                           시나리오 카탈로그
   fencelab run ID|--all [flags]           안내 순서를 화면 없이 실행
@@ -609,16 +605,30 @@ var ko = map[string]string{
         --save-trace FILE                 실행(시나리오 하나, 모드 하나)을 트레이스로 저장
         --keep                            그 뒤 출력한 psql 줄을 쓸 수 있도록 임시
                                           PostgreSQL을 Enter나 Ctrl-C까지 켜 둠
-  fencelab check ID|--all [flags]         모든 스케줄 실행: 액터 단계의 모든 인터리빙,
+  fencelab check ID|--all [flags]         모든 스케줄 실행: 액터 호출(Redis나 PostgreSQL로
+                                          가는 왕복 하나하나가 단계)의 모든 인터리빙,
                                           각 만료 시점(과 안내 순서의 시간)까지 시계를
-                                          진행. 멈춤 = 액터를 스케줄하지 않음. 이미 그보다
-                                          짧지 않은 스케줄로 탐색한 상태(Redis 키 + TTL,
-                                          모든 행, 제공자, 액터의 위치와 기억, 시계)에서만
-                                          가지치기
+                                          진행. 멈춤 = 액터를 스케줄하지 않음. 건전하게
+                                          줄임: 다시 도달한 상태(키, 행, 제공자, 액터,
+                                          시계에 대한 상대 시각)는 다시 탐색하지 않고,
+                                          랩의 겹치지 않는 부분을 건드리는 두 호출은 한
+                                          순서만 탐색(sleep set). 모든 상태에는 여전히
+                                          도달함. SAFE는 진척도 있어야 함: 안내 순서와
+                                          어떤 완료된 스케줄이 예상값에 이름
         --mode safe|unsafe|both           (기본 safe)
-        --max-schedules N                 시나리오 × 모드마다 (기본 200,000)
+        --without GUARD[,GUARD…]          그 가드를 코드에서 뺀 SAFE
+        --max-schedules N                 시나리오 × 모드마다 N개에서 멈춤 (기본: 없음).
+                                          도중에 끊긴 탐색은 아무것도 증명하지 않음: 종료 코드 1
+        --allow-bounded                   이것이 없으면
         --out DIR                         반례 트레이스 (기본: 새 임시 디렉터리)
         --json                            시나리오 × 모드마다 JSON 객체 하나
+  fencelab guards [--json]                SAFE의 가드와 각 가드가 검사하는 것
+  fencelab matrix [ID…] [flags]           모든 시나리오를, 가드를 하나씩 뺀 SAFE로 검사:
+                                          각 시나리오에 어느 가드가 필요한지
+        --md FILE                         표를 Markdown으로도 씀
+        --out DIR                         반례 트레이스 (기본: 새 임시 디렉터리)
+        --json                            매트릭스를 JSON 객체 하나로
+                                          어떤 시나리오도 필요로 하지 않는 가드가 있으면 종료 코드 1
   fencelab replay FILE [--json]           트레이스를 다시 실행. 다른 점이 있으면 종료 코드 1
   fencelab --trace FILE                   트레이스의 스케줄로 탐색기 열기 (n으로 진행)
   fencelab export TRACE|ID --to FORMAT    세션을 문서로, 백엔드에서 기록:
@@ -639,7 +649,11 @@ var ko = map[string]string{
         --workers N                       몇 개 (기본 8, 최대 200)
         --duration D | --ops N            얼마 동안 (기본 10s), 또는 쓰기 몇 번
         --pause-every D                   리스를 받은 직후의 워커를 얼마나 자주 멈출지
-                                          (기본 2s. 0: 멈추지 않음)
+                                          (기본 2s. 0: 멈추지 않음). 쓰기 트랜잭션 밖에서
+                                          읽는 워커(UNSAFE, SAFE --without read-in-tx)는
+                                          읽은 뒤에도 멈출 수 있고, 멈춘 워커를 깨움
+        --without GUARD[,GUARD…]          그 가드를 뺀 SAFE (fence, read-in-tx, owner, … —
+                                          스트레스 워커가 묻는 것)
         --pause D                         얼마 동안 (기본: 리스 TTL의 두 배, 500ms)
         --mode safe|unsafe                (기본 safe)
         --procs                           워커마다 프로세스 하나, SIGSTOP으로 멈춤
@@ -652,7 +666,7 @@ var ko = map[string]string{
   fencelab version                        이 빌드의 버전과 커밋
   fencelab COMMAND --help                 그 명령의 도움말
 `,
-	"\nflags:\n  --redis redis://HOST:PORT/DB   a real Redis instead of the embedded one; a Redis Cluster\n                                 as redis://H1:P1,H2:P2,… or any one node's address\n  --pg DSN                       an existing PostgreSQL instead of an ephemeral cluster;\n                                 only schema fencelab is touched\n  --allow-unsafe                 let UNSAFE runs write to the --pg server\n  --lease-ttl DURATION           lease TTL (default 30s embedded; on a real Redis 1.5s,\n                                 10s in the explorer, so a step can be read in time)\n  --lang en|ko                   the language of the narration and a talk's texts\n                                 (default: the locale's — LC_ALL, LC_MESSAGES, LANG —\n                                 else en); identifiers (STALE_FENCE, keys) stay as they are\n  -v, --verbose                  with --json, print the backends to stderr\n  -h, --help                     this help\n\nexit: 0 as expected · 1 a run ended otherwise than the catalog predicts (check:\nSAFE broke an invariant, or UNSAFE never its anomaly; replay: it differs), or\nfailed (its output could not be written, say) · 2 bad usage or configuration ·\n3 a server could not be reached or stopped answering · 128+N ended by\nsignal N (130 Ctrl-C, 143 SIGTERM)\n": `
+	"\nflags:\n  --redis redis://HOST:PORT/DB   a real Redis instead of the embedded one; a Redis Cluster\n                                 as redis://H1:P1,H2:P2,… or any one node's address\n  --pg DSN                       an existing PostgreSQL instead of an ephemeral cluster;\n                                 only schema fencelab is touched\n  --allow-unsafe                 let UNSAFE runs write to the --pg server\n  --lease-ttl DURATION           lease TTL (default 30s embedded; on a real Redis 1.5s,\n                                 10s in the explorer, so a step can be read in time)\n  --lang en|ko                   the language of the narration and a talk's texts\n                                 (default: the locale's — LC_ALL, LC_MESSAGES, LANG —\n                                 else en); identifiers (STALE_FENCE, keys) stay as they are\n  --without GUARD[,GUARD…]       SAFE with those guards taken out of its code (run, check,\n                                 stress, export, the explorer; a trace carries its own)\n  -v, --verbose                  with --json, print the backends to stderr\n  -h, --help                     this help\n\nexit: 0 as expected · 1 a run ended otherwise than the catalog predicts (check:\nSAFE broke an invariant, made no progress or was cut short, or UNSAFE never\nreached its anomaly; replay: it differs; matrix: a guard no scenario needs), or\nfailed (its output could not be written, say) · 2 bad usage or configuration ·\n3 a server could not be reached or stopped answering · 128+N ended by\nsignal N (130 Ctrl-C, 143 SIGTERM)\n": `
 플래그:
   --redis redis://HOST:PORT/DB   내장 Redis 대신 실제 Redis. Redis Cluster는
                                  redis://H1:P1,H2:P2,… 또는 아무 노드 하나의 주소
@@ -664,11 +678,14 @@ var ko = map[string]string{
   --lang en|ko                   설명과 발표 텍스트의 언어 (기본: 로캘의 언어 —
                                  LC_ALL, LC_MESSAGES, LANG — 아니면 en).
                                  식별자(STALE_FENCE, 키)는 그대로
+  --without GUARD[,GUARD…]       그 가드를 코드에서 뺀 SAFE (run, check, stress,
+                                 export, 탐색기. 트레이스는 자기 것을 가짐)
   -v, --verbose                  --json과 함께, 백엔드를 stderr에 출력
   -h, --help                     이 도움말
 
 종료 코드: 0 예상대로 · 1 실행이 카탈로그의 예측과 다르게 끝남 (check: SAFE가
-불변식을 깸, 또는 UNSAFE가 이상 현상에 이르지 못함. replay: 다름), 또는 실패함
+불변식을 깸, 진척이 없음 또는 도중에 끊김, 또는 UNSAFE가 이상 현상에 이르지 못함.
+replay: 다름. matrix: 어떤 시나리오도 필요로 하지 않는 가드), 또는 실패함
 (출력을 쓸 수 없었음 등) · 2 잘못된 사용법이나 설정 · 3 서버에 닿을 수 없거나
 응답이 멈춤 · 128+N 시그널 N으로 끝남 (130 Ctrl-C, 143 SIGTERM)
 `,
@@ -676,25 +693,24 @@ var ko = map[string]string{
 	// stress: many workers, one resource.
 	"%v (fencelab --help)":                                 "%v (fencelab --help)",
 	"SAFE did not hold under stress: see the checks above": "SAFE가 부하에서 지켜지지 않았습니다: 위의 검사를 보세요",
-	"goroutines":                                        "고루틴",
-	"processes, paused with SIGSTOP":                    "프로세스, SIGSTOP으로 멈춤",
-	"no pauses":                                         "멈춤 없음",
-	"a %s pause every %s":                               "%[2]s마다 %[1]s 멈춤",
-	"%s (embedded, its TTLs on the wall clock)":         "%s (내장. TTL은 실제 시계로 흐름)",
-	"interrupted after %s: what ran is checked below\n": "%s 뒤에 중단됨: 실행된 만큼 아래에서 검사합니다\n",
-	"\ninvariants, from the rows and keys:\n":           "\n불변식, 행과 키에서 읽은 것:\n",
-	"SAFE held: every invariant, and the history is linearizable — as expected\n":                               "SAFE가 지켜졌습니다: 모든 불변식, 그리고 이력은 선형화 가능 — 예상대로\n",
-	"SAFE did NOT hold — not as expected\n":                                                                     "SAFE가 지켜지지 않았습니다 — 예상과 다름\n",
-	"stress takes no arguments, got %q (fencelab stress --help)":                                                "stress는 인수를 받지 않습니다. 받은 값: %q (fencelab stress --help)",
-	"--workers must be between 1 and %d, got %d":                                                                "--workers는 1과 %d 사이여야 합니다. 받은 값: %d",
-	"give --duration or --ops, not both":                                                                        "--duration과 --ops 중 하나만 주세요",
-	"--duration must be between 1ms and %s, got %s":                                                             "--duration은 1ms와 %s 사이여야 합니다. 받은 값: %s",
-	"--ops must be between 1 and %d, got %d":                                                                    "--ops는 1과 %d 사이여야 합니다. 받은 값: %d",
-	"--pause-every must be between 0 (no pauses) and %s, got %s":                                                "--pause-every는 0(멈춤 없음)과 %s 사이여야 합니다. 받은 값: %s",
-	"--mode %q: stress runs safe or unsafe":                                                                     "--mode %q: stress는 safe 또는 unsafe로 실행합니다",
-	"--procs freezes worker processes with SIGSTOP, which this platform does not have":                          "--procs는 SIGSTOP으로 워커 프로세스를 멈추는데, 이 플랫폼에는 그것이 없습니다",
-	"--pause must be between 1ms and %s, got %s":                                                                "--pause는 1ms와 %s 사이여야 합니다. 받은 값: %s",
-	"a page fencelab stress wrote":                                                                              "fencelab stress가 쓴 페이지",
+	"goroutines":                                                                       "고루틴",
+	"processes, paused with SIGSTOP":                                                   "프로세스, SIGSTOP으로 멈춤",
+	"no pauses":                                                                        "멈춤 없음",
+	"a %s pause every %s":                                                              "%[2]s마다 %[1]s 멈춤",
+	"%s (embedded, its TTLs on the wall clock)":                                        "%s (내장. TTL은 실제 시계로 흐름)",
+	"interrupted after %s: what ran is checked below\n":                                "%s 뒤에 중단됨: 실행된 만큼 아래에서 검사합니다\n",
+	"\ninvariants, from the rows and keys:\n":                                          "\n불변식, 행과 키에서 읽은 것:\n",
+	"SAFE did NOT hold — not as expected\n":                                            "SAFE가 지켜지지 않았습니다 — 예상과 다름\n",
+	"stress takes no arguments, got %q (fencelab stress --help)":                       "stress는 인수를 받지 않습니다. 받은 값: %q (fencelab stress --help)",
+	"--workers must be between 1 and %d, got %d":                                       "--workers는 1과 %d 사이여야 합니다. 받은 값: %d",
+	"give --duration or --ops, not both":                                               "--duration과 --ops 중 하나만 주세요",
+	"--duration must be between 1ms and %s, got %s":                                    "--duration은 1ms와 %s 사이여야 합니다. 받은 값: %s",
+	"--ops must be between 1 and %d, got %d":                                           "--ops는 1과 %d 사이여야 합니다. 받은 값: %d",
+	"--pause-every must be between 0 (no pauses) and %s, got %s":                       "--pause-every는 0(멈춤 없음)과 %s 사이여야 합니다. 받은 값: %s",
+	"--mode %q: stress runs safe or unsafe":                                            "--mode %q: stress는 safe 또는 unsafe로 실행합니다",
+	"--procs freezes worker processes with SIGSTOP, which this platform does not have": "--procs는 SIGSTOP으로 워커 프로세스를 멈추는데, 이 플랫폼에는 그것이 없습니다",
+	"--pause must be between 1ms and %s, got %s":                                       "--pause는 1ms와 %s 사이여야 합니다. 받은 값: %s",
+	"a page fencelab stress wrote":                                                     "fencelab stress가 쓴 페이지",
 	"%s's write with token %d was accepted at %s, though token %d had been accepted before this stretch":        "%s의 토큰 %d 쓰기가 %s에 수락되었습니다. 이 구간 전에 이미 토큰 %d이 수락되었는데도",
 	"%s's write with token %d was accepted at %s, after %s's token %d had been accepted at %s":                  "%[1]s의 토큰 %[2]d 쓰기가 %[3]s에 수락되었습니다. %[6]s에 %[4]s의 토큰 %[5]d이 수락된 뒤에",
 	"the %d reads and writes between %s and %s have no order a fenced register allows":                          "%[2]s와 %[3]s 사이의 읽기와 쓰기 %[1]d개에는 펜싱된 레지스터가 허락하는 순서가 없습니다",
@@ -734,25 +750,24 @@ var ko = map[string]string{
 	"stress · %s · %s (%s) · %s\n":                                          "stress · %s · %s (%s) · %s\n",
 	"          lease TTL %s · %s\n":                                         "          리스 TTL %s · %s\n",
 	"          rejected %s: %s":                                             "          거절 %s번: %s",
-	"pauses    %s · leases that ran out under their holder %s\n":                                                 "멈춤      %s번 · 가진 쪽 아래에서 끝난 리스 %s개\n",
-	"          tries at a lease another worker held %s\n":                                                        "          다른 워커가 가진 리스를 노린 시도 %s번\n",
-	"commit    p50 %s · p99 %s (an accepted write's transaction)\n":                                              "커밋      p50 %s · p99 %s (수락된 쓰기의 트랜잭션)\n",
-	"\nlinearizability (Porcupine, a fenced register):\n":                                                        "\n선형화 가능성 (Porcupine, 펜싱된 레지스터):\n",
-	"  ✗ NOT linearizable: %s of %s, with no order a fenced register allows":                                     "  ✗ 선형화할 수 없음: %[2]s 중 %[1]s개에 펜싱된 레지스터가 허락하는 순서가 없음",
-	"  ? undecided: Porcupine ran out of time on %s of %s":                                                       "  ? 판정 못 함: Porcupine이 %[2]s 중 %[1]s개에서 시간을 다 씀",
-	"  ✓ linearizable: %s, each reading under its row lock, in %s":                                               "  ✓ 선형화 가능: %s, 각각 행 잠금 아래에서 읽음, %s",
-	"  ✓ linearizable: %s and %s, in %s":                                                                         "  ✓ 선형화 가능: %s, %s, %s",
-	"UNSAFE broke fencing: violations %s (stale commits %s, lost updates %s, illegal segments %s) — as expected": "UNSAFE가 펜싱을 깼습니다: 위반 %s건 (낡은 커밋 %s, 잃어버린 갱신 %s, 불법 구간 %s) — 예상대로",
-	"UNSAFE showed no violation — not as expected\n":                                                             "UNSAFE에서 위반이 없었습니다 — 예상과 다름\n",
-	"--redis %s: %v (want redis://HOST:PORT/DB, or a cluster's redis://H1:P1,H2:P2)":                             "--redis %s: %v (redis://HOST:PORT/DB, 클러스터는 redis://H1:P1,H2:P2 형식이어야 합니다)",
-	"unknown flag %s (fencelab --help)":                                                                          "알 수 없는 플래그 %s (fencelab --help)",
-	"unknown flag -%s in %s (fencelab --help)":                                                                   "알 수 없는 플래그 -%s, %s 안에서 (fencelab --help)",
-	"%s needs a value (fencelab --help)":                                                                         "%s에는 값이 필요합니다 (fencelab --help)",
-	"%s %q: %s (fencelab --help)":                                                                                "%s %q: %s (fencelab --help)",
-	"an empty address in %q":                                                                                     "%q 안에 빈 주소가 있습니다",
-	"a Redis Cluster has database 0 only":                                                                        "Redis Cluster에는 데이터베이스 0만 있습니다",
-	"a Redis Cluster's nodes are HOST:PORT addresses":                                                            "Redis Cluster의 노드는 HOST:PORT 주소입니다",
-	"PostgreSQL refused the connection: %s: %s (SQLSTATE %s)":                                                    "PostgreSQL이 연결을 거부했습니다: %s: %s (SQLSTATE %s)",
+	"pauses    %s · leases that ran out under their holder %s\n":                     "멈춤      %s번 · 가진 쪽 아래에서 끝난 리스 %s개\n",
+	"          tries at a lease another worker held %s\n":                            "          다른 워커가 가진 리스를 노린 시도 %s번\n",
+	"commit    p50 %s · p99 %s (an accepted write's transaction)\n":                  "커밋      p50 %s · p99 %s (수락된 쓰기의 트랜잭션)\n",
+	"\nlinearizability (Porcupine, a fenced register):\n":                            "\n선형화 가능성 (Porcupine, 펜싱된 레지스터):\n",
+	"  ✗ NOT linearizable: %s of %s, with no order a fenced register allows":         "  ✗ 선형화할 수 없음: %[2]s 중 %[1]s개에 펜싱된 레지스터가 허락하는 순서가 없음",
+	"  ? undecided: Porcupine ran out of time on %s of %s":                           "  ? 판정 못 함: Porcupine이 %[2]s 중 %[1]s개에서 시간을 다 씀",
+	"  ✓ linearizable: %s, each reading under its row lock, in %s":                   "  ✓ 선형화 가능: %s, 각각 행 잠금 아래에서 읽음, %s",
+	"  ✓ linearizable: %s and %s, in %s":                                             "  ✓ 선형화 가능: %s, %s, %s",
+	"UNSAFE showed no violation — not as expected\n":                                 "UNSAFE에서 위반이 없었습니다 — 예상과 다름\n",
+	"--redis %s: %v (want redis://HOST:PORT/DB, or a cluster's redis://H1:P1,H2:P2)": "--redis %s: %v (redis://HOST:PORT/DB, 클러스터는 redis://H1:P1,H2:P2 형식이어야 합니다)",
+	"unknown flag %s (fencelab --help)":                                              "알 수 없는 플래그 %s (fencelab --help)",
+	"unknown flag -%s in %s (fencelab --help)":                                       "알 수 없는 플래그 -%s, %s 안에서 (fencelab --help)",
+	"%s needs a value (fencelab --help)":                                             "%s에는 값이 필요합니다 (fencelab --help)",
+	"%s %q: %s (fencelab --help)":                                                    "%s %q: %s (fencelab --help)",
+	"an empty address in %q":                                                         "%q 안에 빈 주소가 있습니다",
+	"a Redis Cluster has database 0 only":                                            "Redis Cluster에는 데이터베이스 0만 있습니다",
+	"a Redis Cluster's nodes are HOST:PORT addresses":                                "Redis Cluster의 노드는 HOST:PORT 주소입니다",
+	"PostgreSQL refused the connection: %s: %s (SQLSTATE %s)":                        "PostgreSQL이 연결을 거부했습니다: %s: %s (SQLSTATE %s)",
 	"%w at %d/%d":                 "%w (%d/%d에서)",
 	"is paused":                   "멈춰 있습니다",
 	"%s %w (%s): resume it first": "%s은(는) %w (%s). 먼저 재개하세요",
@@ -784,4 +799,132 @@ var ko = map[string]string{
 	"summary %s, accepted writes %s":                       "요약 %s, 수락된 쓰기 %s",
 	"want a duration with its unit, like 30s, 500ms or 5m": "단위가 있는 시간이어야 합니다. 예: 30s, 500ms, 5m",
 	"want a whole number":                                  "정수여야 합니다",
+
+	// Guards, the matrix, progress, calls, and the scenarios that need each guard.
+	"\nSAFE makes every check; --without GUARD[,GUARD…] takes them out of its code (run, check,\nstress, export, replay, the explorer), and fencelab matrix shows which scenario needs each.\n": "\nSAFE는 모든 검사를 합니다. --without GUARD[,GUARD…]는 그 검사를 코드에서 빼고(run, check,\nstress, export, replay, 탐색기), fencelab matrix는 어느 시나리오에 어느 가드가 필요한지 보여 줍니다.\n",
+	"  %s broke an invariant: this scenario needs what was removed\n":                                                    "  %s이(가) 불변식을 깼습니다: 이 시나리오에는 뺀 것이 필요합니다\n",
+	"  %s kept every invariant but made no progress: no complete schedule, or not the guided order, did the work\n":      "  %s은(는) 모든 불변식을 지켰지만 진척이 없습니다: 완료된 스케줄이나 안내 순서가 일을 끝내지 못했습니다\n",
+	"  %s still held: this scenario does not need what was removed\n":                                                    "  %s도 여전히 지켜졌습니다: 이 시나리오에는 뺀 것이 필요 없습니다\n",
+	"  NOT as the catalog claims: SAFE made no progress — no complete schedule, or not the guided order, did the work\n": "  카탈로그의 주장과 다름: SAFE에 진척이 없음 — 완료된 스케줄이나 안내 순서가 일을 끝내지 못했습니다\n",
+	"  no break found in %s (bounded): not a proof%s\n":                                                                  "  %s에서 깨짐을 찾지 못함 (제한된 탐색): 증명이 아닙니다%s\n",
+	"  progress: %s of %s complete schedules reached the expected %d, %s ended stuck; the guided order %s\n":             "  진척: 완료된 스케줄 %[2]s개 중 %[1]s개가 예상값 %[3]d에 이르렀고, %[4]s개는 막힌 채 끝남. 안내 순서는 %[5]s\n",
+	"  — SAFE's promise broken without %s: an invariant broke\n":                                                         "  — %s 없이 SAFE의 약속이 깨짐: 불변식이 깨졌습니다\n",
+	"  — SAFE's promise broken without %s: the expected value was not reached\n":                                         "  — %s 없이 SAFE의 약속이 깨짐: 예상값에 이르지 못했습니다\n",
+	"  — SAFE's promise kept without %s: every invariant held, the expected value reached\n":                             "  — %s 없이도 SAFE의 약속이 지켜짐: 모든 불변식이 지켜지고 예상값에 이르렀습니다\n",
+	" and its outbox row": "과 아웃박스 행",
+	"%s RUNNING past its deadline (createdAt + 10m = %s): the poller fails it next":                                              "%s이(가) 마감(createdAt + 10m = %s)을 넘기고 RUNNING: 폴러가 다음 호출에서 실패 처리합니다",
+	"%s RUNNING past its deadline: nothing fails it (the deadline guard is removed)":                                             "%s이(가) 마감을 넘기고 RUNNING: 아무도 실패 처리하지 않습니다 (deadline 가드를 뺌)",
+	"%s RUNNING, no heartbeat for 10m: the poller fails it next":                                                                 "%s RUNNING, 10분 동안 하트비트 없음: 폴러가 다음 호출에서 실패 처리합니다",
+	"%s back: the %d actions so far replayed with it":                                                                            "%s 복귀: 지금까지의 동작 %d개를 가드와 함께 다시 실행했습니다",
+	"%s commits summary = %s %s, %s":                                                                                             "%s이(가) %[3]s 커밋합니다: summary = %[2]s. %[4]s",
+	"%s committed token %d a second time":                                                                                        "%s이(가) 토큰 %d을(를) 두 번째로 커밋했습니다",
+	"%s did NOT hold: the run needed what was removed\n":                                                                         "%s은(는) 지켜지지 않았습니다: 이 실행에는 뺀 것이 필요했습니다\n",
+	"%s did not hold under stress: see the checks above":                                                                         "%s은(는) 스트레스에서 지켜지지 않았습니다: 위의 검사를 보세요",
+	"%s finds the running key pointing at %s; whether that job still runs is a second read, and anything can happen in between.": "%s은(는) 실행 키가 %s을(를) 가리키는 것을 봅니다. 그 잡이 아직 도는지는 두 번째 읽기이고, 그 사이에 무슨 일이든 일어날 수 있습니다.",
+	"%s has fence %d but no committed execution: its business row changed without one":                                           "%s의 펜스는 %d인데 커밋된 실행이 없습니다: 비즈니스 행이 실행 없이 바뀌었습니다",
+	"%s held: every invariant, progress, and the history is linearizable — the run did not need what was removed\n":              "%s이(가) 지켜짐: 모든 불변식, 진척, 이력의 선형화 가능성 — 이 실행에는 뺀 것이 필요 없었습니다\n",
+	"%s is %s: %s will create a job of its own":                                                                                  "%s은(는) %s: %s이(가) 자기 잡을 만듭니다",
+	"%s is marked SUCCESS although it no longer holds the running key: nothing checked whose run this was.":                      "%s은(는) 더 이상 실행 키를 갖지 않는데도 SUCCESS가 됩니다: 누구의 실행인지 아무것도 확인하지 않았습니다.",
+	"%s records the execution of %s (%s)%s, in a transaction of its own":                                                         "%s이(가) %s의 실행(%s)%s을(를) 별도의 트랜잭션으로 기록합니다",
+	"%s removed: the %d actions so far replayed without it":                                                                      "%s 제거: 지금까지의 동작 %d개를 가드 없이 다시 실행했습니다",
+	"%s renews its lease of token %d for %s":                                                                                     "%s이(가) 토큰 %d의 리스를 %s 동안 갱신합니다",
+	"%s sees %s is %s, so it will start a job of its own.":                                                                       "%s은(는) %s이(가) %s임을 보고, 자기 잡을 시작합니다.",
+	"%s succeeds late and deletes the running key, which named %s: the newer job is running with nothing pointing at it.":        "%s이(가) 늦게 성공하며 %s을(를) 가리키던 실행 키를 지웁니다: 더 새로운 잡이 아무도 가리키지 않는 채 돌고 있습니다.",
+	"%s → FAILED at its deadline; %s":                                                                                            "%s → 마감에 FAILED. %s",
+	"%s → SUCCESS, and it deleted the running key of %s":                                                                         "%s → SUCCESS, 그리고 %s의 실행 키를 지웠습니다",
+	"%s → SUCCESS; it held no running key":                                                                                       "%s → SUCCESS. 실행 키를 갖고 있지 않았습니다",
+	"%s's lease (%s) was ended by a step of %s, which does not hold it: neither its holder's release nor its TTL":                "%s의 리스(%s)가 그것을 갖지 않은 %s의 단계로 끝났습니다: 보유자의 반납도, TTL도 아닙니다",
+	"%s's lease (%s) was extended by a step of %s, which does not hold it":                                                       "%s의 리스(%s)가 그것을 갖지 않은 %s의 단계로 연장되었습니다",
+	"%s's renew went through, so it carries on sure that the lease, and token %d, are still its own.":                            "%s의 갱신이 통과했으므로, 리스와 토큰 %d이(가) 여전히 자기 것이라 확신하며 계속합니다.",
+	"%s, %d actions taken": "%s, 동작 %d개 실행함",
+	"(call %d of %d: %s)":  "(호출 %[2]d개 중 %[1]d번째: %[3]s)",
+	"--without %s: a stress worker never asks it (stress can remove %s)":        "--without %s: 스트레스 워커는 그것을 묻지 않습니다 (stress가 뺄 수 있는 것: %s)",
+	"--without names no guard (fencelab guards lists them)":                     "--without에 가드가 없습니다 (fencelab guards가 목록을 보여 줍니다)",
+	"--without removes guards from SAFE; UNSAFE is the naive code and has none": "--without은 SAFE에서 가드를 뺍니다. UNSAFE는 순진한 코드라 가드가 없습니다",
+	"--without: %v":                           "--without: %v",
+	"; --allow-bounded lets it pass":          ". --allow-bounded로 통과시킴",
+	"; exit 1 (--allow-bounded lets it pass)": ". 종료 코드 1 (--allow-bounded로 통과시킬 수 있음)",
+	"A commits +10 with token 41 but the reply is lost (a client-side timeout); A sends the same write again with the same token": "A가 토큰 41로 +10을 커밋하지만 응답을 잃는다(클라이언트 쪽 타임아웃). A가 같은 토큰으로 같은 쓰기를 다시 보낸다",
+	"A takes 41 and pauses past its lease; B takes 42; A wakes, renews and releases; C wants the lease while B still holds it":    "A가 41을 받고 리스가 끝나도록 멈춘다. B가 42를 받는다. A가 깨어나 갱신하고 반납한다. B가 아직 리스를 가진 동안 C가 리스를 원한다",
+	"HSET status FAILED": "HSET status FAILED",
+	"NO":                 "아니요",
+	"Only now do the execution and outbox row follow the business row: between the two transactions the database said one thing and its log another.": "이제서야 실행과 아웃박스 행이 비즈니스 행을 따라옵니다: 두 트랜잭션 사이에는 데이터베이스와 그 기록이 서로 다른 말을 했습니다.",
+	"Pointer split: the running key expires before its job does":                                                                                      "포인터 분리: 실행 키가 그 잡보다 먼저 만료된다",
+	"Retry with the same token: a commit whose reply was lost":                                                                                        "같은 토큰으로 재시도: 응답을 잃은 커밋",
+	"SAFE held: every invariant, progress, and the history is linearizable — as expected\n":                                                           "SAFE가 지켜짐: 모든 불변식, 진척, 이력의 선형화 가능성 — 예상대로\n",
+	"SAFE itself did not hold in %s": "%s에서 SAFE 자체가 지켜지지 않았습니다",
+	"SAFE's guards":                  "SAFE의 가드",
+	"SAFE's guards: take one out, and the run so far replays without it":                                                                         "SAFE의 가드: 하나를 빼면 지금까지의 실행이 그것 없이 다시 실행됨",
+	"Stale release: a paused worker renews and releases a lease that is no longer its own":                                                       "낡은 반납: 멈췄던 워커가 더 이상 자기 것이 아닌 리스를 갱신하고 반납한다",
+	"The commit reached PostgreSQL, but its reply never reached %s: all %s knows is that it timed out, so it will try again.":                    "커밋은 PostgreSQL에 닿았지만 그 응답은 %s에게 닿지 못했습니다: %s이(가) 아는 것은 시간이 초과됐다는 것뿐이라 다시 시도합니다.",
+	"The poller reads %s RUNNING and past its deadline; it fails it in its next call, whatever happens to the job in between.":                   "폴러는 %s이(가) 마감을 넘긴 RUNNING임을 읽습니다. 그 사이 잡에 무슨 일이 생기든 다음 호출에서 실패 처리합니다.",
+	"The poller reads %s RUNNING with no heartbeat for ten minutes; it fails it in its next call.":                                               "폴러는 %s이(가) 10분 동안 하트비트 없는 RUNNING임을 읽습니다. 다음 호출에서 실패 처리합니다.",
+	"The renew script finds another holder's lease and leaves it alone; %s learns it lost the lease and stops before doing any harm.":            "갱신 스크립트는 다른 보유자의 리스를 보고 건드리지 않습니다. %s은(는) 리스를 잃었음을 알고 해를 끼치기 전에 멈춥니다.",
+	"The retry carries the token the first attempt already used: %s. The database recognises the write it already has and refuses a second one.": "재시도는 첫 시도가 이미 쓴 토큰을 갖고 있습니다: %s. 데이터베이스는 이미 가진 쓰기임을 알아보고 두 번째 쓰기를 거부합니다.",
+	"The retry goes through as a second write: the same change is applied twice, and nothing in the database can tell the two apart.":            "재시도가 두 번째 쓰기로 통과합니다: 같은 변경이 두 번 적용되고, 데이터베이스의 어떤 것도 둘을 구별하지 못합니다.",
+	"UNSAFE broke fencing: violations %s (stale commits %s, lost updates %s, stale releases %s, illegal segments %s) — as expected":              "UNSAFE가 펜싱을 깸: 위반 %s (낡은 커밋 %s, 잃은 갱신 %s, 낡은 반납 %s, 허용되지 않는 구간 %s) — 예상대로",
+	"UNSAFE is the naive code: it has no guards to remove":                                                                                       "UNSAFE는 순진한 코드라 뺄 가드가 없습니다",
+	"UNSAFE is the naive code: it has no guards to remove (m switches to SAFE)":                                                                  "UNSAFE는 순진한 코드라 뺄 가드가 없습니다 (m으로 SAFE로 전환)",
+	"Without the deadline, a job nobody runs stays RUNNING, and every request that comes reuses it.":                                             "마감이 없으면 아무도 돌리지 않는 잡이 RUNNING으로 남고, 오는 요청마다 그것을 재사용합니다.",
+	"a Markdown matrix fencelab wrote":                                                                                                     "fencelab이 쓴 Markdown 매트릭스",
+	"a job is looked up and created with its running pointer in one Lua script":                                                            "잡의 조회와 생성이 실행 포인터와 함께 Lua 스크립트 하나에서 일어남",
+	"a job past its absolute deadline is failed and its running pointer released":                                                          "절대 마감을 넘긴 잡은 실패 처리되고 실행 포인터가 풀림",
+	"a job's status moves only from RUNNING: SUCCESS and FAILED never change":                                                              "잡의 상태는 RUNNING에서만 바뀜: SUCCESS와 FAILED는 바뀌지 않음",
+	"a lease ends only by its holder's release or its TTL, and only its holder extends it: no worker gets a lease while another's is live": "리스는 보유자의 반납이나 TTL로만 끝나고, 보유자만 연장한다: 다른 워커의 리스가 살아 있는 동안 리스를 받는 워커는 없다",
+	"a lease is ended only by its holder or its TTL: no release deletes another worker's lease":                                            "리스는 보유자나 TTL로만 끝남: 어떤 반납도 다른 워커의 리스를 지우지 않음",
+	"a read-modify-write reads the value under the row lock, in the write's own transaction":                                               "읽고-고치고-쓰기가 쓰기 자신의 트랜잭션 안에서, 행 잠금 아래에서 값을 읽음",
+	"a stress worker never asks %s: stress can remove %s":                                                                                  "스트레스 워커는 %s을(를) 묻지 않습니다: stress가 뺄 수 있는 것은 %s",
+	"a trace runs with the guards its run removed (%s); leave out --without":                                                               "트레이스는 그 실행이 뺀 가드(%s)로 실행됩니다. --without을 빼세요",
+	"acquire job": "잡 획득",
+	"acquire refuses to hand out tokens when Redis lost the counter or the epoch":                             "Redis가 카운터나 에포크를 잃었으면 획득이 토큰을 내주지 않음",
+	"an unknown outcome is reconciled by querying the original OperationId, never sent again under a new one": "알 수 없는 결과는 원래 OperationId를 조회해 조정하고, 새 OperationId로 다시 보내지 않음",
+	"business row, checkpoint, execution and outbox row commit in one transaction":                            "비즈니스 행, 체크포인트, 실행, 아웃박스 행이 한 트랜잭션에서 커밋됨",
+	"could not be followed: %s":         "따라갈 수 없었음: %s",
+	"counterexamples: %s\n":             "반례: %s\n",
+	"ended at %d (%s)":                  "%d에서 끝남 (%s)",
+	"guards takes no arguments, got %q": "guards는 인자를 받지 않습니다. 받은 것: %q",
+	"job 1's running key, a lease with the lease TTL, expires while its hash (1h) still says RUNNING; R2 starts job 2; job 1's worker finishes late": "리스 TTL을 가진 리스인 잡 1의 실행 키가, 그 해시(1h)가 아직 RUNNING인 동안 만료된다. R2가 잡 2를 시작한다. 잡 1의 워커가 늦게 끝난다",
+	"leader lease":      "리더 리스",
+	"mark FAILED (Lua)": "FAILED로 표시 (Lua)",
+	"needed":            "필요",
+	"no scenario needs %s: the catalog cannot show why it exists":                                    "%s이(가) 필요한 시나리오가 없습니다: 카탈로그가 그것이 왜 있는지 보여 줄 수 없습니다",
+	"none of these scenarios needs %s":                                                               "이 시나리오들 중 %s이(가) 필요한 것은 없습니다",
+	"one call of %s":                                                                                 "%s의 호출 하나",
+	"only %s of %s rounds of workers that were not frozen were accepted: %s":                         "멈추지 않은 워커의 라운드 %[2]s개 중 %[1]s개만 받아들여졌습니다: %[3]s",
+	"only the job the running pointer names may succeed, and only it may clear the pointer":          "실행 포인터가 가리키는 잡만 성공할 수 있고, 그 잡만 포인터를 지울 수 있음",
+	"progress: at least half of the rounds of workers that were not frozen were accepted (%s of %s)": "진척: 멈추지 않은 워커의 라운드 중 적어도 절반이 받아들여짐 (%[2]s개 중 %[1]s개)",
+	"reached it":                      "예상값에 이름",
+	"read the job":                    "잡 읽기",
+	"read the job's status":           "잡 상태 읽기",
+	"read the running job":            "실행 중인 잡 읽기",
+	"record execution and outbox row": "실행과 아웃박스 행 기록",
+	"releases that deleted another worker's lease: %d; the first: %s released %s after its own lease of token %d had run out": "다른 워커의 리스를 지운 반납: %d. 첫째: %s이(가) 토큰 %[4]d의 자기 리스가 끝나고 %[3]s 뒤에 반납함",
+	"renew and release change a lease only when it still holds the caller's owner and token":                                  "갱신과 반납은 리스가 아직 호출자의 소유자와 토큰을 가질 때만 리스를 바꿈",
+	"renew resource lease":                      "리소스 리스 갱신",
+	"resolve the unknown outcome":               "알 수 없는 결과 해결",
+	"retry the write":                           "쓰기 재시도",
+	"running key → %s: %s will read its status": "실행 키 → %s: %s이(가) 그 상태를 읽습니다",
+	"scenario": "시나리오",
+	"that actor's next call (one round trip)":                                                                                  "그 액터의 다음 호출 (왕복 한 번)",
+	"the namespace epoch matches in Redis (acquire, renew, release) and in PostgreSQL (the write)":                             "네임스페이스 에포크가 Redis(획득, 갱신, 반납)와 PostgreSQL(쓰기)에서 맞음",
+	"the reply to %s's commit is lost: a client-side timeout, and %s cannot tell whether the write landed":                     "%s의 커밋에 대한 응답을 잃음: 클라이언트 쪽 타임아웃이라 %s은(는) 쓰기가 닿았는지 알 수 없음",
+	"the running key of %s is deleted":                                                                                         "%s의 실행 키가 지워짐",
+	"the summary is %d, but its last committed execution (%s) wrote %d: the business row changed without its execution":        "summary는 %d인데 마지막으로 커밋된 실행(%s)은 %d을(를) 썼습니다: 비즈니스 행이 실행 없이 바뀌었습니다",
+	"the summary is %d, but token %d's committed write made it %d: the same token wrote again without an execution of its own": "summary는 %d인데 토큰 %d의 커밋된 쓰기는 %d로 만들었습니다: 같은 토큰이 자기 실행 없이 다시 썼습니다",
+	"the tenant is still assigned and active at the write's membership revision":                                               "쓰기의 멤버십 리비전에서 테넌트가 아직 배정되어 활성임",
+	"the write comes from the authoritative region at its current region epoch":                                                "쓰기가 권한 있는 리전의 현재 리전 에포크에서 옴",
+	"the write's fencing token is above the last accepted one (<, never <=), in the write's own statement":                     "쓰기의 펜싱 토큰이 마지막으로 받아들인 것보다 큼(<, <=가 아님), 쓰기 자신의 문장 안에서",
+	"the writer's contract is at least the minimum writer and checkpoint schema versions":                                      "쓰는 쪽의 계약이 최소 writer 버전과 체크포인트 스키마 버전 이상임",
+	"token %d": "토큰 %d",
+	"token %d's lease is no longer %s's: the renew changes nothing and %s stops": "토큰 %d의 리스는 더 이상 %s의 것이 아닙니다: 갱신은 아무것도 바꾸지 않고 %s은(는) 멈춥니다",
+	"unknown guard %q (did you mean %s?); the guards: %s":                        "알 수 없는 가드 %q (%s을(를) 뜻했나요?). 가드: %s",
+	"unknown guard %q; the guards: %s":                                           "알 수 없는 가드 %q. 가드: %s",
+	"with its checkpoint, execution and outbox row":                              "체크포인트, 실행 기록, 아웃박스 행과 함께",
+	"with its checkpoint; its execution and outbox row are not written yet":      "체크포인트와 함께. 실행 기록과 아웃박스 행은 아직 쓰지 않음",
+	"without names guards, but UNSAFE has none to remove":                        "without에 가드가 있지만 UNSAFE에는 뺄 가드가 없습니다",
+	"without: %v":       "without: %v",
+	"write the results": "결과 쓰기",
+	"yes":               "예",
+	"↑/↓ choose · space/enter takes it out or puts it back, and the actions so far replay · any other key goes back":                                                                              "↑/↓ 고르기 · space/enter로 빼거나 되돌리면 지금까지의 동작이 다시 실행됨 · 다른 키로 돌아감",
+	"✓ still safe without the guard;  ·  the scenario never asks it;  inv N · K  invariant N broke,\nthe shortest counterexample K actions long;  progress  safe, but no schedule did the work\n": "✓ 가드 없이도 안전;  ·  시나리오가 묻지 않음;  inv N · K  불변식 N이 깨짐,\n가장 짧은 반례는 동작 K개;  progress  안전하지만 어떤 스케줄도 일을 끝내지 못함\n",
 }

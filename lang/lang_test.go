@@ -128,9 +128,15 @@ func messages(t *testing.T) map[string]string {
 			for _, a := range s.Actors(mode) {
 				for _, step := range a.Program {
 					found[step.Name] = s.ID + "'s step of " + a.Name
+					for _, call := range step.Calls {
+						found[call.Name] = s.ID + "'s call of " + a.Name
+					}
 				}
 			}
 		}
+	}
+	for _, g := range engine.AllGuards() {
+		found[g.What().Format] = "the guard " + g.String()
 	}
 	require.Greater(t, len(found), 60, "the scan found the narration")
 	return found
@@ -225,7 +231,7 @@ func TestVerbs(t *testing.T) {
 
 func TestPhraseSaysItsArgumentsInTheSameLanguage(t *testing.T) {
 	with := lang.P("with token %d", 41)
-	p := lang.P("%s commits summary = %s %s, with its checkpoint, execution and outbox row", "A", lang.P("%d", 10), with)
+	p := lang.P("%s commits summary = %s %s, %s", "A", lang.P("%d", 10), with, lang.P("with its checkpoint, execution and outbox row"))
 	require.Equal(t, "A commits summary = 10 with token 41, with its checkpoint, execution and outbox row", p.In(lang.En))
 	require.Equal(t, "A이(가) 토큰 41로 커밋합니다: summary = 10. 체크포인트, 실행 기록, 아웃박스 행과 함께", p.In(lang.Ko))
 	require.Equal(t, "100%", lang.P("100%").In(lang.En), "a format without arguments is the text itself")

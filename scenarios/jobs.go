@@ -260,6 +260,8 @@ func (w jobWorker) setSuccessNaive() engine.Step {
 		t.Emitf(engine.LayerCoordination, "SUCCESS", "WRITTEN", "HSET %s status SUCCESS (it was %s)", id, before)
 		if before == engine.JobFailed {
 			t.Narrate("The plain HSET turns a FAILED job into SUCCESS: RUNNING → FAILED → SUCCESS, and the apply API now believes it.")
+		} else {
+			t.Narrate("The plain HSET marks %s SUCCESS without asking whether it still holds the running key; the apply API will believe it.", id)
 		}
 		return engine.Advance, nil
 	}}

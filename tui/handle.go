@@ -49,6 +49,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if m.exporting {
 		return m, m.exportAs(msg.String())
 	}
+	if m.guarding {
+		return m, m.handleGuardKey(msg)
+	}
 	if m.talk != nil {
 		if handled, cmd := m.handleTalkKey(msg); handled {
 			return m, cmd
@@ -67,8 +70,10 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		// Stepping does not move the selection: p still acts on the actor
 		// chosen with tab, as in "pause A, step B until it commits, resume A".
+		// A digit makes one call: a step of several round trips (a read,
+		// then a write) can be interleaved by hand, as check does.
 		name := m.snap.Actors[i].Name
-		return m, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Do(ctx, engine.Do(name)) })
+		return m, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Do(ctx, engine.DoCall(name)) })
 	case key.Matches(msg, m.keys.Select):
 		m.workers.Update(msg, len(m.snap.Actors))
 	case key.Matches(msg, m.keys.Pause):
@@ -113,6 +118,12 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		return m, m.openLab(m.scenario, other)
+	case key.Matches(msg, m.keys.Guards):
+		if m.mode == engine.Unsafe {
+			m.setStatus(m.styles.T("UNSAFE is the naive code: it has no guards to remove (m switches to SAFE)"), false)
+			return m, nil
+		}
+		m.guarding = true
 	case key.Matches(msg, m.keys.Picker):
 		m.picking = true
 		m.picker.ResetFilter()
@@ -212,7 +223,7 @@ func (m *Model) exportAs(pressed string) tea.Cmd {
 		if err != nil {
 			return err
 		}
-		session := export.Session{Scenario: lab.Scenario(), Mode: lab.Mode(), Lang: lab.Backends().Lang, Trace: trace,
+		session := export.Session{Scenario: lab.Scenario(), Mode: lab.Mode(), Without: lab.Without(), Lang: lab.Backends().Lang, Trace: trace,
 			Explored: true, Steps: []export.Step{{Snapshot: snaps[0]}}}
 		for k, action := range actions {
 			before, after := snaps[k], snaps[k+1]
@@ -272,5 +283,74 @@ func describe(st styles, err error) string {
 		return said(st, err)
 	default:
 		return st.T("backend error, the step did not complete: %s", engine.OneLine(err))
+	}
+}
+
+// handleGuardKey takes the keys of the guard list: ↑/↓ choose, space or
+// enter takes the guard out of SAFE (or puts it back) and replays the run
+// so far, anything else closes the list.
+func (m *Model) handleGuardKey(msg tea.KeyMsg) tea.Cmd {
+	switch msg.String() {
+	case "up", "k":
+		m.guardCursor = max(0, m.guardCursor-1)
+	case "down", "j":
+		m.guardCursor = min(len(engine.AllGuards())-1, m.guardCursor+1)
+	case " ", "enter":
+		return m.toggleGuard(engine.AllGuards()[m.guardCursor])
+	default:
+		m.guarding = false
+	}
+	return nil
+}
+
+// toggleGuard takes a guard out of SAFE, or puts it back, and replays the
+// actions taken so far with the new set, recording a screen after each:
+// time travel and export then show the run as the new code makes it.
+func (m *Model) toggleGuard(g engine.Guard) tea.Cmd {
+	if !m.open || m.busy || m.snap == nil {
+		return nil
+	}
+	m.busy, m.playing = true, false
+	owner, set := m.owner, m.snap.Result.Without^engine.Guards(g)
+	return func() tea.Msg {
+		var snaps []engine.Snapshot
+		snap, fresh, err := owner.do(func(ctx context.Context, lab *engine.Lab) error {
+			return lab.SetWithout(ctx, set, func() error {
+				s, err := lab.Snapshot(ctx)
+				snaps = append(snaps, s)
+				return err
+			})
+		})
+		return guardsMsg{snaps: snaps, snap: snap, fresh: fresh, err: err, guard: g}
+	}
+}
+
+// guardsMsg is the end of a change of the guards: the screens recorded as
+// the run replayed, and the snapshot after it.
+type guardsMsg struct {
+	snaps []engine.Snapshot
+	snap  engine.Snapshot
+	fresh bool
+	err   error
+	guard engine.Guard
+}
+
+func (m *Model) guardsDone(msg guardsMsg) {
+	m.busy, m.queue = false, nil
+	if msg.fresh {
+		m.snap = &msg.snap
+		m.backends.Without = msg.snap.Result.Without // a scenario or mode opened next keeps the set
+	}
+	if len(msg.snaps) > 0 {
+		m.history.snaps, m.history.cursor = msg.snaps, -1
+	}
+	m.timeline.Follow()
+	switch {
+	case msg.err != nil:
+		m.setStatus(describe(m.styles, msg.err), false)
+	case m.snap.Result.Without.Has(msg.guard):
+		m.setStatus(m.styles.T("%s removed: the %d actions so far replayed without it", msg.guard, m.snap.Actions), true)
+	default:
+		m.setStatus(m.styles.T("%s back: the %d actions so far replayed with it", msg.guard, m.snap.Actions), true)
 	}
 }

@@ -28,6 +28,7 @@ type keyMap struct {
 	Open   key.Binding
 	Play   key.Binding
 	Pace   key.Binding
+	Guards key.Binding
 	Help   key.Binding
 	Quit   key.Binding
 }
@@ -36,7 +37,7 @@ func newKeyMap(l lang.Lang) keyMap {
 	return keyMap{
 		lang:   l,
 		Next:   key.NewBinding(key.WithKeys("n", " ", ".", "pgdown"), key.WithHelp("n/space/.", l.T("next guided step (PgDn too)"))),
-		Step:   key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", l.T("step that actor"))),
+		Step:   key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", l.T("that actor's next call (one round trip)"))),
 		Select: key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab", l.T("select actor"))),
 		Pause:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", l.T("pause/resume selected"))),
 		Expire: key.NewBinding(key.WithKeys("t"), key.WithHelp("t", l.T("clock to next expiry"))),
@@ -54,6 +55,7 @@ func newKeyMap(l lang.Lang) keyMap {
 		Travel: key.NewBinding(key.WithKeys("left", "right", "h", "l"), key.WithHelp("←/→", l.T("back/forward through recorded steps"))),
 		Play:   key.NewBinding(key.WithKeys("a"), key.WithHelp("a", l.T("autoplay the guided order on/off"))),
 		Pace:   key.NewBinding(key.WithKeys("<", ">"), key.WithHelp("</>", l.T("autoplay slower/faster"))),
+		Guards: key.NewBinding(key.WithKeys("g"), key.WithHelp("g", l.T("SAFE's guards: take one out, and the run so far replays without it"))),
 		Help:   key.NewBinding(key.WithKeys("?"), key.WithHelp("?", l.T("help"))),
 		Quit:   key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", l.T("quit"))),
 	}
@@ -68,7 +70,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Next, k.Step, k.Select, k.Pause},
 		{k.Expire, k.Second, k.Reset, k.Undo},
-		{k.Mode, k.Picker, k.DSN, k.Focus, k.Scroll, k.Travel, k.Open},
+		{k.Mode, k.Guards, k.Picker, k.DSN, k.Focus, k.Scroll, k.Travel, k.Open},
 		{k.Play, k.Pace, k.Save, k.Export, k.Help, k.Quit},
 	}
 }

@@ -123,6 +123,9 @@ type Model struct {
 	picking    bool
 	// exporting: the next key picks the format to export the session in.
 	exporting bool
+	// guarding: the guard list is open, its cursor on guardCursor.
+	guarding    bool
+	guardCursor int
 	// talk is where a talk script is, when one plays.
 	talk     *talkState
 	status   string
@@ -320,6 +323,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.talk != nil {
 			return m, m.talkPending()
 		}
+		return m, nil
+	case guardsMsg:
+		m.guardsDone(msg)
 		return m, nil
 	case refreshMsg:
 		if !m.busy {

@@ -83,6 +83,9 @@ func workersPane(st styles, s engine.Snapshot, selected, width, height int) []st
 		if a.NextStep != "" {
 			next = st.dim.Render(" · "+st.T("next:")+" ") + st.T(a.NextStep)
 		}
+		if a.NextCall != "" {
+			next += st.dim.Render(" " + st.T("(call %d of %d: %s)", a.CallAt, a.Of, st.T(a.NextCall)))
+		}
 		token := ""
 		if a.Token > 0 {
 			token = fmt.Sprintf(" · token %d", a.Token)

@@ -52,6 +52,9 @@ func (m *Model) View() string {
 	if m.showHelp {
 		return m.helpView()
 	}
+	if m.guarding {
+		return m.guardsView()
+	}
 	if m.talk != nil && m.talk.blank {
 		return strings.Repeat("\n", m.height-1)
 	}
@@ -119,6 +122,53 @@ func (m *Model) helpView() string {
 		lines = append(lines, "")
 	}
 	return strings.Join(fit(append(lines, footer), m.width), "\n")
+}
+
+// guardsView is the guard list: each of SAFE's guards, on or removed,
+// with what it checks; the cursor's is the one space toggles.
+func (m *Model) guardsView() string {
+	st := m.styles
+	without := withoutOf(m.snap)
+	lines := []string{st.title.Render(st.T("SAFE's guards")) + st.dim.Render(" · "+st.T("%s, %d actions taken", m.scenario.ID, m.snap.Actions)), ""}
+	for i, g := range engine.AllGuards() {
+		mark := st.accepted.Render("[✓]")
+		if without.Has(g) {
+			mark = st.rejected.Render("[−]")
+		}
+		pointer := "  "
+		name := fmt.Sprintf("%-15s", g)
+		if i == m.guardCursor {
+			pointer, name = "> ", st.selected.Render(name)
+		}
+		for j, line := range wrap(g.What().In(st.lang), max(20, m.width-26)) {
+			if j == 0 {
+				lines = append(lines, pointer+mark+" "+name+" "+line)
+			} else {
+				lines = append(lines, strings.Repeat(" ", 22)+line)
+			}
+		}
+	}
+	lines = append(lines, "", st.dim.Render(st.T("↑/↓ choose · space/enter takes it out or puts it back, and the actions so far replay · any other key goes back")))
+	room := m.height - 1
+	if len(lines) > room {
+		// Keep the cursor's line in view.
+		first := 0
+		for i, line := range lines {
+			if strings.HasPrefix(line, "> ") {
+				first = max(0, min(i-room/2, len(lines)-room))
+			}
+		}
+		lines = lines[first : first+room]
+	}
+	return strings.Join(fit(lines, m.width), "\n")
+}
+
+// withoutOf is the set of guards a snapshot's lab removed.
+func withoutOf(s *engine.Snapshot) engine.GuardSet {
+	if s == nil {
+		return 0
+	}
+	return s.Result.Without
 }
 
 // labView lays the panes out: stacked below wideWidth, with the timeline in
@@ -302,6 +352,10 @@ func (m *Model) header(s engine.Snapshot) []string {
 	mode := st.safe.Render(" SAFE ")
 	if s.Mode == engine.Unsafe {
 		mode = st.unsafe.Render(" UNSAFE ")
+	}
+	if without := s.Result.Without; without != 0 {
+		// The guards taken out, as --without names them.
+		mode += st.warn.Render(strings.TrimPrefix(engine.ModeLabel(s.Mode, without), "SAFE"))
 	}
 	// The clock before the title: a narrow terminal cuts the title.
 	first := fmt.Sprintf("%s %s  %s  %s  %s", st.title.Render("fencelab"), st.title.Render(s.Scenario.ID), mode, st.T("clock %s", engine.FormatClock(s.Clock)),

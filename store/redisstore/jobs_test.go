@@ -69,7 +69,7 @@ func TestTransitionJob(t *testing.T) {
 		require.NoError(t, err)
 		res, err := j.TransitionJob(ctx, "t", "job-1", engine.JobFailed, 0)
 		require.NoError(t, err)
-		require.Equal(t, engine.TransitionResult{Applied: true, Status: engine.JobFailed, PointerReleased: true}, res)
+		require.Equal(t, engine.TransitionResult{Applied: true, Status: engine.JobFailed, PointerReleased: true, PointerCleared: "job-1"}, res)
 
 		res, err = j.TransitionJob(ctx, "t", "job-1", engine.JobSuccess, 0)
 		require.NoError(t, err)
@@ -97,9 +97,48 @@ func TestTransitionJob(t *testing.T) {
 
 		res, err = j.TransitionJob(ctx, "t", "job-2", engine.JobSuccess, 0)
 		require.NoError(t, err)
-		require.Equal(t, engine.TransitionResult{Applied: true, Status: engine.JobSuccess, PointerReleased: true}, res)
+		require.Equal(t, engine.TransitionResult{Applied: true, Status: engine.JobSuccess, PointerReleased: true, PointerCleared: "job-2"}, res)
 
 		_, err = j.TransitionJob(ctx, "t", "no-such-job", engine.JobFailed, 0)
 		require.ErrorIs(t, err, engine.ErrNotFound)
+	})
+}
+
+// Each of the transition's guards, removed alone, lets through exactly
+// what it refused: without terminal a FAILED job succeeds where the
+// pointer is its own; without pointer a job that lost the pointer succeeds
+// and deletes the pointer another job holds.
+func TestTransitionJobWithoutItsGuards(t *testing.T) {
+	storetest.Redises(t, func(t *testing.T, c *redisstore.Coordination) {
+		ctx := context.Background()
+		require.NoError(t, c.Wipe(ctx))
+		j := c.Client("A")
+
+		// A FAILED job whose pointer still names it (set again by hand).
+		_, err := j.AcquireJob(ctx, "t", "job-1", 3, created, time.Hour, time.Hour)
+		require.NoError(t, err)
+		_, err = j.TransitionJob(ctx, "t", "job-1", engine.JobFailed, 0)
+		require.NoError(t, err)
+		require.NoError(t, j.SetRunning(ctx, "t", "job-1", time.Hour))
+		res, err := j.TransitionJob(ctx, "t", "job-1", engine.JobSuccess, 0)
+		require.NoError(t, err)
+		require.Equal(t, engine.IllegalTransition, res.Refusal)
+		res, err = j.TransitionJob(ctx, "t", "job-1", engine.JobSuccess, engine.Guards(engine.GuardTerminal))
+		require.NoError(t, err)
+		require.Equal(t, engine.TransitionResult{Applied: true, Status: engine.JobSuccess, PointerReleased: true, PointerCleared: "job-1"}, res)
+
+		// A RUNNING job that lost the pointer to job-3.
+		require.NoError(t, j.CreateJobHash(ctx, "t", "job-2", 3, created, time.Hour))
+		_, err = j.AcquireJob(ctx, "t", "job-3", 3, created, time.Hour, time.Hour)
+		require.NoError(t, err)
+		res, err = j.TransitionJob(ctx, "t", "job-2", engine.JobSuccess, engine.Guards(engine.GuardTerminal))
+		require.NoError(t, err)
+		require.Equal(t, engine.NotOwner, res.Refusal, "the pointer guard still refuses")
+		res, err = j.TransitionJob(ctx, "t", "job-2", engine.JobSuccess, engine.Guards(engine.GuardPointer))
+		require.NoError(t, err)
+		require.Equal(t, engine.TransitionResult{Applied: true, Status: engine.JobSuccess, PointerCleared: "job-3"}, res)
+		_, found, err := j.GetRunning(ctx, "t")
+		require.NoError(t, err)
+		require.False(t, found, "job-3's pointer is gone")
 	})
 }

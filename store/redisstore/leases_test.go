@@ -85,6 +85,45 @@ func TestLeaseScripts(t *testing.T) {
 			require.Equal(t, engine.LeaseLost, status)
 		})
 
+		t.Run("without the owner guard, renew and release change another's lease", func(t *testing.T) {
+			require.NoError(t, c.Wipe(ctx))
+			require.NoError(t, a.Bootstrap(ctx, key, 2, 40))
+			_, err := b.AcquireLease(ctx, key, "worker-B", ttl, 2, 0)
+			require.NoError(t, err)
+			status, err := a.RenewLease(ctx, key, "worker-A", 7, ttl, 2, engine.Guards(engine.GuardOwner))
+			require.NoError(t, err)
+			require.Equal(t, engine.LeaseDone, status, "worker-B's lease extended by A")
+			status, err = a.ReleaseLease(ctx, key, "worker-A", 7, 2, engine.Guards(engine.GuardOwner))
+			require.NoError(t, err)
+			require.Equal(t, engine.LeaseDone, status, "worker-B's lease deleted by A")
+			status, err = a.ReleaseLease(ctx, key, "worker-A", 7, 2, engine.Guards(engine.GuardOwner))
+			require.NoError(t, err)
+			require.Equal(t, engine.LeaseLost, status, "nothing left to delete")
+		})
+
+		t.Run("without the history guard, a lost counter starts from zero", func(t *testing.T) {
+			require.NoError(t, c.Wipe(ctx))
+			_, err := a.AcquireLease(ctx, key, "worker-A", ttl, 2, 0)
+			require.ErrorIs(t, err, engine.ErrHistoryLost)
+			grant, err := a.AcquireLease(ctx, key, "worker-A", ttl, 2, engine.Guards(engine.GuardHistory))
+			require.NoError(t, err)
+			require.Equal(t, int64(1), grant.Token)
+		})
+
+		t.Run("without the namespace guard, another epoch is not compared", func(t *testing.T) {
+			require.NoError(t, c.Wipe(ctx))
+			require.NoError(t, a.Bootstrap(ctx, key, 3, 40))
+			grant, err := a.AcquireLease(ctx, key, "worker-A", ttl, 2, engine.Guards(engine.GuardNamespace))
+			require.NoError(t, err)
+			require.Equal(t, int64(41), grant.Token)
+			status, err := a.ReleaseLease(ctx, key, "worker-A", 41, 2, 0)
+			require.NoError(t, err)
+			require.Equal(t, engine.LeaseEpochMismatch, status)
+			status, err = a.ReleaseLease(ctx, key, "worker-A", 41, 2, engine.Guards(engine.GuardNamespace))
+			require.NoError(t, err)
+			require.Equal(t, engine.LeaseDone, status)
+		})
+
 		t.Run("another namespace epoch is refused", func(t *testing.T) {
 			require.NoError(t, c.Wipe(ctx))
 			require.NoError(t, a.Bootstrap(ctx, key, 3, 0))
