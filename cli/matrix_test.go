@@ -1,0 +1,114 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// readmeMatrix is the matrix the README shows: scenario → guard → cell.
+func readmeMatrix(t *testing.T) map[string]map[string]string {
+	t.Helper()
+	data, err := os.ReadFile("../README.md")
+	require.NoError(t, err)
+	_, table, found := strings.Cut(string(data), matrixSignature+"\n")
+	require.True(t, found, "the README shows the matrix as fencelab matrix --md wrote it")
+	cells := func(line string) []string {
+		parts := strings.Split(strings.Trim(line, "| "), "|")
+		for i := range parts {
+			parts[i] = strings.TrimSpace(parts[i])
+		}
+		return parts
+	}
+	lines := strings.Split(table, "\n")
+	header := cells(lines[0])
+	out := map[string]map[string]string{}
+	for _, line := range lines[2:] {
+		if !strings.HasPrefix(line, "| `") {
+			break
+		}
+		row := cells(line)
+		scenario := strings.Trim(row[0], "`")
+		out[scenario] = map[string]string{}
+		for i := 2; i < len(row); i++ {
+			out[scenario][header[i]] = strings.Trim(row[i], "`")
+		}
+	}
+	return out
+}
+
+// Each guard removed through the switch, in the scenarios that are cheap
+// to search whole: every cell of their rows is the README's, and every
+// guard but counter-loss's two is needed by one of them. counter-loss's
+// (namespace, history) are checked by a search cut short, which finds the
+// README's invariant and progress failure on the guided order's schedule.
+func TestEachGuardBreaksWhatTheReadmeShows(t *testing.T) {
+	want := readmeMatrix(t)
+	cheap := []string{"retry-same-token", "dynamic-tenant", "region-partition", "mixed-version-rollout", "stale-read",
+		"non-fenceable-effect", "async-job-acquire", "terminal-transition", "pointer-split"}
+	code, stdout, stderr := call(t, append(append([]string{"matrix"}, cheap...), "--json", "--out", t.TempDir())...)
+	require.Equal(t, 1, code, "%s\n%s", stdout, stderr)
+	requireOneLine(t, stderr, "none of these scenarios needs namespace, history")
+	var report matrixReport
+	require.NoError(t, json.Unmarshal([]byte(stdout), &report))
+	require.Len(t, report.Rows, len(cheap))
+	for _, row := range report.Rows {
+		require.Equal(t, cellHeld, row.Safe, row.Scenario)
+		for _, cell := range row.Cells {
+			require.Equal(t, want[row.Scenario][cell.Guard], cellText(cell), "%s without %s", row.Scenario, cell.Guard)
+			if cell.Status == cellBroken {
+				require.FileExists(t, cell.Trace)
+			}
+		}
+	}
+	for guard, needed := range report.Needed {
+		require.Equal(t, guard != "namespace" && guard != "history", needed, guard)
+	}
+
+	code, stdout, stderr = call(t, "check", "counter-loss", "--without", "namespace", "--max-schedules", "300", "--allow-bounded", "--out", t.TempDir())
+	require.Equal(t, 1, code, "%s\n%s", stdout, stderr)
+	require.Contains(t, want["counter-loss"]["namespace"], "inv 2")
+	requireOneLine(t, stderr, "counter-loss SAFE −namespace (invariant ")
+	require.Contains(t, stderr, "2)")
+	code, stdout, stderr = call(t, "check", "counter-loss", "--without", "history", "--max-schedules", "300", "--allow-bounded", "--out", t.TempDir())
+	require.Equal(t, 1, code, "%s\n%s", stdout, stderr)
+	require.Equal(t, "progress", want["counter-loss"]["history"])
+	requireOneLine(t, stderr, "counter-loss SAFE −history (progress)")
+}
+
+// A search cut short proves nothing: it says so, and SAFE exits 1 unless
+// --allow-bounded.
+func TestABoundedCheckIsNotAProof(t *testing.T) {
+	code, stdout, stderr := call(t, "check", "cross-job-collision", "--max-schedules", "20", "--out", t.TempDir())
+	require.Equal(t, 1, code, "%s\n%s", stdout, stderr)
+	require.Contains(t, stdout, "no break found in 20 schedules (bounded): not a proof; exit 1")
+	require.NotContains(t, stdout, "as the catalog claims")
+	requireOneLine(t, stderr, "cross-job-collision SAFE (bounded)")
+	code, stdout, _ = call(t, "check", "cross-job-collision", "--max-schedules", "20", "--allow-bounded", "--out", t.TempDir())
+	require.Equal(t, 0, code, stdout)
+}
+
+// Guards by name: the list, and the refusals of a name that is not one.
+func TestGuardsAndWithout(t *testing.T) {
+	code, stdout, _ := call(t, "guards")
+	require.Equal(t, 0, code)
+	for _, g := range []string{"fence", "read-in-tx", "operation-id", "atomic-acquire", "deadline"} {
+		require.Contains(t, stdout, g+" ")
+	}
+	requireRefused(t, []refusal{
+		{"unknown guard", []string{"run", "lease-overrun", "--without", "fense"}, exitUsage, `unknown guard "fense" (did you mean fence?)`},
+		{"no guard", []string{"run", "lease-overrun", "--without", ","}, exitUsage, "--without names no guard"},
+		{"unsafe has none", []string{"check", "lease-overrun", "--mode", "unsafe", "--without", "fence"}, exitUsage, "UNSAFE is the naive code"},
+		{"race asks none", []string{"race", "--without", "fence"}, exitUsage, "race does not take --without"},
+		{"stress never asks terminal", []string{"stress", "--without", "terminal"}, exitUsage, "a stress worker never asks it"},
+		{"guards takes nothing", []string{"guards", "fence"}, exitUsage, "guards takes no arguments"},
+		{"matrix scenario", []string{"matrix", "no-such"}, exitUsage, `unknown scenario "no-such"`},
+	})
+	code, stdout, _ = call(t, "run", "lease-overrun", "--without", "fence")
+	require.Equal(t, 1, code)
+	require.Contains(t, stdout, "lease-overrun · SAFE −fence")
+	require.Contains(t, stdout, "SAFE's promise broken without fence: an invariant broke")
+}
