@@ -26,6 +26,16 @@ var anomalies = map[int]string{
 }
 
 // Invariants are the rules of DESIGN §7, in words, for screens and help.
+// They are checked after every call (CheckLedger, CheckEffects, jobWatch,
+// checkLeases), and by stress from its rows and history. As the code
+// holds them, beyond DESIGN's first wording: 3 also holds the business row
+// to what its last committed execution wrote (a write that changed the row
+// without one — a dual write cut in half, a retry applied twice — breaks
+// it); 6 lets a pointer end on its TTL (its job is then an orphan, which
+// competes with no newer job) but not by another job's code; 8, lease
+// integrity, is new: a lease ends only by its holder's release or its TTL
+// (or a restart of Redis), and only its holder extends it. Progress is no
+// invariant: the checker counts it beside them (CheckReport.Progressed).
 var Invariants = map[int]string{
 	1: "a committed write carries a token above every token accepted before it",
 	2: "a write happens only under the current membership, region, version and namespace",
