@@ -41,7 +41,13 @@ func checkLabs() int { return min(8, runtime.NumCPU()+2) }
 // runCheck explores every schedule of each scenario in each mode and says,
 // per scenario × mode, what it found; counterexamples are written as
 // traces.
-func runCheck(ctx context.Context, c config, req checkRequest, stdout, stderr io.Writer) (err error) {
+func runCheck(ctx context.Context, c config, req checkRequest, stdout, stderr io.Writer) error {
+	return withLabPool(ctx, c, stderr, func(pool []*backends) error { return check(ctx, c, req, pool, stdout, stderr) })
+}
+
+// withLabPool starts the backends and as many labs' more as explore at
+// once (labBackends), runs search on them, and stops them all.
+func withLabPool(ctx context.Context, c config, stderr io.Writer, search func(pool []*backends) error) (err error) {
 	b, err := startBackends(ctx, c, func(waiting string) { fmt.Fprintf(stderr, "fencelab: %s\n", waiting) })
 	if err != nil {
 		return err
@@ -56,7 +62,11 @@ func runCheck(ctx context.Context, c config, req checkRequest, stdout, stderr io
 	if err != nil {
 		return err
 	}
+	return search(pool)
+}
 
+// check is runCheck on a pool of backends.
+func check(ctx context.Context, c config, req checkRequest, pool []*backends, stdout, stderr io.Writer) error {
 	meter := newProgress(stderr, "")
 	total := len(req.scenarios) * len(req.modes)
 	var reports []engine.CheckReport

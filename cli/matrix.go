@@ -77,22 +77,12 @@ type matrixReport struct {
 // runMatrix checks every scenario in SAFE with each guard removed alone.
 // A guard no step of a scenario consults (SAFE's check says which it
 // asked) cannot change that scenario: its cell says so without a search.
-func runMatrix(ctx context.Context, c config, req matrixRequest, stdout, stderr io.Writer) (err error) {
-	b, err := startBackends(ctx, c, func(waiting string) { fmt.Fprintf(stderr, "fencelab: %s\n", waiting) })
-	if err != nil {
-		return err
-	}
-	defer func() { warnLeftovers(stderr, b.stop(), err) }()
-	pool, err := labBackends(ctx, b, c)
-	defer func() {
-		for _, extra := range pool[1:] {
-			extra.stop()
-		}
-	}()
-	if err != nil {
-		return err
-	}
+func runMatrix(ctx context.Context, c config, req matrixRequest, stdout, stderr io.Writer) error {
+	return withLabPool(ctx, c, stderr, func(pool []*backends) error { return matrix(ctx, c, req, pool, stdout, stderr) })
+}
 
+// matrix is runMatrix on a pool of backends.
+func matrix(ctx context.Context, c config, req matrixRequest, pool []*backends, stdout, stderr io.Writer) error {
 	guards := engine.AllGuards()
 	report := matrixReport{Needed: map[string]bool{}}
 	for _, g := range guards {

@@ -927,4 +927,5 @@ replay: 다름. matrix: 어떤 시나리오도 필요로 하지 않는 가드), 
 	"yes":               "예",
 	"↑/↓ choose · space/enter takes it out or puts it back, and the actions so far replay · any other key goes back":                                                                              "↑/↓ 고르기 · space/enter로 빼거나 되돌리면 지금까지의 동작이 다시 실행됨 · 다른 키로 돌아감",
 	"✓ still safe without the guard;  ·  the scenario never asks it;  inv N · K  invariant N broke,\nthe shortest counterexample K actions long;  progress  safe, but no schedule did the work\n": "✓ 가드 없이도 안전;  ·  시나리오가 묻지 않음;  inv N · K  불변식 N이 깨짐,\n가장 짧은 반례는 동작 K개;  progress  안전하지만 어떤 스케줄도 일을 끝내지 못함\n",
+	"The plain HSET marks %s SUCCESS without asking whether it still holds the running key; the apply API will believe it.":                                                                       "단순한 HSET은 %s이(가) 아직 실행 키를 가졌는지 묻지 않고 SUCCESS로 표시합니다. apply API는 그것을 믿을 것입니다.",
 }
