@@ -117,28 +117,28 @@ func check(ctx context.Context, c config, req checkRequest, pool []*backends, st
 			return err
 		}
 	}
-	var differ []string
+	var differ lang.List
 	for _, r := range reports {
-		if why := failure(r, req.allowBounded); why != "" {
-			differ = append(differ, fmt.Sprintf("%s %s (%s)", r.Scenario.ID, engine.ModeLabel(r.Mode, r.Without), why))
+		if why, failed := failure(r, req.allowBounded); failed {
+			differ = append(differ, lang.P("%s %s (%s)", r.Scenario.ID, engine.ModeLabel(r.Mode, r.Without), why))
 		}
 	}
 	if len(differ) > 0 {
-		return outcomeError("not as the catalog claims: %s", strings.Join(differ, ", "))
+		return outcomeError("not as the catalog claims: %s", differ)
 	}
 	return nil
 }
 
-// failure says in a few words why a check does not pass, or "" when it
-// does: SAFE broke an invariant (its number), made no progress, or was cut
-// short by --max-schedules without --allow-bounded; UNSAFE never reached
-// the catalog's anomaly.
-func failure(r engine.CheckReport, allowBounded bool) string {
+// failure says in a few words why a check does not pass, and whether it
+// failed: SAFE broke an invariant (its number), made no progress, or was
+// cut short by --max-schedules without --allow-bounded; UNSAFE never
+// reached the catalog's anomaly.
+func failure(r engine.CheckReport, allowBounded bool) (lang.Phrase, bool) {
 	if r.Mode == engine.Unsafe {
 		if r.Holds() {
-			return ""
+			return lang.Phrase{}, false
 		}
-		return "no " + r.Scenario.Predicted[engine.Unsafe].Verdict
+		return lang.P("no %s", r.Scenario.Predicted[engine.Unsafe].Verdict), true
 	}
 	switch {
 	case len(r.Broken) > 0:
@@ -148,13 +148,19 @@ func failure(r engine.CheckReport, allowBounded bool) string {
 				ns = append(ns, fmt.Sprint(n))
 			}
 		}
-		return "invariant " + strings.Join(ns, ", ")
+		return lang.P("invariant %s", strings.Join(ns, ", ")), true
 	case !r.Progressed():
-		return "progress"
+		return lang.P("progress"), true
 	case !r.Exhaustive && !allowBounded:
-		return "bounded"
+		return lang.P("bounded"), true
 	}
-	return ""
+	return lang.Phrase{}, false
+}
+
+// claimed is whether a check passes: as the catalog claims.
+func claimed(r engine.CheckReport, allowBounded bool) bool {
+	_, failed := failure(r, allowBounded)
+	return !failed
 }
 
 func checkOne(ctx context.Context, pool []*backends, s *engine.Scenario, mode engine.Mode, without engine.GuardSet, maxSchedules int,
@@ -245,7 +251,7 @@ func printCheckReport(w io.Writer, r engine.CheckReport, trace string, allowBoun
 		counted(l, r.States, "%s distinct state", "%s distinct states"), stress.FormatCount(r.Pruned), scope, r.Elapsed.Seconds()))
 	for n := 1; n <= len(engine.Invariants); n++ {
 		if k := r.Broken[n]; k > 0 {
-			fmt.Fprint(w, l.T("  invariant %d broken on %d schedule(s): %s\n", n, k, l.T(engine.Invariants[n])))
+			fmt.Fprint(w, l.T("  invariant %d broken on %s: %s\n", n, counted(l, k, "%s schedule", "%s schedules"), l.T(engine.Invariants[n])))
 		}
 	}
 	if len(r.Broken) == 0 {
@@ -265,8 +271,8 @@ func printCheckReport(w io.Writer, r engine.CheckReport, trace string, allowBoun
 		case r.GuidedFinal != r.Scenario.Expected:
 			guided = l.T("ended at %d (%s)", r.GuidedFinal, r.GuidedVerdict)
 		}
-		fmt.Fprint(w, l.T("  progress: %s of %s complete schedules reached the expected %d, %s ended stuck; the guided order %s\n",
-			stress.FormatCount(r.Reached), stress.FormatCount(r.Complete), r.Scenario.Expected, stress.FormatCount(r.Stuck), guided))
+		fmt.Fprint(w, l.T("  progress: %s of %s complete schedules reached the expected %d, %s left an actor waiting; the guided order %s\n",
+			stress.FormatCount(r.Reached), stress.FormatCount(r.Complete), r.Scenario.Expected, stress.FormatCount(r.Blocked), guided))
 	}
 	var short []string
 	for _, v := range []string{engine.VerdictWrongValue, r.Scenario.Shortfall} {
@@ -280,8 +286,8 @@ func printCheckReport(w io.Writer, r engine.CheckReport, trace string, allowBoun
 			strings.Join(short, ", ")))
 	}
 	label := engine.ModeLabel(r.Mode, r.Without)
-	switch why := failure(r, allowBounded); {
-	case r.Mode == engine.Unsafe && why == "":
+	switch _, failed := failure(r, allowBounded); {
+	case r.Mode == engine.Unsafe && !failed:
 		fmt.Fprint(w, l.T("  as the catalog claims\n"))
 	case r.Mode == engine.Unsafe:
 		fmt.Fprint(w, l.T("  NOT as the catalog claims: no schedule ended %s\n", r.Scenario.Predicted[engine.Unsafe].Verdict))
@@ -355,7 +361,7 @@ type jsonCheck struct {
 	Consulted  []string       `json:"consultedGuards"`
 	Complete   int            `json:"completeSchedules"`
 	Reached    int            `json:"reachedExpected"`
-	Stuck      int            `json:"stuck"`
+	Blocked    int            `json:"blocked"`
 	Guided     *jsonGuided    `json:"guided,omitempty"`
 	Progress   bool           `json:"progress"`
 	Schedules  int            `json:"schedules"`
@@ -380,10 +386,10 @@ func printCheckJSON(w io.Writer, reports []engine.CheckReport, traces []string, 
 	out := make([]jsonCheck, 0, len(reports))
 	for i, r := range reports {
 		j := jsonCheck{Scenario: r.Scenario.ID, Mode: strings.ToLower(r.Mode.String()), Without: r.Without.Names(),
-			Consulted: r.Consulted.Names(), Complete: r.Complete, Reached: r.Reached, Stuck: r.Stuck,
+			Consulted: r.Consulted.Names(), Complete: r.Complete, Reached: r.Reached, Blocked: r.Blocked,
 			Progress: r.Progressed(), Schedules: r.Schedules,
 			States: r.States, Pruned: r.Pruned, Exhaustive: r.Exhaustive, Broken: map[string]int{},
-			Verdicts: r.Verdicts, AsClaimed: failure(r, allowBounded) == "", Trace: traces[i], Seconds: r.Elapsed.Seconds()}
+			Verdicts: r.Verdicts, AsClaimed: claimed(r, allowBounded), Trace: traces[i], Seconds: r.Elapsed.Seconds()}
 		if j.Consulted == nil {
 			j.Consulted = []string{}
 		}

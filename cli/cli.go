@@ -127,24 +127,24 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	flags.SetOutput(io.Discard)
 	var c config
 	var (
-		all        bool
-		mode       string
-		asJSON     bool
-		helpWanted bool
-		n, free    int
-		maxSched   int
-		outDir     string
-		saveTrace  string
-		tracePath  string
-		keep       bool
-		exportTo   string
-		exportOut  string
-		size       string
-		langFlag   string
-		withoutArg string
-		bounded    bool
-		mdOut      string
-		st         stressFlags
+		all         bool
+		mode        string
+		asJSON      bool
+		helpWanted  bool
+		n, free     int
+		maxSched    int
+		outDir      string
+		saveTrace   string
+		tracePath   string
+		keep        bool
+		exportTo    string
+		exportOut   string
+		size        string
+		langFlag    string
+		withoutArgs []string
+		bounded     bool
+		mdOut       string
+		st          stressFlags
 	)
 	flags.StringVar(&c.redisURL, "redis", "", "use a real Redis `URL` (redis://HOST:PORT/DB, or a cluster's redis://H1:P1,H2:P2) instead of the embedded one")
 	flags.StringVar(&c.pgDSN, "pg", "", "use an existing PostgreSQL (`DSN`) instead of an ephemeral cluster; only schema fencelab is touched")
@@ -158,7 +158,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	flags.IntVar(&free, "free", 0, "race: also run K pairs of truly concurrent requests")
 	flags.IntVar(&maxSched, "max-schedules", 0, "check: stop after N schedules per scenario and mode (default: none, every schedule)")
 	flags.BoolVar(&bounded, "allow-bounded", false, "check: let a search --max-schedules cut short pass (it proves nothing)")
-	flags.StringVar(&withoutArg, "without", "", "run SAFE with these `GUARDS` removed, comma-separated (fencelab guards lists them)")
+	flags.StringArrayVar(&withoutArgs, "without", nil, "run SAFE with these `GUARDS` removed, comma-separated or the flag repeated (fencelab guards lists them)")
 	flags.StringVar(&mdOut, "md", "", "matrix: also write the matrix as a Markdown table to FILE")
 	flags.StringVar(&outDir, "out", "", "check: directory for counterexample traces (default: a new temp dir)")
 	flags.StringVar(&saveTrace, "save-trace", "", "run: write the run as a trace to FILE")
@@ -200,19 +200,6 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err := c.check(); err != nil {
 		return report(ctx, stderr, err, c)
 	}
-	if flags.Changed("without") {
-		var err error
-		if c.without, err = engine.ParseGuards(withoutArg); err != nil {
-			return report(ctx, stderr, usageError("--without: %v", err), c)
-		}
-		if c.without == 0 {
-			return report(ctx, stderr, usageError("--without names no guard (fencelab guards lists them)"), c)
-		}
-		if m, _ := engine.ParseMode(mode); flags.Changed("mode") && m == engine.Unsafe && strings.ToLower(mode) != "both" {
-			return report(ctx, stderr, usageError("--without removes guards from SAFE; UNSAFE is the naive code and has none"), c)
-		}
-	}
-
 	rest := flags.Args()
 	name := ""
 	if len(rest) > 0 {
@@ -221,6 +208,21 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	c.purpose = name
 	if name == "" {
 		c.purpose = "explorer"
+	}
+	// --without, for the commands that take it (the others refuse it below,
+	// as they refuse any flag that means nothing to them): every one given
+	// counts, "--without fence --without owner" as "--without fence,owner".
+	if flags.Changed("without") && slices.Contains([]string{"", "run", "check", "stress", "export", "replay"}, name) {
+		var err error
+		if c.without, err = engine.ParseGuards(strings.Join(withoutArgs, ",")); err != nil {
+			return report(ctx, stderr, usageError("--without: %v", err), c)
+		}
+		if c.without == 0 {
+			return report(ctx, stderr, usageError("--without names no guard (fencelab guards lists them)"), c)
+		}
+		if m, _ := engine.ParseMode(mode); flags.Changed("mode") && m == engine.Unsafe && strings.ToLower(mode) != "both" {
+			return report(ctx, stderr, usageError("--without removes guards from SAFE; UNSAFE is the naive code and has none"), c)
+		}
 	}
 	// Flags that mean nothing to the command are refused, not ignored.
 	only := func(command string, allowed ...string) error {
@@ -366,6 +368,10 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = printGuards(stdout, asJSON, c.lang)
 	case "matrix":
 		if err = only("matrix", "json", "md", "out"); err != nil {
+			break
+		}
+		if flags.Changed("md") && mdOut == "" {
+			err = usageError("--md needs a file name")
 			break
 		}
 		var req matrixRequest

@@ -32,6 +32,6 @@ func printGuards(w io.Writer, asJSON bool, l lang.Lang) error {
 		lines := strings.Split(ansi.Wordwrap(g.What().In(l), reportWidth-len(indent), ""), "\n")
 		fmt.Fprintf(w, "%-15s %s\n", g, strings.Join(lines, "\n"+indent))
 	}
-	fmt.Fprint(w, l.T("\nSAFE makes every check; --without GUARD[,GUARD…] takes them out of its code (run, check,\nstress, export, replay, the explorer), and fencelab matrix shows which scenario needs each.\n"))
+	fmt.Fprint(w, l.T("\nSAFE makes every check; --without GUARD[,GUARD…] takes them out of its code (run, check,\nstress, export, the explorer), and fencelab matrix shows which scenario needs each.\n"))
 	return nil
 }

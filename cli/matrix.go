@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/fencelab/fencelab/engine"
@@ -31,7 +32,9 @@ func parseMatrixRequest(args []string, asJSON bool, md, out string) (matrixReque
 		if !ok {
 			return req, usageError("unknown scenario %q (one of: %s)", id, strings.Join(scenarios.IDs(), ", "))
 		}
-		req.scenarios = append(req.scenarios, s)
+		if !slices.ContainsFunc(req.scenarios, func(x *engine.Scenario) bool { return x.ID == s.ID }) {
+			req.scenarios = append(req.scenarios, s)
+		}
 	}
 	if md != "" {
 		if err := checkMatrixTarget(md); err != nil {
@@ -103,8 +106,8 @@ func matrix(ctx context.Context, c config, req matrixRequest, pool []*backends, 
 			return fmt.Errorf("%s SAFE: %w", s.ID, err)
 		}
 		row := matrixRow{Scenario: s.ID, Safe: cellHeld}
-		if why := failure(safe, false); why != "" {
-			row.Safe = why
+		if why, failed := failure(safe, false); failed {
+			row.Safe = why.String()
 		}
 		for _, g := range guards {
 			cell := matrixCell{Guard: g.String(), Status: cellNotConsulted}

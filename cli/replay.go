@@ -84,7 +84,7 @@ func runReplay(ctx context.Context, c config, path string, asJSON, ttlGiven bool
 			return err
 		}
 	} else {
-		printResultAs(stdout, result, c.lang.T("the trace recorded"), c.lang)
+		printResultAs(stdout, result, c.lang.T("the trace recorded"), false, c.lang)
 	}
 	if !t.trace.Recorded() {
 		fmt.Fprintf(stderr, "fencelab: %s\n", c.lang.T("%s records no run to compare with (a schedule only)", path))

@@ -92,7 +92,7 @@ func parseStressRequest(rest []string, f stressFlags, c config) (stressRequest, 
 		return req, usageError("--without removes guards from SAFE; UNSAFE is the naive code and has none")
 	}
 	if extra := c.without &^ stress.StressGuards; extra != 0 {
-		return req, usageError("--without %s: a stress worker never asks it (stress can remove %s)", extra.String(), stress.StressGuards.String())
+		return req, usageError("--without %s: a stress worker never asks it (stress can remove %s)", extra.String(), strings.Join(stress.StressGuards.Names(), ", "))
 	}
 	if f.procs && !stress.CanFreeze {
 		return req, usageError("--procs freezes worker processes with SIGSTOP, which this platform does not have")
@@ -212,6 +212,9 @@ func runStress(ctx context.Context, c config, req stressRequest, stdout, stderr 
 	if report.Interrupted {
 		return interrupted(ctx)
 	}
+	if report.AsExpected() && !report.Tested() {
+		return outcomeError("%s held, but no frozen worker's lease ran out: the guards removed were never put to the test", engine.ModeLabel(report.Mode, report.Without))
+	}
 	if !report.AsExpected() {
 		if report.Mode == engine.Safe && report.Without != 0 {
 			return outcomeError("%s did not hold under stress: see the checks above", engine.ModeLabel(report.Mode, report.Without))
@@ -328,6 +331,9 @@ func printStressReport(w io.Writer, r stress.Report, l lang.Lang) {
 	}
 	fmt.Fprintln(w)
 	switch {
+	case r.Mode == engine.Safe && r.Held() && !r.Tested():
+		fmt.Fprint(w, wrapped(l.T("%s held, but no frozen worker's lease ran out: the guards removed were never put to the test (a longer --duration, or --pause-every)",
+			engine.ModeLabel(r.Mode, r.Without)), ""))
 	case r.Mode == engine.Safe && r.Without != 0 && r.Held():
 		fmt.Fprint(w, l.T("%s held: every invariant, progress, and the history is linearizable — the run did not need what was removed\n",
 			engine.ModeLabel(r.Mode, r.Without)))

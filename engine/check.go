@@ -59,7 +59,7 @@ import (
 // cut short by MaxSchedules says so.
 //
 // Progress is checked beside safety: a complete schedule reached the
-// scenario's expected value or not, or ended stuck (an actor waiting on
+// scenario's expected value or not, or ended blocked (an actor waiting on
 // something that never comes); and the guided order is run once more on
 // its own, to the value it should reach.
 
@@ -95,9 +95,9 @@ type CheckReport struct {
 	// Verdicts counts the verdicts of schedules that ran to their end.
 	Verdicts map[string]int
 	// Complete is how many schedules ran to their end (not pruned);
-	// Reached of them ended at the scenario's expected value, Stuck with
-	// an actor that could not finish.
-	Complete, Reached, Stuck int
+	// Reached of them ended at the scenario's expected value, Blocked with
+	// an actor left waiting, unable to finish.
+	Complete, Reached, Blocked int
 	// Guided is how the guided order ended when run on its own: its final
 	// value, or why it could not be followed (GuidedErr).
 	GuidedFinal   int64
@@ -738,7 +738,7 @@ func (c *checker) end(lab *Lab, pruned bool) {
 		}
 		for _, a := range lab.actors {
 			if !a.Done() {
-				r.Stuck++
+				r.Blocked++
 				break
 			}
 		}

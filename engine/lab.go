@@ -36,6 +36,7 @@ var (
 	ErrGuidedDone    = lang.Error("the guided order is over")
 	ErrNothingToUndo = lang.Error("nothing to undo")
 	ErrUndoNeedsLab  = lang.Error("undo replays on the lab clock; a real Redis's TTLs run on the wall clock")
+	ErrGuardsNeedLab = lang.Error("on a real Redis the guards change only before the first action (its TTLs run on the wall clock, and the run so far cannot be replayed)")
 	ErrNoExpiry      = lang.Error("no key in Redis has a TTL")
 	ErrOffPath       = lang.Error("you left the guided order")
 	ErrNoGuards      = lang.Error("UNSAFE is the naive code: it has no guards to remove")
@@ -352,15 +353,26 @@ func (l *Lab) Replay(ctx context.Context, actions []Action, after func() error) 
 // the same schedule with and without a guard — as far as the actions can
 // still be taken: one the new code makes impossible (an actor that
 // finished sooner) ends the replay there, and the error says where. In
-// UNSAFE there are no guards to remove.
+// UNSAFE there are no guards to remove. On a real Redis nothing can be
+// replayed (its TTLs run on the wall clock): the set changes only before
+// the first action.
 func (l *Lab) SetWithout(ctx context.Context, without GuardSet, after func() error) error {
 	if l.mode == Unsafe {
 		return ErrNoGuards
 	}
-	if !l.backends.Coordination.Virtual() {
-		return ErrUndoNeedsLab
+	if !l.backends.Coordination.Virtual() && len(l.log) > 0 {
+		return ErrGuardsNeedLab
 	}
 	l.without = without
+	if len(l.log) == 0 {
+		if err := l.Reset(ctx); err != nil {
+			return err
+		}
+		if after != nil {
+			return after()
+		}
+		return nil
+	}
 	return l.Replay(ctx, l.Schedule(), after)
 }
 

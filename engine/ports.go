@@ -298,6 +298,9 @@ type WriteResult struct {
 	Read, Value int64
 	// Previous is the summary the committed write replaced.
 	Previous int64
+	// Overlooked names the removed guard (Write.Without) whose check would
+	// have refused the committed write; empty when every check passed.
+	Overlooked string
 }
 
 // Resource is a row of fencelab.resources.

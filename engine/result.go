@@ -46,6 +46,13 @@ func (r Result) AsPredicted() bool {
 	if r.Without != 0 {
 		return len(r.Breaks) == 0 && r.Final == r.Expected
 	}
+	return r.MatchesPrediction()
+}
+
+// MatchesPrediction reports whether the run ended with the final value,
+// fence and verdict its prediction names (a trace's recorded result, say,
+// whatever guards its run removed).
+func (r Result) MatchesPrediction() bool {
 	return r.Final == r.Predicted.Final && r.LastAcceptedFence == r.Predicted.Fence && r.Verdict == r.Predicted.Verdict
 }
 

@@ -112,6 +112,18 @@ func (p Phrase) In(l Lang) string {
 // String is the phrase in English.
 func (p Phrase) String() string { return p.In(En) }
 
+// List is phrases said one after another, joined by commas.
+type List []Phrase
+
+// In says each phrase in a language.
+func (ps List) In(l Lang) string {
+	said := make([]string, len(ps))
+	for i, p := range ps {
+		said[i] = p.In(l)
+	}
+	return strings.Join(said, ", ")
+}
+
 // Err is an error whose message is a phrase: Error is its English, In says
 // it in a language. Its arguments that are errors are what it wraps.
 type Err struct{ Phrase }

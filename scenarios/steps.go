@@ -171,16 +171,29 @@ func (w worker) acquireLease() engine.Step {
 func (w worker) releaseLease() engine.Step {
 	return engine.Step{Name: "release resource lease", Touches: leases, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		m := t.Memory()
-		status, err := t.Leases().ReleaseLease(ctx, w.tokenKey, w.owner(), m.Token, m.Epoch, w.leaseGuards(t))
+		without := w.leaseGuards(t)
+		before, err := w.leaseBefore(ctx, t, without)
+		if err != nil {
+			return 0, err
+		}
+		status, err := t.Leases().ReleaseLease(ctx, w.tokenKey, w.owner(), m.Token, m.Epoch, without)
 		if err != nil {
 			return 0, err
 		}
 		m.HoldsLease = false
-		switch status {
-		case engine.LeaseDone:
+		switch {
+		case status == engine.LeaseDone && before.stranger(w, m.Token):
+			t.Emit(engine.LayerCoordination, "RELEASE", "RELEASED", before.unchecked(w, m.Token, t),
+				"%s's release deletes %s's lease of token %d: nothing checks it is token %d's", w.name, before.holder, before.token, m.Token)
+			t.Narrate("The release no longer asks whose lease it is: it deletes %s's, and the next worker can take a lease %s still believes it holds.",
+				before.holder, before.holder)
+		case status == engine.LeaseDone:
 			t.Emitf(engine.LayerCoordination, "RELEASE", "RELEASED", "%s releases the lease of token %d; the counter stays", w.name, m.Token)
 			t.Narrate("%s lets the resource go; the counter keeps its value, so the next holder's token is bigger still.", w.name)
-		case engine.LeaseLost:
+		case status == engine.LeaseLost && without.Has(engine.GuardOwner):
+			t.Emit(engine.LayerCoordination, "RELEASE", "LOST", before.unchecked(w, m.Token, t), "there was no lease left to delete")
+			t.Narrate("%s goes to release its lease, and finds none at all: it ran out, or another worker's release deleted it.", w.name)
+		case status == engine.LeaseLost:
 			t.Emitf(engine.LayerCoordination, "RELEASE", "LOST", "token %d's lease was no longer %s's", m.Token, w.name)
 			t.Narrate("%s goes to release a lease that is no longer its own; the script leaves the other holder's lease alone.", w.name)
 		default:
@@ -189,6 +202,40 @@ func (w worker) releaseLease() engine.Step {
 		}
 		return engine.Advance, nil
 	}}
+}
+
+// leaseSeen is whose lease the lab saw before a renew or release that does
+// not check the owner, so the timeline can say whose lease it changed.
+type leaseSeen struct {
+	holder string
+	token  int64
+	held   bool
+}
+
+// leaseBefore reads the lease holder for the narration, when the owner
+// check is off (SAFE without owner, UNSAFE's naive renew and release): the
+// lab's look, in the same call, not the worker's.
+func (w worker) leaseBefore(ctx context.Context, t *engine.Turn, without engine.GuardSet) (leaseSeen, error) {
+	if !without.Has(engine.GuardOwner) {
+		return leaseSeen{}, nil
+	}
+	var s leaseSeen
+	var err error
+	s.holder, s.token, s.held, err = t.Coordination().LeaseHolder(ctx, w.tokenKey)
+	return s, err
+}
+
+// stranger reports whether the lease seen was another worker's.
+func (s leaseSeen) stranger(w worker, token int64) bool {
+	return s.held && (s.holder != w.owner() || s.token != token)
+}
+
+// unchecked is the owner check as it was not made.
+func (s leaseSeen) unchecked(w worker, token int64, t *engine.Turn) string {
+	if t.Mode() == engine.Unsafe {
+		return fmt.Sprintf("lease = %s|%d → not checked (UNSAFE)", w.owner(), token)
+	}
+	return fmt.Sprintf("lease = %s|%d → not checked (owner removed)", w.owner(), token)
 }
 
 // leaseGuards are the guards removed from the worker's renew and release:
@@ -207,11 +254,24 @@ func (w worker) leaseGuards(t *engine.Turn) engine.GuardSet {
 func (w worker) renewLease() engine.Step {
 	return engine.Step{Name: "renew resource lease", Touches: leases, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		m := t.Memory()
-		status, err := t.Leases().RenewLease(ctx, w.tokenKey, w.owner(), m.Token, t.LeaseTTL(), m.Epoch, w.leaseGuards(t))
+		without := w.leaseGuards(t)
+		before, err := w.leaseBefore(ctx, t, without)
 		if err != nil {
 			return 0, err
 		}
-		if status == engine.LeaseDone {
+		status, err := t.Leases().RenewLease(ctx, w.tokenKey, w.owner(), m.Token, t.LeaseTTL(), m.Epoch, without)
+		if err != nil {
+			return 0, err
+		}
+		switch {
+		case status == engine.LeaseDone && before.stranger(w, m.Token):
+			t.Emit(engine.LayerCoordination, "RENEW", "RENEWED", before.unchecked(w, m.Token, t),
+				"%s's renew extends %s's lease of token %d for %s: nothing checks it is token %d's", w.name, before.holder, before.token,
+				t.LeaseTTL(), m.Token)
+			t.Narrate("The renew no longer asks whose lease it is: it extends %s's, and %s carries on sure that the lease, and token %d, are its own.",
+				before.holder, w.name, m.Token)
+			return engine.Advance, nil
+		case status == engine.LeaseDone:
 			t.Emitf(engine.LayerCoordination, "RENEW", "RENEWED", "%s renews its lease of token %d for %s", w.name, m.Token, t.LeaseTTL())
 			t.Narrate("%s's renew went through, so it carries on sure that the lease, and token %d, are still its own.", w.name, m.Token)
 			return engine.Advance, nil
@@ -368,6 +428,8 @@ func (w worker) tell(t *engine.Turn, write engine.Write, result engine.WriteResu
 		switch {
 		case retry:
 			t.Narrate("The retry goes through as a second write: the same change is applied twice, and nothing in the database can tell the two apart.")
+		case result.Overlooked != "":
+			t.Narrate("PostgreSQL accepts %s only because its %s check is gone: %s.", w.name, result.Overlooked, result.Guard)
 		case t.Mode() == engine.Unsafe && !w.alwaysFenced:
 			t.Narrate("%s's UPDATE goes through unconditionally: nothing re-checks its token, tenant, region, version or namespace.", w.name)
 		case underLock && result.Read != m.Read:

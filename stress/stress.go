@@ -164,7 +164,7 @@ func (r Report) Checks() []Check {
 		Held: r.StaleReleases == 0}
 	if f := r.FirstStaleRelease; f != nil {
 		leases.Found = lang.P("releases that deleted another worker's lease: %d; the first: %s released %s after its own lease of token %d had run out",
-			r.StaleReleases, Owner(f.Worker), f.After, f.Token)
+			r.StaleReleases, Owner(f.Worker), f.After.Round(time.Millisecond), f.Token)
 	}
 	checks := []Check{stale, outbox, lost, leases, sum, counter}
 	if r.Mode == engine.Safe {
@@ -216,6 +216,11 @@ func (r Report) Violations() int {
 	return r.Audit.StaleCommits + r.Audit.LostUpdates + r.StaleReleases + r.Illegal
 }
 
+// Tested reports whether the run put the guards it removed to the test:
+// they matter across a frozen worker's lease running out, so a run in which
+// none did says nothing about them.
+func (r Report) Tested() bool { return r.Without == 0 || r.LeasesLost > 0 }
+
 // AsExpected is the exit status's question, as for check: SAFE held, or
 // UNSAFE showed a violation.
 func (r Report) AsExpected() bool {
@@ -258,7 +263,7 @@ func Run(ctx context.Context, cfg Config, b Backends, f Fleet) (Report, error) {
 		cfg.Without = 0
 	}
 	if extra := cfg.Without &^ StressGuards; extra != 0 {
-		return Report{}, lang.Error("a stress worker never asks %s: stress can remove %s", extra.String(), StressGuards.String())
+		return Report{}, lang.Error("a stress worker never asks %s: stress can remove %s", extra.String(), strings.Join(StressGuards.Names(), ", "))
 	}
 	workers := make([]WorkerConfig, cfg.Workers)
 	for i := range workers {

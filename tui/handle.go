@@ -278,6 +278,8 @@ func describe(st styles, err error) string {
 		return st.T("the guided order is over — r reset · m mode · s scenario · 1–9 step · ? help")
 	case errors.Is(err, engine.ErrOffPath):
 		return said(st, err) + ": " + st.T("r starts it again, u takes back your last action")
+	case errors.Is(err, engine.ErrGuardsNeedLab):
+		return said(st, err) + ": " + st.T("r starts the run again")
 	case errors.Is(err, engine.ErrPaused), errors.Is(err, engine.ErrProgramDone), errors.Is(err, engine.ErrNothingToUndo),
 		errors.Is(err, engine.ErrUndoNeedsLab), errors.Is(err, engine.ErrNoExpiry), errors.Is(err, engine.ErrUnknownActor):
 		return said(st, err)
@@ -348,6 +350,14 @@ func (m *Model) guardsDone(msg guardsMsg) {
 	switch {
 	case msg.err != nil:
 		m.setStatus(describe(m.styles, msg.err), false)
+	case m.snap.Actions == 0 && m.snap.Result.Without.Has(msg.guard):
+		m.setStatus(m.styles.T("%s removed: the run starts as %s", msg.guard, engine.ModeLabel(m.mode, m.snap.Result.Without)), true)
+	case m.snap.Actions == 0:
+		m.setStatus(m.styles.T("%s back: the run starts as %s", msg.guard, engine.ModeLabel(m.mode, m.snap.Result.Without)), true)
+	case m.snap.Actions == 1 && m.snap.Result.Without.Has(msg.guard):
+		m.setStatus(m.styles.T("%s removed: the action so far replayed without it", msg.guard), true)
+	case m.snap.Actions == 1:
+		m.setStatus(m.styles.T("%s back: the action so far replayed with it", msg.guard), true)
 	case m.snap.Result.Without.Has(msg.guard):
 		m.setStatus(m.styles.T("%s removed: the %d actions so far replayed without it", msg.guard, m.snap.Actions), true)
 	default:

@@ -277,9 +277,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.scenario, m.mode = msg.snap.Scenario, msg.snap.Mode
 		m.workers = workerList{}
 		m.timeline.Follow()
-		m.setStatus(m.styles.T("%s in %s mode, from its seeded state", m.scenario.ID, m.mode), true)
+		// The mode as the header says it: SAFE −fence when guards are out.
+		label := engine.ModeLabel(m.mode, withoutOf(m.snap))
+		m.setStatus(m.styles.T("%s in %s mode, from its seeded state", m.scenario.ID, label), true)
 		if m.talk != nil {
-			m.setStatus(m.styles.T("scene %d/%d: %s in %s mode — space starts it", m.talk.scene+1, len(m.talk.Scenes), m.scenario.ID, m.mode), true)
+			m.setStatus(m.styles.T("scene %d/%d: %s in %s mode — space starts it", m.talk.scene+1, len(m.talk.Scenes), m.scenario.ID, label), true)
 			return m, m.talkPending()
 		}
 		return m, nil

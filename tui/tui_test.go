@@ -354,7 +354,12 @@ func requireStoryWhole(t *testing.T, screen string, snap engine.Snapshot) {
 	}
 	for _, layer := range []engine.Layer{engine.LayerDatabase, engine.LayerCoordination} {
 		if g := snap.LastGuard(layer); g != nil {
-			require.Contains(t, flat, words(g.Actor+": "+g.Guard), "the %s guard", layer)
+			// In its store's pane, or — when the pane gave way to the
+			// timeline — in the last event's entry, the step's own row.
+			inPane := strings.Contains(flat, words(g.Actor+": "+g.Guard))
+			last := snap.Events[len(snap.Events)-1]
+			inEntry := last.Guard == g.Guard && last.Actor == g.Actor && strings.Contains(flat, words("guard: "+g.Guard))
+			require.True(t, inPane || inEntry, "the %s guard %q is not on the screen", layer, g.Actor+": "+g.Guard)
 		}
 	}
 }
@@ -570,4 +575,58 @@ func TestKoreanAt80x24(t *testing.T) {
 			require.Regexp(t, "[가-힣]", screen, "Korean narration")
 		})
 	}
+}
+
+// g lists SAFE's guards; taking the fence out replays the run so far
+// without it, and the stale write that PostgreSQL refused now commits.
+// Putting it back replays it as SAFE again.
+func TestGuardListReplaysWithoutAGuard(t *testing.T) {
+	tm := start(t, 120, 40)
+	press(tm, "nnnnnnnnn")
+	waitFor(t, tm, "guided order complete")
+	press(tm, "g")
+	waitFor(t, tm, "SAFE's guards · lease-overrun, 9 actions taken")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter}) // the cursor starts on the fence
+	waitFor(t, tm, "fence removed: the 9 actions so far replayed without it")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
+	waitFor(t, tm, "−fence")
+	view := finalView(t, tm)
+	require.Contains(t, view, "STALE_OVERWRITE", "without the fence A's stale write should commit")
+}
+
+// At a height too small for the whole list the title, the status and the
+// keys stay on screen while the list scrolls to the cursor; on a real
+// Redis the guards change only before the first action, and the list
+// says why when they cannot.
+func TestGuardListOnARealRedisAndSmallTerminal(t *testing.T) {
+	redis := storetest.RealRedis(t)
+	db := storetest.Database(t)
+	m := tui.New(context.Background(), tui.Options{
+		Catalog: scenarios.All(), Scenario: "lease-overrun", Mode: engine.Safe,
+		Start: func(context.Context) (engine.Backends, error) {
+			return engine.Backends{Coordination: redis, Database: db, Provider: provider.New(), LeaseTTL: 10 * time.Second}, nil
+		},
+	})
+	t.Cleanup(m.Close)
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 24))
+	waitFor(t, tm, "lease-overrun in SAFE mode")
+	press(tm, "g")
+	waitFor(t, tm, "SAFE's guards")
+	for range engine.AllGuards() {
+		tm.Send(tea.KeyMsg{Type: tea.KeyDown})
+	}
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "deadline removed: the run starts as SAFE −deadline")
+	press(tm, "x") // any other key goes back
+	press(tm, "n")
+	waitFor(t, tm, "guided 1/")
+	press(tm, "g")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "guards change only before the first action")
+	view := finalView(t, tm)
+	lines := strings.Split(view, "\n")
+	require.LessOrEqual(t, len(lines), 24)
+	require.Contains(t, lines[0], "SAFE's guards", "the title scrolled away")
+	require.Contains(t, view, "r starts the run again")
+	require.Contains(t, view, "> [−] deadline", "the cursor's guard is out of view")
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/fencelab/fencelab/engine"
@@ -129,7 +130,12 @@ func (m *Model) helpView() string {
 func (m *Model) guardsView() string {
 	st := m.styles
 	without := withoutOf(m.snap)
-	lines := []string{st.title.Render(st.T("SAFE's guards")) + st.dim.Render(" · "+st.T("%s, %d actions taken", m.scenario.ID, m.snap.Actions)), ""}
+	taken := st.T("%s, %d actions taken", m.scenario.ID, m.snap.Actions)
+	if m.snap.Actions == 1 {
+		taken = st.T("%s, 1 action taken", m.scenario.ID)
+	}
+	title := st.title.Render(st.T("SAFE's guards")) + st.dim.Render(" · "+taken)
+	var body []string
 	for i, g := range engine.AllGuards() {
 		mark := st.accepted.Render("[✓]")
 		if without.Has(g) {
@@ -142,23 +148,33 @@ func (m *Model) guardsView() string {
 		}
 		for j, line := range wrap(g.What().In(st.lang), max(20, m.width-26)) {
 			if j == 0 {
-				lines = append(lines, pointer+mark+" "+name+" "+line)
+				body = append(body, pointer+mark+" "+name+" "+line)
 			} else {
-				lines = append(lines, strings.Repeat(" ", 22)+line)
+				body = append(body, strings.Repeat(" ", 22)+line)
 			}
 		}
 	}
-	lines = append(lines, "", st.dim.Render(st.T("↑/↓ choose · space/enter takes it out or puts it back, and the actions so far replay · any other key goes back")))
-	room := m.height - 1
-	if len(lines) > room {
+	// The title, the status (what the last toggle did, or why it could
+	// not) and the keys stay; the list scrolls between them.
+	footer := append(append([]string{""}, m.statusLines(m.width)...), st.dim.Render(st.T("↑/↓ choose · space/enter takes it out or puts it back, and the actions so far replay · any other key goes back")))
+	room := m.height - 2 - len(footer)
+	if len(body) > room {
+		if room < 1 {
+			// Too small a terminal for a list: the cursor's line alone.
+			room = 1
+		}
 		// Keep the cursor's line in view.
 		first := 0
-		for i, line := range lines {
+		for i, line := range body {
 			if strings.HasPrefix(line, "> ") {
-				first = max(0, min(i-room/2, len(lines)-room))
+				first = max(0, min(i-room/2, len(body)-room))
 			}
 		}
-		lines = lines[first : first+room]
+		body = body[first : first+room]
+	}
+	lines := append(append([]string{title, ""}, body...), footer...)
+	if len(lines) > m.height {
+		lines = lines[:max(m.height, 1)]
 	}
 	return strings.Join(fit(lines, m.width), "\n")
 }
@@ -423,17 +439,35 @@ func invariantBar(st styles, s engine.Snapshot, width int) string {
 }
 
 func (m *Model) statusLine() string {
+	text, style := m.statusText()
+	return style.Render(text)
+}
+
+// statusLines is the status wrapped to a width, each line styled.
+func (m *Model) statusLines(width int) []string {
+	text, style := m.statusText()
+	if text == "" {
+		return []string{""}
+	}
+	lines := wrap(text, width)
+	for i, line := range lines {
+		lines[i] = style.Render(line)
+	}
+	return lines
+}
+
+// statusText is the status line's text and its style: what the lab is
+// doing, or what the last key did.
+func (m *Model) statusText() (string, lipgloss.Style) {
 	switch {
 	case m.busy && !m.waitUntil.IsZero():
 		left := max(time.Until(m.waitUntil), 0).Round(100 * time.Millisecond)
-		return m.styles.warn.Render(m.styles.T("waiting for Redis to expire the key on the wall clock: %s left…", left))
+		return m.styles.T("waiting for Redis to expire the key on the wall clock: %s left…", left), m.styles.warn
 	case m.busy:
-		return m.styles.dim.Render(m.styles.T("working…"))
-	case m.status == "":
-		return ""
+		return m.styles.T("working…"), m.styles.dim
 	case m.statusOK:
-		return m.styles.accepted.Render(m.status)
+		return m.status, m.styles.accepted
 	default:
-		return m.styles.warn.Render(m.status)
+		return m.status, m.styles.warn
 	}
 }

@@ -229,7 +229,8 @@ func (l *Ledger) FencedMutation(ctx context.Context, w engine.Write) (engine.Wri
 	if overlooked != nil {
 		// What the removed guard would have said, so the screen shows why
 		// this write got through.
-		result.Guard = fmt.Sprintf("%s → false, but %s is removed", overlooked.expr, overlooked.guard)
+		result.Guard = fmt.Sprintf("%s → false (%s removed)", overlooked.expr, overlooked.guard)
+		result.Overlooked = overlooked.guard.String()
 	}
 	return result, nil
 }

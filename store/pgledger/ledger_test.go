@@ -352,15 +352,15 @@ func TestFencedMutationWithoutAGuard(t *testing.T) {
 		guard   string
 	}{
 		{"membership", func(w *engine.Write) { w.MembershipRevision = 8 }, engine.GuardMembership,
-			"incoming revision 8 = current 7 → false, but membership is removed"},
+			"incoming revision 8 = current 7 → false (membership removed)"},
 		{"region", func(w *engine.Write) { w.RegionID = "region-b" }, engine.GuardRegion,
-			"incoming region-b epoch 3 = current region-a epoch 3 → false, but region is removed"},
+			"incoming region-b epoch 3 = current region-a epoch 3 → false (region removed)"},
 		{"version", func(w *engine.Write) { w.ContractVersion = 1 }, engine.GuardVersion,
-			"incoming contract 1 ≥ required 2 → false, but version is removed"},
+			"incoming contract 1 ≥ required 2 → false (version removed)"},
 		{"namespace", func(w *engine.Write) { w.NamespaceEpoch = 1 }, engine.GuardNamespace,
-			"incoming namespace epoch 1 = current 2 → false, but namespace is removed"},
+			"incoming namespace epoch 1 = current 2 → false (namespace removed)"},
 		{"fence", func(w *engine.Write) { w.Token = 0 }, engine.GuardFence,
-			"incoming 0 > last accepted none → false, but fence is removed"},
+			"incoming 0 > last accepted none → false (fence removed)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
