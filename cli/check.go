@@ -271,8 +271,8 @@ func printCheckReport(w io.Writer, r engine.CheckReport, trace string, allowBoun
 		case r.GuidedFinal != r.Scenario.Expected:
 			guided = l.T("ended at %d (%s)", r.GuidedFinal, r.GuidedVerdict)
 		}
-		fmt.Fprint(w, l.T("  progress: %s of %s complete schedules reached the expected %d, %s left an actor waiting; the guided order %s\n",
-			stress.FormatCount(r.Reached), stress.FormatCount(r.Complete), r.Scenario.Expected, stress.FormatCount(r.Blocked), guided))
+		fmt.Fprint(w, l.T("  progress: %s of %s complete schedules reached the expected %d, %s ended stuck (an actor left waiting); the guided order %s\n",
+			stress.FormatCount(r.Reached), stress.FormatCount(r.Complete), r.Scenario.Expected, stress.FormatCount(r.Stuck), guided))
 	}
 	var short []string
 	for _, v := range []string{engine.VerdictWrongValue, r.Scenario.Shortfall} {
@@ -361,7 +361,7 @@ type jsonCheck struct {
 	Consulted  []string       `json:"consultedGuards"`
 	Complete   int            `json:"completeSchedules"`
 	Reached    int            `json:"reachedExpected"`
-	Blocked    int            `json:"blocked"`
+	Stuck      int            `json:"stuck"`
 	Guided     *jsonGuided    `json:"guided,omitempty"`
 	Progress   bool           `json:"progress"`
 	Schedules  int            `json:"schedules"`
@@ -386,7 +386,7 @@ func printCheckJSON(w io.Writer, reports []engine.CheckReport, traces []string, 
 	out := make([]jsonCheck, 0, len(reports))
 	for i, r := range reports {
 		j := jsonCheck{Scenario: r.Scenario.ID, Mode: strings.ToLower(r.Mode.String()), Without: r.Without.Names(),
-			Consulted: r.Consulted.Names(), Complete: r.Complete, Reached: r.Reached, Blocked: r.Blocked,
+			Consulted: r.Consulted.Names(), Complete: r.Complete, Reached: r.Reached, Stuck: r.Stuck,
 			Progress: r.Progressed(), Schedules: r.Schedules,
 			States: r.States, Pruned: r.Pruned, Exhaustive: r.Exhaustive, Broken: map[string]int{},
 			Verdicts: r.Verdicts, AsClaimed: claimed(r, allowBounded), Trace: traces[i], Seconds: r.Elapsed.Seconds()}

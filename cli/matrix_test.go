@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -111,4 +112,24 @@ func TestGuardsAndWithout(t *testing.T) {
 	require.Equal(t, 1, code)
 	require.Contains(t, stdout, "lease-overrun · SAFE −fence")
 	require.Contains(t, stdout, "SAFE's promise broken without fence: an invariant broke")
+}
+
+// A trace replays with the guards its run removed; --without names others,
+// and the replay's differences are what taking them out changes. An UNSAFE
+// trace has no guards to take out.
+func TestReplayWithoutAGuard(t *testing.T) {
+	dir := t.TempDir()
+	safe, unsafe := filepath.Join(dir, "safe.json"), filepath.Join(dir, "unsafe.json")
+	for path, mode := range map[string]string{safe: "safe", unsafe: "unsafe"} {
+		code, _, stderr := call(t, "run", "lease-overrun", "--mode", mode, "--save-trace", path)
+		require.Equal(t, 0, code, stderr)
+	}
+	code, stdout, stderr := call(t, "replay", safe, "--without", "fence")
+	require.Equal(t, 1, code, stderr)
+	require.Contains(t, stderr, "this replay removes fence, so the differences below are what that changes")
+	require.Contains(t, stderr, `now A_WRITE COMMITTED`)
+	require.Contains(t, stdout, "verdict STALE_OVERWRITE")
+	code, _, stderr = call(t, "replay", unsafe, "--without", "fence")
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, stderr, "the trace is UNSAFE")
 }

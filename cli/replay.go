@@ -18,10 +18,14 @@ func (c config) withTraceTTL(t loadedTrace, ttlGiven bool) (config, error) {
 		return c, usageError("a trace runs with its own lease TTL (%s); leave out --lease-ttl", time.Duration(t.trace.LeaseTTL))
 	}
 	c.leaseTTL = time.Duration(t.trace.LeaseTTL)
-	if without := t.trace.WithoutOf(); c.without != 0 && c.without != without {
-		return c, usageError("a trace runs with the guards its run removed (%s); leave out --without", orNoGuard(without))
-	} else {
-		c.without = without
+	// A trace runs with the guards its run removed, unless --without names
+	// others: its schedule then runs on that code, and a replay's
+	// differences are what the change makes.
+	switch {
+	case c.without == 0:
+		c.without = t.trace.WithoutOf()
+	case t.mode == engine.Unsafe:
+		return c, usageError("--without removes guards from SAFE; the trace is UNSAFE, the naive code, which has none")
 	}
 	if err := c.check(); err != nil {
 		return c, usageError("trace %s: %v", t.path, err)
@@ -85,6 +89,10 @@ func runReplay(ctx context.Context, c config, path string, asJSON, ttlGiven bool
 		}
 	} else {
 		printResultAs(stdout, result, c.lang.T("the trace recorded"), false, c.lang)
+	}
+	if recorded := t.trace.WithoutOf(); c.without != recorded && t.trace.Recorded() {
+		fmt.Fprintf(stderr, "fencelab: %s\n", c.lang.T("the trace recorded SAFE with guards removed: %s; this replay removes %s, so the differences below are what that changes",
+			orNoGuard(recorded), orNoGuard(c.without)))
 	}
 	if !t.trace.Recorded() {
 		fmt.Fprintf(stderr, "fencelab: %s\n", c.lang.T("%s records no run to compare with (a schedule only)", path))

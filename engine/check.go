@@ -95,9 +95,9 @@ type CheckReport struct {
 	// Verdicts counts the verdicts of schedules that ran to their end.
 	Verdicts map[string]int
 	// Complete is how many schedules ran to their end (not pruned);
-	// Reached of them ended at the scenario's expected value, Blocked with
+	// Reached of them ended at the scenario's expected value, Stuck with
 	// an actor left waiting, unable to finish.
-	Complete, Reached, Blocked int
+	Complete, Reached, Stuck int
 	// Guided is how the guided order ended when run on its own: its final
 	// value, or why it could not be followed (GuidedErr).
 	GuidedFinal   int64
@@ -738,7 +738,7 @@ func (c *checker) end(lab *Lab, pruned bool) {
 		}
 		for _, a := range lab.actors {
 			if !a.Done() {
-				r.Blocked++
+				r.Stuck++
 				break
 			}
 		}

@@ -429,7 +429,7 @@ func (w worker) tell(t *engine.Turn, write engine.Write, result engine.WriteResu
 		case retry:
 			t.Narrate("The retry goes through as a second write: the same change is applied twice, and nothing in the database can tell the two apart.")
 		case result.Overlooked != "":
-			t.Narrate("PostgreSQL accepts %s only because its %s check is gone: %s.", w.name, result.Overlooked, result.Guard)
+			t.Narrate("PostgreSQL accepts %s's write only because its %s check is gone: with it, this write would have been refused.", w.name, result.Overlooked)
 		case t.Mode() == engine.Unsafe && !w.alwaysFenced:
 			t.Narrate("%s's UPDATE goes through unconditionally: nothing re-checks its token, tenant, region, version or namespace.", w.name)
 		case underLock && result.Read != m.Read:
