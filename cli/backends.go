@@ -89,25 +89,21 @@ type config struct {
 	purpose string
 	// without is the set of guards removed from SAFE (--without).
 	without engine.GuardSet
+	// wallClock: the command's workers race on the wall clock (stress,
+	// race); every other command runs labs, whose keys a real Redis keeps
+	// on the lab clock.
+	wallClock bool
 }
 
-// Default lease TTLs: on the embedded Redis time only moves when the lab
-// clock does, so a long TTL costs nothing; a real server's TTLs run on the
-// wall clock, and a headless run waits each one out.
-const (
-	embeddedLeaseTTL = 30 * time.Second
-	realLeaseTTL     = 1500 * time.Millisecond
-	// explorerRealLeaseTTL is the explorer's on a real server: long enough
-	// to read a step before the lease runs out under the reader.
-	explorerRealLeaseTTL = 10 * time.Second
-)
+// labLeaseTTL is a lab's lease TTL: its keys expire on the lab clock, on
+// the embedded Redis and a real one alike, so a long TTL costs nothing.
+const labLeaseTTL = 30 * time.Second
 
 // The shortest lease TTLs a backend honours. The embedded Redis keeps
-// milliseconds exactly on the lab clock. On a real server a lease must
-// outlive the steps its holder takes before the lab waits for it to expire
-// (each a round trip, more on a loaded machine), and the lab groups keys set
-// within 250 ms of each other as one expiry, so shorter TTLs would expire
-// before they are waited for.
+// milliseconds exactly on the lab clock. On a real server the TTL a call
+// sets runs on the wall clock until the lab reads it back (a round trip or
+// two, more on a loaded machine), and stress's workers race on the wall
+// clock: a shorter lease would expire under them.
 const (
 	minEmbeddedLeaseTTL = 10 * time.Millisecond
 	minRealLeaseTTL     = 500 * time.Millisecond
@@ -133,7 +129,7 @@ func (c config) check() error {
 		return usageError("--lease-ttl %s is below %s, the shortest the lab clock keeps", c.leaseTTL, minEmbeddedLeaseTTL)
 	}
 	if c.leaseTTL > 0 && c.redisURL != "" && c.leaseTTL < minRealLeaseTTL {
-		return usageError("--lease-ttl %s is too short for a real Redis, whose TTLs run on the wall clock while the lab steps; use at least %s",
+		return usageError("--lease-ttl %s is too short for a real Redis, whose TTLs run on the wall clock while a call is under way; use at least %s",
 			c.leaseTTL, minRealLeaseTTL)
 	}
 	if c.redisURL != "" {
@@ -170,10 +166,7 @@ func startBackends(ctx context.Context, c config, notify func(string)) (*backend
 	b.Lang = c.lang
 	b.Without = c.without
 	if b.LeaseTTL == 0 {
-		b.LeaseTTL = embeddedLeaseTTL
-		if !coordination.Virtual() {
-			b.LeaseTTL = realLeaseTTL
-		}
+		b.LeaseTTL = labLeaseTTL
 	}
 
 	waiting := func(holder string) {
@@ -234,6 +227,9 @@ func startRedis(ctx context.Context, c config) (*redisstore.Coordination, error)
 	coordination, err := connect(ctx, c.redisURL)
 	if err != nil {
 		return nil, classify(ctx, unreachable(err))
+	}
+	if !c.wallClock {
+		coordination.FollowLabClock() // Close stops it
 	}
 	return coordination, nil
 }

@@ -149,7 +149,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	flags.StringVar(&c.redisURL, "redis", "", "use a real Redis `URL` (redis://HOST:PORT/DB, or a cluster's redis://H1:P1,H2:P2) instead of the embedded one")
 	flags.StringVar(&c.pgDSN, "pg", "", "use an existing PostgreSQL (`DSN`) instead of an ephemeral cluster; only schema fencelab is touched")
 	flags.BoolVar(&c.allowUnsafe, "allow-unsafe", false, "let UNSAFE runs write to the server given with --pg")
-	flags.DurationVar(&c.leaseTTL, "lease-ttl", 0, "lease TTL (default 30s on the embedded Redis; on a real one 1.5s, 10s in the explorer)")
+	flags.DurationVar(&c.leaseTTL, "lease-ttl", 0, "lease TTL (default 30s; stress: 500ms)")
 	flags.BoolVarP(&c.verbose, "verbose", "v", false, "say more about the backends")
 	flags.BoolVar(&all, "all", false, "run: every scenario")
 	flags.StringVar(&mode, "mode", "safe", "run: safe, unsafe or both; the explorer: safe or unsafe")

@@ -29,10 +29,6 @@ func explore(ctx context.Context, c config, mode engine.Mode, trace *loadedTrace
 		starting = c.lang.T("starting PostgreSQL %d…", bins.Major)
 	}
 
-	if c.redisURL != "" && c.leaseTTL == 0 {
-		c.leaseTTL = explorerRealLeaseTTL
-	}
-
 	outer := ctx // cancelled by a signal
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

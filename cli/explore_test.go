@@ -305,7 +305,7 @@ func TestExplorerSavesATraceThatReplaysAndPlays(t *testing.T) {
 	r.waitScreen("lease-overrun in SAFE mode")
 	// The overrun by hand: A leads and takes 41, A pauses, its lease
 	// expires, B leads, takes 42 and commits, A resumes and writes.
-	for _, k := range []string{"1", "1", "p", "t", "2", "2", "2", "p", "1"} {
+	for _, k := range []string{"1", "1", "p", "t", "2", "2", "2", "1", "p", "1"} {
 		r.key(k)
 	}
 	r.waitScreen("worker-A  token 41   REJECTED STALE_FENCE")
@@ -319,7 +319,7 @@ func TestExplorerSavesATraceThatReplaysAndPlays(t *testing.T) {
 	require.Contains(t, stdout, "verdict STALE_FENCE  — as the trace recorded")
 
 	played := startExplorer(t, dir, "--trace", trace)
-	played.waitScreen("lease-overrun in SAFE mode", "guided 0/9")
+	played.waitScreen("lease-overrun in SAFE mode", "guided 0/9", "Press n to follow the schedule of the trace")
 	for range 9 {
 		played.key("n")
 	}
@@ -355,24 +355,34 @@ func TestExplorerMixedPathUnderTmux(t *testing.T) {
 	r.quit()
 }
 
-// The explorer on a real redis-server plays lease-overrun to STALE_FENCE
-// with n and t alone: t waits for the real expiry (or finds it already
-// happened) and the guided order moves on past it.
-func TestExplorerOnARealRedisWithNAndT(t *testing.T) {
+// The explorer on a real redis-server tells lease-overrun's story as on
+// the embedded one, whatever the pace of the keys: with n every 200 ms,
+// and every 3 s — each gap longer than the 2 s lease on the wall clock —
+// A's leases run out only when the lab clock says, and the story reaches
+// STALE_FENCE with 42. u takes the last step back and ← shows an earlier
+// screen: a real Redis follows the lab clock.
+func TestTheStoryOnARealRedisAtTwoPaces(t *testing.T) {
 	requireTmux(t)
 	url := storetest.RealRedisURL(t)
-	r := startExplorer(t, cacheDir(t), "--redis", url, "--lease-ttl", "1s")
-	r.waitScreen("lease-overrun in SAFE mode", "guided 0/9")
-	for _, k := range []string{"n", "n", "n"} {
-		r.key(k)
+	for _, pace := range []time.Duration{200 * time.Millisecond, 3 * time.Second} {
+		t.Run(pace.String(), func(t *testing.T) {
+			t.Parallel()
+			r := startExplorer(t, cacheDir(t), "--redis", url, "--lease-ttl", "2s")
+			r.waitScreen("lease-overrun in SAFE mode", "guided 0/9", "redis unix:")
+			for i := 1; i <= 9; i++ {
+				r.key("n")
+				r.waitScreen(fmt.Sprintf("guided %d/9", i))
+				time.Sleep(pace)
+			}
+			screen := r.waitScreen("guided 9/9", "verdict STALE_FENCE")
+			require.Contains(t, screen, "worker-A  token 41   REJECTED STALE_FENCE")
+			require.Contains(t, screen, "worker-B  token 42   COMMITTED")
+			require.Regexp(t, `final\s+42`, screen)
+			r.key("u")
+			r.waitScreen("guided 8/9")
+			r.key("Left")
+			r.waitScreen("recorded after action 7 of 8")
+			r.quit()
+		})
 	}
-	r.waitScreen("guided 3/9")
-	r.key("t")
-	r.waitScreen("guided 4/9 · next: step B")
-	for range 5 {
-		r.key("n")
-	}
-	screen := r.waitScreen("guided 9/9", "verdict STALE_FENCE")
-	require.Contains(t, screen, "worker-A  token 41   REJECTED STALE_FENCE")
-	r.quit()
 }

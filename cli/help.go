@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"runtime"
 	"runtime/debug"
 	"strings"
 
@@ -100,8 +101,8 @@ flags:
   --pg DSN                       an existing PostgreSQL instead of an ephemeral cluster;
                                  only schema fencelab is touched
   --allow-unsafe                 let UNSAFE runs write to the --pg server
-  --lease-ttl DURATION           lease TTL (default 30s embedded; on a real Redis 1.5s,
-                                 10s in the explorer, so a step can be read in time)
+  --lease-ttl DURATION           lease TTL (default 30s: a lab's keys expire on the lab
+                                 clock, on a real Redis too; stress: 500ms)
   --lang en|ko                   the language of the narration and a talk's texts
                                  (default: the locale's — LC_ALL, LC_MESSAGES, LANG —
                                  else en); identifiers (STALE_FENCE, keys) stay as they are
@@ -161,19 +162,33 @@ func printHelp(w io.Writer, command string, l lang.Lang) error {
 	return err
 }
 
-// printVersion says which fencelab this is: its module version and the
-// commit it was built from, as the build recorded them.
+// printVersion says which fencelab this is: its module version, the
+// commit it was built from, and how it was built, as the build recorded
+// them.
 func printVersion(w io.Writer) error {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
-		_, err := fmt.Fprintln(w, "fencelab (no build information)")
+		_, err := fmt.Fprintln(w, "fencelab (no build information) · "+runtime.Version()+" "+runtime.GOOS+"/"+runtime.GOARCH)
 		return err
 	}
-	line := "fencelab " + info.Main.Version
+	_, err := fmt.Fprintln(w, versionLine(info))
+	return err
+}
+
+// versionLine is the version's one line. Without a commit (-buildvcs=false,
+// or a build outside a repository) it still says the module version — a
+// release's, or "(devel)" for a build from a checkout — and how the binary
+// was built: Go version, platform and the flags that change what it is.
+func versionLine(info *debug.BuildInfo) string {
 	settings := map[string]string{}
 	for _, s := range info.Settings {
 		settings[s.Key] = s.Value
 	}
+	version := info.Main.Version
+	if version == "" || version == "(devel)" {
+		version = "(devel: built from a checkout, not a release)"
+	}
+	line := "fencelab " + version
 	if rev := settings["vcs.revision"]; rev != "" {
 		line += " · commit " + rev
 		if settings["vcs.modified"] == "true" {
@@ -186,6 +201,22 @@ func printVersion(w io.Writer) error {
 		line += " · no commit recorded (built with -buildvcs=false, or outside a repository)"
 	}
 	line += " · " + info.GoVersion
-	_, err := fmt.Fprintln(w, line)
-	return err
+	if settings["GOOS"] != "" {
+		line += " " + settings["GOOS"] + "/" + settings["GOARCH"]
+	}
+	var how []string
+	for _, flag := range []string{"-compiler", "-buildmode", "-tags", "-trimpath", "-race", "-ldflags", "CGO_ENABLED"} {
+		value, set := settings[flag]
+		switch {
+		case !set || value == "" || flag == "-compiler" && value == "gc" || flag == "-buildmode" && value == "exe":
+		case value == "true":
+			how = append(how, flag)
+		default:
+			how = append(how, flag+"="+value)
+		}
+	}
+	if len(how) > 0 {
+		line += " · built with " + strings.Join(how, " ")
+	}
+	return line
 }

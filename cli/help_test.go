@@ -2,6 +2,7 @@ package cli
 
 import (
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -44,4 +45,19 @@ func TestVersion(t *testing.T) {
 	code, _, stderr = call(t, "version", "extra")
 	require.Equal(t, 2, code)
 	requireOneLine(t, stderr, "version takes no arguments")
+}
+
+// Built with -buildvcs=false (as this machine's GOFLAGS say), the version
+// still says what the binary is: a build from a checkout, by which Go, for
+// which platform, with which flags; a release says its version and commit.
+func TestVersionWithoutACommit(t *testing.T) {
+	line := versionLine(&debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Path: "github.com/fencelab/fencelab", Version: "(devel)"},
+		Settings: []debug.BuildSetting{{Key: "-buildmode", Value: "exe"}, {Key: "-compiler", Value: "gc"}, {Key: "-trimpath", Value: "true"},
+			{Key: "CGO_ENABLED", Value: "0"}, {Key: "GOARCH", Value: "amd64"}, {Key: "GOOS", Value: "linux"}}})
+	require.Equal(t, "fencelab (devel: built from a checkout, not a release) · no commit recorded (built with -buildvcs=false, or outside a repository)"+
+		" · go1.26.8 linux/amd64 · built with -trimpath CGO_ENABLED=0", line)
+	line = versionLine(&debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v1.2.0"},
+		Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "277e966"}, {Key: "vcs.time", Value: "2026-12-01T16:40:00Z"},
+			{Key: "GOARCH", Value: "arm64"}, {Key: "GOOS", Value: "darwin"}}})
+	require.Equal(t, "fencelab v1.2.0 · commit 277e966 of 2026-12-01T16:40:00Z · go1.26.8 darwin/arm64", line)
 }

@@ -26,6 +26,7 @@ func runRace(ctx context.Context, c config, n, free int, stdout, stderr io.Write
 	if free < 0 || free > maxRace {
 		return usageError("--free must be between 0 and %d, got %d", maxRace, free)
 	}
+	c.wallClock = true
 	redis, err := startRedis(ctx, c)
 	if err != nil {
 		return err

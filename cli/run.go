@@ -175,8 +175,8 @@ func keepServer(ctx context.Context, b *backends, stderr io.Writer) error {
 func backendLines(b *backends) string {
 	var sb strings.Builder
 	l := b.Lang
-	redis := l.T("%s (real server; TTLs run on the wall clock)", b.Coordination.Describe())
-	if b.Coordination.Virtual() {
+	redis := l.T("%s (real server; its lab keys expire on the lab clock)", b.Coordination.Describe())
+	if b.redis.Embedded() {
 		redis = l.T("%s (embedded; keys expire on the lab clock)", b.Coordination.Describe())
 	}
 	sb.WriteString(l.T("redis     %s, lease TTL %s\n", redis, b.LeaseTTL))

@@ -153,6 +153,7 @@ func runStress(ctx context.Context, c config, req stressRequest, stdout, stderr 
 	c.leaseTTL = req.LeaseTTL
 	c.pgConnections = req.Workers + 10
 	c.shared = req.Shared
+	c.wallClock = true
 	b, err := startBackends(ctx, c, func(waiting string) { fmt.Fprintf(stderr, "fencelab: %s\n", waiting) })
 	if err != nil {
 		return err
@@ -258,7 +259,7 @@ func stressHeader(b *backends, req stressRequest, l lang.Lang) string {
 		sb.WriteString(wrapped(l.T("shared    resource stress:%s, with every run of --shared %s: the rows are all the runs', the history only this run's", req.Shared, req.Shared), "          "))
 	}
 	redis := l.T("%s (real server; TTLs run on the wall clock)", b.Coordination.Describe())
-	if b.Coordination.Virtual() {
+	if b.redis.Embedded() {
 		redis = l.T("%s (embedded, its TTLs on the wall clock)", b.Coordination.Describe())
 	}
 	sb.WriteString(wrapped(l.T("redis     %s", redis), "          "))

@@ -68,7 +68,9 @@ func loadTrace(path string) (loadedTrace, error) {
 		recorded = &t.Result
 	}
 	mode := t.ModeOf()
-	return loadedTrace{path: path, trace: t, scenario: s.WithSchedule(mode, schedule, recorded), mode: mode}, nil
+	scenario := s.WithSchedule(mode, schedule, recorded)
+	scenario.From, scenario.FromMode = path, mode
+	return loadedTrace{path: path, trace: t, scenario: scenario, mode: mode}, nil
 }
 
 func unwrapPathError(err error) error {

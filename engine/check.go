@@ -551,7 +551,6 @@ type labState struct {
 	eventsAfter []int
 	seenExecs   int
 	world       World
-	expiring    bool
 	jobs        *jobWatch
 	// story, storyLen: the search's place on the guided order (checker.take).
 	story, storyLen int
@@ -573,7 +572,7 @@ func (l *Lab) save(keys []RedisKey, fingerprint [32]byte) *labState {
 	namespace := l.backends.Coordination.Namespace()
 	s := &labState{fingerprint: fingerprint, dump: l.world.Ledger.Dump, provider: l.backends.Provider.Snapshot(),
 		clock: l.clock, events: slices.Clip(l.events), breaks: slices.Clip(l.breaks), log: slices.Clip(l.log),
-		eventsAfter: slices.Clip(l.eventsAfter), seenExecs: l.seenExecs, world: l.world, expiring: l.expiring,
+		eventsAfter: slices.Clip(l.eventsAfter), seenExecs: l.seenExecs, world: l.world,
 		jobs: l.jobWatch.clone(), story: l.story, storyLen: l.storyLen}
 	s.keys = make([]RedisKey, len(keys))
 	for i, k := range keys {
@@ -591,7 +590,17 @@ func (l *Lab) save(keys []RedisKey, fingerprint [32]byte) *labState {
 // it differs from the saved one (the dump the last check read is what the
 // database holds now), and only when the database is next used.
 func (l *Lab) restore(ctx context.Context, s *labState) error {
-	if err := l.backends.Coordination.Restore(ctx, s.keys); err != nil {
+	var from []RedisKey // unknown: every key is written
+	if l.keysRead {
+		namespace := l.backends.Coordination.Namespace()
+		from = make([]RedisKey, len(l.keys))
+		for i, k := range l.keys {
+			k.Key = strings.TrimPrefix(k.Key, namespace)
+			from[i] = k
+		}
+	}
+	if err := l.backends.Coordination.Restore(ctx, from, s.keys); err != nil {
+		l.keysRead = false
 		return err
 	}
 	l.putOffRestore(s.dump)
@@ -604,7 +613,7 @@ func (l *Lab) restore(ctx context.Context, s *labState) error {
 		a.encoded = saved.encoded
 	}
 	l.clock, l.events, l.breaks, l.log, l.eventsAfter = s.clock, s.events, s.breaks, s.log, s.eventsAfter
-	l.seenExecs, l.world, l.expiring = s.seenExecs, s.world, s.expiring
+	l.seenExecs, l.world = s.seenExecs, s.world
 	l.jobWatch = s.jobs.clone()
 	namespace := l.backends.Coordination.Namespace()
 	l.keys = make([]RedisKey, len(s.keys))
@@ -612,7 +621,7 @@ func (l *Lab) restore(ctx context.Context, s *labState) error {
 		k.Key = namespace + k.Key
 		l.keys[i] = k
 	}
-	l.keysAt = time.Now()
+	l.keysRead, l.readAhead = true, nil
 	l.guidedNext, l.offPath = 0, true // the search follows its own story (story)
 	l.story, l.storyLen = s.story, s.storyLen
 	return nil
@@ -878,7 +887,6 @@ type ledgerSum struct {
 // field by field rather than encoded whole; an actor's memory is encoded
 // as JSON (every field of it, whatever is added later), once per change.
 func (l *Lab) fingerprint(keys []RedisKey) [32]byte {
-	virtual := l.backends.Coordination.Virtual()
 	namespace := l.backends.Coordination.Namespace()
 	h := stateHash{sha256.New()}
 	// Moments are taken relative to the lab clock, not the clock itself:
@@ -902,12 +910,8 @@ func (l *Lab) fingerprint(keys []RedisKey) [32]byte {
 	sorted := slices.Clone(keys)
 	slices.SortFunc(sorted, func(a, b RedisKey) int { return strings.Compare(a.Key, b.Key) })
 	for _, k := range sorted {
-		ttl := k.TTL
-		if !virtual && ttl > 0 {
-			ttl = 1 // its milliseconds run on the wall clock
-		}
 		h.str(strings.TrimPrefix(k.Key, namespace), k.Type, k.Role)
-		h.int(int64(ttl))
+		h.int(int64(k.TTL))
 		if len(k.Stamps) == 0 || k.Fields == nil {
 			h.str(k.Value)
 			continue

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/fencelab/fencelab/lang"
 )
@@ -279,10 +278,8 @@ func leaseOf(k RedisKey) (owner string, token int64) {
 // checkLeases finds the breaks of invariant 8 in what one call did to the
 // lab's leases: before and after are the keys around it. Only the clock
 // (a TTL) and a restart (the environment) may end a lease that is not the
-// caller's own; only its holder may extend it. On a real Redis a lease
-// whose TTL could have run out on the wall clock since before was read
-// (elapsed) counts as expired.
-func checkLeases(before, after []RedisKey, c cause, virtual bool, elapsed time.Duration) []Break {
+// caller's own; only its holder may extend it.
+func checkLeases(before, after []RedisKey, c cause) []Break {
 	if c.clock || c.restart || c.actor == nil {
 		return nil
 	}
@@ -303,17 +300,12 @@ func checkLeases(before, after []RedisKey, c cause, virtual bool, elapsed time.D
 		if k.Role == RoleLease {
 			which = lang.P("token %d", token)
 		}
-		mayHaveExpired := !virtual && k.TTL > 0 && k.TTL <= elapsed+realExpiryWindow
-		slack := time.Duration(0)
-		if !virtual {
-			slack = elapsed + realExpiryWindow
-		}
 		k2, still := now[k.Key]
 		switch {
-		case (!still || k2.Value != k.Value) && !mayHaveExpired:
+		case !still || k2.Value != k.Value:
 			breaks = append(breaks, newBreak(8, anomalies[8], lang.P("%s's lease (%s) was ended by a step of %s, which does not hold it: neither its holder's release nor its TTL",
 				holder, which, c.actor.Name)))
-		case still && k2.Value == k.Value && k.TTL > 0 && k2.TTL > k.TTL+slack:
+		case still && k2.Value == k.Value && k.TTL > 0 && k2.TTL > k.TTL:
 			breaks = append(breaks, newBreak(8, anomalies[8], lang.P("%s's lease (%s) was extended by a step of %s, which does not hold it",
 				holder, which, c.actor.Name)))
 		}
@@ -349,26 +341,20 @@ func (l *Lab) checkInvariants(ctx context.Context) error {
 	for _, b := range l.breaks {
 		seen[b.Detail] = true
 	}
-	jobs, err := l.backends.Coordination.Jobs(ctx)
-	if err != nil {
-		return err
+	keys := l.readAhead
+	l.readAhead = nil
+	if keys == nil {
+		if keys, err = l.backends.Coordination.Keys(ctx); err != nil {
+			return err
+		}
 	}
-	keys, err := l.backends.Coordination.Keys(ctx)
-	if err != nil {
-		return err
-	}
-	read, virtual := time.Now(), l.backends.Coordination.Virtual()
-	if !virtual && hasTTL(keys) {
-		// A key with a TTL that the wall clock runs down before anyone
-		// advances the lab clock.
-		l.expiring = true
-	}
+	jobs := l.backends.Coordination.JobsIn(keys)
 	applications := l.backends.Provider.Applications()
 	l.world = World{Ledger: state, Applications: applications, Jobs: jobs}
 	found := append(CheckLedger(state, l.seenExecs), CheckEffects(applications)...)
 	found = append(found, l.jobWatch.check(jobs, l.cause.clock || l.cause.restart)...)
-	found = append(found, checkLeases(l.keys, keys, l.cause, virtual, read.Sub(l.keysAt))...)
-	l.keys, l.keysAt, l.cause = keys, read, cause{}
+	found = append(found, checkLeases(l.keys, keys, l.cause)...)
+	l.keys, l.keysRead, l.cause = keys, true, cause{}
 	for _, b := range found {
 		if seen[b.Detail] {
 			continue

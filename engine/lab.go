@@ -35,8 +35,7 @@ var (
 	ErrUnknownActor  = lang.Error("no such actor")
 	ErrGuidedDone    = lang.Error("the guided order is over")
 	ErrNothingToUndo = lang.Error("nothing to undo")
-	ErrUndoNeedsLab  = lang.Error("undo replays on the lab clock; a real Redis's TTLs run on the wall clock")
-	ErrGuardsNeedLab = lang.Error("on a real Redis the guards change only before the first action (its TTLs run on the wall clock, and the run so far cannot be replayed)")
+	ErrWallClock     = lang.Error("a lab needs its Redis on the lab clock (a real server's: Coordination.FollowLabClock)")
 	ErrNoExpiry      = lang.Error("no key in Redis has a TTL")
 	ErrOffPath       = lang.Error("you left the guided order")
 	ErrNoGuards      = lang.Error("UNSAFE is the naive code: it has no guards to remove")
@@ -77,11 +76,16 @@ type Lab struct {
 	seenExecs int // executions already checked against invariant 2
 	jobWatch  *jobWatch
 	// world is the state the last invariant check read, for the checker;
-	// keys are the lab's keys it read, and keysAt when (invariant 8
-	// compares the keys an action leaves with these).
-	world  World
-	keys   []RedisKey
-	keysAt time.Time
+	// keys are the lab's keys it read (invariant 8 compares the keys an
+	// action leaves with these); keysRead: they are what Redis holds now,
+	// read after the last action or restored (a restore writes only what
+	// differs from them).
+	world    World
+	keys     []RedisKey
+	keysRead bool
+	// readAhead: the keys an action read once it was done (a clock
+	// advance, to say what expired), for the invariant check after it.
+	readAhead []RedisKey
 	// cause is what the action being taken is, for invariants 6 and 8.
 	cause cause
 	// hashed is the hash of the world's rows, for fingerprints.
@@ -99,9 +103,6 @@ type Lab struct {
 	checking   bool
 	ledgerRead bool
 	readAt     uint64
-	// expiring: on a real Redis, a key with a TTL was seen since the clock
-	// last advanced, so when none is left it ran out on the wall clock.
-	expiring bool
 }
 
 // cause is who or what made the changes an invariant check sees.
@@ -114,6 +115,9 @@ type cause struct {
 // NewLab opens the lab's connections and resets the backends to the
 // scenario's seeded state.
 func NewLab(ctx context.Context, backends Backends, scenario *Scenario, mode Mode) (*Lab, error) {
+	if !backends.Coordination.Virtual() {
+		return nil, ErrWallClock
+	}
 	l := &Lab{scenario: scenario, mode: mode, backends: backends, lang: backends.Lang}
 	if mode == Safe {
 		l.without = backends.Without
@@ -200,7 +204,7 @@ func (l *Lab) Reset(ctx context.Context) error {
 	l.guided = l.scenario.Guided(l.mode)
 	l.guidedNext, l.offPath, l.seenExecs = 0, false, 0
 	l.jobWatch = newJobWatch()
-	l.world, l.keys, l.keysAt, l.ledgerRead, l.expiring = World{}, nil, time.Time{}, false, false
+	l.world, l.keys, l.keysRead, l.readAhead, l.ledgerRead = World{}, nil, false, nil, false
 	return nil
 }
 
@@ -294,7 +298,7 @@ func (l *Lab) take(ctx context.Context, action Action) error {
 }
 
 // Undo resets the lab and replays every action but the last, on the lab
-// clock. It needs the embedded Redis: a real one cannot rewind its TTLs.
+// clock.
 func (l *Lab) Undo(ctx context.Context) error {
 	if len(l.log) == 0 {
 		return ErrNothingToUndo
@@ -307,7 +311,6 @@ func (l *Lab) Actions() int { return len(l.log) }
 
 // Rewind takes the lab back to where it was after its first n actions:
 // it resets and replays them on the lab clock; the later ones are dropped.
-// It needs the embedded Redis, as Undo does.
 func (l *Lab) Rewind(ctx context.Context, n int) error {
 	if n < 0 || n > len(l.log) {
 		return fmt.Errorf("cannot go back to action %d of %d", n, len(l.log))
@@ -321,11 +324,8 @@ func (l *Lab) Rewind(ctx context.Context, n int) error {
 // Replay resets the lab and takes the actions again, on the lab clock:
 // undo, time travel and a change of the guards removed. after, if set, is
 // called once the lab is reset and after each action (a screen records a
-// snapshot there). It needs the embedded Redis, as Undo does.
+// snapshot there).
 func (l *Lab) Replay(ctx context.Context, actions []Action, after func() error) error {
-	if !l.backends.Coordination.Virtual() {
-		return ErrUndoNeedsLab
-	}
 	actions = slices.Clone(actions)
 	if err := l.Reset(ctx); err != nil {
 		return err
@@ -353,15 +353,10 @@ func (l *Lab) Replay(ctx context.Context, actions []Action, after func() error) 
 // the same schedule with and without a guard — as far as the actions can
 // still be taken: one the new code makes impossible (an actor that
 // finished sooner) ends the replay there, and the error says where. In
-// UNSAFE there are no guards to remove. On a real Redis nothing can be
-// replayed (its TTLs run on the wall clock): the set changes only before
-// the first action.
+// UNSAFE there are no guards to remove.
 func (l *Lab) SetWithout(ctx context.Context, without GuardSet, after func() error) error {
 	if l.mode == Unsafe {
 		return ErrNoGuards
-	}
-	if !l.backends.Coordination.Virtual() && len(l.log) > 0 {
-		return ErrGuardsNeedLab
 	}
 	l.without = without
 	if len(l.log) == 0 {
@@ -394,6 +389,9 @@ func (l *Lab) apply(ctx context.Context, action Action) error {
 // break is pinned on the round trip that made it.
 func (l *Lab) applyLogged(ctx context.Context, action Action) (loggedAction, error) {
 	entry := loggedAction{Action: action}
+	if err := l.noticeLostKeys(ctx); err != nil {
+		return entry, err
+	}
 	if action.Kind != StepActor && action.Kind != CallActor {
 		l.cause = cause{clock: action.Kind == AdvanceClock || action.Kind == AdvanceToExpiry}
 		if err := l.perform(ctx, action); err != nil {
@@ -459,7 +457,8 @@ func (l *Lab) call(ctx context.Context, a *Actor) (ended bool, err error) {
 	step := a.program[a.pc]
 	calls := step.calls()
 	c := calls[a.call]
-	a.encoded = nil // the call may change its memory
+	a.encoded = nil    // the call may change its memory
+	l.keysRead = false // and the keys, until the invariant check reads them
 	outcome, err := c.Run(ctx, &Turn{lab: l, Actor: a})
 	if err != nil {
 		l.emit(Event{Actor: a.Name, Layer: LayerAPI, Code: a.Name + "_ERROR", State: "ERROR", Detail: err.Error()})
@@ -527,10 +526,11 @@ func (l *Lab) setPaused(name string, paused bool, why string) error {
 }
 
 func (l *Lab) advance(ctx context.Context, by time.Duration) error {
-	before, err := l.backends.Coordination.Keys(ctx)
+	before, err := l.currentKeys(ctx)
 	if err != nil {
 		return err
 	}
+	l.keysRead = false // until the invariant check reads them after it
 	if err := l.backends.Coordination.Elapse(ctx, by); err != nil {
 		return err
 	}
@@ -539,7 +539,7 @@ func (l *Lab) advance(ctx context.Context, by time.Duration) error {
 	if err != nil {
 		return err
 	}
-	l.expiring = hasTTL(after)
+	l.readAhead = after // the invariant check's read
 	detail := lang.P("lab clock +%s → %s", by, FormatClock(l.clock))
 	narration := l.lang.T("%s passes; nothing in Redis expires.", by)
 	if gone := vanished(before, after); len(gone) > 0 {
@@ -550,14 +550,9 @@ func (l *Lab) advance(ctx context.Context, by time.Duration) error {
 	return nil
 }
 
-// realExpiryWindow groups the TTLs on a real server that count as one
-// expiry: keys set within it of each other.
-const realExpiryWindow = 250 * time.Millisecond
-
-// advanceToExpiry advances exactly to the soonest TTL among the lab keys
-// (on a real server, a moment past it, so the key is surely gone).
+// advanceToExpiry advances exactly to the soonest TTL among the lab keys.
 func (l *Lab) advanceToExpiry(ctx context.Context) error {
-	keys, err := l.backends.Coordination.Keys(ctx)
+	keys, err := l.currentKeys(ctx)
 	if err != nil {
 		return err
 	}
@@ -567,33 +562,48 @@ func (l *Lab) advanceToExpiry(ctx context.Context) error {
 			soonest = k.TTL
 		}
 	}
-	if soonest == 0 && l.expiring && !l.backends.Coordination.Virtual() {
-		// Nothing to wait for: what had a TTL ran out on the wall clock
-		// (while someone read the screen, say). That is the expiry asked
-		// for; the lab clock stays where it is.
-		l.expiring = false
-		l.emitTold(Event{Actor: "clock", Layer: LayerCoordination, Code: "CLOCK_ADVANCE", State: "ALREADY_EXPIRED",
-			Narration: l.lang.T("The lease already ran out on the real clock: Redis has dropped it, and whoever held it was not told.")},
-			lang.P("every key with a TTL has already expired on the wall clock: nothing to wait for"))
-		return nil
-	}
 	if soonest == 0 {
 		return ErrNoExpiry
 	}
-	if !l.backends.Coordination.Virtual() {
-		// On a real server, keys a worker took together (its leader and
-		// resource leases) were set a few milliseconds apart; they expire
-		// together on the lab clock, so wait for the last of them, and a
-		// moment more.
-		together := soonest
-		for _, k := range keys {
-			if k.TTL > 0 && k.TTL <= soonest+realExpiryWindow {
-				together = max(together, k.TTL)
-			}
-		}
-		soonest = together + 10*time.Millisecond
-	}
 	return l.advance(ctx, soonest)
+}
+
+// ErrKeysLost is a search's error when keys vanished from a real server
+// outside its actions: the states after that are not the lab clock's.
+var ErrKeysLost = lang.Error("lab keys vanished from Redis outside the lab clock")
+
+// noticeLostKeys tells of the lab keys a real server lost between actions
+// (Coordination.LostKeys), before the next action: the invariant checks
+// then do not pin their loss on it. A search, which nobody else touches,
+// asks only what was seen; it cannot go on from such a state.
+func (l *Lab) noticeLostKeys(ctx context.Context) error {
+	lost, err := l.backends.Coordination.LostKeys(ctx, !l.checking)
+	if err != nil || len(lost) == 0 {
+		return err
+	}
+	sort.Strings(lost)
+	if l.checking {
+		return fmt.Errorf("%w: %s", ErrKeysLost, strings.Join(lost, ", "))
+	}
+	gone := map[string]bool{}
+	for _, k := range lost {
+		gone[k] = true
+	}
+	l.keys = slices.DeleteFunc(slices.Clone(l.keys), func(k RedisKey) bool { return gone[k.Key] })
+	l.emitTold(Event{Actor: "clock", Layer: LayerCoordination, Code: "KEYS_LOST", State: "LOST",
+		Narration: l.lang.T("Redis dropped %s on its own, outside the lab clock: its TTL ran out on the wall clock while fencelab was not there to keep it (stopped or suspended for more than a second), or somebody deleted it. From here on the run is not the lab clock's alone.", strings.Join(lost, ", "))},
+		lang.P("gone from Redis outside the lab clock: %s", strings.Join(lost, ", ")))
+	return nil
+}
+
+// currentKeys are the lab's keys: as the last invariant check read them
+// or a restore wrote them, when nothing changed them since (keysRead), or
+// read now.
+func (l *Lab) currentKeys(ctx context.Context) ([]RedisKey, error) {
+	if l.keysRead {
+		return l.keys, nil
+	}
+	return l.backends.Coordination.Keys(ctx)
 }
 
 func hasTTL(keys []RedisKey) bool {

@@ -200,13 +200,17 @@ type Coordination interface {
 	Client(actor string) RedisClient
 	// Jobs reads every job hash and running pointer of the lab.
 	Jobs(ctx context.Context) (JobsState, error)
+	// JobsIn is what Jobs would read, from keys Keys just read.
+	JobsIn(keys []RedisKey) JobsState
 	// Wipe deletes every key under the lab's prefix, and nothing else.
 	Wipe(ctx context.Context) error
 	// Keys lists the lab's keys, sorted.
 	Keys(ctx context.Context) ([]RedisKey, error)
-	// Restore makes the lab's keys exactly these, as Keys read them but
-	// named relative to Namespace, each with the TTL it had left.
-	Restore(ctx context.Context, keys []RedisKey) error
+	// Restore makes the lab's keys exactly to, as Keys read them but named
+	// relative to Namespace, each with the TTL it had left. from, when not
+	// nil, is what the lab's keys are now (as read last, named alike): a
+	// real server is then written only where the two differ.
+	Restore(ctx context.Context, from, to []RedisKey) error
 	// ConflictKeyNames are the names of the keys that hold a conflict
 	// key's lease, counter and epoch, as Keys lists them.
 	ConflictKeyNames(conflictKey string) []string
@@ -215,8 +219,16 @@ type Coordination interface {
 	// Elapse lets d of lab time pass for key expiry: the embedded server
 	// fast-forwards, a real one is waited on.
 	Elapse(ctx context.Context, d time.Duration) error
-	// Virtual reports whether Elapse is instant (undo needs that).
+	// Virtual reports whether the keys' TTLs follow the lab clock, so that
+	// Elapse is instant (undo, time travel and check need that): the
+	// embedded server's always, a real server's while the lab keeps it so.
 	Virtual() bool
+	// LostKeys are the lab keys that vanished outside the lab's actions
+	// since the last call: on a real server, a key whose server TTL ran out
+	// on the wall clock while fencelab was stopped, or that somebody
+	// deleted. The lab clock no longer governs them. now: look for them on
+	// the server first (a round trip) rather than report what was seen.
+	LostKeys(ctx context.Context, now bool) ([]string, error)
 	// Restart loses every key as a Redis restart without persistence does.
 	// The embedded server is really restarted; on a real one only the lab's
 	// keys are deleted (restarted reports which happened).

@@ -149,20 +149,16 @@ func TestCheckLeases(t *testing.T) {
 		return out
 	}
 	// The holder releases or renews its own; the clock and a restart end anyone's.
-	require.Empty(t, checkLeases(held, nil, cause{actor: b}, true, 0))
-	require.Empty(t, checkLeases(held, []RedisKey{lease("worker-B|42", 30*time.Second)}, cause{actor: b}, true, 0))
-	require.Empty(t, checkLeases(held, nil, cause{clock: true}, true, 0))
-	require.Empty(t, checkLeases(held, nil, cause{actor: a, restart: true}, true, 0))
+	require.Empty(t, checkLeases(held, nil, cause{actor: b}))
+	require.Empty(t, checkLeases(held, []RedisKey{lease("worker-B|42", 30*time.Second)}, cause{actor: b}))
+	require.Empty(t, checkLeases(held, nil, cause{clock: true}))
+	require.Empty(t, checkLeases(held, nil, cause{actor: a, restart: true}))
 	// Another worker deletes, replaces or extends it.
 	require.Equal(t, []string{"worker-B's lease (token 42) was ended by a step of A, which does not hold it: neither its holder's release nor its TTL"},
-		said(checkLeases(held, nil, cause{actor: a}, true, 0)))
-	require.Len(t, checkLeases(held, []RedisKey{lease("worker-A|43", 30*time.Second)}, cause{actor: a}, true, 0), 1)
+		said(checkLeases(held, nil, cause{actor: a})))
+	require.Len(t, checkLeases(held, []RedisKey{lease("worker-A|43", 30*time.Second)}, cause{actor: a}), 1)
 	require.Equal(t, []string{"worker-B's lease (token 42) was extended by a step of A, which does not hold it"},
-		said(checkLeases(held, []RedisKey{lease("worker-B|42", 30*time.Second)}, cause{actor: a}, true, 0)))
-	// On a real Redis, a lease whose TTL ran out on the wall clock since it
-	// was read is not another's doing.
-	require.Empty(t, checkLeases(held, nil, cause{actor: a}, false, 25*time.Second))
-	require.Len(t, checkLeases(held, nil, cause{actor: a}, false, time.Second), 1)
+		said(checkLeases(held, []RedisKey{lease("worker-B|42", 30*time.Second)}, cause{actor: a})))
 }
 
 func TestOneLine(t *testing.T) {

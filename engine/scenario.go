@@ -73,6 +73,12 @@ type Scenario struct {
 	Shortfall string
 	// ProviderScript scripts the provider per OperationId.
 	ProviderScript map[string]string
+	// From, when set, is where the guided order of mode FromMode came from
+	// (a trace file): the scenario is the catalog's with that schedule
+	// instead of the seed's timeline (WithSchedule), and the explorer says
+	// whose story it follows.
+	From     string
+	FromMode Mode
 }
 
 // Measure is what a scenario's expected and final values count, read from

@@ -13,8 +13,7 @@ type Snapshot struct {
 	Clock    time.Duration
 	Now      time.Time
 
-	RedisName    string
-	RedisVirtual bool
+	RedisName string
 	// RedisNamespace starts the name of every lab key (fencelab:, or
 	// fencelab:RUN: on a shared server).
 	RedisNamespace string
@@ -96,7 +95,6 @@ func (l *Lab) Snapshot(ctx context.Context) (Snapshot, error) {
 		Clock:          l.clock,
 		Now:            l.Now(),
 		RedisName:      l.backends.Coordination.Describe(),
-		RedisVirtual:   l.backends.Coordination.Virtual(),
 		RedisNamespace: l.backends.Coordination.Namespace(),
 		DatabaseName:   l.backends.Database.Describe(),
 		DSN:            l.backends.Database.DSN(),

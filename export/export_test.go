@@ -193,6 +193,18 @@ func TestMermaidIsWellFormed(t *testing.T) {
 					require.True(t, id == "" || declared[id], "an undeclared participant: %q", line)
 				}
 				checkText(line, m[4])
+				// A note's lines fit its box: about 24 columns a participant
+				// it spans (a word longer than that stands alone).
+				columns := 24
+				if m[2] != "" {
+					from, _ := strconv.Atoi(strings.TrimPrefix(m[1], "a"))
+					to, _ := strconv.Atoi(strings.TrimPrefix(m[2], "a"))
+					columns *= to - from + 1
+				}
+				for _, shown := range strings.Split(entity.ReplaceAllString(m[4], "#"), "<br/>") {
+					require.True(t, ansi.StringWidth(shown) <= columns || !strings.Contains(shown, " "),
+						"a note line wider than its box (%d columns): %q in %q", columns, shown, line)
+				}
 			default:
 				t.Fatalf("not a sequence diagram statement: %q", line)
 			}

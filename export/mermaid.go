@@ -48,6 +48,10 @@ func Mermaid(w io.Writer, s Session) error {
 	if len(actors) > 1 {
 		span += "," + actors[len(actors)-1]
 	}
+	// A note's box is as wide as the participants it spans, and Mermaid
+	// does not wrap its text: it is broken into lines that fit, about
+	// noteColumns a participant.
+	spanColumns := noteColumns * len(actors)
 
 	for k, step := range s.Steps[1:] {
 		p.printf("    %%%% action %d: %s\n", k+1, mermaidText(step.Action.Words().In(s.Lang)))
@@ -56,24 +60,24 @@ func Mermaid(w io.Writer, s Session) error {
 			store := stores[e.Layer]
 			switch {
 			case e.Actor == "clock":
-				p.printf("    Note over %s: %s %s · %s\n", span, seq(e.Sequence), s.Lang.T("lab clock %s", engine.FormatClock(e.At)), mermaidText(e.Said()))
+				p.printf("    Note over %s: %s\n", span, mermaidWrapped(seq(e.Sequence)+" "+s.Lang.T("lab clock %s", engine.FormatClock(e.At))+" · "+e.Said(), spanColumns))
 			case e.Actor == "lab":
-				p.printf("    Note over %s: %s ✗ %s %s\n", span, seq(e.Sequence), e.Code, mermaidText(e.Said()))
+				p.printf("    Note over %s: %s\n", span, mermaidWrapped(seq(e.Sequence)+" ✗ "+e.Code+" "+e.Said(), spanColumns))
 			case !isActor:
-				p.printf("    Note over %s: %s %s %s\n", span, seq(e.Sequence), e.Code, mermaidText(e.Said()))
+				p.printf("    Note over %s: %s\n", span, mermaidWrapped(seq(e.Sequence)+" "+e.Code+" "+e.Said(), spanColumns))
 			case strings.Contains(e.Code, "RESTART"):
 				p.printf("    %s->>redis: %s %s\n", id, seq(e.Sequence), e.Code)
-				p.printf("    Note over redis: %s · %s\n", e.State, mermaidText(e.Said()))
+				p.printf("    Note over redis: %s\n", mermaidWrapped(e.State+" · "+e.Said(), noteColumns))
 			case e.Layer == engine.LayerAPI || store == "":
 				// The actor's own doing: a pause, a resume, work in memory.
-				p.printf("    Note over %s: %s %s · %s\n", id, seq(e.Sequence), e.State, mermaidText(e.Said()))
+				p.printf("    Note over %s: %s\n", id, mermaidWrapped(seq(e.Sequence)+" "+e.State+" · "+e.Said(), noteColumns))
 			case e.State == "REJECTED" || e.State == "REFUSED":
 				label := e.Said()
 				if e.Guard != "" {
 					label = s.Lang.T("guard: %s", e.GuardSaid())
 				}
 				p.printf("    %s-x%s: %s %s %s\n", id, store, seq(e.Sequence), e.Code, mermaidText(label))
-				p.printf("    Note right of %s: %s · %s\n", store, e.State, mermaidText(e.Said()))
+				p.printf("    Note right of %s: %s\n", store, mermaidWrapped(e.State+" · "+e.Said(), noteColumns))
 			default:
 				p.printf("    %s->>%s: %s %s %s\n", id, store, seq(e.Sequence), e.Code, mermaidText(e.Said()))
 				answer := e.State
@@ -85,8 +89,8 @@ func Mermaid(w io.Writer, s Session) error {
 		}
 	}
 	r := final.Result
-	p.printf("    Note over %s: %s\n", span, s.Lang.T("result · expected %d · final %d · fence %s · verdict %s", r.Expected, r.Final,
-		engine.FenceIn(r.LastAcceptedFence, s.Lang), mermaidText(s.Verdict())))
+	p.printf("    Note over %s: %s\n", span, mermaidWrapped(s.Lang.T("result · expected %d · final %d · fence %s · verdict %s", r.Expected, r.Final,
+		engine.FenceIn(r.LastAcceptedFence, s.Lang), s.Verdict()), spanColumns))
 	return p.err
 }
 
@@ -94,16 +98,27 @@ func Mermaid(w io.Writer, s Session) error {
 // its entity code, which Mermaid shows as '#'.
 func seq(n int) string { return fmt.Sprintf("#35;%d", n) }
 
+// noteColumns is about how many columns of text a note's box holds per
+// participant it spans (Mermaid's default: 150px wide, its font about 8px
+// a column; a Korean syllable takes two).
+const noteColumns = 24
+
 // mermaidText makes text safe after a colon or as an alias in a sequence
 // diagram: one line, no ';' (it ends a statement) and no '#' (it starts an
 // entity code), long text broken with <br/>.
-func mermaidText(text string) string {
+func mermaidText(text string) string { return mermaidWrapped(text, 70) }
+
+// mermaidWrapped is mermaidText broken into lines of at most columns (a
+// word longer than that stands alone on its line). The '#' of a sequence
+// number (#35;) counts as the one column it shows.
+func mermaidWrapped(text string, columns int) string {
 	text = strings.Join(strings.Fields(text), " ")
-	text = strings.NewReplacer("#", "#35;", ";", "#59;", "%%", "%").Replace(text)
+	text = strings.NewReplacer("#35;", "#", "#59;", ";").Replace(text) // already escaped
+	shown := func(s string) int { return ansi.StringWidth(s) }
 	var lines []string
 	line := ""
 	for _, word := range strings.Fields(text) {
-		if line != "" && ansi.StringWidth(line)+1+ansi.StringWidth(word) > 70 { // columns: a Korean syllable takes two
+		if line != "" && shown(line)+1+shown(word) > columns {
 			lines = append(lines, line)
 			line = ""
 		}
@@ -112,5 +127,9 @@ func mermaidText(text string) string {
 		}
 		line += word
 	}
-	return strings.Join(append(lines, line), "<br/>")
+	lines = append(lines, line)
+	for i, l := range lines {
+		lines[i] = strings.NewReplacer("#", "#35;", ";", "#59;", "%%", "%").Replace(l)
+	}
+	return strings.Join(lines, "<br/>")
 }

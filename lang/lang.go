@@ -57,7 +57,16 @@ func (l Lang) T(format string, args ...any) string {
 	if len(args) == 0 {
 		return format
 	}
-	return fmt.Sprintf(format, args...)
+	return l.fit(fmt.Sprintf(format, args...))
+}
+
+// fit settles what depends on the words an argument became: in Korean, a
+// particle after a number (토큰 42가, 토큰 41이).
+func (l Lang) fit(text string) string {
+	if l == Ko {
+		return particlesAfterNumbers(text)
+	}
+	return text
 }
 
 // translate is a format in the language.
@@ -106,7 +115,7 @@ func (p Phrase) In(l Lang) string {
 		return l.T(p.Format)
 	}
 	// %w wraps an error for errors.Is; said, it is the error's text.
-	return fmt.Sprintf(strings.ReplaceAll(l.translate(p.Format), "%w", "%v"), args...)
+	return l.fit(fmt.Sprintf(strings.ReplaceAll(l.translate(p.Format), "%w", "%v"), args...))
 }
 
 // String is the phrase in English.

@@ -218,11 +218,8 @@ func newLab(t *testing.T, redis *redisstore.Coordination, s *engine.Scenario, mo
 
 func newLabOn(t *testing.T, redis *redisstore.Coordination, db engine.Database, s *engine.Scenario, mode engine.Mode) *engine.Lab {
 	t.Helper()
-	ttl := 30 * time.Second
-	if !redis.Virtual() {
-		ttl = 300 * time.Millisecond // the real server's TTLs are waited out
-	}
-	backends := engine.Backends{Coordination: redis, Database: db, Provider: provider.New(), LeaseTTL: ttl}
+	redis.FollowLabClock() // a real server's keys on the lab clock, as fencelab keeps them
+	backends := engine.Backends{Coordination: redis, Database: db, Provider: provider.New(), LeaseTTL: 30 * time.Second}
 	lab, err := engine.NewLab(context.Background(), backends, s, mode)
 	require.NoError(t, err)
 	t.Cleanup(func() { lab.Close(context.Background()) })

@@ -67,3 +67,37 @@ func BenchmarkBareSchedule(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "schedules/s")
 }
+
+// BenchmarkCheckRedis compares the checker on the embedded Redis (the
+// baseline) and on a real redis-server kept on the lab clock, two labs
+// each, on a job scenario: a real server's reads are round trips, the
+// embedded one's are its memory. The ratio of their ns/op is the cost of
+// a real server.
+func BenchmarkCheckRedis(b *testing.B) {
+	s, _ := scenarios.ByID("pointer-ownership")
+	for _, server := range []string{"embedded", "redis-server"} {
+		b.Run("redis="+server, func(b *testing.B) {
+			var labs []*engine.Lab
+			for range 2 {
+				redis := storetest.Embedded(b)
+				if server == "redis-server" {
+					redis = storetest.RealRedis(b)
+					redis.FollowLabClock()
+				}
+				lab, err := engine.NewLab(context.Background(), engine.Backends{Coordination: redis, Database: storetest.Database(b),
+					Provider: provider.New(), LeaseTTL: 30 * time.Second}, s, engine.Unsafe)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.Cleanup(func() { lab.Close(context.Background()) })
+				labs = append(labs, lab)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := engine.Check(context.Background(), labs, engine.CheckOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

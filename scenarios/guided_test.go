@@ -11,6 +11,7 @@ import (
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/scenarios"
+	"github.com/fencelab/fencelab/store/provider"
 	"github.com/fencelab/fencelab/store/storetest"
 )
 
@@ -83,38 +84,78 @@ func TestGuidedPathFollowsTheUserAndRefusesOffIt(t *testing.T) {
 	})
 }
 
-// On a real Redis a lease runs out on the wall clock while someone reads
-// the screen. The expiry the guided order asks for then has already
-// happened: t moves on (the lab clock stays) instead of answering that no
-// key has a TTL, and the story ends as the catalog says.
-func TestAnExpiryThatAlreadyHappenedOnARealRedis(t *testing.T) {
+// On a real Redis kept on the lab clock, leases do not run out while
+// someone reads the screen, only when the lab clock moves, whatever the
+// pace: with the lease TTL under a second and the wall clock running past
+// it between steps, the story ends as on the embedded server. The server
+// keeps real TTLs (the lab's and a second), and undo replays on it.
+func TestARealRedisOnTheLabClock(t *testing.T) {
 	ctx := context.Background()
 	s, _ := scenarios.ByID("lease-overrun")
-	lab := newLab(t, storetest.RealRedis(t), s, engine.Safe)
+	redis := storetest.RealRedis(t)
+	redis.FollowLabClock()
+	lab, err := engine.NewLab(ctx, engine.Backends{Coordination: redis, Database: storetest.Database(t),
+		Provider: provider.New(), LeaseTTL: 600 * time.Millisecond}, s, engine.Safe)
+	require.NoError(t, err)
+	t.Cleanup(func() { lab.Close(ctx) })
 	for range 3 { // A leads, takes 41, pauses
 		require.NoError(t, lab.Next(ctx))
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		keys, err := lab.Backends().Coordination.Keys(ctx)
-		require.NoError(t, err)
-		if len(keys) == 2 { // the counter and the epoch: both leases are gone
-			break
+	time.Sleep(2 * time.Second) // three times the lease, on the wall clock
+	keys, err := redis.Keys(ctx)
+	require.NoError(t, err)
+	leases := 0
+	for _, k := range keys {
+		if k.Role == engine.RoleLease || k.Role == engine.RoleLeader {
+			leases++
+			require.Equal(t, 600*time.Millisecond, k.TTL, "%s: the lab TTL, untouched by the wall clock", k.Key)
+			left := storetest.ServerTTL(t, redis, k.Key)
+			require.Greater(t, left, time.Duration(0), "%s has a real TTL on the server", k.Key)
+			require.LessOrEqual(t, left, 600*time.Millisecond+time.Second, "%s: the lab's TTL and at most a second", k.Key)
 		}
-		require.True(t, time.Now().Before(deadline), "the leases never expired: %v", keys)
-		time.Sleep(20 * time.Millisecond)
 	}
-	require.NoError(t, lab.Next(ctx), "the expiry already happened")
-	events := lab.Events()
-	require.Equal(t, "ALREADY_EXPIRED", events[len(events)-1].State)
+	require.Equal(t, 2, leases, "A's leader and resource leases are still there: %v", keys)
 	require.NoError(t, lab.RunGuided(ctx))
 	result, err := lab.Result(ctx)
 	require.NoError(t, err)
 	require.True(t, result.AsPredicted(), "%s", result.Verdict)
+	require.Equal(t, int64(42), result.Final)
 
-	// With nothing that ever had a TTL, there is still nothing to advance to.
+	// Undo replays on the lab clock: the run can go back and on again.
+	require.NoError(t, lab.Undo(ctx))
+	require.NoError(t, lab.RunGuided(ctx))
+	again, err := lab.Result(ctx)
+	require.NoError(t, err)
+	require.Equal(t, result.Verdict, again.Verdict)
+
+	// With nothing that ever had a TTL, there is nothing to advance to.
 	require.NoError(t, lab.Reset(ctx))
 	require.ErrorIs(t, lab.Do(ctx, engine.AdvanceToNextExpiry()), engine.ErrNoExpiry)
+}
+
+// A key the lab clock keeps can still vanish from under it: deleted by
+// somebody, or its server TTL run out while fencelab was stopped. The next
+// action says so, and no invariant blames the actor who takes it.
+func TestAKeyLostOutsideTheLabClock(t *testing.T) {
+	ctx := context.Background()
+	s, _ := scenarios.ByID("lease-overrun")
+	redis := storetest.RealRedis(t)
+	lab := newLab(t, redis, s, engine.Safe)
+	require.NoError(t, lab.Do(ctx, engine.Do("A"))) // A's leader lease
+	require.NoError(t, lab.Do(ctx, engine.Do("A"))) // token 41
+	lease := labKeys(t, redis, ":lease")
+	require.Len(t, lease, 1)
+	storetest.DeleteOnServer(t, redis, lease[0]) // as redis-cli DEL would
+	require.NoError(t, lab.Do(ctx, engine.Do("B")))
+	var lost *engine.Event
+	for i, e := range lab.Events() {
+		if e.Code == "KEYS_LOST" {
+			lost = &lab.Events()[i]
+		}
+	}
+	require.NotNil(t, lost, "the lost lease is told")
+	require.Contains(t, lost.Detail, lease[0])
+	require.Empty(t, lab.Breaks(), "B's step did not end A's lease")
 }
 
 // An actor's truth is the lease it really takes: region-partition's B holds

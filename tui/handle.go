@@ -68,12 +68,22 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.setStatus(m.styles.T("there is no actor %d here", i+1), false)
 			return m, nil
 		}
-		// Stepping does not move the selection: p still acts on the actor
-		// chosen with tab, as in "pause A, step B until it commits, resume A".
-		// A digit makes one call: a step of several round trips (a read,
-		// then a write) can be interleaved by hand, as check does.
+		// A digit selects its actor too, so p acts on the actor last
+		// stepped: "1 1 p" pauses A; "1" on a paused A selects it (and
+		// says it is paused), "p" resumes it. A digit makes one call: a
+		// step of several round trips (a read, then a write) can be
+		// interleaved by hand, as check does.
+		m.workers.selected = i
 		name := m.snap.Actors[i].Name
-		return m, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Do(ctx, engine.DoCall(name)) })
+		st := m.styles
+		return m, m.run(func(ctx context.Context, lab *engine.Lab) error {
+			// A paused actor is selected, not stepped: that is no failure,
+			// and keys pressed after it ("1 p 1") still come.
+			if a, err := lab.Actor(name); err == nil && a.Paused {
+				return &notice{st.T("%s is paused (%s): selected — p resumes it", a.Name, a.Pause)}
+			}
+			return lab.Do(ctx, engine.DoCall(name))
+		})
 	case key.Matches(msg, m.keys.Select):
 		m.workers.Update(msg, len(m.snap.Actors))
 	case key.Matches(msg, m.keys.Pause):
@@ -97,11 +107,12 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		})
 	case key.Matches(msg, m.keys.Expire):
 		action := engine.AdvanceToNextExpiry()
-		return m, m.waiting(action, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Do(ctx, action) }))
+		return m, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Do(ctx, action) })
 	case key.Matches(msg, m.keys.Second):
 		action := engine.AdvanceBy(time.Second)
-		return m, m.waiting(action, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Do(ctx, action) }))
+		return m, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Do(ctx, action) })
 	case key.Matches(msg, m.keys.Reset):
+		m.workers.selected = 0 // as the scenario starts
 		return m, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Reset(ctx) })
 	case key.Matches(msg, m.keys.Undo):
 		return m, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Undo(ctx) })
@@ -200,7 +211,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 
 // next takes the guided order's next action.
 func (m *Model) next() tea.Cmd {
-	return m.waiting(m.viewed().GuidedAction, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Next(ctx) }))
+	return m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Next(ctx) })
 }
 
 // exportAs takes the key pressed after x: a format, or anything else to
@@ -278,10 +289,8 @@ func describe(st styles, err error) string {
 		return st.T("the guided order is over — r reset · m mode · s scenario · 1–9 step · ? help")
 	case errors.Is(err, engine.ErrOffPath):
 		return said(st, err) + ": " + st.T("r starts it again, u takes back your last action")
-	case errors.Is(err, engine.ErrGuardsNeedLab):
-		return said(st, err) + ": " + st.T("r starts the run again")
 	case errors.Is(err, engine.ErrPaused), errors.Is(err, engine.ErrProgramDone), errors.Is(err, engine.ErrNothingToUndo),
-		errors.Is(err, engine.ErrUndoNeedsLab), errors.Is(err, engine.ErrNoExpiry), errors.Is(err, engine.ErrUnknownActor):
+		errors.Is(err, engine.ErrNoExpiry), errors.Is(err, engine.ErrUnknownActor):
 		return said(st, err)
 	default:
 		return st.T("backend error, the step did not complete: %s", engine.OneLine(err))

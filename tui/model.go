@@ -43,9 +43,6 @@ type Options struct {
 	// Talk, when set, plays a talk script: its scenes in order, its
 	// captions large (Catalog still feeds the picker).
 	Talk *Talk
-	// RefreshEvery is how often the screen is read again on a real Redis,
-	// whose TTLs run on the wall clock (default 500ms).
-	RefreshEvery time.Duration
 }
 
 // notice is an operation's message for the status line that is not an
@@ -67,10 +64,6 @@ type (
 		fresh bool // snap was read whole; otherwise the screen keeps the last one
 		err   error
 	}
-	refreshMsg struct{ snap engine.Snapshot }
-	tickMsg    struct{}
-	// countdownMsg redraws the countdown of a wait for a real expiry.
-	countdownMsg struct{}
 	// playMsg is autoplay's beat.
 	playMsg      struct{}
 	fatalMsg     struct{ err error }
@@ -136,10 +129,6 @@ type Model struct {
 	// playing: autoplay takes the next guided step every pace.
 	playing bool
 	pace    time.Duration
-	// waitUntil is when the running operation's wait for a real Redis to
-	// expire a key should end, for the countdown; zero when it waits for
-	// nothing.
-	waitUntil time.Time
 }
 
 // New makes the explorer's model.
@@ -270,7 +259,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case backendsMsg:
 		m.backends = &msg.backends
-		return m, tea.Batch(m.openLab(m.scenario, m.mode), m.tick())
+		return m, m.openLab(m.scenario, m.mode)
 	case labMsg:
 		m.open, m.snap, m.busy, m.queue, m.playing = true, &msg.snap, false, nil, false
 		m.history.Start(msg.snap)
@@ -280,6 +269,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// The mode as the header says it: SAFE −fence when guards are out.
 		label := engine.ModeLabel(m.mode, withoutOf(m.snap))
 		m.setStatus(m.styles.T("%s in %s mode, from its seeded state", m.scenario.ID, label), true)
+		if m.scenario.From != "" && m.mode == m.scenario.FromMode {
+			m.setStatus(m.styles.T("%s in %s mode: the schedule of the trace %s, from its seeded state", m.scenario.ID, label, m.scenario.From), true)
+		}
 		if m.talk != nil {
 			m.setStatus(m.styles.T("scene %d/%d: %s in %s mode — space starts it", m.talk.scene+1, len(m.talk.Scenes), m.scenario.ID, label), true)
 			return m, m.talkPending()
@@ -291,7 +283,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case opMsg:
 		m.busy = false
-		m.waitUntil = time.Time{}
 		var told *notice
 		failed := msg.err != nil && !errors.As(msg.err, &told)
 		stopped := m.playing && msg.fresh && msg.snap.OffPath
@@ -329,16 +320,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case guardsMsg:
 		m.guardsDone(msg)
 		return m, nil
-	case refreshMsg:
-		if !m.busy {
-			m.snap = &msg.snap
-			m.history.Remember(msg.snap)
-		}
-		return m, nil
-	case tickMsg:
-		return m, tea.Batch(m.refresh(), m.tick())
-	case countdownMsg:
-		return m, m.countdown()
 	case playMsg:
 		if !m.playing || !m.open {
 			return m, nil
@@ -367,38 +348,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.handleKey(msg)
 	}
 	return m, nil
-}
-
-// tick refreshes the snapshot on a real Redis, whose TTLs run on the wall
-// clock; the embedded one's only move with the lab clock.
-func (m *Model) tick() tea.Cmd {
-	if m.backends == nil || m.backends.Coordination.Virtual() {
-		return nil
-	}
-	every := m.opts.RefreshEvery
-	if every <= 0 {
-		every = 500 * time.Millisecond
-	}
-	return tea.Tick(every, func(time.Time) tea.Msg { return tickMsg{} })
-}
-
-// refresh reads the snapshot again, through the owner: a key pressed
-// meanwhile waits for the read, and the read for a step under way.
-func (m *Model) refresh() tea.Cmd {
-	if m.busy || !m.open {
-		return nil
-	}
-	owner := m.owner
-	return func() tea.Msg {
-		snap, _, err := owner.do(nil)
-		if errors.Is(err, errLabClosed) {
-			return nil
-		}
-		if err != nil {
-			return opMsg{err: err}
-		}
-		return refreshMsg{snap}
-	}
 }
 
 func (m *Model) setStatus(text string, ok bool) { m.status, m.statusOK = text, ok }

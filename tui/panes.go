@@ -357,10 +357,12 @@ func postgresPane(st styles, s engine.Snapshot, width, height int) []string {
 	}
 	// The guard goes right after the resource row: when the pane is short,
 	// the configuration is what it cuts, not the check that decided.
+	// A guard Redis evaluated shows in its pane, not here: this one says
+	// that none was only while no store has evaluated any.
 	var guard []string
 	if g := s.LastGuard(engine.LayerDatabase); g != nil {
 		guard = guardLines(st, g, width)
-	} else {
+	} else if s.LastGuard(engine.LayerCoordination) == nil {
 		guard = []string{st.dim.Render("  " + st.T("guard  not evaluated yet"))}
 	}
 	if len(head) > 0 {
@@ -468,6 +470,9 @@ func outboxPane(st styles, s engine.Snapshot, width, height int) []string {
 // most height lines.
 func narrationLines(st styles, s engine.Snapshot, width, height int) []string {
 	text := st.T("Press n to follow the seed's timeline, or step the actors yourself with 1–9.")
+	if s.Scenario != nil && s.Scenario.From != "" && s.Mode == s.Scenario.FromMode {
+		text = st.T("Press n to follow the schedule of the trace %s, or step the actors yourself with 1–9.", s.Scenario.From)
+	}
 	if n := len(s.Events); n > 0 {
 		last := s.Events[n-1]
 		text = last.Narration

@@ -40,3 +40,52 @@ func TestRedisPaneSaysWhatItLeavesOut(t *testing.T) {
 	require.LessOrEqual(t, len(lines), 4)
 	require.Contains(t, strings.Join(lines, "\n"), "+9 more")
 }
+
+// The timeline's columns line up whatever is in them: a state as long as
+// NOT_APPLIED keeps a space before the detail, a time with milliseconds
+// widens the time column for every row, and a detail too long for its row
+// wraps under itself with the actor and layer still on the row.
+func TestTimelineColumnsLineUp(t *testing.T) {
+	s, _ := scenarios.ByID("terminal-transition")
+	long := "job-1 is FAILED, so the late SUCCESS is refused: a terminal state never changes, whoever asks and however late"
+	snap := engine.Snapshot{Scenario: s, Events: []engine.Event{
+		{Sequence: 1, At: 0, Actor: "W1", Layer: engine.LayerCoordination, Code: "W1_TRANSITION", State: "NOT_APPLIED", Detail: long},
+		{Sequence: 2, At: 841 * time.Millisecond, Actor: "W2", Layer: engine.LayerDatabase, Code: "W2_APPLY", State: "COMMITTED", Detail: "applied"},
+	}}
+	st := newStyles()
+	for _, width := range []int{80, 120} {
+		lines, _ := timelineLines(st, snap, width)
+		text := strings.Join(lines, "\n")
+		require.NotContains(t, text, "NOT_APPLIEDjob-1", "width %d", width)
+		require.Contains(t, text, "0:00.841", "width %d", width)
+		var rows []string
+		for _, line := range lines {
+			if strings.Contains(line, "_TRANSITION") || strings.Contains(line, "_APPLY") {
+				rows = append(rows, line)
+			}
+		}
+		require.Len(t, rows, 2, "width %d: a row for each event:\n%s", width, text)
+		require.Contains(t, rows[0], "coordination", "width %d: the layer column stays", width)
+		require.Contains(t, rows[1], "database", "width %d", width)
+		require.Contains(t, rows[0], " W1 ", "width %d: the actor column stays", width)
+		require.Equal(t, strings.Index(rows[0], "W1"), strings.Index(rows[1], "W2"), "width %d: the actor column lines up:\n%s", width, text)
+		require.Equal(t, strings.Index(rows[0], "NOT_APPLIED"), strings.Index(rows[1], "COMMITTED"), "width %d: the state column lines up", width)
+		for _, line := range lines {
+			require.LessOrEqual(t, len([]rune(line)), width, "width %d", width)
+		}
+	}
+}
+
+// In the job scenarios every guard is a Lua script's: it shows under
+// Redis, and the PostgreSQL pane does not say that none was evaluated.
+func TestAGuardIsSaidOnce(t *testing.T) {
+	s, _ := scenarios.ByID("terminal-transition")
+	snap := engine.Snapshot{Scenario: s, Events: []engine.Event{
+		{Actor: "W1", Layer: engine.LayerCoordination, State: "REJECTED", Guard: "job-1 is FAILED, not RUNNING → false"},
+	}}
+	st := newStyles()
+	require.Contains(t, strings.Join(redisPane(st, snap, 100, 8), "\n"), "job-1 is FAILED, not RUNNING")
+	require.NotContains(t, strings.Join(postgresPane(st, snap, 100, 8), "\n"), "not evaluated yet")
+	// Before any guard, the PostgreSQL pane still says none was.
+	require.Contains(t, strings.Join(postgresPane(st, engine.Snapshot{Scenario: s}, 100, 8), "\n"), "not evaluated yet")
+}

@@ -109,9 +109,27 @@ func timelineLines(st styles, s engine.Snapshot, width int) ([]string, []int) {
 	for _, b := range s.Result.Breaks {
 		broken[b.Sequence] = true
 	}
-	// Wide: one line an event. Narrow: the detail goes on a line of its own
-	// rather than being cut off.
-	wide := width >= 110
+	// Every row has the same columns, each as wide as its widest entry (a
+	// time with milliseconds, NOT_APPLIED), a space between. Wide: the
+	// detail follows on the row and wraps under itself. Narrow: it goes on
+	// lines of its own rather than being cut off, and a pane too narrow
+	// for the layer (then the actor) leaves that column out, on every row.
+	clockWidth, codeWidth, stateWidth := 6, 15, 11
+	for _, e := range s.Events {
+		clockWidth = max(clockWidth, ansi.StringWidth(engine.FormatClock(e.At)))
+		codeWidth = max(codeWidth, ansi.StringWidth(e.Code))
+		stateWidth = max(stateWidth, ansi.StringWidth(e.State))
+	}
+	actorWidth, layerWidth := 7, 14 // with the space after
+	headWidth := func() int { return 1 + 3 + 1 + clockWidth + 1 + actorWidth + layerWidth + codeWidth + 1 + stateWidth }
+	detailAt := headWidth() + 1
+	wide := width >= 110 && width-detailAt >= 30
+	if !wide && headWidth() > width {
+		layerWidth = 0
+		if headWidth() > width {
+			actorWidth = 0
+		}
+	}
 	var lines []string
 	var owners []int
 	for i, e := range s.Events {
@@ -121,20 +139,29 @@ func timelineLines(st styles, s engine.Snapshot, width int) ([]string, []int) {
 			mark = st.broken.Render("!")
 		}
 		// The state padded as text, not as the escape codes around it.
-		state := st.state(e.State) + strings.Repeat(" ", max(0, 11-ansi.StringWidth(e.State)))
-		row := fmt.Sprintf("%s%3d %-6s %-6s %-13s %-15s %s%s", mark, e.Sequence, engine.FormatClock(e.At),
-			e.Actor, e.Layer, e.Code, state, e.Said())
-		if wide && ansi.StringWidth(row) <= width {
-			lines = append(lines, row)
+		state := st.state(e.State) + strings.Repeat(" ", max(0, stateWidth-ansi.StringWidth(e.State)))
+		head := fmt.Sprintf("%s%3d %-*s ", mark, e.Sequence, clockWidth, engine.FormatClock(e.At))
+		if actorWidth > 0 {
+			head += fmt.Sprintf("%-*s", actorWidth, e.Actor+" ")
+		}
+		if layerWidth > 0 {
+			head += fmt.Sprintf("%-*s", layerWidth, e.Layer+" ")
+		}
+		head += fmt.Sprintf("%-*s %s", codeWidth, e.Code, state)
+		if wide {
+			said := wrap(e.Said(), width-detailAt)
+			lines = append(lines, head+" "+said[0])
+			for _, more := range said[1:] {
+				lines = append(lines, strings.Repeat(" ", detailAt)+more)
+			}
 		} else {
-			// The detail wraps on lines of its own rather than being cut.
-			lines = append(lines, fmt.Sprintf("%s%3d %-6s %-15s %s", mark, e.Sequence, engine.FormatClock(e.At), e.Code, st.state(e.State)))
+			lines = append(lines, strings.TrimRight(head, " "))
 			lines = append(lines, indented(e.Said(), "       ", width)...)
 		}
 		if e.Guard != "" {
 			indent := "       "
 			if wide {
-				indent = strings.Repeat(" ", 47)
+				indent = strings.Repeat(" ", detailAt)
 			}
 			lines = append(lines, indented(st.dim.Render(st.T("guard: %s", ""))+st.guard.Render(e.GuardSaid()), indent, width)...)
 		}

@@ -136,19 +136,36 @@ func TestPauseBlocksStepping(t *testing.T) {
 	press(tm, "p")
 	waitFor(t, tm, "PAUSED (paused by you)")
 	press(tm, "1")
-	waitFor(t, tm, "A is paused (paused by you): resume it first")
+	waitFor(t, tm, "A is paused (paused by you): selected — p resumes it")
 	press(tm, "p1")
 	waitFor(t, tm, "A_LEADER")
 	finalView(t, tm)
 }
 
-// The overrun by hand, every key pressed at once: the keys queue, and each
-// p decides pause or resume on the lab as it is when its turn comes, not on
-// the screen of the moment it was pressed.
+// The overrun by hand (the README's recipe), every key pressed at once: the
+// keys queue, and each p decides pause or resume on the lab as it is when
+// its turn comes, not on the screen of the moment it was pressed. A digit
+// selects its actor: the 1 after B's steps selects the paused A (and says
+// it is paused), and p resumes it.
 func TestKeysPressedAtOnceActInTurn(t *testing.T) {
 	tm := start(t, 120, 40)
-	press(tm, "11pt222p1")
+	press(tm, "11pt2221p1")
 	waitFor(t, tm, "worker-A  token 41   REJECTED STALE_FENCE")
+	finalView(t, tm)
+}
+
+// A digit steps its actor and selects it, so p pauses the actor just
+// stepped; r selects the first actor again, as the scenario starts.
+func TestADigitSelectsItsActor(t *testing.T) {
+	tm := start(t, 120, 40)
+	press(tm, "2")
+	waitFor(t, tm, "B_LEADER")
+	press(tm, "p")
+	waitFor(t, tm, "B is frozen mid-job")
+	press(tm, "r")
+	waitFor(t, tm, "nothing has happened yet")
+	press(tm, "p")
+	waitFor(t, tm, "A is frozen mid-job")
 	finalView(t, tm)
 }
 
@@ -261,17 +278,17 @@ func TestPickerFilterTypedInOneBurst(t *testing.T) {
 	finalView(t, tm)
 }
 
-// On a real Redis the screen is read again on a timer while keys step the
-// lab; every access goes through the lab's owner, so under -race nothing
-// touches the lab or its connections from two goroutines at once — here
-// with the refresh every 2ms and a key every few, switching mode and
+// On a real Redis the lab clock's keeper renews TTLs on a timer while keys
+// step the lab; every access to the lab goes through its owner, so under
+// -race nothing touches the lab or its connections from two goroutines at
+// once — here with a key every few milliseconds, switching mode and
 // quitting in the middle of it all.
-func TestRefreshAndKeysOnARealRedis(t *testing.T) {
+func TestKeysOnARealRedis(t *testing.T) {
 	redis := storetest.RealRedis(t)
+	redis.FollowLabClock()
 	db := storetest.Database(t)
 	m := tui.New(context.Background(), tui.Options{
 		Catalog: scenarios.All(), Scenario: "lease-overrun", Mode: engine.Safe, AllowUnsafe: true,
-		RefreshEvery: 2 * time.Millisecond,
 		Start: func(context.Context) (engine.Backends, error) {
 			return engine.Backends{Coordination: redis, Database: db, Provider: provider.New(), LeaseTTL: 10 * time.Second}, nil
 		},
@@ -596,10 +613,11 @@ func TestGuardListReplaysWithoutAGuard(t *testing.T) {
 
 // At a height too small for the whole list the title, the status and the
 // keys stay on screen while the list scrolls to the cursor; on a real
-// Redis the guards change only before the first action, and the list
-// says why when they cannot.
+// Redis, kept on the lab clock, the guards change after the first action
+// too: the run so far is replayed, as on the embedded one.
 func TestGuardListOnARealRedisAndSmallTerminal(t *testing.T) {
 	redis := storetest.RealRedis(t)
+	redis.FollowLabClock()
 	db := storetest.Database(t)
 	m := tui.New(context.Background(), tui.Options{
 		Catalog: scenarios.All(), Scenario: "lease-overrun", Mode: engine.Safe,
@@ -622,11 +640,10 @@ func TestGuardListOnARealRedisAndSmallTerminal(t *testing.T) {
 	waitFor(t, tm, "guided 1/")
 	press(tm, "g")
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
-	waitFor(t, tm, "guards change only before the first action")
+	waitFor(t, tm, "deadline back: the action so far replayed with it")
 	view := finalView(t, tm)
 	lines := strings.Split(view, "\n")
 	require.LessOrEqual(t, len(lines), 24)
 	require.Contains(t, lines[0], "SAFE's guards", "the title scrolled away")
-	require.Contains(t, view, "r starts the run again")
-	require.Contains(t, view, "> [−] deadline", "the cursor's guard is out of view")
+	require.Contains(t, view, "> [✓] deadline", "the cursor's guard is out of view")
 }

@@ -3,7 +3,6 @@ package tui
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
@@ -460,9 +459,6 @@ func (m *Model) statusLines(width int) []string {
 // doing, or what the last key did.
 func (m *Model) statusText() (string, lipgloss.Style) {
 	switch {
-	case m.busy && !m.waitUntil.IsZero():
-		left := max(time.Until(m.waitUntil), 0).Round(100 * time.Millisecond)
-		return m.styles.T("waiting for Redis to expire the key on the wall clock: %s left…", left), m.styles.warn
 	case m.busy:
 		return m.styles.T("working…"), m.styles.dim
 	case m.statusOK:

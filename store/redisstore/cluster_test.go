@@ -60,7 +60,7 @@ func TestOnARedisCluster(t *testing.T) {
 			none, err := c.Keys(ctx)
 			require.NoError(t, err)
 			require.Empty(t, none)
-			require.NoError(t, c.Restore(ctx, relative))
+			require.NoError(t, c.Restore(ctx, nil, relative))
 			back, err := c.Keys(ctx)
 			require.NoError(t, err)
 			require.Len(t, back, len(all))

@@ -48,6 +48,9 @@ type Coordination struct {
 
 	mu      sync.Mutex
 	clients map[string]redis.UniversalClient
+	// clock keeps a real server's lab keys on the lab clock while a lab
+	// runs (FollowLabClock); nil on the embedded server and for stress.
+	clock *labClock
 }
 
 // StartEmbedded starts an in-process miniredis. Its clock is the lab clock:
@@ -236,7 +239,7 @@ func (c *Coordination) Client(actor string) engine.RedisClient {
 		rdb = c.server.client("fencelab-"+actor, &c.unresponsive)
 		c.clients[actor] = rdb
 	}
-	return client{Leases: &Leases{rdb: rdb, keys: c.keys}, Jobs: &Jobs{rdb: rdb, keys: c.keys}}
+	return client{Leases: &Leases{rdb: rdb, keys: c.keys, clock: c.clock}, Jobs: &Jobs{rdb: rdb, keys: c.keys, clock: c.clock}}
 }
 
 // Jobs reads every lab job hash and running pointer.
@@ -260,6 +263,7 @@ func (c *Coordination) DeleteJobs(ctx context.Context, targets string) error {
 
 // Wipe deletes the lab's keys, found by SCAN on the prefix.
 func (c *Coordination) Wipe(ctx context.Context) error {
+	c.labClock().forget(nil)
 	return c.deleteMatching(ctx, c.keys.all())
 }
 
@@ -278,15 +282,19 @@ func (c *Coordination) deleteMatching(ctx context.Context, pattern string) error
 	return nil
 }
 
-// Elapse lets d pass for key expiry. The embedded server fast-forwards.
-// A real server's TTLs run on the wall clock, so it waits — but only until
-// the last lab key that d would expire is gone: advancing the lab clock ten
-// minutes past a job's deadline does not wait ten minutes, and longer TTLs
-// are left as they are.
+// Elapse lets d pass for key expiry. The embedded server fast-forwards;
+// a real server kept on the lab clock has its lab TTLs run down by d
+// (labclock.go). A real server on the wall clock is waited on — but only
+// until the last lab key that d would expire is gone: advancing ten minutes
+// past a job's deadline does not wait ten minutes, and longer TTLs are left
+// as they are.
 func (c *Coordination) Elapse(ctx context.Context, d time.Duration) error {
 	if c.embedded != nil {
 		c.embedded.FastForward(d)
 		return nil
+	}
+	if k := c.labClock(); k != nil {
+		return k.elapse(ctx, d)
 	}
 	keys, err := c.Keys(ctx)
 	if err != nil {
@@ -321,7 +329,13 @@ func (c *Coordination) Restart(ctx context.Context) (bool, error) {
 	return true, nil
 }
 
-func (c *Coordination) Virtual() bool    { return c.embedded != nil }
+// Virtual reports whether the lab keys' TTLs follow the lab clock: the
+// embedded server's always, a real server's while FollowLabClock keeps it.
+func (c *Coordination) Virtual() bool { return c.embedded != nil || c.labClock() != nil }
+
+// Embedded reports whether the server is fencelab's own miniredis.
+func (c *Coordination) Embedded() bool { return c.embedded != nil }
+
 func (c *Coordination) Describe() string { return c.describe }
 
 // cleanupWithin bounds the deletion of a run's keys when it ends (a few
@@ -335,6 +349,9 @@ const cleanupWithin = 2 * CallTimeout
 func (c *Coordination) Close() error {
 	if c.stopAlive != nil {
 		c.stopAlive()
+	}
+	if k := c.labClock(); k != nil {
+		k.stop()
 	}
 	var cleanup error
 	switch {
@@ -383,6 +400,7 @@ func (c *Coordination) Delete(ctx context.Context, keys ...string) error {
 			return fmt.Errorf("redisstore: refusing to delete %q: not a lab key", k)
 		}
 	}
+	c.labClock().forget(keys)
 	if err := deleteKeys(ctx, c.admin, keys); err != nil {
 		return fmt.Errorf("redisstore: delete %v: %w", keys, err)
 	}

@@ -15,13 +15,19 @@ import (
 // Jobs is one actor's client for the job scripts and the naive commands.
 // It needs more than redis.Scripter: the UNSAFE steps are plain commands.
 type Jobs struct {
-	rdb  redis.Cmdable
-	keys keyspace
+	rdb   redis.Cmdable
+	keys  keyspace
+	clock *labClock // as Leases's
 }
 
 func (j *Jobs) AcquireJob(ctx context.Context, target, jobID string, total int, createdAt time.Time, ttl, pointerTTL time.Duration) (engine.JobGrant, error) {
-	reply, err := acquireJobScript.Run(ctx, j.rdb, []string{j.keys.running(target), j.keys.job(target, jobID)},
-		jobID, total, ttl.Milliseconds(), createdAt.UnixMilli(), target, pointerTTL.Milliseconds()).StringSlice()
+	var reply []string
+	keys := []string{j.keys.running(target), j.keys.job(target, jobID)}
+	err := j.clock.around(ctx, keys, []time.Duration{ttl, pointerTTL}, func() (err error) {
+		reply, err = acquireJobScript.Run(ctx, j.rdb, keys,
+			jobID, total, ttl.Milliseconds(), createdAt.UnixMilli(), target, pointerTTL.Milliseconds()).StringSlice()
+		return err
+	})
 	if err != nil {
 		return engine.JobGrant{}, fmt.Errorf("redisstore: acquire job for %s: %w", target, err)
 	}
@@ -32,8 +38,13 @@ func (j *Jobs) AcquireJob(ctx context.Context, target, jobID string, total int, 
 }
 
 func (j *Jobs) TransitionJob(ctx context.Context, target, jobID, to string, without engine.GuardSet) (engine.TransitionResult, error) {
-	reply, err := transitionScript.Run(ctx, j.rdb, []string{j.keys.job(target, jobID), j.keys.running(target)},
-		engine.JobRunning, to, jobID, removed(without, engine.GuardTerminal, engine.GuardPointer)).Slice()
+	var reply []any
+	keys := []string{j.keys.job(target, jobID), j.keys.running(target)}
+	err := j.clock.around(ctx, keys, nil, func() (err error) {
+		reply, err = transitionScript.Run(ctx, j.rdb, keys,
+			engine.JobRunning, to, jobID, removed(without, engine.GuardTerminal, engine.GuardPointer)).Slice()
+		return err
+	})
 	if err != nil {
 		return engine.TransitionResult{}, fmt.Errorf("redisstore: transition %s to %s: %w", jobID, to, err)
 	}
@@ -56,7 +67,12 @@ func (j *Jobs) TransitionJob(ctx context.Context, target, jobID, to string, with
 }
 
 func (j *Jobs) ReportProgress(ctx context.Context, target, jobID string, processed int, results string, now time.Time) (bool, error) {
-	n, err := progressScript.Run(ctx, j.rdb, []string{j.keys.job(target, jobID)}, processed, results, now.UnixMilli()).Int()
+	var n int
+	key := j.keys.job(target, jobID)
+	err := j.clock.around(ctx, []string{key}, nil, func() (err error) {
+		n, err = progressScript.Run(ctx, j.rdb, []string{key}, processed, results, now.UnixMilli()).Int()
+		return err
+	})
 	if err != nil {
 		return false, fmt.Errorf("redisstore: progress of %s: %w", jobID, err)
 	}
@@ -102,11 +118,14 @@ func (j *Jobs) GetRunning(ctx context.Context, target string) (string, bool, err
 // MULTI): the running pointer is written by a later, separate step.
 func (j *Jobs) CreateJobHash(ctx context.Context, target, jobID string, total int, createdAt time.Time, ttl time.Duration) error {
 	key := j.keys.job(target, jobID)
-	_, err := j.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		p.HSet(ctx, key, "status", engine.JobRunning, "total", total, "processed", 0,
-			"createdAt", createdAt.UnixMilli(), "target", target)
-		p.PExpire(ctx, key, ttl)
-		return nil
+	err := j.clock.around(ctx, []string{key}, []time.Duration{ttl}, func() error {
+		_, err := j.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+			p.HSet(ctx, key, "status", engine.JobRunning, "total", total, "processed", 0,
+				"createdAt", createdAt.UnixMilli(), "target", target)
+			p.PExpire(ctx, key, ttl)
+			return nil
+		})
+		return err
 	})
 	if err != nil {
 		return fmt.Errorf("redisstore: create job %s: %w", jobID, err)
@@ -115,21 +134,33 @@ func (j *Jobs) CreateJobHash(ctx context.Context, target, jobID string, total in
 }
 
 func (j *Jobs) SetRunning(ctx context.Context, target, jobID string, ttl time.Duration) error {
-	if err := j.rdb.Set(ctx, j.keys.running(target), jobID, ttl).Err(); err != nil {
+	key := j.keys.running(target)
+	err := j.clock.around(ctx, []string{key}, []time.Duration{ttl}, func() error {
+		return j.rdb.Set(ctx, key, jobID, ttl).Err()
+	})
+	if err != nil {
 		return fmt.Errorf("redisstore: set running job of %s: %w", target, err)
 	}
 	return nil
 }
 
 func (j *Jobs) SetJobStatus(ctx context.Context, target, jobID, status string) error {
-	if err := j.rdb.HSet(ctx, j.keys.job(target, jobID), "status", status).Err(); err != nil {
+	key := j.keys.job(target, jobID)
+	err := j.clock.around(ctx, []string{key}, nil, func() error {
+		return j.rdb.HSet(ctx, key, "status", status).Err()
+	})
+	if err != nil {
 		return fmt.Errorf("redisstore: set status of %s: %w", jobID, err)
 	}
 	return nil
 }
 
 func (j *Jobs) DeleteRunning(ctx context.Context, target string) error {
-	if err := j.rdb.Del(ctx, j.keys.running(target)).Err(); err != nil {
+	key := j.keys.running(target)
+	err := j.clock.around(ctx, []string{key}, nil, func() error {
+		return j.rdb.Del(ctx, key).Err()
+	})
+	if err != nil {
 		return fmt.Errorf("redisstore: delete running key of %s: %w", target, err)
 	}
 	return nil

@@ -87,7 +87,7 @@ func TestRestorePutsTheKeysBack(t *testing.T) {
 		_, err = client.AcquireLeader(ctx, "daily", "worker-B", time.Minute)
 		require.NoError(t, err)
 
-		require.NoError(t, c.Restore(ctx, relative(c, saved)))
+		require.NoError(t, c.Restore(ctx, nil, relative(c, saved)))
 		restored, err := c.Keys(ctx)
 		require.NoError(t, err)
 		requireSameKeys(t, saved, restored, c.Virtual())
@@ -100,7 +100,7 @@ func TestRestorePutsTheKeysBack(t *testing.T) {
 		if !c.Virtual() {
 			other = storetest.RealRedis(t)
 		}
-		require.NoError(t, other.Restore(ctx, relative(c, saved)))
+		require.NoError(t, other.Restore(ctx, nil, relative(c, saved)))
 		copied, err := other.Keys(ctx)
 		require.NoError(t, err)
 		requireSameKeys(t, relative(c, saved), relative(other, copied), c.Virtual())

@@ -20,11 +20,17 @@ var _ engine.LeaseStore = (*Leases)(nil)
 type Leases struct {
 	rdb  redis.Scripter
 	keys keyspace
+	// clock, on a real server a lab keeps on the lab clock, learns the lab
+	// TTLs each call leaves (labclock.go); nil otherwise.
+	clock *labClock
 }
 
 func (l *Leases) Bootstrap(ctx context.Context, conflictKey string, namespaceEpoch, counterStart int64) error {
 	k := l.keys.conflict(conflictKey)
-	if err := bootstrapScript.Run(ctx, l.rdb, []string{k.counter, k.epoch}, namespaceEpoch, counterStart).Err(); err != nil {
+	err := l.clock.around(ctx, []string{k.counter, k.epoch}, nil, func() error {
+		return bootstrapScript.Run(ctx, l.rdb, []string{k.counter, k.epoch}, namespaceEpoch, counterStart).Err()
+	})
+	if err != nil {
 		return fmt.Errorf("redisstore: bootstrap %s: %w", conflictKey, err)
 	}
 	return nil
@@ -32,8 +38,12 @@ func (l *Leases) Bootstrap(ctx context.Context, conflictKey string, namespaceEpo
 
 func (l *Leases) AcquireLease(ctx context.Context, conflictKey, owner string, ttl time.Duration, namespaceEpoch int64, without engine.GuardSet) (engine.LeaseGrant, error) {
 	k := l.keys.conflict(conflictKey)
-	reply, err := acquireScript.Run(ctx, l.rdb, []string{k.lease, k.counter, k.epoch},
-		owner, ttl.Milliseconds(), namespaceEpoch, removed(without, engine.GuardHistory, engine.GuardNamespace)).Slice()
+	var reply []any
+	err := l.clock.around(ctx, []string{k.lease, k.counter, k.epoch}, []time.Duration{ttl}, func() (err error) {
+		reply, err = acquireScript.Run(ctx, l.rdb, []string{k.lease, k.counter, k.epoch},
+			owner, ttl.Milliseconds(), namespaceEpoch, removed(without, engine.GuardHistory, engine.GuardNamespace)).Slice()
+		return err
+	})
 	if err != nil {
 		return engine.LeaseGrant{}, fmt.Errorf("redisstore: acquire %s: %w", conflictKey, scriptError(err))
 	}
@@ -42,7 +52,11 @@ func (l *Leases) AcquireLease(ctx context.Context, conflictKey, owner string, tt
 
 func (l *Leases) AcquireLeaseNaive(ctx context.Context, conflictKey, owner string, ttl time.Duration) (engine.LeaseGrant, error) {
 	k := l.keys.conflict(conflictKey)
-	reply, err := acquireNaiveScript.Run(ctx, l.rdb, []string{k.lease, k.counter}, owner, ttl.Milliseconds()).Slice()
+	var reply []any
+	err := l.clock.around(ctx, []string{k.lease, k.counter}, []time.Duration{ttl}, func() (err error) {
+		reply, err = acquireNaiveScript.Run(ctx, l.rdb, []string{k.lease, k.counter}, owner, ttl.Milliseconds()).Slice()
+		return err
+	})
 	if err != nil {
 		return engine.LeaseGrant{}, fmt.Errorf("redisstore: naive acquire %s: %w", conflictKey, err)
 	}
@@ -51,8 +65,12 @@ func (l *Leases) AcquireLeaseNaive(ctx context.Context, conflictKey, owner strin
 
 func (l *Leases) RenewLease(ctx context.Context, conflictKey, owner string, token int64, ttl time.Duration, namespaceEpoch int64, without engine.GuardSet) (engine.LeaseStatus, error) {
 	k := l.keys.conflict(conflictKey)
-	n, err := renewScript.Run(ctx, l.rdb, []string{k.lease, k.epoch}, owner, token, ttl.Milliseconds(), namespaceEpoch,
-		removed(without, engine.GuardOwner, engine.GuardNamespace)).Int()
+	var n int
+	err := l.clock.around(ctx, []string{k.lease, k.epoch}, []time.Duration{ttl}, func() (err error) {
+		n, err = renewScript.Run(ctx, l.rdb, []string{k.lease, k.epoch}, owner, token, ttl.Milliseconds(), namespaceEpoch,
+			removed(without, engine.GuardOwner, engine.GuardNamespace)).Int()
+		return err
+	})
 	if err != nil {
 		return 0, fmt.Errorf("redisstore: renew %s: %w", conflictKey, err)
 	}
@@ -61,8 +79,12 @@ func (l *Leases) RenewLease(ctx context.Context, conflictKey, owner string, toke
 
 func (l *Leases) ReleaseLease(ctx context.Context, conflictKey, owner string, token, namespaceEpoch int64, without engine.GuardSet) (engine.LeaseStatus, error) {
 	k := l.keys.conflict(conflictKey)
-	n, err := releaseScript.Run(ctx, l.rdb, []string{k.lease, k.epoch}, owner, token, namespaceEpoch,
-		removed(without, engine.GuardOwner, engine.GuardNamespace)).Int()
+	var n int
+	err := l.clock.around(ctx, []string{k.lease, k.epoch}, nil, func() (err error) {
+		n, err = releaseScript.Run(ctx, l.rdb, []string{k.lease, k.epoch}, owner, token, namespaceEpoch,
+			removed(without, engine.GuardOwner, engine.GuardNamespace)).Int()
+		return err
+	})
 	if err != nil {
 		return 0, fmt.Errorf("redisstore: release %s: %w", conflictKey, err)
 	}
@@ -70,7 +92,12 @@ func (l *Leases) ReleaseLease(ctx context.Context, conflictKey, owner string, to
 }
 
 func (l *Leases) AcquireLeader(ctx context.Context, job, owner string, ttl time.Duration) (engine.LeaseGrant, error) {
-	reply, err := leaderAcquireScript.Run(ctx, l.rdb, []string{l.keys.leader(job)}, owner, ttl.Milliseconds()).Slice()
+	var reply []any
+	key := l.keys.leader(job)
+	err := l.clock.around(ctx, []string{key}, []time.Duration{ttl}, func() (err error) {
+		reply, err = leaderAcquireScript.Run(ctx, l.rdb, []string{key}, owner, ttl.Milliseconds()).Slice()
+		return err
+	})
 	if err != nil {
 		return engine.LeaseGrant{}, fmt.Errorf("redisstore: leader %s: %w", job, err)
 	}
@@ -78,7 +105,12 @@ func (l *Leases) AcquireLeader(ctx context.Context, job, owner string, ttl time.
 }
 
 func (l *Leases) ReleaseLeader(ctx context.Context, job, owner string) (engine.LeaseStatus, error) {
-	n, err := leaderReleaseScript.Run(ctx, l.rdb, []string{l.keys.leader(job)}, owner).Int()
+	var n int
+	key := l.keys.leader(job)
+	err := l.clock.around(ctx, []string{key}, nil, func() (err error) {
+		n, err = leaderReleaseScript.Run(ctx, l.rdb, []string{key}, owner).Int()
+		return err
+	})
 	if err != nil {
 		return 0, fmt.Errorf("redisstore: release leader %s: %w", job, err)
 	}

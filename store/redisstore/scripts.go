@@ -28,6 +28,8 @@ var (
 	leaderReleaseSource string
 	//go:embed scripts/progress.lua
 	progressSource string
+	//go:embed scripts/lab_ttls.lua
+	labTTLsSource string
 
 	bootstrapScript     = redis.NewScript(bootstrapSource)
 	acquireScript       = redis.NewScript(acquireSource)
@@ -39,4 +41,5 @@ var (
 	leaderAcquireScript = redis.NewScript(leaderAcquireSource)
 	leaderReleaseScript = redis.NewScript(leaderReleaseSource)
 	progressScript      = redis.NewScript(progressSource)
+	labTTLsScript       = redis.NewScript(labTTLsSource)
 )

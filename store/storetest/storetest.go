@@ -227,3 +227,34 @@ func ServerKeys(t testing.TB, url, pattern string) []string {
 func Dial(ctx context.Context, network, addr string) (net.Conn, error) {
 	return cluster.Dial(ctx, network, addr)
 }
+
+// onServer is a client of c's server of its own, as redis-cli is: what it
+// does, the Coordination does not see coming.
+func onServer(t testing.TB, c *redisstore.Coordination) *redis.Client {
+	t.Helper()
+	options, err := redis.ParseURL(c.Endpoint().URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdb := redis.NewClient(options)
+	t.Cleanup(func() { rdb.Close() })
+	return rdb
+}
+
+// ServerTTL is a key's TTL as the server has it (PTTL).
+func ServerTTL(t testing.TB, c *redisstore.Coordination, key string) time.Duration {
+	t.Helper()
+	ttl, err := onServer(t, c).PTTL(context.Background(), key).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ttl
+}
+
+// DeleteOnServer deletes a key behind c's back.
+func DeleteOnServer(t testing.TB, c *redisstore.Coordination, key string) {
+	t.Helper()
+	if err := onServer(t, c).Del(context.Background(), key).Err(); err != nil {
+		t.Fatal(err)
+	}
+}
