@@ -81,7 +81,7 @@ const usageCommands = `  fencelab [--mode unsafe] [flags]        the explorer (l
                                           read, waking the frozen one
         --without GUARD[,GUARD…]          SAFE with those guards removed (fence, read-in-tx,
                                           owner, … — those a stress worker asks)
-        --pause D                         how long (default: twice the lease TTL, 500ms)
+        --pause D                         how long (default: twice the lease TTL, so 1s)
         --mode safe|unsafe                (default safe)
         --procs                           every worker a process, frozen with SIGSTOP
         --html FILE                       Porcupine's view of the history

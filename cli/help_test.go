@@ -61,3 +61,18 @@ func TestVersionWithoutACommit(t *testing.T) {
 			{Key: "GOARCH", Value: "arm64"}, {Key: "GOOS", Value: "darwin"}}})
 	require.Equal(t, "fencelab v1.2.0 · commit 277e966 of 2026-12-01T16:40:00Z · go1.26.8 darwin/arm64", line)
 }
+
+// stress --help says one lease TTL for stress, wherever it says one.
+func TestStressHelpSaysOneLeaseTTL(t *testing.T) {
+	for lang, says := range map[string][]string{
+		"en": {"The lease TTL is 500ms unless --lease-ttl says", "stress: 500ms", "twice the lease TTL, so 1s"},
+		"ko": {"리스 TTL은 --lease-ttl이 없으면 500ms", "stress는 500ms", "리스 TTL의 두 배, 즉 1s"},
+	} {
+		code, stdout, stderr := call(t, "stress", "--help", "--lang", lang)
+		require.Equal(t, 0, code, stderr)
+		for _, said := range says {
+			require.Contains(t, stdout, said, lang)
+		}
+		require.NotContains(t, stdout, "1.5s", lang)
+	}
+}
