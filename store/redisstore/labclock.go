@@ -71,7 +71,7 @@ type labClock struct {
 // travel in time and be checked as on the embedded server. The embedded
 // server follows the lab clock anyway.
 func (c *Coordination) FollowLabClock() (stop func()) {
-	if c.embedded != nil || c.clock != nil {
+	if c.embedded != nil || c.labClock() != nil {
 		return func() {}
 	}
 	k := &labClock{c: c, ttl: map[string]time.Duration{}, names: map[string]bool{}, named: map[string]bool{}}
