@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/charmbracelet/x/term"
+
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/export"
 	"github.com/fencelab/fencelab/lang"
@@ -20,7 +22,7 @@ import (
 
 // exportFormats are the formats of `fencelab export --to`, in the order an
 // error lists them.
-var exportFormats = []string{"md", "mermaid", "cast", "tape"}
+var exportFormats = []string{"md", "mermaid", "cast", "tape", "gif", "svg"}
 
 // exportSignature is in the first lines of every file export writes: a
 // file that lacks it is the user's, and is never overwritten.
@@ -102,6 +104,9 @@ func runExport(ctx context.Context, c config, req exportRequest, ttlGiven bool, 
 			return err
 		}
 	}
+	if req.format == "gif" && !toFile && isTerminal(stdout) {
+		return usageError("export --to gif writes a picture, not text for a terminal: give -o FILE, or redirect standard output")
+	}
 	b, err := startBackends(ctx, c, func(waiting string) { fmt.Fprintf(stderr, "fencelab: %s\n", waiting) })
 	if err != nil {
 		return err
@@ -146,14 +151,21 @@ func render(w io.Writer, format, tape string, session export.Session, width, hei
 		return export.Markdown(w, session)
 	case "mermaid":
 		return export.Mermaid(w, session)
-	case "cast":
-		return export.Cast(w, session, width, height, func(k int) string {
+	case "cast", "gif", "svg":
+		frame := func(k int) string {
 			status := session.Lang.T("the starting state")
 			if k > 0 {
 				status = fmt.Sprintf("%d/%d: %s", k, len(session.Steps)-1, session.Steps[k].Action.Words().In(session.Lang))
 			}
 			return tui.Frame(session.Steps[k].Snapshot, status, width, height, true, session.Lang)
-		})
+		}
+		switch format {
+		case "gif":
+			return export.GIF(w, session, width, height, frame)
+		case "svg":
+			return export.SVG(w, session, width, height, frame)
+		}
+		return export.Cast(w, session, width, height, frame)
 	case "tape":
 		trace, gif, err := tapeFiles()
 		if err != nil {
@@ -214,7 +226,7 @@ func exportFromExplorer(format string, session export.Session) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	ext := map[string]string{"md": ".md", "mermaid": ".mmd", "cast": ".cast", "tape": ".tape"}[format]
+	ext := map[string]string{"md": ".md", "mermaid": ".mmd", "cast": ".cast", "tape": ".tape", "gif": ".gif", "svg": ".svg"}[format]
 	path, err := saveNew(dir, base, ext, doc.Bytes())
 	if err != nil {
 		return "", fmt.Errorf("export: %w", err)
@@ -236,7 +248,20 @@ func checkExportTarget(path string) error {
 		defer f.Close()
 		head := make([]byte, 512)
 		n, _ := io.ReadFull(f, head)
-		return bytes.Contains(head[:n], []byte(exportSignature))
+		if bytes.Contains(head[:n], []byte(exportSignature)) {
+			return true
+		}
+		// A GIF says it in a comment just before its end.
+		if !bytes.HasPrefix(head[:n], []byte("GIF89a")) {
+			return false
+		}
+		info, err := f.Stat()
+		if err != nil || info.Size() < 512 {
+			return false
+		}
+		tail := make([]byte, 512)
+		n, _ = f.ReadAt(tail, info.Size()-512)
+		return bytes.Contains(tail[:n], []byte(exportSignature))
 	})
 }
 
@@ -246,4 +271,14 @@ func writeExport(path string, data []byte) error {
 		return fmt.Errorf("export %s: %w", path, err)
 	}
 	return nil
+}
+
+// isTerminal reports whether w is a terminal (through the writer that
+// checks standard output's writes).
+func isTerminal(w io.Writer) bool {
+	if c, ok := w.(*checkedWriter); ok {
+		w = c.w
+	}
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(f.Fd())
 }

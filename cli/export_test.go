@@ -57,14 +57,37 @@ func TestExportCommand(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, strings.SplitN(string(head), "\n", 2)[0], `"width":120`)
 
+	// A GIF and an SVG drawn by fencelab itself; the second GIF replaces
+	// the first (its signature is in a comment at its end), a GIF of the
+	// user's is never overwritten.
+	picture := filepath.Join(dir, "lo.gif")
+	for range 2 {
+		code, _, stderr = call(t, "export", "lease-overrun", "--to", "gif", "-o", picture, "--lang", "ko")
+		require.Equal(t, 0, code, stderr)
+	}
+	data, err := os.ReadFile(picture)
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(string(data), "GIF89a"))
+	svg := filepath.Join(dir, "lo.svg")
+	code, _, stderr = call(t, "export", "lease-overrun", "--to", "svg", "-o", svg)
+	require.Equal(t, 0, code, stderr)
+	data, err = os.ReadFile(svg)
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(string(data), "<svg "))
+	theirs := filepath.Join(dir, "theirs.gif")
+	require.NoError(t, os.WriteFile(theirs, append([]byte("GIF89a"), make([]byte, 2000)...), 0o644))
+	code, _, stderr = call(t, "export", "lease-overrun", "--to", "gif", "-o", theirs)
+	require.Equal(t, 2, code)
+	requireOneLine(t, stderr, "not a file fencelab exported; not overwritten")
+
 	mine := filepath.Join(dir, "notes.md")
 	require.NoError(t, os.WriteFile(mine, []byte("my notes"), 0o644))
 	for _, tc := range []struct {
 		args     []string
 		contains string
 	}{
-		{[]string{"export", "lease-overrun"}, "export needs --to, one of: md, mermaid, cast, tape"},
-		{[]string{"export", "lease-overrun", "--to", "pdf"}, `export --to "pdf": want one of md, mermaid, cast, tape`},
+		{[]string{"export", "lease-overrun"}, "export needs --to, one of: md, mermaid, cast, tape, gif, svg"},
+		{[]string{"export", "lease-overrun", "--to", "pdf"}, `export --to "pdf": want one of md, mermaid, cast, tape, gif, svg`},
 		{[]string{"export", "lease-overun", "--to", "md"}, `export "lease-overun": no such scenario`},
 		{[]string{"export", "lease-overrun", "--to", "md", "--mode", "both"}, `--mode "both": export records one mode`},
 		{[]string{"export", "lease-overrun", "--to", "cast", "--size", "100"}, `--size "100": want COLUMNSxROWS`},

@@ -58,12 +58,13 @@ const usageCommands = `  fencelab [--mode unsafe] [flags]        the explorer (l
   fencelab replay FILE [--json]           run a trace again; exit 1 if anything differs
   fencelab --trace FILE                   the explorer on a trace's schedule (n steps it)
   fencelab export TRACE|ID --to FORMAT    the session as a document, recorded on the backends:
-        --to md|mermaid|cast|tape         a Markdown page, a Mermaid sequence diagram, an
-                                          asciinema recording of the explorer, a VHS tape
+        --to md|mermaid|cast|tape|gif|svg a Markdown page, a Mermaid sequence diagram, an
+                                          asciinema recording of the explorer, a VHS tape,
+                                          the explorer as a GIF or an animated SVG
         --mode safe|unsafe                an ID's guided order in that mode (default safe)
         -o FILE                           (default: standard output; a tape of an ID also
                                           writes the trace it plays beside it)
-        --size 100x30                     the terminal of a cast or tape
+        --size 100x30                     the terminal of a cast, tape, GIF or SVG
   fencelab talk SCRIPT                    play a talk script (TOML): its scenes in order,
                                           space/./→/PgDn on, ←/PgUp back, b blanks the
                                           screen; captions show large (talks/fencing.toml)

@@ -5,6 +5,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"encoding/xml"
+	"image"
+	"image/gif"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,6 +26,7 @@ import (
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/export"
+	"github.com/fencelab/fencelab/lang"
 	"github.com/fencelab/fencelab/scenarios"
 	"github.com/fencelab/fencelab/store/provider"
 	"github.com/fencelab/fencelab/store/storetest"
@@ -294,7 +299,8 @@ func TestCastIsAsciinemaV2(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, doc.Bytes(), 0o644))
 	out, err := exec.Command(script, "-qec", asciinema+" cat "+path, "/dev/null").CombinedOutput()
 	require.NoError(t, err, "%s", out)
-	require.Contains(t, string(out), "verdict STALE_FENCE")
+	require.Contains(t, ansi.Strip(string(out)), "verdict STALE_FENCE")
+	require.Contains(t, string(out), "\x1b[", "a recording in colour")
 }
 
 // Tape: VHS's own parser (what `vhs validate` runs) finds no error; the
@@ -322,4 +328,78 @@ func TestTapePassesVHSValidate(t *testing.T) {
 	}
 	require.Equal(t, len(session.Steps)-1, n)
 	require.Equal(t, "q", typed[len(typed)-1])
+}
+
+// GIF and SVG: a frame per step, drawn by fencelab itself. The last
+// frame's verdict is really on the picture — the cells of the word on the
+// result line are not blank — in English and in Korean (whose syllables
+// the embedded font has).
+func TestGIFAndSVGShowTheVerdict(t *testing.T) {
+	s, _ := scenarios.ByID("lease-overrun")
+	for _, l := range []lang.Lang{lang.En, lang.Ko} {
+		ctx := context.Background()
+		lab, err := engine.NewLab(ctx, engine.Backends{Coordination: storetest.Embedded(t), Database: storetest.Database(t),
+			Provider: provider.New(), LeaseTTL: 30 * time.Second, Lang: l}, s, engine.Safe)
+		require.NoError(t, err)
+		session, err := export.Record(ctx, lab)
+		lab.Close(ctx)
+		require.NoError(t, err)
+		const width, height = 100, 30
+		frame := func(k int) string {
+			return tui.Frame(session.Steps[k].Snapshot, "", width, height, true, session.Lang)
+		}
+
+		var doc bytes.Buffer
+		require.NoError(t, export.GIF(&doc, session, width, height, frame))
+		require.True(t, bytes.Contains(doc.Bytes(), []byte(export.Signature)), "the GIF says who wrote it")
+		anim, err := gif.DecodeAll(bytes.NewReader(doc.Bytes()))
+		require.NoError(t, err)
+		require.Len(t, anim.Image, len(session.Steps), "a frame per step and the seeded state")
+		for _, d := range anim.Delay {
+			require.GreaterOrEqual(t, d, 200, "each frame held at least two seconds")
+		}
+		last := anim.Image[len(anim.Image)-1]
+		require.Equal(t, image.Rect(0, 0, width*8, height*19), last.Bounds())
+		verdict := "verdict STALE_FENCE"
+		if l == lang.Ko {
+			verdict = "판정 STALE_FENCE"
+		}
+		row, col := -1, 0
+		for y, line := range strings.Split(ansi.Strip(frame(len(session.Steps)-1)), "\n") {
+			if i := strings.Index(line, verdict); i >= 0 {
+				row, col = y, ansi.StringWidth(line[:i])
+			}
+		}
+		require.GreaterOrEqual(t, row, 0, "the last frame's text has the verdict")
+		word := image.Rect(col*8, row*19, (col+ansi.StringWidth(verdict))*8, (row+1)*19)
+		background := last.At(word.Min.X, word.Min.Y)
+		inked := 0
+		for y := word.Min.Y; y < word.Max.Y; y++ {
+			for x := word.Min.X; x < word.Max.X; x++ {
+				if last.At(x, y) != background {
+					inked++
+				}
+			}
+		}
+		require.Greater(t, inked, word.Dx()*word.Dy()/10, "%s: the verdict's cells are drawn, not blank", l)
+
+		doc.Reset()
+		require.NoError(t, export.SVG(&doc, session, width, height, frame))
+		decoder := xml.NewDecoder(bytes.NewReader(doc.Bytes()))
+		groups := 0
+		for {
+			tok, err := decoder.Token()
+			if err == io.EOF {
+				break
+			}
+			require.NoError(t, err, "the SVG is well-formed XML")
+			if el, ok := tok.(xml.StartElement); ok && el.Name.Local == "g" {
+				groups++
+			}
+		}
+		require.Equal(t, len(session.Steps), groups, "a group per frame")
+		lastGroup := doc.String()[strings.LastIndex(doc.String(), "<g "):]
+		require.Contains(t, lastGroup, "STALE_FENCE")
+		require.Contains(t, doc.String(), export.Signature)
+	}
 }

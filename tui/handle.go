@@ -173,7 +173,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.exporting = true
-		m.setStatus(m.styles.T("export as: m Markdown · d Mermaid · c cast · t VHS tape · esc"), true)
+		m.setStatus(m.styles.T("export as: m Markdown · d Mermaid · c cast · t VHS tape · g GIF · v SVG · esc"), true)
 	case key.Matches(msg, m.keys.Scroll) && m.focus != focusTimeline:
 		m.panes[m.focus].Update(msg)
 	case key.Matches(msg, m.keys.Scroll), key.Matches(msg, m.keys.Open):
@@ -219,7 +219,7 @@ func (m *Model) next() tea.Cmd {
 // action (what it showed) with the lab's actions and trace.
 func (m *Model) exportAs(pressed string) tea.Cmd {
 	m.exporting = false
-	format, ok := map[string]string{"m": "md", "d": "mermaid", "c": "cast", "t": "tape"}[pressed]
+	format, ok := map[string]string{"m": "md", "d": "mermaid", "c": "cast", "t": "tape", "g": "gif", "v": "svg"}[pressed]
 	if !ok {
 		m.setStatus(m.styles.T("export cancelled"), true)
 		return nil

@@ -35,7 +35,11 @@ func newStyles() styles { return stylesOf(lipgloss.NewStyle) }
 // colourStyles colour whatever the terminal the output ends up in, as a
 // recording must: it is made before anyone plays it.
 func colourStyles() styles {
-	return stylesOf(lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.ANSI256)).NewStyle)
+	// The profile set on the renderer itself: one given to its output only
+	// is overridden by what the output is (not a terminal: no colour).
+	r := lipgloss.NewRenderer(io.Discard)
+	r.SetColorProfile(termenv.ANSI256)
+	return stylesOf(r.NewStyle)
 }
 
 func stylesOf(newStyle func() lipgloss.Style) styles {
