@@ -9,6 +9,7 @@ import (
 	"image/gif"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -104,7 +105,7 @@ func withComment(data []byte, comment string) []byte {
 // backgrounds and text runs, shown in turn for as long as the cast holds
 // it, looping. It shows as it is in a browser, a README or a slide; the
 // text is the viewer's monospace font (the one named first if it has it),
-// each run stretched to its cells so the columns stay in line.
+// each character at its cell so the columns stay in line.
 func SVG(w io.Writer, s Session, width, height int, frame func(step int) string) error {
 	p := &printer{w: w}
 	var total time.Duration
@@ -112,9 +113,11 @@ func SVG(w io.Writer, s Session, width, height int, frame func(step int) string)
 		total += readingTime(step)
 	}
 	pw, ph := width*cellWidth, height*cellHeight
-	p.printf("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n", pw, ph, pw, ph)
+	p.printf("<svg xmlns=\"http://www.w3.org/2000/svg\" xml:space=\"preserve\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n", pw, ph, pw, ph)
 	p.printf("<!-- %s · %s · %s -->\n", Signature, html.EscapeString(s.Scenario.ID), html.EscapeString(s.ModeLabel()))
-	p.printf("<style>text{font-family:'NanumGothicCoding','D2Coding','DejaVu Sans Mono',monospace;font-size:%dpx;white-space:pre}.b{font-weight:bold}</style>\n", fontSize)
+	// 13px: a monospace font's advance (0.5 to 0.6 of its size) stays
+	// within a cell.
+	p.printf("<style>text{font-family:'NanumGothicCoding','D2Coding','DejaVu Sans Mono',monospace;font-size:13px}.b{font-weight:bold}</style>\n")
 	p.printf("<rect width=\"100%%\" height=\"100%%\" fill=\"%s\"/>\n", hex(defaultBg))
 	var at time.Duration
 	for k, step := range s.Steps {
@@ -136,16 +139,17 @@ func SVG(w io.Writer, s Session, width, height int, frame func(step int) string)
 }
 
 // svgScreen writes a grid's backgrounds (runs of one colour) and its text
-// (runs of one style).
+// (runs of one style), each character placed at its own cell: a renderer
+// draws the viewer's font, whose advance need not be a cell's.
 func svgScreen(p *printer, buf *cellbuf.Buffer) {
+	type run struct {
+		x, cells int
+		fg, bg   color.RGBA
+		bold     bool
+		runes    []rune
+		at       []int // the cell of each rune
+	}
 	for y := range buf.Height() {
-		type run struct {
-			x, cells  int
-			fg, bg    color.RGBA
-			bold      bool
-			text      strings.Builder
-			hasGlyphs bool
-		}
 		var runs []*run
 		for x := 0; x < buf.Width(); {
 			c := buf.Cell(x, y)
@@ -155,7 +159,7 @@ func svgScreen(p *printer, buf *cellbuf.Buffer) {
 			}
 			fg, bg := cellColors(c)
 			bold := c.Style.Attrs.Contains(cellbuf.BoldAttr)
-			last := (*run)(nil)
+			var last *run
 			if len(runs) > 0 {
 				last = runs[len(runs)-1]
 			}
@@ -163,12 +167,10 @@ func svgScreen(p *printer, buf *cellbuf.Buffer) {
 				last = &run{x: x, fg: fg, bg: bg, bold: bold}
 				runs = append(runs, last)
 			}
-			r := c.Rune
-			if r == 0 {
-				r = ' '
+			if c.Rune != 0 {
+				last.runes = append(last.runes, c.Rune)
+				last.at = append(last.at, x)
 			}
-			last.text.WriteRune(r)
-			last.hasGlyphs = last.hasGlyphs || r != ' '
 			last.cells += c.Width
 			x += c.Width
 		}
@@ -179,15 +181,26 @@ func svgScreen(p *printer, buf *cellbuf.Buffer) {
 			}
 		}
 		for _, r := range runs {
-			if !r.hasGlyphs {
+			// Spaces at either end are left out: nothing to draw.
+			for len(r.runes) > 0 && r.runes[0] == ' ' {
+				r.runes, r.at = r.runes[1:], r.at[1:]
+			}
+			for n := len(r.runes); n > 0 && r.runes[n-1] == ' '; n-- {
+				r.runes, r.at = r.runes[:n-1], r.at[:n-1]
+			}
+			if len(r.runes) == 0 {
 				continue
 			}
 			class := ""
 			if r.bold {
 				class = ` class="b"`
 			}
-			p.printf("<text x=\"%d\" y=\"%d\" fill=\"%s\" textLength=\"%d\" lengthAdjust=\"spacingAndGlyphs\"%s>%s</text>\n",
-				r.x*cellWidth, y*cellHeight+baseline, hex(r.fg), r.cells*cellWidth, class, html.EscapeString(r.text.String()))
+			xs := make([]string, len(r.at))
+			for i, cell := range r.at {
+				xs[i] = strconv.Itoa(cell * cellWidth)
+			}
+			p.printf("<text x=\"%s\" y=\"%d\" fill=\"%s\"%s>%s</text>\n",
+				strings.Join(xs, " "), y*cellHeight+baseline, hex(r.fg), class, html.EscapeString(string(r.runes)))
 		}
 	}
 }
