@@ -123,6 +123,9 @@ var errBrokenPipe = errors.New("the reader of the output went away")
 
 // command runs one command line and returns the exit code.
 func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 1 && args[0] == "--version" {
+		args = []string{"version"} // as most programs take it
+	}
 	flags := pflag.NewFlagSet("fencelab", pflag.ContinueOnError)
 	flags.SetOutput(io.Discard)
 	var c config
@@ -239,6 +242,14 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if flags.Changed("lease-ttl") && c.leaseTTL == 0 {
 		return report(ctx, stderr, usageError("--lease-ttl must be positive, got 0 (leave it out for the default)"), c)
+	}
+	// An empty value is a mistake (an unset variable, say), not a wish for
+	// the embedded backend: that is what leaving the flag out asks.
+	if flags.Changed("redis") && strings.TrimSpace(c.redisURL) == "" {
+		return report(ctx, stderr, usageError("--redis is empty: give redis://HOST:PORT/DB, or leave it out for the embedded Redis"), c)
+	}
+	if flags.Changed("pg") && strings.TrimSpace(c.pgDSN) == "" {
+		return report(ctx, stderr, usageError("--pg is empty: give a DSN, or leave it out for an ephemeral PostgreSQL"), c)
 	}
 	var err error
 	switch name {
@@ -438,7 +449,7 @@ func report(ctx context.Context, stderr io.Writer, err error, c config) int {
 		exit = &exitError{code: exitUnexpected, err: err}
 	}
 	if exit.err != nil {
-		line := redact.Within(redact.Within(exit.line(c.lang), c.pgDSN), c.redisURL)
+		line := redact.WithinURL(redact.Within(exit.line(c.lang), c.pgDSN), c.redisURL)
 		fmt.Fprintf(stderr, "fencelab: %s\n", line)
 	}
 	return exit.code

@@ -111,6 +111,38 @@ func (s tmuxSession) waitScreen(texts ...string) string {
 	}
 }
 
+// Ctrl-Z stops the explorer as job control stops any program, the
+// terminal given back to the shell first; fg brings it back whole, and
+// the keys go on.
+func TestCtrlZStopsTheExplorerAndFgResumesIt(t *testing.T) {
+	requireTmux(t)
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash not installed: a shell with job control is needed")
+	}
+	dir := cacheDir(t)
+	s := tmuxSession{t: t, socket: "fencelab-tstp-" + filepath.Base(dir)}
+	s.tmux("new-session", "-d", "-s", "lab", "-x", "120", "-y", "40", "bash --norc --noprofile -i")
+	defer killTmux(s.socket)
+	s.key("cd " + dir + " && FENCELAB_CACHE_DIR=" + dir + " " + binary(t))
+	s.key("Enter")
+	s.waitScreen("lease-overrun in SAFE mode")
+	s.key("n")
+	s.waitScreen("guided 1/9")
+	s.key("C-z")
+	s.waitScreen("Stopped")
+	s.key("fg")
+	s.key("Enter")
+	s.waitScreen("guided 1/9", "A_LEADER")
+	s.key("n")
+	s.waitScreen("guided 2/9", "A_ACQUIRE")
+	s.key("q")
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(s.screen(), "$ ") && !strings.Contains(s.screen(), "# ") {
+		require.True(t, time.Now().Before(deadline), "the shell's prompt never came back:\n%s", s.screen())
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // The explorer end to end: the built binary under tmux, the guided
 // lease-overrun by keys, then the UNSAFE overwrite, then q: exit 0 and no
 // PostgreSQL left behind.

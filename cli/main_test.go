@@ -91,6 +91,9 @@ func TestBadInput(t *testing.T) {
 		{"nothing to run", []string{"run"}, 2, "scenario id or --all"},
 		{"malformed DSN", []string{"run", "lease-overrun", "--pg", "host=x port=notaport"}, 2, "malformed DSN"},
 		{"malformed Redis URL", []string{"run", "lease-overrun", "--redis", "http://localhost"}, 2, "--redis"},
+		{"a Redis address without its scheme, said as typed", []string{"run", "lease-overrun", "--redis", "127.0.0.1:6401"}, 2, "--redis 127.0.0.1:6401: parse"},
+		{"an empty --redis", []string{"run", "lease-overrun", "--redis", ""}, 2, "--redis is empty"},
+		{"an empty --pg", []string{"run", "lease-overrun", "--pg", " "}, 2, "--pg is empty"},
 		{"negative TTL", []string{"run", "lease-overrun", "--lease-ttl", "-1s"}, 2, "--lease-ttl"},
 		{"TTL below the lab clock's", []string{"run", "lease-overrun", "--lease-ttl", "5ms"}, 2, "--lease-ttl"},
 		{"TTL a real Redis cannot honour", []string{"run", "lease-overrun", "--lease-ttl", "10ms", "--redis", "redis://127.0.0.1:1/0"}, 2, "at least 500ms"},
@@ -209,6 +212,34 @@ func TestRunOnEphemeralCluster(t *testing.T) {
 	require.Contains(t, stdout, "verdict STALE_OVERWRITE")
 
 	require.Empty(t, storetest.Postmasters(dir), "no server left running on the cache dir")
+
+	// However long a state (RECONCILIATION_REQUIRED), the details start in
+	// one column, and each guard and narration under its event's detail.
+	code, stdout, stderr = call(t, "run", "non-fenceable-effect", "--mode", "both")
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stdout, "RECONCILIATION_REQUIRED")
+	detailAt := map[string]int{} // per scenario × mode, the column
+	block := ""
+	for _, line := range strings.Split(stdout, "\n") {
+		switch {
+		case strings.HasPrefix(line, "non-fenceable-effect · "):
+			block = line
+		case block != "" && len(line) > 4 && line[3] == ' ' && strings.TrimSpace(line[:3]) != "":
+			fields := strings.Fields(line)
+			at := strings.Index(line, " "+fields[5]+" ") + len(fields[5]) + 2
+			for at < len(line) && line[at] == ' ' {
+				at++
+			}
+			if want, ok := detailAt[block]; ok {
+				require.Equal(t, want, at, "the detail's column in %q", line)
+			}
+			detailAt[block] = at
+		case block != "" && strings.TrimSpace(line) != "" && strings.HasPrefix(line, "   "):
+			lead := len(line) - len(strings.TrimLeft(line, " "))
+			require.Equal(t, detailAt[block], lead, "under the detail: %q", line)
+		}
+	}
+	require.Len(t, detailAt, 2)
 }
 
 // Without server binaries and without --pg: one line naming the install

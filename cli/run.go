@@ -204,14 +204,21 @@ func printResult(w io.Writer, r engine.Result, l lang.Lang) {
 // result is a prediction whatever its guards).
 func printResultAs(w io.Writer, r engine.Result, source string, promise bool, l lang.Lang) {
 	fmt.Fprintf(w, "\n%s · %s\n", r.Scenario, r.ModeLabel())
+	// Each column as wide as its widest entry, so the details start in one
+	// column, and the guard and narration under them.
+	codeWidth, stateWidth := 18, 10
 	for _, e := range r.Timeline {
-		fmt.Fprintf(w, "%3d %-9s %-6s %-12s %-18s %-10s %s\n", e.Sequence, engine.FormatClock(e.At),
-			e.Actor, e.Layer, e.Code, e.State, e.Said())
+		codeWidth, stateWidth = max(codeWidth, len(e.Code)), max(stateWidth, len(e.State))
+	}
+	detailAt := 3 + 1 + 9 + 1 + 6 + 1 + 12 + 1 + codeWidth + 1 + stateWidth + 1
+	for _, e := range r.Timeline {
+		fmt.Fprintf(w, "%3d %-9s %-6s %-12s %-*s %-*s %s\n", e.Sequence, engine.FormatClock(e.At),
+			e.Actor, e.Layer, codeWidth, e.Code, stateWidth, e.State, e.Said())
 		if e.Guard != "" {
-			fmt.Fprintf(w, "%61s %s\n", "", l.T("guard: %s", e.GuardSaid()))
+			fmt.Fprintf(w, "%*s%s\n", detailAt, "", l.T("guard: %s", e.GuardSaid()))
 		}
 		if e.Narration != "" {
-			fmt.Fprintf(w, "%61s › %s\n", "", e.Narration)
+			fmt.Fprintf(w, "%*s› %s\n", detailAt, "", e.Narration)
 		}
 	}
 	what := ""

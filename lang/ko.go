@@ -956,4 +956,6 @@ replay: 다름. matrix: 어떤 시나리오도 필요로 하지 않는 가드), 
 	"%s in %s mode: the schedule of the trace %s, from its seeded state":                                   "%s, %s 모드: 트레이스 %s의 스케줄, 시드 상태에서 시작",
 	"%s is paused (%s): selected — p resumes it":                                                           "%s 일시 정지됨 (%s): 선택함 — p로 재개",
 	"export --to gif writes a picture, not text for a terminal: give -o FILE, or redirect standard output": "export --to gif는 터미널용 텍스트가 아니라 그림을 씁니다: -o FILE을 주거나 표준 출력을 리디렉션하세요",
+	"--redis is empty: give redis://HOST:PORT/DB, or leave it out for the embedded Redis":                  "--redis가 비어 있습니다: redis://HOST:PORT/DB를 주거나, 내장 Redis를 쓰려면 빼세요",
+	"--pg is empty: give a DSN, or leave it out for an ephemeral PostgreSQL":                               "--pg가 비어 있습니다: DSN을 주거나, 임시 PostgreSQL을 쓰려면 빼세요",
 }

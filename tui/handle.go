@@ -22,6 +22,13 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if key.Matches(msg, m.keys.Quit) && !(m.picking && m.picker.FilterState() == list.Filtering && msg.String() == "q") {
 		return m, tea.Quit
 	}
+	if msg.String() == "ctrl+z" {
+		// The raw terminal reads Ctrl-Z as a key: stop the process as the
+		// shell's job control would, the terminal given back first (and
+		// taken again on fg). Stopped for longer than a key's second of
+		// slack, a real Redis may drop it: the next action says so.
+		return m, tea.Suspend
+	}
 	if m.width < minWidth || m.height < minHeight {
 		return m, nil // nothing on screen to act on: only quitting and resizing
 	}

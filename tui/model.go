@@ -289,13 +289,19 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if failed || msg.fresh && (msg.snap.GuidedNext == "" || msg.snap.OffPath) {
 			m.playing = false // autoplay ends with the story, or where it cannot go on
 		}
+		lost := ""
 		if msg.fresh {
+			lost = lostSince(m.snap, msg.snap)
 			m.snap = &msg.snap
 			m.history.Remember(msg.snap)
 		}
 		m.timeline.Follow()
 		if told != nil {
 			m.setStatus(told.text, true)
+		} else if lost != "" {
+			// The action's own narration follows the loss's: the status
+			// line keeps it in view.
+			m.setStatus(lost, false)
 		} else if msg.err != nil {
 			m.setStatus(describe(m.styles, msg.err), false)
 			m.queue = nil // later keys were meant for a state that did not come
@@ -351,3 +357,18 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m *Model) setStatus(text string, ok bool) { m.status, m.statusOK = text, ok }
+
+// lostSince is what the newest KEYS_LOST event says, if the snapshot after
+// an action has one that the one before did not.
+func lostSince(before *engine.Snapshot, after engine.Snapshot) string {
+	from := 0
+	if before != nil && len(before.Events) <= len(after.Events) {
+		from = len(before.Events)
+	}
+	for i := len(after.Events) - 1; i >= from; i-- {
+		if e := after.Events[i]; e.Code == "KEYS_LOST" {
+			return e.Narration
+		}
+	}
+	return ""
+}

@@ -357,12 +357,13 @@ func postgresPane(st styles, s engine.Snapshot, width, height int) []string {
 	}
 	// The guard goes right after the resource row: when the pane is short,
 	// the configuration is what it cuts, not the check that decided.
-	// A guard Redis evaluated shows in its pane, not here: this one says
-	// that none was only while no store has evaluated any.
+	// A guard evaluated elsewhere (Redis's, in its pane; a worker's own,
+	// such as the deadline, in the timeline) is not contradicted here: this
+	// pane says that none was evaluated only while none has been.
 	var guard []string
 	if g := s.LastGuard(engine.LayerDatabase); g != nil {
 		guard = guardLines(st, g, width)
-	} else if s.LastGuard(engine.LayerCoordination) == nil {
+	} else if !anyGuard(s) {
 		guard = []string{st.dim.Render("  " + st.T("guard  not evaluated yet"))}
 	}
 	if len(head) > 0 {
@@ -535,4 +536,14 @@ func resultLines(st styles, s engine.Snapshot, width, height int) []string {
 		lines = lines[:height]
 	}
 	return fit(lines, width)
+}
+
+// anyGuard reports whether any step so far evaluated a guard.
+func anyGuard(s engine.Snapshot) bool {
+	for _, e := range s.Events {
+		if e.Guard != "" {
+			return true
+		}
+	}
+	return false
 }

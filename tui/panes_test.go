@@ -86,6 +86,11 @@ func TestAGuardIsSaidOnce(t *testing.T) {
 	st := newStyles()
 	require.Contains(t, strings.Join(redisPane(st, snap, 100, 8), "\n"), "job-1 is FAILED, not RUNNING")
 	require.NotContains(t, strings.Join(postgresPane(st, snap, 100, 8), "\n"), "not evaluated yet")
+	// A worker's own check (the deadline) is not contradicted either.
+	own := engine.Snapshot{Scenario: s, Events: []engine.Event{
+		{Actor: "P", Layer: engine.LayerAPI, State: "EXPIRED", Guard: "now 10:00 ≥ createdAt + 10m → true"},
+	}}
+	require.NotContains(t, strings.Join(postgresPane(st, own, 100, 8), "\n"), "not evaluated yet")
 	// Before any guard, the PostgreSQL pane still says none was.
 	require.Contains(t, strings.Join(postgresPane(st, engine.Snapshot{Scenario: s}, 100, 8), "\n"), "not evaluated yet")
 }

@@ -647,3 +647,36 @@ func TestGuardListOnARealRedisAndSmallTerminal(t *testing.T) {
 	require.Contains(t, lines[0], "SAFE's guards", "the title scrolled away")
 	require.Contains(t, view, "> [✓] deadline", "the cursor's guard is out of view")
 }
+
+// A lease deleted behind the lab's back on a real Redis: the next action
+// tells of it, and the status line keeps the loss in view after the
+// action's own narration.
+func TestALostKeyStaysInView(t *testing.T) {
+	redis := storetest.RealRedis(t)
+	redis.FollowLabClock()
+	db := storetest.Database(t)
+	m := tui.New(context.Background(), tui.Options{
+		Catalog: scenarios.All(), Scenario: "lease-overrun", Mode: engine.Safe,
+		Start: func(context.Context) (engine.Backends, error) {
+			return engine.Backends{Coordination: redis, Database: db, Provider: provider.New(), LeaseTTL: 30 * time.Second}, nil
+		},
+	})
+	t.Cleanup(m.Close)
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
+	waitFor(t, tm, "lease-overrun in SAFE mode")
+	press(tm, "11")
+	waitFor(t, tm, "A_ACQUIRE")
+	keys, err := redis.Keys(context.Background())
+	require.NoError(t, err)
+	for _, k := range keys {
+		if k.Role == engine.RoleLease {
+			storetest.DeleteOnServer(t, redis, k.Key)
+		}
+	}
+	press(tm, "2")
+	waitFor(t, tm, "KEYS_LOST")
+	view := finalView(t, tm)
+	lines := strings.Split(view, "\n")
+	status := lines[len(lines)-2]
+	require.Contains(t, status, "Redis dropped", "the status line:\n%s", view)
+}

@@ -132,10 +132,24 @@ var passwordValue = regexp.MustCompile(`(?i)\bpass(?:word)?\s*=\s*('(?:[^'\\]|\\
 // Within takes the password of source (a DSN or URL) out of a message that
 // may quote source whole or in part — a driver's parse error, say.
 func Within(msg, source string) string {
-	if source == "" {
-		return msg
+	if strings.TrimSpace(source) == "" {
+		return msg // nothing to hide, and blanks are in every message
 	}
 	msg = strings.ReplaceAll(msg, source, PostgresDSN(source))
+	for _, secret := range passwords(source) {
+		msg = strings.ReplaceAll(msg, secret, Mask)
+	}
+	return msg
+}
+
+// WithinURL is Within for a redis:// URL: where msg quotes it whole, it is
+// written as URL writes it (a mistyped address with no password in it
+// stays as it is, so the user sees what they typed).
+func WithinURL(msg, source string) string {
+	if strings.TrimSpace(source) == "" {
+		return msg
+	}
+	msg = strings.ReplaceAll(msg, source, URL(source))
 	for _, secret := range passwords(source) {
 		msg = strings.ReplaceAll(msg, secret, Mask)
 	}
