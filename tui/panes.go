@@ -63,13 +63,23 @@ func workersPane(st styles, s engine.Snapshot, selected, width, height int) []st
 	for _, a := range s.Actors {
 		short = short || ansi.StringWidth("     stale belief: "+a.Belief+" · truth: "+a.Truth) > width
 	}
+	// Names and labels padded to the widest, so the columns after them
+	// line up (R1, P and OUT in one pane).
+	nameWidth, labelWidth := 0, 0
+	for i, a := range s.Actors {
+		nameWidth = max(nameWidth, ansi.StringWidth(fmt.Sprintf("%d %s", i+1, a.Name)))
+		labelWidth = max(labelWidth, ansi.StringWidth(a.Label))
+	}
 	for i, a := range s.Actors {
 		marker := "  "
 		name := fmt.Sprintf("%d %s", i+1, a.Name)
+		pad := strings.Repeat(" ", nameWidth-ansi.StringWidth(name))
 		if i == selected {
 			marker = "> "
 			name = st.selected.Render(name)
 		}
+		name += pad
+		label := st.dim.Render(a.Label) + strings.Repeat(" ", labelWidth-ansi.StringWidth(a.Label))
 		status := st.T("ready")
 		switch {
 		case a.Paused:
@@ -122,7 +132,7 @@ func workersPane(st styles, s engine.Snapshot, selected, width, height int) []st
 			body = append(body, line)
 			continue
 		}
-		body = append(body, fmt.Sprintf("%s%s  %s  %s%s%s", marker, name, st.dim.Render(a.Label), status, token, next)) // the label is in the lab's language
+		body = append(body, fmt.Sprintf("%s%s  %s  %s%s%s", marker, name, label, status, token, next)) // the label is in the lab's language
 		if belief != "" {
 			body = append(body, "     "+belief)
 		}
@@ -197,8 +207,7 @@ func redisPane(st styles, s engine.Snapshot, width, height int) []string {
 // wrapped to the width: a guard cut short says nothing.
 func guardLines(st styles, g *engine.Event, width int) []string {
 	var out []string
-	label := st.T("guard")
-	label += strings.Repeat(" ", max(0, 5-ansi.StringWidth(label))) // "guard" and "가드" take one column
+	label := st.T("guard") // two spaces after it, as after "guard  not evaluated yet"
 	indent := 4 + ansi.StringWidth(label)
 	for i, line := range wrap(g.Actor+": "+g.GuardSaid()+" → "+g.State, max(20, width-indent)) {
 		prefix := strings.Repeat(" ", indent)
