@@ -22,6 +22,7 @@ import (
 	"github.com/fencelab/fencelab/lang"
 	"github.com/fencelab/fencelab/scenarios"
 	"github.com/fencelab/fencelab/store/provider"
+	"github.com/fencelab/fencelab/store/redisstore"
 	"github.com/fencelab/fencelab/store/storetest"
 	"github.com/fencelab/fencelab/tui"
 )
@@ -284,17 +285,7 @@ func TestPickerFilterTypedInOneBurst(t *testing.T) {
 // once — here with a key every few milliseconds, switching mode and
 // quitting in the middle of it all.
 func TestKeysOnARealRedis(t *testing.T) {
-	redis := storetest.RealRedis(t)
-	redis.FollowLabClock()
-	db := storetest.Database(t)
-	m := tui.New(context.Background(), tui.Options{
-		Catalog: scenarios.All(), Scenario: "lease-overrun", Mode: engine.Safe, AllowUnsafe: true,
-		Start: func(context.Context) (engine.Backends, error) {
-			return engine.Backends{Coordination: redis, Database: db, Provider: provider.New(), LeaseTTL: 10 * time.Second}, nil
-		},
-	})
-	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
-	waitFor(t, tm, "lease-overrun in SAFE mode")
+	m, tm, _ := onARealRedis(t, 120, 40)
 	for _, k := range "n1n2nrnn+mnn1r2nn" {
 		press(tm, string(k))
 		time.Sleep(4 * time.Millisecond)
@@ -616,18 +607,7 @@ func TestGuardListReplaysWithoutAGuard(t *testing.T) {
 // Redis, kept on the lab clock, the guards change after the first action
 // too: the run so far is replayed, as on the embedded one.
 func TestGuardListOnARealRedisAndSmallTerminal(t *testing.T) {
-	redis := storetest.RealRedis(t)
-	redis.FollowLabClock()
-	db := storetest.Database(t)
-	m := tui.New(context.Background(), tui.Options{
-		Catalog: scenarios.All(), Scenario: "lease-overrun", Mode: engine.Safe,
-		Start: func(context.Context) (engine.Backends, error) {
-			return engine.Backends{Coordination: redis, Database: db, Provider: provider.New(), LeaseTTL: 10 * time.Second}, nil
-		},
-	})
-	t.Cleanup(m.Close)
-	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 24))
-	waitFor(t, tm, "lease-overrun in SAFE mode")
+	_, tm, _ := onARealRedis(t, 80, 24)
 	press(tm, "g")
 	waitFor(t, tm, "SAFE's guards")
 	for range engine.AllGuards() {
@@ -652,18 +632,7 @@ func TestGuardListOnARealRedisAndSmallTerminal(t *testing.T) {
 // tells of it, and the status line keeps the loss in view after the
 // action's own narration.
 func TestALostKeyStaysInView(t *testing.T) {
-	redis := storetest.RealRedis(t)
-	redis.FollowLabClock()
-	db := storetest.Database(t)
-	m := tui.New(context.Background(), tui.Options{
-		Catalog: scenarios.All(), Scenario: "lease-overrun", Mode: engine.Safe,
-		Start: func(context.Context) (engine.Backends, error) {
-			return engine.Backends{Coordination: redis, Database: db, Provider: provider.New(), LeaseTTL: 30 * time.Second}, nil
-		},
-	})
-	t.Cleanup(m.Close)
-	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
-	waitFor(t, tm, "lease-overrun in SAFE mode")
+	_, tm, redis := onARealRedis(t, 120, 40)
 	press(tm, "11")
 	waitFor(t, tm, "A_ACQUIRE")
 	keys, err := redis.Keys(context.Background())
@@ -679,4 +648,23 @@ func TestALostKeyStaysInView(t *testing.T) {
 	lines := strings.Split(view, "\n")
 	status := lines[len(lines)-2]
 	require.Contains(t, status, "Redis dropped", "the status line:\n%s", view)
+}
+
+// onARealRedis opens the explorer on lease-overrun SAFE (UNSAFE allowed),
+// on a real redis-server kept on the lab clock, at width×height.
+func onARealRedis(t *testing.T, width, height int) (*tui.Model, *teatest.TestModel, *redisstore.Coordination) {
+	t.Helper()
+	redis := storetest.RealRedis(t)
+	redis.FollowLabClock()
+	db := storetest.Database(t)
+	m := tui.New(context.Background(), tui.Options{
+		Catalog: scenarios.All(), Scenario: "lease-overrun", Mode: engine.Safe, AllowUnsafe: true,
+		Start: func(context.Context) (engine.Backends, error) {
+			return engine.Backends{Coordination: redis, Database: db, Provider: provider.New(), LeaseTTL: 30 * time.Second}, nil
+		},
+	})
+	t.Cleanup(m.Close)
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(width, height))
+	waitFor(t, tm, "lease-overrun in SAFE mode")
+	return m, tm, redis
 }
