@@ -81,7 +81,10 @@ func explore(ctx context.Context, c config, mode engine.Mode, trace *loadedTrace
 	// main owns the signals: a signal cancels ctx, which ends the program
 	// (and restores the terminal). Bubble Tea's own handler would race it.
 	program = tea.NewProgram(model, tea.WithAltScreen(), tea.WithContext(ctx), tea.WithoutSignalHandler())
+	suspend, stopSuspend := suspendOnSignal(program)
+	model.SetSuspend(suspend)
 	_, runErr := program.Run()
+	stopSuspend()
 
 	// Stop a start still under way, wait for it, then stop what it started.
 	mu.Lock()

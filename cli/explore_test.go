@@ -111,9 +111,9 @@ func (s tmuxSession) waitScreen(texts ...string) string {
 	}
 }
 
-// Ctrl-Z stops the explorer as job control stops any program, the
-// terminal given back to the shell first; fg brings it back whole, and
-// the keys go on.
+// Ctrl-Z stops the explorer as job control stops any program, and so does
+// a SIGTSTP from elsewhere: the terminal given back to the shell first; fg
+// brings it back whole, and the keys go on.
 func TestCtrlZStopsTheExplorerAndFgResumesIt(t *testing.T) {
 	requireTmux(t)
 	if _, err := exec.LookPath("bash"); err != nil {
@@ -135,6 +135,21 @@ func TestCtrlZStopsTheExplorerAndFgResumesIt(t *testing.T) {
 	s.waitScreen("guided 1/9", "A_LEADER")
 	s.key("n")
 	s.waitScreen("guided 2/9", "A_ACQUIRE")
+
+	// A SIGTSTP from elsewhere stops it the same way: the explorer is the
+	// only child of the shell this test started in its own tmux.
+	var shell int
+	_, err := fmt.Sscan(s.tmux("display-message", "-p", "-t", "lab", "#{pane_pid}"), &shell)
+	require.NoError(t, err)
+	children := storetest.Children(shell)
+	require.Len(t, children, 1, "the shell runs the explorer alone")
+	require.NoError(t, syscall.Kill(children[0], syscall.SIGTSTP))
+	s.waitScreen("Stopped")
+	s.key("fg")
+	s.key("Enter")
+	s.waitScreen("guided 2/9", "A_ACQUIRE")
+	s.key("n")
+	s.waitScreen("guided 3/9", "A_PAUSE")
 	s.key("q")
 	deadline := time.Now().Add(10 * time.Second)
 	for !strings.Contains(s.screen(), "$ ") && !strings.Contains(s.screen(), "# ") {

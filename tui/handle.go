@@ -27,6 +27,10 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		// shell's job control would, the terminal given back first (and
 		// taken again on fg). Stopped for longer than a key's second of
 		// slack, a real Redis may drop it: the next action says so.
+		if m.opts.Suspend != nil {
+			m.opts.Suspend()
+			return m, nil
+		}
 		return m, tea.Suspend
 	}
 	if m.width < minWidth || m.height < minHeight {

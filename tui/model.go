@@ -34,6 +34,9 @@ type Options struct {
 	AllowUnsafe bool
 	// SaveTrace writes the lab's run so far as a trace and says where.
 	SaveTrace func(engine.Trace) (string, error)
+	// Suspend, when set, stops the program for Ctrl-Z (its caller owns
+	// the signals); unset, Bubble Tea's suspend does.
+	Suspend func()
 	// Export writes the session so far in a format (md, mermaid, cast,
 	// tape) and says where.
 	Export func(format string, session export.Session) (string, error)
@@ -171,6 +174,10 @@ func (m *Model) Err() error { return m.fatal }
 // Close stops the operation running on the lab, waits for it, and closes
 // the lab's connections.
 func (m *Model) Close() { m.owner.close() }
+
+// SetSuspend sets Options.Suspend, for a caller that makes the program
+// after the model; before the program runs.
+func (m *Model) SetSuspend(suspend func()) { m.opts.Suspend = suspend }
 
 func (m *Model) Init() tea.Cmd {
 	return tea.Batch(m.spinner.Tick, m.startBackends())
