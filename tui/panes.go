@@ -98,7 +98,7 @@ func workersPane(st styles, s engine.Snapshot, selected, width, height int) []st
 		}
 		token := ""
 		if a.Token > 0 {
-			token = fmt.Sprintf(" · token %d", a.Token)
+			token = st.T(" · token %d", a.Token)
 		}
 		// A stale belief is said first, where no narrow pane cuts it.
 		believes := st.T("believes:") + " "
