@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/charmbracelet/x/term"
 	"github.com/spf13/pflag"
 
 	"github.com/fencelab/fencelab/engine"
@@ -511,4 +512,14 @@ func langOf(args []string) lang.Lang {
 		}
 	}
 	return l
+}
+
+// isTerminal reports whether w is a terminal (through the writer that
+// checks standard output's writes).
+func isTerminal(w io.Writer) bool {
+	if c, ok := w.(*checkedWriter); ok {
+		w = c.w
+	}
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(f.Fd())
 }

@@ -128,13 +128,19 @@ func TestCtrlZStopsTheExplorerAndFgResumesIt(t *testing.T) {
 	s.waitScreen("lease-overrun in SAFE mode")
 	s.key("n")
 	s.waitScreen("guided 1/9")
-	s.key("C-z")
-	s.waitScreen("Stopped")
-	s.key("fg")
-	s.key("Enter")
-	s.waitScreen("guided 1/9", "A_LEADER")
-	s.key("n")
-	s.waitScreen("guided 2/9", "A_ACQUIRE")
+	// stopped: the shell says so; fg brings back the screen as it was, and
+	// the next key steps on.
+	stoppedThenFg := func(stop func(), was []string, next ...string) {
+		t.Helper()
+		stop()
+		s.waitScreen("Stopped")
+		s.key("fg")
+		s.key("Enter")
+		s.waitScreen(was...)
+		s.key("n")
+		s.waitScreen(next...)
+	}
+	stoppedThenFg(func() { s.key("C-z") }, []string{"guided 1/9", "A_LEADER"}, "guided 2/9", "A_ACQUIRE")
 
 	// A SIGTSTP from elsewhere stops it the same way: the explorer is the
 	// only child of the shell this test started in its own tmux.
@@ -143,13 +149,8 @@ func TestCtrlZStopsTheExplorerAndFgResumesIt(t *testing.T) {
 	require.NoError(t, err)
 	children := storetest.Children(shell)
 	require.Len(t, children, 1, "the shell runs the explorer alone")
-	require.NoError(t, syscall.Kill(children[0], syscall.SIGTSTP))
-	s.waitScreen("Stopped")
-	s.key("fg")
-	s.key("Enter")
-	s.waitScreen("guided 2/9", "A_ACQUIRE")
-	s.key("n")
-	s.waitScreen("guided 3/9", "A_PAUSE")
+	stoppedThenFg(func() { require.NoError(t, syscall.Kill(children[0], syscall.SIGTSTP)) },
+		[]string{"guided 2/9", "A_ACQUIRE"}, "guided 3/9", "A_PAUSE")
 	s.key("q")
 	deadline := time.Now().Add(10 * time.Second)
 	for !strings.Contains(s.screen(), "$ ") && !strings.Contains(s.screen(), "# ") {

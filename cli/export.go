@@ -11,8 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/charmbracelet/x/term"
-
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/export"
 	"github.com/fencelab/fencelab/lang"
@@ -271,14 +269,4 @@ func writeExport(path string, data []byte) error {
 		return fmt.Errorf("export %s: %w", path, err)
 	}
 	return nil
-}
-
-// isTerminal reports whether w is a terminal (through the writer that
-// checks standard output's writes).
-func isTerminal(w io.Writer) bool {
-	if c, ok := w.(*checkedWriter); ok {
-		w = c.w
-	}
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(f.Fd())
 }

@@ -4,10 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"time"
-
-	"github.com/charmbracelet/x/term"
 
 	"github.com/fencelab/fencelab/race"
 )
@@ -70,8 +67,7 @@ type progress struct {
 }
 
 func newProgress(stderr io.Writer, what string) *progress {
-	f, ok := stderr.(*os.File)
-	if !ok || !term.IsTerminal(f.Fd()) {
+	if !isTerminal(stderr) {
 		return &progress{}
 	}
 	return &progress{w: stderr, what: what, started: time.Now()}

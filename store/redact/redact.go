@@ -131,25 +131,20 @@ var passwordValue = regexp.MustCompile(`(?i)\bpass(?:word)?\s*=\s*('(?:[^'\\]|\\
 
 // Within takes the password of source (a DSN or URL) out of a message that
 // may quote source whole or in part — a driver's parse error, say.
-func Within(msg, source string) string {
-	if strings.TrimSpace(source) == "" {
-		return msg // nothing to hide, and blanks are in every message
-	}
-	msg = strings.ReplaceAll(msg, source, PostgresDSN(source))
-	for _, secret := range passwords(source) {
-		msg = strings.ReplaceAll(msg, secret, Mask)
-	}
-	return msg
-}
+func Within(msg, source string) string { return within(msg, source, PostgresDSN) }
 
 // WithinURL is Within for a redis:// URL: where msg quotes it whole, it is
 // written as URL writes it (a mistyped address with no password in it
 // stays as it is, so the user sees what they typed).
-func WithinURL(msg, source string) string {
+func WithinURL(msg, source string) string { return within(msg, source, URL) }
+
+// within writes source as shown writes it wherever msg quotes it whole,
+// and masks what may be its password wherever else it stands.
+func within(msg, source string, shown func(string) string) string {
 	if strings.TrimSpace(source) == "" {
-		return msg
+		return msg // nothing to hide, and blanks are in every message
 	}
-	msg = strings.ReplaceAll(msg, source, URL(source))
+	msg = strings.ReplaceAll(msg, source, shown(source))
 	for _, secret := range passwords(source) {
 		msg = strings.ReplaceAll(msg, secret, Mask)
 	}
