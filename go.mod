@@ -26,6 +26,7 @@ require (
 )
 
 require (
+	fencelab.invalid/beforetea v0.0.0
 	github.com/atotto/clipboard v0.1.4 // indirect
 	github.com/aymanbagabas/go-osc52/v2 v2.0.1 // indirect
 	github.com/aymanbagabas/go-udiff v0.3.1 // indirect
@@ -57,3 +58,5 @@ require (
 	golang.org/x/sync v0.25.0 // indirect
 	golang.org/x/text v0.44.0 // indirect
 )
+
+replace fencelab.invalid/beforetea => ./beforetea

@@ -18,6 +18,10 @@ package main
 import (
 	"os"
 
+	// Before Bubble Tea's init: no terminal query, no 5 s stall where the
+	// terminal never answers (see the package).
+	_ "fencelab.invalid/beforetea"
+
 	"github.com/fencelab/fencelab/cli"
 )
 
