@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
+	"os"
 	"strings"
 	"syscall"
 	"time"
@@ -194,6 +196,9 @@ func startBackends(ctx context.Context, c config, notify func(string)) (*backend
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
+		if isLocalIO(err) {
+			return nil, localIO(err) // the cache directory, not the server
+		}
 		return nil, unreachable(err)
 	}
 	b.ephemeral = true
@@ -307,6 +312,8 @@ func classify(ctx context.Context, err error) error {
 		return &exitError{code: exitUsage, err: err}
 	case errors.As(err, &exit):
 		return err
+	case isLocalIO(err):
+		return localIO(err)
 	case isUnreachable(err):
 		return unreachable(err)
 	default:
@@ -323,6 +330,34 @@ func refusedConfig(err error) bool {
 	return strings.HasPrefix(pgErr.Code, "28") || // invalid authorization: password, role
 		pgErr.Code == "3D000" || // database does not exist
 		pgErr.Code == "42501" // insufficient privilege
+}
+
+// isLocalIO: a file or directory of this machine failed, not a server.
+// syscall.Errno is a net.Error too, so this must be asked first: a full
+// disk is not a backend that cannot be reached.
+func isLocalIO(err error) bool {
+	var (
+		opErr   *net.OpError
+		pathErr *fs.PathError
+		linkErr *os.LinkError
+	)
+	if errors.As(err, &opErr) {
+		return false // a socket: the server's side
+	}
+	return errors.As(err, &pathErr) || errors.As(err, &linkErr)
+}
+
+// localIO is the exit of a local file failure: 1 when output was lost
+// while written (a full disk, an I/O error), 2 when the path itself cannot
+// be used (missing, read-only, not a directory, not allowed): another path
+// is the answer.
+func localIO(err error) error {
+	for _, lost := range []error{syscall.ENOSPC, syscall.EDQUOT, syscall.EIO, syscall.EFBIG} {
+		if errors.Is(err, lost) {
+			return &exitError{code: exitUnexpected, err: err}
+		}
+	}
+	return &exitError{code: exitUsage, err: err}
 }
 
 // isUnreachable: the server is down, gone, frozen or refusing connections.
