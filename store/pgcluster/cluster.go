@@ -155,10 +155,28 @@ func prepareCacheDir(dir string, owner *account) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if err := fitsSocketPath(real); err != nil {
+		return "", err
+	}
 	if err := owner.canReach(real); err != nil {
 		return "", err
 	}
 	return real, nil
+}
+
+// socketName is the name the server gives its socket for port 5432.
+const socketName = ".s.PGSQL.5432"
+
+// fitsSocketPath checks that the server's socket in any slot under dir has
+// a path a socket address can hold; else the server would start and listen
+// nowhere, and fencelab wait for it in vain.
+func fitsSocketPath(dir string) error {
+	socket := filepath.Join(dir, fmt.Sprintf("slot-%d", slots-1), "run", socketName)
+	if len(socket) <= maxSocketPath {
+		return nil
+	}
+	return fmt.Errorf("pgcluster: the server's socket in %s would have a path of %d bytes, more than the %d a unix socket allows; choose a shorter FENCELAB_CACHE_DIR (at most %d bytes): %w",
+		dir, len(socket), maxSocketPath, maxSocketPath-(len(socket)-len(dir))-len("/pg00"), ErrSocketPathTooLong)
 }
 
 // takeSlot locks the first free slot under dir.
@@ -492,9 +510,21 @@ func DialServedBy(serverUID uint32) func(ctx context.Context, network, addr stri
 }
 
 // DSN is the keyword/value connection string of a database in this cluster;
-// psql accepts it as it is.
+// psql accepts it as it is. Its values are quoted, so a cache directory
+// with a space or a quote in its path names the socket whole.
 func (c *Cluster) DSN(database string) string {
-	return fmt.Sprintf("host=%s port=5432 user=%s dbname=%s sslmode=disable", c.socketDir, superuser, database)
+	return fmt.Sprintf("host=%s port=5432 user=%s dbname=%s sslmode=disable",
+		quoteValue(c.socketDir), quoteValue(superuser), quoteValue(database))
+}
+
+// quoteValue quotes a keyword/value connection string's value as libpq
+// reads it: in single quotes, with a backslash before each backslash and
+// quote. A value that needs none is left bare, as psql users write it.
+func quoteValue(v string) string {
+	if v != "" && !strings.ContainsAny(v, " \t\n\r\f\v'\\") {
+		return v
+	}
+	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(v) + "'"
 }
 
 // PID is the postmaster's process id (0 once stopped).

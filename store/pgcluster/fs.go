@@ -36,6 +36,11 @@ const noFollow = syscall.O_NOFOLLOW | syscall.O_NONBLOCK | syscall.O_CLOEXEC
 // account could change under fencelab: a configuration to fix, not a fault.
 var ErrUnsafePath = errors.New("unsafe path")
 
+// ErrSocketPathTooLong is a cache directory so deep that the server's unix
+// socket path in it would not fit in a socket address: a configuration to
+// fix (a shorter FENCELAB_CACHE_DIR), not a fault.
+var ErrSocketPathTooLong = errors.New("socket path too long")
+
 // trustedDir creates dir where it is missing and proves that no account
 // but root and this process's user can change what it names. It walks the
 // path as written, from /: every directory on the way belongs to one of

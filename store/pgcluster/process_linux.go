@@ -16,6 +16,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// maxSocketPath is the longest unix socket path the server accepts: a
+// socket address's sun_path (108 bytes on Linux) less its closing NUL.
+const maxSocketPath = 107
+
 // sysProcAttr runs a server program as the account and has the kernel send
 // it SIGINT (fast shutdown) should fencelab die without stopping it, even by
 // SIGKILL.

@@ -9,6 +9,11 @@ import (
 	"syscall"
 )
 
+// maxSocketPath is the longest unix socket path the server accepts: a
+// socket address's sun_path (104 bytes on the BSDs and macOS) less its
+// closing NUL.
+const maxSocketPath = 103
+
 // sysProcAttr runs a server program as the account.
 func (a *account) sysProcAttr() *syscall.SysProcAttr {
 	attr := &syscall.SysProcAttr{Setpgid: true}

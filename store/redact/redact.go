@@ -63,16 +63,13 @@ func PostgresDSN(dsn string) string {
 	if trimmed := strings.TrimSpace(dsn); strings.Contains(trimmed, "://") {
 		return URL(trimmed)
 	}
-	var out strings.Builder
+	// The pairs kept, one space between them: a quoted value keeps its own
+	// spaces (a socket directory's path may have two in a row).
+	var kept []string
 	s := dsn
 	for len(s) > 0 {
-		// Copy whitespace, then one key = value pair.
-		i := 0
-		for i < len(s) && isSpace(s[i]) {
-			i++
-		}
-		out.WriteString(s[:i])
-		s = s[i:]
+		// Skip whitespace, then take one key = value pair.
+		s = strings.TrimLeft(s, " \t\n\r\f\v")
 		if s == "" {
 			break
 		}
@@ -80,7 +77,7 @@ func PostgresDSN(dsn string) string {
 		if eq < 0 {
 			// Not keyword=value: what follows cannot be read, so none of it
 			// is shown.
-			out.WriteString(Mask)
+			kept = append(kept, Mask)
 			break
 		}
 		key := strings.TrimSpace(s[:eq])
@@ -90,11 +87,11 @@ func PostgresDSN(dsn string) string {
 		}
 		end := j + valueEnd(s[j:])
 		if key != "password" {
-			out.WriteString(s[:end])
+			kept = append(kept, key+"="+s[j:end])
 		}
 		s = s[end:]
 	}
-	return strings.Join(strings.Fields(out.String()), " ")
+	return strings.Join(kept, " ")
 }
 
 // valueEnd is the length of the value at the start of s: up to the next

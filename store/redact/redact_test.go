@@ -22,6 +22,8 @@ func TestPostgresDSN(t *testing.T) {
 		{"postgres://alice:1234?alicepw@db/lab", "postgres://xxxxx@db/lab"},
 		{"postgres://alice:12#alicepw@db/lab", "postgres://xxxxx@db/lab"},
 		{"host=db garbage alicepw", "host=db xxxxx"},
+		{`host='/tmp/a  b\\c\'d' password='x  y'  dbname=lab`, `host='/tmp/a  b\\c\'d' dbname=lab`}, // a quoted value keeps its spaces
+		{"host =\n db  port= 5432", "host=db port=5432"},
 	} {
 		got := redact.PostgresDSN(tc.in)
 		require.Equal(t, tc.want, got, tc.in)
