@@ -63,8 +63,8 @@ func trustedDir(dir string) (string, error) {
 		next := filepath.Join(cur, part)
 		info, err := os.Lstat(next)
 		if errors.Is(err, fs.ErrNotExist) {
-			if err := os.Mkdir(next, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-				return "", fmt.Errorf("pgcluster: create %s: %w", next, err)
+			if err := makeReachableDir(next); err != nil {
+				return "", err
 			}
 			info, err = os.Lstat(next)
 		}
@@ -105,6 +105,26 @@ func trustedDir(dir string) (string, error) {
 			cur, info.Mode().Perm(), ErrUnsafePath)
 	}
 	return cur, nil
+}
+
+// makeReachableDir makes a missing directory of the cache path, in one
+// proven trusted, with mode 0755 whatever the umask (027 or 077 would keep
+// the server account out of its slot). Nobody but root and this user can
+// rename entries of the parent, so the path still names the directory
+// made when it is chmodded. One that another process made meanwhile is
+// left as it is: trustedDir proves it like any other.
+func makeReachableDir(path string) error {
+	err := os.Mkdir(path, 0o755)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("pgcluster: create %s: %w", path, err)
+	}
+	if err := os.Chmod(path, 0o755); err != nil {
+		return fmt.Errorf("pgcluster: chmod %s: %w", path, err)
+	}
+	return nil
 }
 
 // trustedEntry checks one directory or symlink on a cache path: it belongs
