@@ -7,6 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/rivo/uniseg"
 
 	"github.com/fencelab/fencelab/engine"
 )
@@ -189,27 +190,47 @@ func counted(st styles, n int, one, many string) string {
 
 // wrap breaks text into lines of at most width cells at spaces only (a
 // name like job-1 or worker-A stays whole), and inside a word only when
-// the word is longer than a line.
+// the word is longer than a line. It takes time linear in the text: each
+// word's width is measured once, and a long word is cut in one pass over
+// its graphemes.
 func wrap(text string, width int) []string {
 	width = max(width, 1)
 	var lines []string
-	line := ""
+	var line strings.Builder
+	lineWidth := 0
 	for _, word := range strings.Fields(text) {
+		wordWidth := ansi.StringWidth(word)
 		switch {
-		case line == "":
-			line = word
-		case ansi.StringWidth(line)+1+ansi.StringWidth(word) <= width:
-			line += " " + word
+		case lineWidth == 0:
+		case lineWidth+1+wordWidth <= width:
+			line.WriteByte(' ')
+			lineWidth++
 		default:
-			lines = append(lines, line)
-			line = word
+			lines = append(lines, line.String())
+			line.Reset()
+			lineWidth = 0
 		}
-		for ansi.StringWidth(line) > width {
-			lines = append(lines, ansi.Truncate(line, width, ""))
-			line = ansi.TruncateLeft(line, width, "")
+		if wordWidth <= width-lineWidth {
+			line.WriteString(word)
+			lineWidth += wordWidth
+			continue
+		}
+		// Longer than a line: grapheme by grapheme, a new line when full.
+		state := -1
+		for word != "" {
+			var cluster string
+			var w int
+			cluster, word, w, state = uniseg.FirstGraphemeClusterInString(word, state)
+			if lineWidth+w > width && lineWidth > 0 {
+				lines = append(lines, line.String())
+				line.Reset()
+				lineWidth = 0
+			}
+			line.WriteString(cluster)
+			lineWidth += w
 		}
 	}
-	return append(lines, line)
+	return append(lines, line.String())
 }
 
 // indented wraps text to width under an indent.
