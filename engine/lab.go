@@ -103,6 +103,9 @@ type Lab struct {
 	checking   bool
 	ledgerRead bool
 	readAt     uint64
+	// restoring is the log a Reconnect is putting the lab back to, kept
+	// until a replay of it has succeeded (reconnect.go).
+	restoring []Action
 }
 
 // cause is who or what made the changes an invariant check sees.

@@ -448,6 +448,10 @@ type Ledger interface {
 	// from is the dump it holds now, when known (empty: not known), so
 	// only what differs is written.
 	Restore(ctx context.Context, from, to LedgerDump) error
+	// Lost reports whether the connection is gone for good — the server
+	// closed it, or stopped answering and the driver gave it up — so every
+	// later call fails: Database.Connect opens another.
+	Lost() bool
 	Close(ctx context.Context) error
 }
 

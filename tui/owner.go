@@ -11,6 +11,19 @@ import (
 // errLabClosed is what an operation gets once the explorer is quitting.
 var errLabClosed = errors.New("the lab is closed")
 
+// errReconnected is what the key gets that found a PostgreSQL connection
+// of the lab lost: the lab reconnected and is back as it was after its
+// last action, and nothing else was done (as psql does not run again the
+// command that lost its connection).
+var errReconnected = errors.New("PostgreSQL connection lost: reconnected; the step was not taken")
+
+// connectionLostError is an operation that failed and left a PostgreSQL
+// connection of the lab lost: the next key reconnects.
+type connectionLostError struct{ err error }
+
+func (e *connectionLostError) Error() string { return e.err.Error() }
+func (e *connectionLostError) Unwrap() error { return e.err }
+
 // labOwner is the one way to the lab. A key's action, the refresh on a real
 // Redis, the snapshot after each of them, opening another scenario or mode
 // and closing all run here, one at a time: the lab and its connections are
@@ -59,6 +72,10 @@ func (o *labOwner) open(backends engine.Backends, s *engine.Scenario, mode engin
 // do runs one operation on the lab and reads the snapshot after it, even
 // when the operation failed (a step that did not happen leaves the lab as
 // it was, and the screen should say so). fresh: the snapshot was read.
+// When a connection of the lab was lost, the operation reconnects the lab
+// instead (errReconnected), and one that loses a connection reads no
+// snapshot: the lab will be put back as the screen shows it, and a frozen
+// server would keep the screen waiting once more.
 func (o *labOwner) do(fn func(ctx context.Context, lab *engine.Lab) error) (snap engine.Snapshot, fresh bool, err error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -66,7 +83,15 @@ func (o *labOwner) do(fn func(ctx context.Context, lab *engine.Lab) error) (snap
 		return engine.Snapshot{}, false, errLabClosed
 	}
 	if fn != nil {
-		err = fn(o.ctx, o.lab)
+		var reconnected bool
+		if reconnected, err = o.lab.Reconnect(o.ctx); err == nil && reconnected {
+			err = errReconnected
+		} else if err == nil {
+			err = fn(o.ctx, o.lab)
+		}
+	}
+	if err != nil && o.lab.ConnectionLost() {
+		return engine.Snapshot{}, false, &connectionLostError{err}
 	}
 	snap, serr := o.lab.Snapshot(o.ctx)
 	if err == nil {

@@ -690,6 +690,11 @@ func stateOf(dump engine.LedgerDump) (engine.LedgerState, error) {
 	return s, nil
 }
 
+// Lost reports whether pgx closed the connection: a call that ran out of
+// time (a frozen server answers not even a cancel) or lost the socket ends
+// it, and no later call can use it.
+func (l *Ledger) Lost() bool { return l.conn.IsClosed() }
+
 // Close ends the connection.
 func (l *Ledger) Close(ctx context.Context) error {
 	closeCtx, cancel := context.WithTimeout(ctx, time.Second)
