@@ -27,6 +27,7 @@ import (
 	"github.com/fencelab/fencelab/store/redact"
 	"github.com/fencelab/fencelab/store/redisstore"
 	"github.com/fencelab/fencelab/tui"
+	"github.com/fencelab/fencelab/untrusted"
 )
 
 // Main runs fencelab on the process's arguments, standard streams and
@@ -450,7 +451,9 @@ func report(ctx context.Context, stderr io.Writer, err error, c config) int {
 		exit = &exitError{code: exitUnexpected, err: err}
 	}
 	if exit.err != nil {
-		line := redact.WithinURL(redact.Within(exit.line(c.lang), c.pgDSN), c.redisURL)
+		// A path or a server's message may carry control characters: shown,
+		// not acted on by the terminal.
+		line := untrusted.Line(redact.WithinURL(redact.Within(exit.line(c.lang), c.pgDSN), c.redisURL))
 		fmt.Fprintf(stderr, "fencelab: %s\n", line)
 	}
 	return exit.code

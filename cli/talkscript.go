@@ -2,11 +2,10 @@ package cli
 
 import (
 	"errors"
-	"io"
-	"os"
 	"regexp"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/fencelab/fencelab/lang"
 	"github.com/fencelab/fencelab/scenarios"
 	"github.com/fencelab/fencelab/tui"
+	"github.com/fencelab/fencelab/untrusted"
 )
 
 // A talk script is a TOML document a speaker edits by hand:
@@ -36,6 +36,10 @@ import (
 // Every text is a string (any language) or a table with en and, optionally,
 // ko. Whatever is wrong is one line naming the file, the line and what.
 
+// talkLimits bound what fencelab reads as a talk script: a long talk is a
+// few kilobytes, nested three deep (a scene's schedule of inline tables).
+var talkLimits = untrusted.Limits{MaxBytes: 1 << 20, MaxDepth: 16, Syntax: untrusted.TOML}
+
 // talkLanguages are the languages a talk's texts may be in; the first is
 // the one every text must have.
 var talkLanguages = []string{"en", "ko"}
@@ -43,20 +47,9 @@ var talkLanguages = []string{"en", "ko"}
 // loadTalk reads a talk script and binds its scenes to the catalog, with
 // its texts in lang.
 func loadTalk(path, language string) (tui.Talk, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscallNonblock, 0)
+	data, err := untrusted.ReadFile(path, talkLimits)
 	if err != nil {
-		return tui.Talk{}, usageError("talk %s: %v", path, unwrapPathError(err))
-	}
-	defer f.Close()
-	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
-		return tui.Talk{}, usageError("talk %s: not a regular file", path)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxTraceSize+1))
-	if err != nil {
-		return tui.Talk{}, usageError("talk %s: %v", path, unwrapPathError(err))
-	}
-	if len(data) > maxTraceSize {
-		return tui.Talk{}, usageError("talk %s: larger than %d MiB, not a talk script", path, maxTraceSize>>20)
+		return tui.Talk{}, usageError("talk %s: %v", path, err)
 	}
 	talk, err := parseTalk(string(data), language)
 	var wrong *talkError
@@ -100,6 +93,7 @@ func parseTalk(text, language string) (tui.Talk, error) {
 		}
 		return tui.Talk{}, wrongAt(0, "not TOML: %s", err.Error())
 	}
+	showable(doc)
 	at := locator{lines: strings.Split(text, "\n")}
 	for key := range doc {
 		if key != "title" && key != "minutes" && key != "scene" {
@@ -183,6 +177,9 @@ func parseScene(raw map[string]any, language string, i int, at locator) (tui.Tal
 			ta.Actor, _ = a["actor"].(string)
 			ta.By, _ = a["by"].(string)
 			ta.Note, _ = a["note"].(string)
+			if _, err := capped(ta.Note); err != nil {
+				return tui.TalkScene{}, fail("schedule", "note: %v", err)
+			}
 			t.Schedule = append(t.Schedule, ta)
 		}
 		var err error
@@ -249,7 +246,7 @@ func textIn(v any, language string) (string, error) {
 	case nil:
 		return "", nil
 	case string:
-		return t, nil
+		return capped(t)
 	case map[string]any:
 		var keys []string
 		for k := range t {
@@ -265,12 +262,52 @@ func textIn(v any, language string) (string, error) {
 		if !ok {
 			return "", lang.Error("the table has no en text")
 		}
+		for _, text := range t {
+			if _, err := capped(text.(string)); err != nil {
+				return "", err
+			}
+		}
 		if text, ok := t[language].(string); ok {
 			return text, nil
 		}
 		return en, nil
 	}
 	return "", lang.Error("want a string, or a table like { en = \"…\", ko = \"…\" }; got %v", v)
+}
+
+// capped is a text no longer than a text from a file may be.
+func capped(text string) (string, error) {
+	if n := utf8.RuneCountInString(text); n > untrusted.MaxText {
+		return "", lang.Error("%d characters, more than the %d a text may have", n, untrusted.MaxText)
+	}
+	return text, nil
+}
+
+// showable makes every string of a decoded document safe to show: its
+// control characters visible (an escape sequence in a caption must not
+// reach the terminal).
+func showable(doc map[string]any) {
+	for k, v := range doc {
+		doc[k] = showableValue(v)
+	}
+}
+
+func showableValue(v any) any {
+	switch v := v.(type) {
+	case string:
+		return untrusted.Text(v)
+	case map[string]any:
+		showable(v)
+	case []map[string]any:
+		for _, m := range v {
+			showable(m)
+		}
+	case []any:
+		for i := range v {
+			v[i] = showableValue(v[i])
+		}
+	}
+	return v
 }
 
 // locator finds the line of a key in a script's text, for errors: the

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,11 +12,13 @@ import (
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/lang"
 	"github.com/fencelab/fencelab/scenarios"
+	"github.com/fencelab/fencelab/untrusted"
 )
 
-// maxTraceSize bounds what fencelab reads as a trace: the longest schedule
-// of the catalog makes a few tens of kilobytes.
-const maxTraceSize = 16 << 20
+// traceLimits bound what fencelab reads as a trace: the longest schedule
+// of the catalog makes a few tens of kilobytes, and a trace nests four
+// deep (the document, its schedule, an action).
+var traceLimits = untrusted.Limits{MaxBytes: 8 << 20, MaxDepth: 16, Syntax: untrusted.JSON}
 
 // loadedTrace is a trace file read and bound to its scenario.
 type loadedTrace struct {
@@ -31,24 +32,9 @@ type loadedTrace struct {
 // regular file, malformed, truncated, of a newer format, naming a scenario
 // or actor fencelab does not have — is a usage error in one line.
 func loadTrace(path string) (loadedTrace, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscallNonblock, 0)
+	data, err := untrusted.ReadFile(path, traceLimits)
 	if err != nil {
-		return loadedTrace{}, usageError("trace %s: %v", path, unwrapPathError(err))
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return loadedTrace{}, usageError("trace %s: %v", path, unwrapPathError(err))
-	}
-	if !info.Mode().IsRegular() {
-		return loadedTrace{}, usageError("trace %s: not a regular file", path)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxTraceSize+1))
-	if err != nil {
-		return loadedTrace{}, usageError("trace %s: %v", path, unwrapPathError(err))
-	}
-	if len(data) > maxTraceSize {
-		return loadedTrace{}, usageError("trace %s: larger than %d MiB, not a fencelab trace", path, maxTraceSize>>20)
+		return loadedTrace{}, usageError("trace %s: %v", path, err)
 	}
 	t, err := engine.ParseTrace(data)
 	if err != nil {

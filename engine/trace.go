@@ -12,8 +12,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/fencelab/fencelab/lang"
+	"github.com/fencelab/fencelab/untrusted"
 )
 
 // TraceFormat names the version of the trace document this fencelab writes
@@ -210,8 +212,46 @@ func ParseTrace(data []byte) (Trace, error) {
 		if _, err := a.ToAction(); err != nil {
 			return Trace{}, traceError("schedule entry %d: %v", i+1, err)
 		}
+		for _, text := range []string{a.Caption, a.Note} {
+			if n := utf8.RuneCountInString(text); n > untrusted.MaxText {
+				return Trace{}, traceError("schedule entry %d: a text of %d characters, more than the %d a caption or note may have", i+1, n, untrusted.MaxText)
+			}
+		}
 	}
+	t.makeShowable()
 	return t, nil
+}
+
+// makeShowable turns the control characters of every text a trace file
+// gave into visible ones: a caption, a note or a name read from a file is
+// shown on terminals, and an escape sequence in it must not act there.
+func (t *Trace) makeShowable() {
+	line := func(s *string) { *s = untrusted.Line(*s) }
+	text := func(s *string) { *s = untrusted.Text(*s) }
+	line(&t.Scenario)
+	line(&t.Mode)
+	for i := range t.Without {
+		line(&t.Without[i])
+	}
+	for i := range t.Schedule {
+		a := &t.Schedule[i]
+		line(&a.Action)
+		line(&a.Actor)
+		line(&a.By)
+		text(&a.Note)
+		text(&a.Caption)
+	}
+	for i := range t.Events {
+		e := &t.Events[i]
+		for _, s := range []*string{&e.At, &e.Actor, &e.Code, &e.State, &e.Detail, &e.Guard} {
+			line(s)
+		}
+	}
+	line(&t.Result.Verdict)
+	for i := range t.Result.Broken {
+		line(&t.Result.Broken[i].Anomaly)
+		line(&t.Result.Broken[i].Detail)
+	}
 }
 
 // describeJSONError says where a document stops being JSON a trace can be.

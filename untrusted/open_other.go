@@ -1,0 +1,5 @@
+//go:build !unix
+
+package untrusted
+
+const openNonblock = 0

@@ -1,0 +1,234 @@
+// Package untrusted is how fencelab takes in files a person gives it —
+// traces, talk scripts — and what it shows of them: bounded before they
+// are parsed, and with no control character reaching a terminal.
+//
+// A file is read only if it is a regular file no larger than its kind
+// allows and nested no deeper than that (a cheap scan of brackets and
+// braces outside strings and comments, before any decoder sees it: a
+// decoder's memory and stack grow with the nesting). Every text from a
+// file is then shown through Text, so a caption cannot clear the screen,
+// set colours or a window title.
+package untrusted
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"unicode/utf8"
+)
+
+// MaxText is the most characters one text from a file may have (a
+// caption, a note): a caption is a sentence or two a speaker says.
+const MaxText = 1000
+
+// Syntax is how a kind of file nests: what opens and closes a level and
+// what is a string or a comment, where brackets do not count.
+type Syntax int
+
+const (
+	JSON Syntax = iota
+	TOML
+)
+
+// Limits bound a kind of file.
+type Limits struct {
+	MaxBytes int64
+	MaxDepth int
+	Syntax   Syntax
+}
+
+// TooLarge is a file larger than its kind allows.
+type TooLarge struct{ Max int64 }
+
+func (e *TooLarge) Error() string { return fmt.Sprintf("larger than %s", size(e.Max)) }
+
+// TooDeep is a file nested deeper than its kind allows.
+type TooDeep struct {
+	Max  int
+	Line int // where the nesting went past Max
+}
+
+func (e *TooDeep) Error() string {
+	return fmt.Sprintf("line %d: nested more than %d deep", e.Line, e.Max)
+}
+
+// ErrNotRegular is a path that is not a regular file (a directory, a FIFO,
+// a device).
+var ErrNotRegular = errors.New("not a regular file")
+
+// ReadFile reads a file within limits. A FIFO is not waited on: it is
+// opened without blocking and refused, as is anything not a regular file.
+// Errors from the system are the bare cause (no path: the caller names
+// the file as the user gave it).
+func ReadFile(path string, l Limits) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|openNonblock, 0)
+	if err != nil {
+		return nil, bare(err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, bare(err)
+	}
+	if !info.Mode().IsRegular() {
+		return nil, ErrNotRegular
+	}
+	if info.Size() > l.MaxBytes {
+		return nil, &TooLarge{l.MaxBytes}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, l.MaxBytes+1))
+	if err != nil {
+		return nil, bare(err)
+	}
+	if int64(len(data)) > l.MaxBytes { // it grew while read
+		return nil, &TooLarge{l.MaxBytes}
+	}
+	if err := CheckNesting(data, l); err != nil {
+		return nil, err
+	}
+	return data, nil
+}
+
+func bare(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func size(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d KiB", n>>10)
+}
+
+// CheckNesting refuses data nested deeper than l.MaxDepth, in one pass and
+// constant memory. Brackets in strings and comments do not count;
+// unbalanced closers are left to the parser to report.
+func CheckNesting(data []byte, l Limits) error {
+	depth, line := 0, 1
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		switch {
+		case c == '\n':
+			line++
+		case c == '[' || c == '{':
+			if depth++; depth > l.MaxDepth {
+				return &TooDeep{Max: l.MaxDepth, Line: line}
+			}
+		case c == ']' || c == '}':
+			if depth > 0 {
+				depth--
+			}
+		case c == '"':
+			i, line = skipString(data, i, line, l.Syntax)
+		case c == '\'' && l.Syntax == TOML:
+			i, line = skipString(data, i, line, l.Syntax)
+		case c == '#' && l.Syntax == TOML:
+			for i+1 < len(data) && data[i+1] != '\n' {
+				i++
+			}
+		}
+	}
+	return nil
+}
+
+// skipString moves past the string that opens at data[i] (a double or
+// single quote, or three of either) and returns the index of its last
+// byte and the line it ends on.
+func skipString(data []byte, i, line int, syntax Syntax) (int, int) {
+	quote := data[i]
+	multi := syntax == TOML && i+2 < len(data) && data[i+1] == quote && data[i+2] == quote
+	escapes := quote == '"'
+	if multi {
+		i += 2
+	}
+	for i++; i < len(data); i++ {
+		switch c := data[i]; {
+		case c == '\n':
+			line++
+			if !multi {
+				return i - 1, line - 1 // an unterminated string: the parser says so
+			}
+		case c == '\\' && escapes:
+			i++
+			if i < len(data) && data[i] == '\n' {
+				line++
+			}
+		case c == quote && !multi:
+			return i, line
+		case c == quote && i+2 < len(data) && data[i+1] == quote && data[i+2] == quote:
+			return i + 2, line
+		}
+	}
+	return i, line
+}
+
+// Text is a text from a file as it may be shown on a terminal: every
+// control character (C0, DEL, C1; ESC and BEL among them) becomes its
+// visible picture (␛, ␇, …) or, for C1, U+FFFD, and a tab a space; a line
+// break stays. Invalid UTF-8 becomes U+FFFD.
+func Text(s string) string {
+	if clean(s, true) {
+		return s
+	}
+	return picture(s, true)
+}
+
+// Line is Text for a text that must stay on one line (a name, an id, a
+// message): a line break becomes ␊ too.
+func Line(s string) string {
+	if clean(s, false) {
+		return s
+	}
+	return picture(s, false)
+}
+
+func clean(s string, keepNewline bool) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 && !(keepNewline && c == '\n') || c == 0x7f || c >= 0x80 {
+			if c >= 0x80 {
+				return cleanUTF8(s[i:], keepNewline)
+			}
+			return false
+		}
+	}
+	return true
+}
+
+func cleanUTF8(s string, keepNewline bool) bool {
+	for _, r := range s {
+		if r == utf8.RuneError || r < 0x20 && !(keepNewline && r == '\n') || (r >= 0x7f && r < 0xa0) {
+			return false
+		}
+	}
+	return true
+}
+
+func picture(s string, keepNewline bool) string {
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
+		switch {
+		case r == '\n' && keepNewline:
+			b.WriteRune(r)
+		case r == '\t':
+			b.WriteByte(' ')
+		case r < 0x20:
+			b.WriteRune(0x2400 + r) // ␀ … ␟
+		case r == 0x7f:
+			b.WriteRune('\u2421') // ␡
+		case r >= 0x80 && r < 0xa0:
+			b.WriteRune('\uFFFD')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
