@@ -125,7 +125,7 @@ func runExport(ctx context.Context, c config, req exportRequest, ttlGiven bool, 
 	}
 
 	var doc bytes.Buffer
-	if err := render(&doc, req.format, req.out, session, req.width, req.height, func() (string, string, error) {
+	if err := render(ctx, &doc, req.format, req.out, session, req.width, req.height, func() (string, string, error) {
 		return tapeFiles(session, req, stderr)
 	}); err != nil {
 		return err
@@ -143,19 +143,22 @@ func runExport(ctx context.Context, c config, req exportRequest, ttlGiven bool, 
 
 // render writes a session in a format. A tape plays a trace file:
 // tapeFiles says which (writing it if need be) and where the GIF goes.
-func render(w io.Writer, format, tape string, session export.Session, width, height int, tapeFiles func() (trace, gif string, err error)) error {
+func render(ctx context.Context, w io.Writer, format, tape string, session export.Session, width, height int, tapeFiles func() (trace, gif string, err error)) error {
 	switch format {
 	case "md":
 		return export.Markdown(w, session)
 	case "mermaid":
 		return export.Mermaid(w, session)
 	case "cast", "gif", "svg":
-		frame := func(k int) string {
+		frame := func(k int) (string, error) {
+			if err := ctx.Err(); err != nil {
+				return "", err // a signal: no more frames, no file
+			}
 			status := session.Lang.T("the starting state")
 			if k > 0 {
 				status = fmt.Sprintf("%d/%d: %s", k, len(session.Steps)-1, session.Steps[k].Action.Words().In(session.Lang))
 			}
-			return tui.Frame(session.Steps[k].Snapshot, status, width, height, true, session.Lang)
+			return tui.Frame(session.Steps[k].Snapshot, status, width, height, true, session.Lang), nil
 		}
 		switch format {
 		case "gif":
@@ -216,7 +219,7 @@ func exportFromExplorer(format string, session export.Session) (string, error) {
 	base := fmt.Sprintf("fencelab-%s-%s", session.Scenario.ID, strings.ToLower(session.Mode.String()))
 	var doc bytes.Buffer
 	var trace string
-	err = render(&doc, format, base+".tape", session, 100, 30, func() (string, string, error) {
+	err = render(context.Background(), &doc, format, base+".tape", session, 100, 30, func() (string, string, error) {
 		path, err := saveNewTrace(dir, base, session.Trace)
 		trace = path
 		return filepath.Base(path), strings.TrimSuffix(filepath.Base(path), ".trace.json") + ".gif", err

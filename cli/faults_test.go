@@ -3,11 +3,16 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -65,4 +70,215 @@ func TestLocalFailuresAreNotUnreachable(t *testing.T) {
 	code, _, stderr := call(t, "run", "lease-overrun", "--mode", "safe")
 	require.Equal(t, 2, code, "an unusable cache directory: %s", stderr)
 	requireOneLine(t, stderr, "not a directory")
+}
+
+// hostile is what a trace or talk script may carry to take over a
+// terminal: a window title, a cleared screen, a colour.
+const hostile = "\x1b]0;pwned\x07\x1b[2J\x1b[31mRED"
+
+// requireInert requires bytes written for a terminal to carry none of
+// hostile's sequences (fencelab's own colours aside): the title, the
+// clear and the colour arrive as visible text, or not at all.
+func requireInert(t *testing.T, what string, out []byte) {
+	t.Helper()
+	for _, seq := range []string{"\x1b]0;", "\x07", "\x1b[31mRED", "\x1b[2JRED", "\x1b[2J\x1b[31m"} {
+		require.NotContains(t, string(out), seq, "%s wrote %q raw", what, seq)
+	}
+}
+
+// requireNoControl walks a value read from a file and requires none of its
+// strings to hold a control character other than a line break.
+func requireNoControl(t *testing.T, what string, v reflect.Value) {
+	t.Helper()
+	switch v.Kind() {
+	case reflect.String:
+		for _, r := range v.String() {
+			require.False(t, r < 0x20 && r != '\n' || r >= 0x7f && r < 0xa0, "%s: %q keeps %U", what, v.String(), r)
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				requireNoControl(t, what+"."+v.Type().Field(i).Name, v.Field(i))
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			requireNoControl(t, fmt.Sprintf("%s[%d]", what, i), v.Index(i))
+		}
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			requireNoControl(t, what, v.Elem())
+		}
+	case reflect.Map:
+		for _, k := range v.MapKeys() {
+			requireNoControl(t, what+"["+fmt.Sprint(k)+"]", v.MapIndex(k))
+		}
+	}
+}
+
+// Every text a trace or a talk script gives is shown with its control
+// characters visible: in replay's output, exports, the explorer and talk
+// mode, and in an error naming the file.
+func TestEscapeSequencesFromFilesAreShownNotActedOn(t *testing.T) {
+	dir := t.TempDir()
+	saved := filepath.Join(dir, "saved.trace.json")
+	code, _, stderr := call(t, "run", "lease-overrun", "--mode", "unsafe", "--save-trace", saved)
+	require.Equal(t, 0, code, stderr)
+
+	// Every text field of the trace gets the sequence.
+	var doc map[string]any
+	raw, err := os.ReadFile(saved)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(raw, &doc))
+	for _, a := range doc["schedule"].([]any) {
+		a := a.(map[string]any)
+		a["caption"] = "caption " + hostile
+		if a["action"] == "pause" {
+			a["note"] = "note " + hostile
+		}
+	}
+	for _, e := range doc["events"].([]any) {
+		e := e.(map[string]any)
+		e["detail"] = "detail " + hostile
+		e["state"] = "state " + hostile
+	}
+	result := doc["result"].(map[string]any)
+	result["verdict"] = "verdict " + hostile
+	for _, b := range result["broken"].([]any) {
+		b.(map[string]any)["detail"] = "broken " + hostile
+	}
+	raw, err = json.Marshal(doc)
+	require.NoError(t, err)
+	trace := filepath.Join(dir, "hostile.trace.json")
+	require.NoError(t, os.WriteFile(trace, raw, 0o644))
+
+	loaded, err := loadTrace(trace)
+	require.NoError(t, err)
+	requireNoControl(t, "trace", reflect.ValueOf(loaded.trace))
+	requireNoControl(t, "scenario", reflect.ValueOf(loaded.scenario.Guided(loaded.mode)))
+	require.Contains(t, loaded.trace.Schedule[0].Caption, "␛]0;pwned␇", "shown, not dropped")
+
+	code, stdout, stderr := call(t, "replay", trace) // it differs: the recorded texts are not the run's
+	require.Equal(t, 1, code, stderr)
+	requireInert(t, "replay", []byte(stdout+stderr))
+	require.Contains(t, stdout+stderr, "␛]0;pwned")
+
+	for _, to := range []string{"cast", "md", "mermaid", "tape"} {
+		out := filepath.Join(dir, "out."+to)
+		code, _, stderr := call(t, "export", trace, "--to", to, "-o", out)
+		require.Equal(t, 0, code, "export --to %s: %s", to, stderr)
+		written, err := os.ReadFile(out)
+		require.NoError(t, err)
+		if to == "cast" { // the terminal's bytes are JSON strings there
+			var frames strings.Builder
+			for _, line := range strings.Split(string(written), "\n")[1:] {
+				var event []any
+				if json.Unmarshal([]byte(line), &event) == nil && len(event) == 3 {
+					frames.WriteString(event[2].(string))
+				}
+			}
+			written = []byte(frames.String())
+			require.Contains(t, frames.String(), "␛]0;pwned", "the cast shows the caption")
+		}
+		requireInert(t, "export --to "+to, written)
+	}
+
+	// A path is a text from outside too.
+	code, _, stderr = call(t, "replay", filepath.Join(dir, hostile))
+	require.Equal(t, 2, code)
+	requireInert(t, "an error naming the file", []byte(stderr))
+
+	script := filepath.Join(dir, "hostile.toml")
+	toml := strings.ReplaceAll(hostile, "\x1b", `\u001b`)
+	toml = strings.ReplaceAll(toml, "\x07", `\u0007`)
+	require.NoError(t, os.WriteFile(script, []byte(`title = "title `+toml+`"
+
+[[scene]]
+scenario = "lease-overrun"
+schedule = [{ action = "step", actor = "A" }, { action = "pause", actor = "A", note = "note `+toml+`" }]
+caption = { en = "caption `+toml+`", ko = "자막 `+toml+`" }
+
+[[scene.step]]
+at = 1
+caption = "step `+toml+`"
+turn = "turn `+toml+`"
+`), 0o644))
+	for _, language := range []string{"en", "ko"} {
+		talk, err := loadTalk(script, language)
+		require.NoError(t, err)
+		requireNoControl(t, "talk", reflect.ValueOf(talk))
+		require.Contains(t, talk.Scenes[0].Caption, "␛]0;pwned␇")
+	}
+
+	if _, err := exec.LookPath("tmux"); err != nil {
+		return
+	}
+	for _, args := range [][]string{{"--trace", trace}, {"talk", script}} {
+		r := startExplorer(t, cacheDir(t), args...)
+		r.waitScreen("␛]0;pwned␇␛[2J␛[31mRED")
+		for range 3 {
+			r.key("n")
+		}
+		r.waitScreen("␛]0;pwned")
+		require.NotContains(t, r.tmux("display-message", "-p", "-t", "lab", "#{pane_title}"), "pwned", "fencelab %v set the window title", args)
+		r.quit()
+	}
+}
+
+// longTrace is a saved trace of lease-overrun with n clock advances after
+// its schedule: an export of it makes a frame per action.
+func longTrace(t *testing.T, dir string, n int) string {
+	t.Helper()
+	saved := filepath.Join(dir, "saved.trace.json")
+	code, _, stderr := call(t, "run", "lease-overrun", "--mode", "unsafe", "--save-trace", saved)
+	require.Equal(t, 0, code, stderr)
+	var doc map[string]any
+	raw, err := os.ReadFile(saved)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(raw, &doc))
+	schedule := doc["schedule"].([]any)
+	for range n {
+		schedule = append(schedule, map[string]any{"action": "advance", "by": "1s"})
+	}
+	doc["schedule"] = schedule
+	raw, err = json.Marshal(doc)
+	require.NoError(t, err)
+	long := filepath.Join(dir, fmt.Sprintf("trace-%d.json", n))
+	require.NoError(t, os.WriteFile(long, raw, 0o644))
+	return long
+}
+
+// A signal ends an export at once, whatever it is doing (running the
+// schedule, drawing frames): 143, and no file, not even half of one.
+func TestExportEndsOnSIGTERM(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		actions int
+		to      string
+		after   time.Duration
+	}{
+		{5000, "cast", 500 * time.Millisecond}, // while the schedule runs
+		{600, "gif", 5 * time.Second},          // while frames are drawn (about 40 ms each)
+	} {
+		trace := longTrace(t, dir, tc.actions)
+		out := filepath.Join(dir, "long."+tc.to)
+		cmd := exec.Command(binary(t), "export", trace, "--to", tc.to, "-o", out)
+		cmd.Env = append(os.Environ(), "FENCELAB_CACHE_DIR="+cacheDir(t))
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		require.NoError(t, cmd.Start())
+		time.Sleep(tc.after)
+		require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+		signalled := time.Now()
+		err := cmd.Wait()
+		var exit *exec.ExitError
+		require.ErrorAs(t, err, &exit, "export --to %s ended 0 after SIGTERM: %s", tc.to, stderr.String())
+		require.Equal(t, 143, exit.ExitCode(), stderr.String())
+		require.Less(t, time.Since(signalled), 3*time.Second, "SIGTERM ended export --to %s only after %s", tc.to, time.Since(signalled))
+		for _, pattern := range []string{"long.*", ".fencelab-*"} {
+			left, err := filepath.Glob(filepath.Join(dir, pattern))
+			require.NoError(t, err)
+			require.Empty(t, left, "SIGTERM left a file")
+		}
+	}
 }

@@ -12,8 +12,9 @@ import (
 // Cast writes an asciinema v2 recording of the explorer: the seeded state,
 // then a frame per action, each a marker named after its step, and each
 // held long enough to read its narration. frame draws step k (0: the
-// seeded state) at width×height.
-func Cast(w io.Writer, s Session, width, height int, frame func(step int) string) error {
+// seeded state) at width×height; its error (an export cancelled) ends the
+// recording.
+func Cast(w io.Writer, s Session, width, height int, frame Frames) error {
 	p := &printer{w: w}
 	header, err := json.Marshal(map[string]any{
 		"version": 2,
@@ -42,13 +43,21 @@ func Cast(w io.Writer, s Session, width, height int, frame func(step int) string
 		event(at, "m", label)
 		// Home, clear, then the screen line by line; the cursor hidden as
 		// the explorer hides it.
-		screen := strings.ReplaceAll(frame(k), "\n", "\r\n")
+		drawn, err := frame(k)
+		if err != nil {
+			return err
+		}
+		screen := strings.ReplaceAll(drawn, "\n", "\r\n")
 		event(at, "o", "\x1b[?25l\x1b[H\x1b[2J"+screen)
 		at += readingTime(step)
 	}
 	event(at, "o", "") // holds the last frame until here
 	return p.err
 }
+
+// Frames draws step k of a session (0: the seeded state) as a screen of
+// text; an error ends the export (it was cancelled, say).
+type Frames func(k int) (string, error)
 
 // readingTime is how long a step's frame stays: two seconds, and more for
 // the narration the frame shows (about 30 characters a second), at most

@@ -235,8 +235,8 @@ func TestCastIsAsciinemaV2(t *testing.T) {
 	session := record(t, s, engine.Safe)
 	const width, height = 100, 30
 	var doc bytes.Buffer
-	require.NoError(t, export.Cast(&doc, session, width, height, func(k int) string {
-		return tui.Frame(session.Steps[k].Snapshot, "", width, height, true, session.Lang)
+	require.NoError(t, export.Cast(&doc, session, width, height, func(k int) (string, error) {
+		return tui.Frame(session.Steps[k].Snapshot, "", width, height, true, session.Lang), nil
 	}))
 
 	scanner := bufio.NewScanner(bytes.NewReader(doc.Bytes()))
@@ -345,8 +345,8 @@ func TestGIFAndSVGShowTheVerdict(t *testing.T) {
 		lab.Close(ctx)
 		require.NoError(t, err)
 		const width, height = 100, 30
-		frame := func(k int) string {
-			return tui.Frame(session.Steps[k].Snapshot, "", width, height, true, session.Lang)
+		frame := func(k int) (string, error) {
+			return tui.Frame(session.Steps[k].Snapshot, "", width, height, true, session.Lang), nil
 		}
 
 		var doc bytes.Buffer
@@ -365,7 +365,8 @@ func TestGIFAndSVGShowTheVerdict(t *testing.T) {
 			verdict = "판정 STALE_FENCE"
 		}
 		row, col := -1, 0
-		for y, line := range strings.Split(ansi.Strip(frame(len(session.Steps)-1)), "\n") {
+		lastFrame, _ := frame(len(session.Steps) - 1)
+		for y, line := range strings.Split(ansi.Strip(lastFrame), "\n") {
 			if i := strings.Index(line, verdict); i >= 0 {
 				row, col = y, ansi.StringWidth(line[:i])
 			}
@@ -402,4 +403,49 @@ func TestGIFAndSVGShowTheVerdict(t *testing.T) {
 		require.Contains(t, lastGroup, "STALE_FENCE")
 		require.Contains(t, doc.String(), export.Signature)
 	}
+}
+
+// lengthened is a session of n actions: the recorded one's steps, then
+// clock advances, each adding an event to a timeline that keeps growing.
+func lengthened(session export.Session, n int) export.Session {
+	long := session
+	long.Steps = slices.Clone(session.Steps)
+	final := session.Final()
+	events := slices.Clone(final.Events)
+	for len(long.Steps) < n+1 {
+		e := events[len(events)-1]
+		e.Sequence++
+		e.At += time.Second
+		events = append(events, e)
+		snap := final
+		snap.Events = events[:len(events):len(events)]
+		long.Steps = append(long.Steps, export.Step{Action: engine.Action{Kind: engine.AdvanceClock, By: time.Second},
+			Events: events[len(events)-1:], Snapshot: snap})
+	}
+	return long
+}
+
+// A cast's frame costs the same after 5,000 events as after 5: an export
+// of 5,000 actions once took 140 s, each frame rendering the whole
+// timeline. Eight times the actions is about eight times the time
+// (quadratic would be 64): a ratio in this process, the best of three.
+func TestCastTakesLinearTime(t *testing.T) {
+	s, _ := scenarios.ByID("lease-overrun")
+	session := record(t, s, engine.Unsafe)
+	const width, height = 100, 30
+	timeOf := func(n int) time.Duration {
+		long := lengthened(session, n)
+		best := time.Duration(1 << 62)
+		for range 3 {
+			started := time.Now()
+			require.NoError(t, export.Cast(io.Discard, long, width, height, func(k int) (string, error) {
+				return tui.Frame(long.Steps[k].Snapshot, "", width, height, true, long.Lang), nil
+			}))
+			best = min(best, time.Since(started))
+		}
+		return best
+	}
+	small, large := timeOf(200), timeOf(1600)
+	t.Logf("200 actions %s, 1,600 actions %s: ratio %.1f", small, large, float64(large)/float64(small))
+	require.Less(t, float64(large)/float64(small), 24.0)
 }

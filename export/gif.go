@@ -21,10 +21,14 @@ import (
 // the cast holds it, the last one looping back to the first. The GIF
 // carries the export signature in a comment, so a later export may
 // replace it.
-func GIF(w io.Writer, s Session, width, height int, frame func(step int) string) error {
+func GIF(w io.Writer, s Session, width, height int, frame Frames) error {
 	anim := &gif.GIF{}
 	for k, step := range s.Steps {
-		img, err := drawScreen(screenCells(frame(k), width, height))
+		screen, err := frame(k)
+		if err != nil {
+			return err
+		}
+		img, err := drawScreen(screenCells(screen, width, height))
 		if err != nil {
 			return err
 		}
@@ -106,7 +110,7 @@ func withComment(data []byte, comment string) []byte {
 // it, looping. It shows as it is in a browser, a README or a slide; the
 // text is the viewer's monospace font (the one named first if it has it),
 // each character at its cell so the columns stay in line.
-func SVG(w io.Writer, s Session, width, height int, frame func(step int) string) error {
+func SVG(w io.Writer, s Session, width, height int, frame Frames) error {
 	p := &printer{w: w}
 	var total time.Duration
 	for _, step := range s.Steps {
@@ -130,7 +134,11 @@ func SVG(w io.Writer, s Session, width, height int, frame func(step int) string)
 		// Hidden, shown from its start to its end, hidden again.
 		p.printf("<animate attributeName=\"visibility\" calcMode=\"discrete\" values=\"hidden;visible;hidden\" keyTimes=\"0;%.4f;%.4f\" dur=\"%.2fs\" repeatCount=\"indefinite\"/>\n",
 			at.Seconds()/total.Seconds(), (at+hold).Seconds()/total.Seconds(), total.Seconds())
-		svgScreen(p, screenCells(frame(k), width, height))
+		screen, err := frame(k)
+		if err != nil {
+			return err
+		}
+		svgScreen(p, screenCells(screen, width, height))
 		p.printf("</g>\n")
 		at += hold
 	}

@@ -2,8 +2,9 @@ package tui
 
 import (
 	"fmt"
-	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -61,26 +62,27 @@ func (tl *timeline) View(st styles, s engine.Snapshot, width, height int, note s
 	if height <= 0 {
 		return nil
 	}
-	all, owners := timelineLines(st, s, width)
-	var entries [][]string
-	for i, line := range all {
-		if i == 0 || owners[i] != owners[i-1] {
-			entries = append(entries, nil)
-		}
-		entries[len(entries)-1] = append(entries[len(entries)-1], line)
-	}
+	// Only the entries that show are rendered, newest up, so a frame
+	// costs the same after 5,000 events as after 5.
 	room := height - 1
-	tl.scroll = min(tl.scroll, max(0, len(entries)-1))
-	last := len(entries) - 1 - tl.scroll
+	tl.scroll = min(tl.scroll, max(0, len(s.Events)-1))
+	last := len(s.Events) - 1 - tl.scroll
 	var shown []string
-	first := last
-	for first >= 0 && len(shown)+len(entries[first]) <= room {
-		shown = append(slices.Clone(entries[first]), shown...)
-		first--
+	if len(s.Events) == 0 {
+		shown = emptyTimeline(st, width)
+		shown = shown[:min(room, len(shown))]
 	}
-	if len(shown) == 0 && last >= 0 {
-		// An entry taller than the pane: its head, which has its number.
-		shown = entries[last][:min(room, len(entries[last]))]
+	c, broken := columnsOf(s, width), brokenAt(s)
+	for i := last; i >= 0; i-- {
+		entry := c.entry(st, s.Events[i], broken[s.Events[i].Sequence])
+		if len(shown)+len(entry) > room {
+			if len(shown) == 0 {
+				// An entry taller than the pane: its head, which has its number.
+				shown = entry[:min(room, len(entry))]
+			}
+			break
+		}
+		shown = append(entry, shown...)
 	}
 	tl.focused = -1
 	if len(s.Events) > 0 {
@@ -103,80 +105,133 @@ func (tl *timeline) View(st styles, s engine.Snapshot, width, height int, note s
 	return fit(append(lines, shown...), width)
 }
 
-// timelineLines renders every event, and says which event each line is
-// of (-1: none); the timeline pane scrolls over them.
-func timelineLines(st styles, s engine.Snapshot, width int) ([]string, []int) {
+// timelineColumns are the widths every row of a timeline shares: each
+// column as wide as its widest entry over all events (a time with
+// milliseconds, NOT_APPLIED), so rows line up however far one scrolls.
+type timelineColumns struct {
+	clock, actor, layer, code, state int
+	detailAt                         int
+	// wide: the detail follows on the row and wraps under itself; else it
+	// goes on lines of its own rather than being cut off.
+	wide  bool
+	width int
+}
+
+// columnsOf measures the columns of a snapshot's timeline at a width. It
+// formats nothing (a frame per step of a long export would then be
+// quadratic): a time's width is its digits, a code's its bytes.
+func columnsOf(s engine.Snapshot, width int) timelineColumns {
+	c := timelineColumns{clock: 6, code: 15, state: 11, actor: 7, layer: 14, width: width} // actor, layer: with the space after
+	for _, e := range s.Events {
+		c.clock = max(c.clock, clockWidth(e.At))
+		c.code = max(c.code, textWidth(e.Code))
+		c.state = max(c.state, textWidth(e.State))
+	}
+	head := func() int { return 1 + 3 + 1 + c.clock + 1 + c.actor + c.layer + c.code + 1 + c.state }
+	c.detailAt = head() + 1
+	c.wide = width >= 110 && width-c.detailAt >= 30
+	if !c.wide && head() > width {
+		// A pane too narrow for the layer (then the actor) leaves that
+		// column out, on every row.
+		c.layer = 0
+		if head() > width {
+			c.actor = 0
+		}
+	}
+	return c
+}
+
+// clockWidth is the width of engine.FormatClock(d), without formatting it.
+func clockWidth(d time.Duration) int {
+	digits := len(strconv.Itoa(int(d / time.Minute)))
+	if d%time.Second == 0 {
+		return digits + 3 // m:ss
+	}
+	return digits + 7 // m:ss.mmm
+}
+
+// textWidth is a text's width in cells, at once for plain ASCII.
+func textWidth(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 || s[i] < 0x20 {
+			return ansi.StringWidth(s)
+		}
+	}
+	return len(s)
+}
+
+// entry renders one event: its row, the detail wrapped, its guard.
+func (c timelineColumns) entry(st styles, e engine.Event, broken bool) []string {
+	mark := " "
+	if broken {
+		mark = st.broken.Render("!")
+	}
+	// The state padded as text, not as the escape codes around it.
+	state := st.state(e.State) + strings.Repeat(" ", max(0, c.state-ansi.StringWidth(e.State)))
+	head := fmt.Sprintf("%s%3d %-*s ", mark, e.Sequence, c.clock, engine.FormatClock(e.At))
+	if c.actor > 0 {
+		head += fmt.Sprintf("%-*s", c.actor, e.Actor+" ")
+	}
+	if c.layer > 0 {
+		head += fmt.Sprintf("%-*s", c.layer, e.Layer+" ")
+	}
+	head += fmt.Sprintf("%-*s %s", c.code, e.Code, state)
+	var lines []string
+	if c.wide {
+		said := wrap(e.Said(), c.width-c.detailAt)
+		lines = append(lines, head+" "+said[0])
+		for _, more := range said[1:] {
+			lines = append(lines, strings.Repeat(" ", c.detailAt)+more)
+		}
+	} else {
+		lines = append(lines, strings.TrimRight(head, " "))
+		lines = append(lines, indented(e.Said(), "       ", c.width)...)
+	}
+	if e.Guard != "" {
+		indent := "       "
+		if c.wide {
+			indent = strings.Repeat(" ", c.detailAt)
+		}
+		lines = append(lines, indented(st.dim.Render(st.T("guard: %s", ""))+st.guard.Render(e.GuardSaid()), indent, c.width)...)
+	}
+	return fit(lines, c.width)
+}
+
+// brokenAt are the sequence numbers of the events a snapshot's broken
+// invariants point at.
+func brokenAt(s engine.Snapshot) map[int]bool {
 	broken := map[int]bool{}
 	for _, b := range s.Result.Breaks {
 		broken[b.Sequence] = true
 	}
-	// Every row has the same columns, each as wide as its widest entry (a
-	// time with milliseconds, NOT_APPLIED), a space between. Wide: the
-	// detail follows on the row and wraps under itself. Narrow: it goes on
-	// lines of its own rather than being cut off, and a pane too narrow
-	// for the layer (then the actor) leaves that column out, on every row.
-	clockWidth, codeWidth, stateWidth := 6, 15, 11
-	for _, e := range s.Events {
-		clockWidth = max(clockWidth, ansi.StringWidth(engine.FormatClock(e.At)))
-		codeWidth = max(codeWidth, ansi.StringWidth(e.Code))
-		stateWidth = max(stateWidth, ansi.StringWidth(e.State))
-	}
-	actorWidth, layerWidth := 7, 14 // with the space after
-	headWidth := func() int { return 1 + 3 + 1 + clockWidth + 1 + actorWidth + layerWidth + codeWidth + 1 + stateWidth }
-	detailAt := headWidth() + 1
-	wide := width >= 110 && width-detailAt >= 30
-	if !wide && headWidth() > width {
-		layerWidth = 0
-		if headWidth() > width {
-			actorWidth = 0
-		}
-	}
+	return broken
+}
+
+// timelineLines renders every event, and says which event each line is
+// of (-1: none). The pane draws only the entries it shows; this is the
+// whole of it, for tests.
+func timelineLines(st styles, s engine.Snapshot, width int) ([]string, []int) {
+	c, broken := columnsOf(s, width), brokenAt(s)
 	var lines []string
 	var owners []int
 	for i, e := range s.Events {
-		first := len(lines)
-		mark := " "
-		if broken[e.Sequence] {
-			mark = st.broken.Render("!")
-		}
-		// The state padded as text, not as the escape codes around it.
-		state := st.state(e.State) + strings.Repeat(" ", max(0, stateWidth-ansi.StringWidth(e.State)))
-		head := fmt.Sprintf("%s%3d %-*s ", mark, e.Sequence, clockWidth, engine.FormatClock(e.At))
-		if actorWidth > 0 {
-			head += fmt.Sprintf("%-*s", actorWidth, e.Actor+" ")
-		}
-		if layerWidth > 0 {
-			head += fmt.Sprintf("%-*s", layerWidth, e.Layer+" ")
-		}
-		head += fmt.Sprintf("%-*s %s", codeWidth, e.Code, state)
-		if wide {
-			said := wrap(e.Said(), width-detailAt)
-			lines = append(lines, head+" "+said[0])
-			for _, more := range said[1:] {
-				lines = append(lines, strings.Repeat(" ", detailAt)+more)
-			}
-		} else {
-			lines = append(lines, strings.TrimRight(head, " "))
-			lines = append(lines, indented(e.Said(), "       ", width)...)
-		}
-		if e.Guard != "" {
-			indent := "       "
-			if wide {
-				indent = strings.Repeat(" ", detailAt)
-			}
-			lines = append(lines, indented(st.dim.Render(st.T("guard: %s", ""))+st.guard.Render(e.GuardSaid()), indent, width)...)
-		}
-		for range lines[first:] {
+		entry := c.entry(st, e, broken[e.Sequence])
+		lines = append(lines, entry...)
+		for range entry {
 			owners = append(owners, i)
 		}
 	}
 	if len(lines) == 0 {
-		lines = indented(st.dim.Render(st.T("nothing has happened yet — press n to take the first guided step")), "  ", width)
+		lines = emptyTimeline(st, width)
 		for range lines {
 			owners = append(owners, -1)
 		}
 	}
-	return fit(lines, width), owners
+	return lines, owners
+}
+
+func emptyTimeline(st styles, width int) []string {
+	return fit(indented(st.dim.Render(st.T("nothing has happened yet — press n to take the first guided step")), "  ", width), width)
 }
 
 // counted is a count in words, in the explorer's language: one and many

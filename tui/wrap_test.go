@@ -8,6 +8,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
+
+	"github.com/fencelab/fencelab/engine"
 )
 
 // wrap keeps every word and its order, breaks a word only when it is wider
@@ -68,4 +70,12 @@ func TestWrapIsLinearInALongWord(t *testing.T) {
 	small, large := timeOf(4<<10), timeOf(32<<10)
 	t.Logf("ratio %.1f", float64(large)/float64(small))
 	require.Less(t, float64(large)/float64(small), 24.0, "wrap of 8× the text took %s vs %s", large, small)
+}
+
+// clockWidth is FormatClock's width, without formatting.
+func TestClockWidthIsFormatClocksWidth(t *testing.T) {
+	for _, d := range []time.Duration{0, time.Millisecond, 841 * time.Millisecond, 59 * time.Second,
+		time.Minute, 10*time.Minute + 500*time.Millisecond, 1000 * time.Hour, 1000*time.Hour + time.Millisecond} {
+		require.Equal(t, len(engine.FormatClock(d)), clockWidth(d), "%s", d)
+	}
 }
