@@ -282,3 +282,42 @@ func TestExportEndsOnSIGTERM(t *testing.T) {
 		}
 	}
 }
+
+// A hostile file is refused before it is decoded, in one line, exit 2,
+// with the memory of any command: 10,000 nested tables once took 3.6 GB,
+// an 8 MB nested array overflowed the stack.
+func TestHostileFilesAreRefusedInBoundedMemory(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		path := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(path, []byte(body), 0o644))
+		return path
+	}
+	deepTables := write("deep.toml", "x = "+strings.Repeat("{a=", 10000)+"1"+strings.Repeat("}", 10000)+"\n")
+	bigArray := write("array.toml", "x = "+strings.Repeat("[", 4<<20)+strings.Repeat("]", 4<<20)+"\n")
+	deepTrace := write("deep.trace.json", `{"format": "fencelab-trace/1", "schedule": `+strings.Repeat("[", 100000)+strings.Repeat("]", 100000)+"}")
+	bigTrace := write("big.trace.json", `{"format": "fencelab-trace/1", "x": "`+strings.Repeat("x", 9<<20)+`"}`)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"talk", deepTables}, "line 1: nested more than 16 deep"},
+		{[]string{"talk", bigArray}, "larger than 1 MiB"},
+		{[]string{"replay", deepTrace}, "line 1: nested more than 16 deep"},
+		{[]string{"--trace", deepTrace}, "nested more than 16 deep"},
+		{[]string{"export", deepTrace, "--to", "md"}, "nested more than 16 deep"},
+		{[]string{"replay", bigTrace}, "larger than 8 MiB"},
+	} {
+		cmd := exec.Command(binary(t), tc.args...)
+		cmd.Env = append(os.Environ(), "FENCELAB_CACHE_DIR="+cacheDir(t))
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		var exit *exec.ExitError
+		require.ErrorAs(t, err, &exit, "%v", tc.args)
+		require.Equal(t, 2, exit.ExitCode(), "%v: %s", tc.args, stderr.String())
+		requireOneLine(t, stderr.String(), tc.want)
+		maxRSS := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10 // KiB on Linux
+		require.Less(t, maxRSS, int64(100<<20), "%v took %d MiB", tc.args, maxRSS>>20)
+	}
+}
