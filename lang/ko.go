@@ -129,7 +129,7 @@ var ko = map[string]string{
 	"backend error, the step did not complete: %s":                                 "백엔드 오류, 단계가 끝나지 않았습니다: %s",
 
 	// A PostgreSQL connection of the lab lost, and made again.
-	"PostgreSQL connection lost, the step did not complete; the next key reconnects: %s":                           "PostgreSQL 연결이 끊겨 단계가 끝나지 않았습니다. 다음 키에서 다시 연결합니다: %s",
+	"PostgreSQL connection lost; the next key reconnects: %s":                                                      "PostgreSQL 연결이 끊겼습니다. 다음 키에서 다시 연결합니다: %s",
 	"PostgreSQL connection lost: reconnected; the step was not taken — the lab is as it was after its last action": "PostgreSQL 연결이 끊겨 다시 연결했습니다. 단계는 진행하지 않았습니다 — 랩은 마지막 동작 직후 그대로입니다",
 
 	// The explorer's keys and help.

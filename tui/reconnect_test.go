@@ -49,14 +49,14 @@ func onAServerToFreeze(t *testing.T, width, height int) (*teatest.TestModel, int
 }
 
 // freezeAndPress freezes the server, presses a key, waits until the
-// explorer says the step failed, and thaws the server 6.5 s after it froze
-// it (the freeze).
+// explorer says the connection is lost, and thaws the server 6.5 s after
+// it froze it (the freeze).
 func freezeAndPress(t *testing.T, tm *teatest.TestModel, postmaster int, key string) {
 	t.Helper()
 	frozen := time.Now()
 	thaw := storetest.Freeze(t, postmaster)
 	press(tm, key)
-	waitFor(t, tm, "the step did not complete")
+	waitFor(t, tm, "PostgreSQL connection lost; the next key reconnects: pgledger:")
 	time.Sleep(time.Until(frozen.Add(6500 * time.Millisecond)))
 	thaw()
 }
