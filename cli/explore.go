@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/term"
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/scenarios"
@@ -29,8 +32,10 @@ func explore(ctx context.Context, c config, mode engine.Mode, trace *loadedTrace
 		starting = c.lang.T("starting PostgreSQL %d…", bins.Major)
 	}
 
-	outer := ctx // cancelled by a signal
-	ctx, cancel := context.WithCancel(ctx)
+	// outer is cancelled by a signal, or by the terminal going away.
+	outer, hangUp := context.WithCancelCause(ctx)
+	defer hangUp(nil)
+	ctx, cancel := context.WithCancel(outer)
 	defer cancel()
 	// Start runs in a command goroutine that may outlive the program: after
 	// quitting, no new start begins and a start under way is waited for.
@@ -80,7 +85,11 @@ func explore(ctx context.Context, c config, mode engine.Mode, trace *loadedTrace
 	})
 	// main owns the signals: a signal cancels ctx, which ends the program
 	// (and restores the terminal). Bubble Tea's own handler would race it.
-	program = tea.NewProgram(model, tea.WithAltScreen(), tea.WithContext(ctx), tea.WithoutSignalHandler())
+	options := []tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(ctx), tea.WithoutSignalHandler()}
+	if term.IsTerminal(os.Stdin.Fd()) {
+		options = append(options, tea.WithInput(hangUpOnEOF{File: os.Stdin, hangUp: func() { hangUp(signalled{syscall.SIGHUP}) }}))
+	}
+	program = tea.NewProgram(model, options...)
 	suspend, stopSuspend := suspendOnSignal(program)
 	model.SetSuspend(suspend)
 	_, runErr := program.Run()
@@ -109,6 +118,24 @@ func explore(ctx context.Context, c config, mode engine.Mode, trace *loadedTrace
 		return usageError("the explorer needs a terminal: %v; for a headless run: fencelab run ID", runErr)
 	}
 	return nil
+}
+
+// hangUpOnEOF is the explorer's terminal input: a read that finds the
+// terminal gone (end of file, or EIO once it hung up) ends the explorer as
+// a SIGHUP does, which not every way of losing a terminal sends. In raw
+// mode Ctrl-D is a key, not an end of file. Bubble Tea alone would stop
+// reading and run on, unseen.
+type hangUpOnEOF struct {
+	*os.File
+	hangUp func()
+}
+
+func (h hangUpOnEOF) Read(p []byte) (int, error) {
+	n, err := h.File.Read(p)
+	if errors.Is(err, io.EOF) || errors.Is(err, syscall.EIO) {
+		h.hangUp()
+	}
+	return n, err
 }
 
 // saveExplorerTrace writes the explorer's run as a new trace file in the

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/creack/pty"
 	"github.com/stretchr/testify/require"
 
 	"github.com/fencelab/fencelab/store/storetest"
@@ -319,5 +320,57 @@ func TestHostileFilesAreRefusedInBoundedMemory(t *testing.T) {
 		requireOneLine(t, stderr.String(), tc.want)
 		maxRSS := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10 // KiB on Linux
 		require.Less(t, maxRSS, int64(100<<20), "%v took %d MiB", tc.args, maxRSS>>20)
+	}
+}
+
+// The explorer ends when its terminal goes away, also when no SIGHUP
+// comes (a terminal that is not the process's controlling one, a
+// multiplexer that only closes): end of file on the terminal is a hang-up,
+// exit 129, with whatever it started stopped. Bubble Tea alone stops
+// reading and runs on.
+func TestExplorerEndsWhenItsTerminalGoesAway(t *testing.T) {
+	master, tty, err := pty.Open()
+	require.NoError(t, err)
+	defer tty.Close()
+	require.NoError(t, pty.Setsize(master, &pty.Winsize{Rows: 40, Cols: 120}))
+	cmd := exec.Command(binary(t))
+	cmd.Env = append(os.Environ(), "FENCELAB_CACHE_DIR="+cacheDir(t), "TERM=xterm-256color")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // no controlling terminal: no SIGHUP
+	require.NoError(t, cmd.Start())
+	// Read up to the first frame, then stop reading: a read still pending
+	// would keep the terminal open.
+	screen := make(chan string, 1)
+	go func() {
+		var seen strings.Builder
+		buf := make([]byte, 4096)
+		for !strings.Contains(seen.String(), "Timeline") {
+			n, err := master.Read(buf)
+			seen.Write(buf[:n])
+			if err != nil {
+				return
+			}
+		}
+		screen <- seen.String()
+	}()
+	select {
+	case <-screen:
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("the explorer drew no first frame")
+	}
+	tty.Close()
+	require.NoError(t, master.Close())
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		var exit *exec.ExitError
+		require.ErrorAs(t, err, &exit)
+		require.Equal(t, 129, exit.ExitCode())
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		t.Fatal("the explorer ran on after its terminal went away")
 	}
 }
