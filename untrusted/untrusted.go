@@ -18,6 +18,8 @@ import (
 	"os"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/fencelab/fencelab/lang"
 )
 
 // MaxText is the most characters one text from a file may have (a
@@ -43,7 +45,10 @@ type Limits struct {
 // TooLarge is a file larger than its kind allows.
 type TooLarge struct{ Max int64 }
 
-func (e *TooLarge) Error() string { return fmt.Sprintf("larger than %s", size(e.Max)) }
+func (e *TooLarge) Error() string { return e.In(lang.En) }
+
+// In says the error in a language.
+func (e *TooLarge) In(l lang.Lang) string { return lang.P("larger than %s", size(e.Max)).In(l) }
 
 // TooDeep is a file nested deeper than its kind allows.
 type TooDeep struct {
@@ -51,13 +56,16 @@ type TooDeep struct {
 	Line int // where the nesting went past Max
 }
 
-func (e *TooDeep) Error() string {
-	return fmt.Sprintf("line %d: nested more than %d deep", e.Line, e.Max)
+func (e *TooDeep) Error() string { return e.In(lang.En) }
+
+// In says the error in a language.
+func (e *TooDeep) In(l lang.Lang) string {
+	return lang.P("line %d: nested more than %d deep", e.Line, e.Max).In(l)
 }
 
 // ErrNotRegular is a path that is not a regular file (a directory, a FIFO,
 // a device).
-var ErrNotRegular = errors.New("not a regular file")
+var ErrNotRegular = lang.Error("not a regular file")
 
 // ReadFile reads a file within limits. A FIFO is not waited on: it is
 // opened without blocking and refused, as is anything not a regular file.
