@@ -127,6 +127,9 @@ func (c config) check() error {
 	if c.leaseTTL < 0 {
 		return usageError("--lease-ttl must be positive, got %s", c.leaseTTL)
 	}
+	if c.leaseTTL > engine.MaxLeaseTTL {
+		return usageError("--lease-ttl must be at most %s, got %s", engine.MaxLeaseTTL, c.leaseTTL)
+	}
 	if c.leaseTTL > 0 && c.redisURL == "" && c.leaseTTL < minEmbeddedLeaseTTL {
 		return usageError("--lease-ttl %s is below %s, the shortest the lab clock keeps", c.leaseTTL, minEmbeddedLeaseTTL)
 	}

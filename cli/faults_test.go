@@ -374,3 +374,47 @@ func TestExplorerEndsWhenItsTerminalGoesAway(t *testing.T) {
 		t.Fatal("the explorer ran on after its terminal went away")
 	}
 }
+
+// Every duration has a bound, and a duration past it is refused in one
+// line naming the flag or the field: a trace's advance of 2562047h47m16s
+// once made the lab clock negative, stress blamed a --pause nobody gave,
+// and run waited.
+func TestHugeDurationsAreRefused(t *testing.T) {
+	dir := t.TempDir()
+	saved := filepath.Join(dir, "saved.trace.json")
+	code, _, stderr := call(t, "run", "lease-overrun", "--mode", "safe", "--save-trace", saved)
+	require.Equal(t, 0, code, stderr)
+	edited := func(name string, edit func(doc map[string]any)) string {
+		var doc map[string]any
+		raw, err := os.ReadFile(saved)
+		require.NoError(t, err)
+		require.NoError(t, json.Unmarshal(raw, &doc))
+		edit(doc)
+		raw, err = json.Marshal(doc)
+		require.NoError(t, err)
+		path := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(path, raw, 0o644))
+		return path
+	}
+	advances := func(by string, n int) func(map[string]any) {
+		return func(doc map[string]any) {
+			for range n {
+				doc["schedule"] = append(doc["schedule"].([]any), map[string]any{"action": "advance", "by": by})
+			}
+		}
+	}
+	overflow := edited("overflow.json", advances("2562047h47m16s", 1))
+	yearly := edited("years.json", advances("24h", 400))
+	longLease := edited("lease.json", func(doc map[string]any) { doc["leaseTTL"] = "2562047h" })
+	requireRefused(t, []refusal{
+		{"an advance past a day", []string{"replay", overflow}, 2, `schedule entry 10: advance by "2562047h47m16s": at most 24h0m0s at a time`},
+		{"advances past a year", []string{"--trace", yearly}, 2, "would take the lab clock past 525600:00"},
+		{"a trace's lease TTL", []string{"export", longLease, "--to", "md"}, 2, "leaseTTL must be positive and at most 24h0m0s"},
+		{"--lease-ttl", []string{"run", "lease-overrun", "--lease-ttl", "2562047h", "--redis", "redis://127.0.0.1:1/0"}, 2, "--lease-ttl must be at most 24h0m0s"},
+		{"stress --lease-ttl", []string{"stress", "--lease-ttl", "2562047h"}, 2, "--lease-ttl must be at most"},
+		{"stress's pause from --lease-ttl", []string{"stress", "--lease-ttl", "2m"}, 2, "--lease-ttl 2m0s: a stress pause is twice the lease TTL"},
+		{"stress --duration", []string{"stress", "--duration", "2562047h"}, 2, "--duration must be between"},
+		{"stress --pause-every", []string{"stress", "--pause-every", "2562047h"}, 2, "--pause-every must be between"},
+		{"stress --pause", []string{"stress", "--pause", "2562047h"}, 2, "--pause must be between"},
+	})
+}

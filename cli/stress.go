@@ -103,6 +103,9 @@ func parseStressRequest(rest []string, f stressFlags, c config) (stressRequest, 
 	}
 	pause := f.pause
 	if !f.pauseSet {
+		if 2*ttl > maxStressPause {
+			return req, usageError("--lease-ttl %s: a stress pause is twice the lease TTL unless --pause says otherwise, and at most %s; give a --lease-ttl of at most %s, or a --pause", ttl, maxStressPause, maxStressPause/2)
+		}
 		pause = 2 * ttl // longer than the lease: the point of a pause
 	}
 	if pause <= 0 || pause > maxStressPause {

@@ -528,7 +528,22 @@ func (l *Lab) setPaused(name string, paused bool, why string) error {
 	return nil
 }
 
+// The bounds of the lab clock. A lease lives seconds to minutes; a day is
+// far past anything a scenario asks, and a year of lab time is far past
+// any schedule, yet far from where a duration overflows (292 years).
+const (
+	MaxLeaseTTL = 24 * time.Hour
+	MaxAdvance  = 24 * time.Hour
+	MaxLabClock = 365 * 24 * time.Hour
+)
+
+// ErrClockBound is an advance of the lab clock outside its bounds.
+var ErrClockBound = lang.Error("the lab clock advances by more than 0 and at most %s at a time, to at most %s in all", MaxAdvance, FormatClock(MaxLabClock))
+
 func (l *Lab) advance(ctx context.Context, by time.Duration) error {
+	if by <= 0 || by > MaxAdvance || l.clock > MaxLabClock-by {
+		return ErrClockBound
+	}
 	before, err := l.currentKeys(ctx)
 	if err != nil {
 		return err

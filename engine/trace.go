@@ -139,6 +139,9 @@ func (t TraceAction) ToAction() (Action, error) {
 		if err != nil || by <= 0 {
 			return a, lang.Error("advance needs a positive \"by\" like \"30s\", got %q", t.By)
 		}
+		if by > MaxAdvance {
+			return a, lang.Error("advance by %q: at most %s at a time", t.By, MaxAdvance)
+		}
 		a.By = by
 	}
 	needsActor := a.Kind == StepActor || a.Kind == CallActor || a.Kind == PauseActor || a.Kind == ResumeActor
@@ -195,8 +198,8 @@ func ParseTrace(data []byte) (Trace, error) {
 	if _, err := ParseMode(t.Mode); err != nil {
 		return Trace{}, traceError("mode %q: want safe or unsafe", t.Mode)
 	}
-	if t.LeaseTTL <= 0 {
-		return Trace{}, traceError("leaseTTL must be positive, got %s", time.Duration(t.LeaseTTL))
+	if t.LeaseTTL <= 0 || time.Duration(t.LeaseTTL) > MaxLeaseTTL {
+		return Trace{}, traceError("leaseTTL must be positive and at most %s, got %s", MaxLeaseTTL, time.Duration(t.LeaseTTL))
 	}
 	without, err := ParseGuards(strings.Join(t.Without, ","))
 	if err != nil {
@@ -208,9 +211,20 @@ func ParseTrace(data []byte) (Trace, error) {
 	if len(t.Schedule) == 0 {
 		return Trace{}, traceError("its schedule is empty")
 	}
+	var clock time.Duration // the most the schedule can move the lab clock
 	for i, a := range t.Schedule {
-		if _, err := a.ToAction(); err != nil {
+		action, err := a.ToAction()
+		if err != nil {
 			return Trace{}, traceError("schedule entry %d: %v", i+1, err)
+		}
+		switch action.Kind {
+		case AdvanceClock:
+			clock += action.By
+		case AdvanceToExpiry:
+			clock += time.Duration(t.LeaseTTL) // at most a lease's TTL away
+		}
+		if clock > MaxLabClock {
+			return Trace{}, traceError("schedule entry %d: the schedule would take the lab clock past %s", i+1, FormatClock(MaxLabClock))
 		}
 		for _, text := range []string{a.Caption, a.Note} {
 			if n := utf8.RuneCountInString(text); n > untrusted.MaxText {
