@@ -291,6 +291,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		req, err = parseRunRequest("run", rest, all, mode, asJSON, c)
 		req.keep = keep
 		if err == nil && saveTrace != "" {
+			saveTrace = physical(saveTrace)
 			req.saveTrace = saveTrace
 			if len(req.scenarios)*len(req.modes) != 1 {
 				err = usageError("--save-trace saves one run: give one scenario and --mode safe or unsafe")
@@ -314,7 +315,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			break
 		}
 		req.maxSchedules, req.out, req.allowBounded = maxSched, outDir, bounded
-		if err = checkOutDir(req.out); err == nil {
+		if req.out, err = checkOutDir(req.out); err == nil {
 			err = runCheck(ctx, c, req, stdout, stderr)
 		}
 	case "replay":

@@ -39,7 +39,7 @@ type exportRequest struct {
 
 // parseExportRequest reads `export TRACE|ID --to FORMAT [--mode M] [-o FILE] [--size WxH]`.
 func parseExportRequest(rest []string, format, mode string, modeGiven bool, out, size string) (exportRequest, error) {
-	req := exportRequest{format: format, out: out}
+	req := exportRequest{format: format, out: physical(out)}
 	if len(rest) != 1 {
 		return req, usageError("export takes one trace file or scenario id, got %d arguments (fencelab export --help)", len(rest))
 	}
@@ -230,7 +230,7 @@ func exportFromExplorer(format string, session export.Session) (string, error) {
 	ext := map[string]string{"md": ".md", "mermaid": ".mmd", "cast": ".cast", "tape": ".tape", "gif": ".gif", "svg": ".svg"}[format]
 	path, err := saveNew(dir, base, ext, doc.Bytes())
 	if err != nil {
-		return "", fmt.Errorf("export: %w", err)
+		return "", err
 	}
 	if trace != "" {
 		return filepath.Base(path) + " (plays " + filepath.Base(trace) + ")", nil

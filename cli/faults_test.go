@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 	"github.com/creack/pty"
 	"github.com/stretchr/testify/require"
 
+	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/store/storetest"
 )
 
@@ -417,4 +419,76 @@ func TestHugeDurationsAreRefused(t *testing.T) {
 		{"stress --pause-every", []string{"stress", "--pause-every", "2562047h"}, 2, "--pause-every must be between"},
 		{"stress --pause", []string{"stress", "--pause", "2562047h"}, 2, "--pause must be between"},
 	})
+}
+
+// A file the explorer cannot write is said cause first, the file once:
+// the status line may cut the end, and it once cut the cause off and
+// named the path twice.
+func TestAFullDiskIsSaidCauseFirst(t *testing.T) {
+	var err error = fileError{"/somewhere/else/t.trace.json", &fs.PathError{Op: "write", Path: "/somewhere/else/t.trace.json", Err: syscall.ENOSPC}}
+	require.Equal(t, "no space left on device (/somewhere/else/t.trace.json)", err.Error())
+	var exit *exitError
+	require.ErrorAs(t, classify(context.Background(), err), &exit)
+	require.Equal(t, 1, exit.code, "a full disk is output lost, not a server")
+
+	dir := t.TempDir()
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=4k"); err != nil {
+		t.Skipf("no tmpfs to fill (%v)", err)
+	}
+	t.Cleanup(func() { syscall.Unmount(dir, 0) }) // after t.Chdir takes the test out of it
+	t.Chdir(dir)
+	trace := engine.Trace{Format: engine.TraceFormat, Scenario: "lease-overrun", Mode: "safe",
+		Schedule: []engine.TraceAction{{Action: "step", Actor: "A", Caption: strings.Repeat("x", 8000)}}}
+	_, err = saveExplorerTrace(trace)
+	require.EqualError(t, err, "no space left on device (fencelab-lease-overrun-safe.trace.json)")
+	left, _ := os.ReadDir(dir)
+	require.Empty(t, left, "no half-written file stays")
+}
+
+// A path through a symlink and .. is where the system says it is, for the
+// file and for what is written beside it: `-o lnk/../t.tape` once wrote
+// the tape beside lnk's target and its trace in the current directory.
+func TestAnOutputPathThroughASymlinkIsOnePlace(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "real", "sub"), 0o755))
+	require.NoError(t, os.Symlink(filepath.Join("real", "sub"), filepath.Join(dir, "lnk")))
+	t.Chdir(dir)
+	code, _, stderr := call(t, "export", "lease-overrun", "--to", "tape", "-o", "lnk/../t.tape")
+	require.Equal(t, 0, code, stderr)
+	code, _, stderr = call(t, "run", "lease-overrun", "--mode", "safe", "--save-trace", "lnk/../s.trace.json")
+	require.Equal(t, 0, code, stderr)
+	code, _, stderr = call(t, "check", "lease-overrun", "--mode", "unsafe", "--out", "lnk/..")
+	require.Equal(t, 0, code, stderr)
+	here, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	require.Len(t, here, 2, "only lnk and real stay here: %v", here)
+	for _, name := range []string{"t.tape", "t.trace.json", "s.trace.json"} {
+		require.FileExists(t, filepath.Join(dir, "real", name))
+	}
+	traces, err := filepath.Glob(filepath.Join(dir, "real", "lease-overrun*.trace.json"))
+	require.NoError(t, err)
+	require.NotEmpty(t, traces, "check --out lnk/.. writes beside lnk's target")
+}
+
+// A trace or talk script that is not one — a symlink to a secret, given by
+// mistake — is refused without a byte of it in the error.
+func TestAFileGivenByMistakeIsNotQuoted(t *testing.T) {
+	dir := t.TempDir()
+	secret := filepath.Join(dir, "shadow")
+	require.NoError(t, os.WriteFile(secret, []byte("root:$y$j9T$hunter2:19000:0:99999:7:::\npassword = hunter2\n"), 0o600))
+	for _, tc := range []struct{ command, name string }{{"replay", "x.trace.json"}, {"talk", "x.toml"}, {"--trace", "y.trace.json"}} {
+		link := filepath.Join(dir, tc.name)
+		require.NoError(t, os.Symlink(secret, link))
+		code, _, stderr := call(t, tc.command, link)
+		require.Equal(t, 2, code, stderr)
+		for _, piece := range []string{"'r'", "':'", "hunter2", "$y$", "root"} {
+			require.NotContains(t, stderr, piece, "%s quotes the file", tc.command)
+		}
+	}
+	password := filepath.Join(dir, "p.toml")
+	require.NoError(t, os.WriteFile(password, []byte("title = \"t\"\npassword = hunter2\n"), 0o600))
+	code, _, stderr := call(t, "talk", password)
+	require.Equal(t, 2, code, stderr)
+	require.NotContains(t, stderr, "hunter2")
+	requireOneLine(t, stderr, "p.toml:2: not TOML")
 }

@@ -23,7 +23,7 @@ type matrixRequest struct {
 }
 
 func parseMatrixRequest(args []string, asJSON bool, md, out string) (matrixRequest, error) {
-	req := matrixRequest{json: asJSON, md: md, out: out}
+	req := matrixRequest{json: asJSON, md: physical(md), out: out}
 	if len(args) == 0 {
 		req.scenarios = scenarios.All()
 	}
@@ -37,11 +37,13 @@ func parseMatrixRequest(args []string, asJSON bool, md, out string) (matrixReque
 		}
 	}
 	if md != "" {
-		if err := checkMatrixTarget(md); err != nil {
+		if err := checkMatrixTarget(req.md); err != nil {
 			return req, err
 		}
 	}
-	return req, checkOutDir(out)
+	var err error
+	req.out, err = checkOutDir(out)
+	return req, err
 }
 
 // A cell of the matrix: what SAFE did with one guard removed in one

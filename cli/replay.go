@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/fencelab/fencelab/engine"
@@ -109,23 +110,28 @@ func runReplay(ctx context.Context, c config, path string, asJSON, ttlGiven bool
 }
 
 // checkOutDir makes sure --out names a directory, creating it (and only
-// it: its parent must exist) when it does not exist yet.
-func checkOutDir(dir string) error {
+// it: its parent must exist) when it does not exist yet, and returns it as
+// the system resolves it (a trace's path is then joined to that, not to
+// the text given: "lnk/.." is not ".").
+func checkOutDir(dir string) (string, error) {
 	if dir == "" {
-		return nil
+		return "", nil
 	}
 	info, err := os.Stat(dir)
 	switch {
 	case err == nil && info.IsDir():
-		return nil
 	case err == nil:
-		return usageError("--out %s: not a directory", dir)
+		return "", usageError("--out %s: not a directory", dir)
 	case os.IsNotExist(err):
 		if err := os.Mkdir(dir, 0o755); err != nil {
-			return usageError("--out %s: %v", dir, unwrapPathError(err))
+			return "", usageError("--out %s: %v", dir, unwrapPathError(err))
 		}
-		return nil
 	default:
-		return usageError("--out %s: %v", dir, unwrapPathError(err))
+		return "", usageError("--out %s: %v", dir, unwrapPathError(err))
 	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", usageError("--out %s: %v", dir, unwrapPathError(err))
+	}
+	return real, nil
 }

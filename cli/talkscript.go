@@ -89,9 +89,9 @@ func parseTalk(text, language string) (tui.Talk, error) {
 	if _, err := toml.Decode(text, &doc); err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			return tui.Talk{}, wrongAt(pe.Position.Line, "not TOML: %s", pe.Message)
+			return tui.Talk{}, wrongAt(pe.Position.Line, "not TOML: %s", untrusted.WithoutContent(pe.Message))
 		}
-		return tui.Talk{}, wrongAt(0, "not TOML: %s", err.Error())
+		return tui.Talk{}, wrongAt(0, "not TOML: %s", untrusted.WithoutContent(err.Error()))
 	}
 	showable(doc)
 	at := locator{lines: strings.Split(text, "\n")}

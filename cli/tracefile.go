@@ -59,6 +59,50 @@ func loadTrace(path string) (loadedTrace, error) {
 	return loadedTrace{path: path, trace: t, scenario: scenario, mode: mode}, nil
 }
 
+// fileError is a failure to write a file, said cause first and the path
+// once, relative to the current directory when it is in it. It still
+// wraps the system's error (a full disk is exit 1).
+type fileError struct {
+	path string
+	err  error
+}
+
+func (e fileError) Error() string {
+	path := e.path
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, path); err == nil && !strings.HasPrefix(rel, "..") {
+			path = rel
+		}
+	}
+	return fmt.Sprintf("%v (%s)", unwrapPathError(e.err), path)
+}
+
+func (e fileError) Unwrap() error { return e.err }
+
+// physical is a path given for a file to write, with its directory as the
+// system resolves it. filepath.Dir and Join read the text: "lnk/../t.tape"
+// is ./t.tape to them, beside lnk's target to the system, and a file
+// written next to it (a tape's trace) or checked before it is written
+// would be another file. A directory that does not exist stays as given:
+// the caller says so.
+func physical(path string) string {
+	if path == "" || path == "-" {
+		return path
+	}
+	dir, file := ".", path
+	if i := strings.LastIndexByte(path, '/'); i >= 0 {
+		dir, file = path[:i], path[i+1:]
+		if dir == "" {
+			dir = "/"
+		}
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil || file == "" || file == "." || file == ".." {
+		return path
+	}
+	return filepath.Join(real, file)
+}
+
 func unwrapPathError(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
@@ -152,16 +196,14 @@ func replaceFile(path, pattern string, data []byte) error {
 // saveNewTrace writes a trace as a new file in dir named base.trace.json
 // (base-2.trace.json, … when taken): nothing in dir is replaced.
 func saveNewTrace(dir, base string, t engine.Trace) (string, error) {
-	path, err := saveNew(dir, base, ".trace.json", encodeTrace(t))
-	if err != nil {
-		return "", fmt.Errorf("write trace: %w", err)
-	}
-	return path, nil
+	return saveNew(dir, base, ".trace.json", encodeTrace(t))
 }
 
 // saveNew writes data as a new file in dir named base+ext (base-2+ext, …
 // when taken); a name that is there already, or a symlink planted there,
-// is never written through.
+// is never written through. An error says why first and the file once
+// after ("no space left on device (fencelab-….trace.json)"): the
+// explorer's status line may cut the end.
 func saveNew(dir, base, ext string, data []byte) (string, error) {
 	for i := 1; i < 1000; i++ {
 		name := base + ext
@@ -174,7 +216,7 @@ func saveNew(dir, base, ext string, data []byte) (string, error) {
 			continue
 		}
 		if err != nil {
-			return "", err
+			return "", fileError{path, err}
 		}
 		_, err = f.Write(data)
 		if cerr := f.Close(); err == nil {
@@ -182,7 +224,7 @@ func saveNew(dir, base, ext string, data []byte) (string, error) {
 		}
 		if err != nil {
 			os.Remove(path)
-			return "", fmt.Errorf("%s: %w", path, err)
+			return "", fileError{path, err}
 		}
 		return path, nil
 	}

@@ -276,7 +276,7 @@ func describeJSONError(data []byte, err error) lang.Phrase {
 	case errors.Is(err, io.ErrUnexpectedEOF) || strings.Contains(err.Error(), "unexpected end of JSON input"):
 		return lang.P("truncated: the JSON ends after %d bytes", len(data))
 	case errors.As(err, &syntax):
-		return lang.P("not JSON at byte %d: %v", syntax.Offset, err)
+		return lang.P("not JSON at byte %d: %v", syntax.Offset, untrusted.WithoutContent(err.Error()))
 	case errors.As(err, &typeErr) && typeErr.Field == "":
 		return lang.P("the document is a JSON %s, where a trace is a JSON object", typeErr.Value)
 	case errors.As(err, &typeErr):

@@ -16,6 +16,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -176,6 +177,20 @@ func skipString(data []byte, i, line int, syntax Syntax) (int, int) {
 	}
 	return i, line
 }
+
+// WithoutContent is a parser's error message without the piece of the
+// file it quotes ("invalid character 'r'", "but got ':' instead", "found
+// "hunter2" instead"): a file given by mistake — a symlink to a secret, say
+// — must not have its bytes shown, even one. The position stays.
+func WithoutContent(msg string) string {
+	msg = quotedCharacter.ReplaceAllString(msg, "invalid character")
+	return quotedFound.ReplaceAllString(msg, "$1 something else")
+}
+
+var (
+	quotedCharacter = regexp.MustCompile(`invalid character '(?:[^'\\]|\\.)*'`)
+	quotedFound     = regexp.MustCompile(`\b(got|found) .+? instead`)
+)
 
 // Text is a text from a file as it may be shown on a terminal: every
 // control character (C0, DEL, C1; ESC and BEL among them) becomes its

@@ -82,3 +82,15 @@ func TestTextShowsControlCharacters(t *testing.T) {
 	require.Equal(t, "ok ✓ 토큰\nnext", Text("ok ✓ 토큰\nnext"))
 	require.Equal(t, "\uFFFD bad", Line("\xff\xfe bad")) // a run of bad bytes is one
 }
+
+func TestWithoutContentKeepsNoByteOfTheFile(t *testing.T) {
+	for msg, want := range map[string]string{
+		"invalid character 'r' looking for beginning of value": "invalid character looking for beginning of value",
+		`invalid character '\'' after object key`:              "invalid character after object key",
+		"expected '.' or '=', but got ':' instead":             "expected '.' or '=', but got something else",
+		`expected value but found "hunter2" instead`:           "expected value but found something else",
+		"strings cannot contain newlines":                      "strings cannot contain newlines",
+	} {
+		require.Equal(t, want, WithoutContent(msg))
+	}
+}
