@@ -86,3 +86,36 @@ func TestClusterURLs(t *testing.T) {
 		require.Equal(t, tc.ok, err == nil, "%s: %v", tc.url, err)
 	}
 }
+
+// Whether a server is a cluster's node is asked with HELLO, which any user
+// may send; INFO, which an ACL that keeps a user to its keys denies, only
+// of a server whose HELLO does not say — and a user denied INFO there is
+// taken for one server's.
+func TestClusterProbeAsAUserKeptToItsKeys(t *testing.T) {
+	ctx := context.Background()
+	rules := []string{"~fencelab:*", "+@all", "-@dangerous"}
+	for name, tc := range map[string]struct {
+		url     func(t *testing.T) string
+		cluster bool
+		denied  []string
+	}{
+		"one server":       {func(t *testing.T) string { return storetest.RedisUser(t, rules...) }, false, nil},
+		"a cluster's node": {func(t *testing.T) string { return storetest.ClusterNodeUser(t, rules...) }, true, nil},
+		"a server without HELLO": {func(t *testing.T) string {
+			return storetest.RedisUserOn(t, []string{"--rename-command", "HELLO", ""}, rules...)
+		}, false, []string{"command info ×1"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			url := tc.url(t)
+			c, err := redisstore.Connect(ctx, url)
+			require.NoError(t, err)
+			require.Equal(t, tc.cluster, c.Endpoint().Cluster)
+			require.NoError(t, c.Client("A").Bootstrap(ctx, key, 2, 40))
+			grant, err := c.Client("A").AcquireLease(ctx, key, "worker-A", time.Minute, 2, 0)
+			require.NoError(t, err)
+			require.Equal(t, engine.LeaseAcquired, grant.Outcome)
+			require.NoError(t, c.Close())
+			require.Equal(t, tc.denied, storetest.ACLDenials(t, url))
+		})
+	}
+}

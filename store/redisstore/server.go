@@ -48,10 +48,13 @@ func (s server) client(name string, timedOut *atomic.Bool) redis.UniversalClient
 func (s server) bounded() server {
 	// No maintenance-notification handshake: fencelab talks to servers it
 	// names, and the handshake's fallback logs through the process logger.
+	// No CLIENT SETINFO either: one command fewer for a user's ACL to
+	// allow (README, "A Redis user of its own").
 	off := &maintnotifications.Config{Mode: maintnotifications.ModeDisabled}
 	if s.cluster != nil {
 		o := *s.cluster
 		o.MaintNotificationsConfig = off
+		o.DisableIdentity = true
 		o.ContextTimeoutEnabled = true
 		o.DialTimeout, o.ReadTimeout, o.WriteTimeout = CallTimeout, CallTimeout, CallTimeout
 		o.MaxRetries = 1
@@ -59,6 +62,7 @@ func (s server) bounded() server {
 	}
 	o := *s.single
 	o.MaintNotificationsConfig = off
+	o.DisableIdentity = true
 	o.ContextTimeoutEnabled = true
 	o.ReadTimeout, o.WriteTimeout = CallTimeout, CallTimeout
 	return server{single: &o}
@@ -171,15 +175,48 @@ func detectCluster(ctx context.Context, s server) (server, error) {
 	return server{cluster: clusterOptions(s.single, []string{s.single.Addr})}, nil
 }
 
-// clusterEnabled asks one server whether it runs with cluster support.
+// clusterEnabled asks one server whether it runs with cluster support:
+// HELLO says it ("mode"), and any user may send HELLO. INFO, which an ACL
+// that keeps a user to its keys usually denies (-@dangerous), is asked
+// only of a server whose HELLO does not say; if it is denied too, the
+// server is taken for a single one.
 func clusterEnabled(ctx context.Context, options *redis.Options) (bool, error) {
 	probe := redis.NewClient(server{single: options}.bounded().single)
 	defer probe.Close()
+	hello, err := probe.Do(ctx, "HELLO").Result()
+	if err == nil {
+		if mode, ok := replyField(hello, "mode"); ok {
+			return mode == "cluster", nil
+		}
+	}
 	info, err := probe.Info(ctx, "cluster").Result()
+	if redis.IsPermissionError(err) {
+		return false, nil
+	}
 	if err != nil {
 		return false, refused(err)
 	}
 	return strings.Contains(info, "cluster_enabled:1"), nil
+}
+
+// replyField is a string field of a reply that is a map: a RESP3 map, or
+// RESP2's flat list of names and values.
+func replyField(reply any, name string) (string, bool) {
+	var value any
+	switch r := reply.(type) {
+	case map[any]any:
+		value = r[name]
+	case map[string]any:
+		value = r[name]
+	case []any:
+		for i := 0; i+1 < len(r); i += 2 {
+			if r[i] == name {
+				value = r[i+1]
+			}
+		}
+	}
+	s, ok := value.(string)
+	return s, ok
 }
 
 // scanKeys lists the keys matching a pattern, sorted: on a cluster, the
