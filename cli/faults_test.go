@@ -125,36 +125,26 @@ func requireNoControl(t *testing.T, what string, v reflect.Value) {
 // mode, and in an error naming the file.
 func TestEscapeSequencesFromFilesAreShownNotActedOn(t *testing.T) {
 	dir := t.TempDir()
-	saved := filepath.Join(dir, "saved.trace.json")
-	code, _, stderr := call(t, "run", "lease-overrun", "--mode", "unsafe", "--save-trace", saved)
-	require.Equal(t, 0, code, stderr)
-
 	// Every text field of the trace gets the sequence.
-	var doc map[string]any
-	raw, err := os.ReadFile(saved)
-	require.NoError(t, err)
-	require.NoError(t, json.Unmarshal(raw, &doc))
-	for _, a := range doc["schedule"].([]any) {
-		a := a.(map[string]any)
-		a["caption"] = "caption " + hostile
-		if a["action"] == "pause" {
-			a["note"] = "note " + hostile
+	trace := editedTrace(t, dir, "unsafe", "hostile.trace.json", func(doc map[string]any) {
+		for _, a := range doc["schedule"].([]any) {
+			a := a.(map[string]any)
+			a["caption"] = "caption " + hostile
+			if a["action"] == "pause" {
+				a["note"] = "note " + hostile
+			}
 		}
-	}
-	for _, e := range doc["events"].([]any) {
-		e := e.(map[string]any)
-		e["detail"] = "detail " + hostile
-		e["state"] = "state " + hostile
-	}
-	result := doc["result"].(map[string]any)
-	result["verdict"] = "verdict " + hostile
-	for _, b := range result["broken"].([]any) {
-		b.(map[string]any)["detail"] = "broken " + hostile
-	}
-	raw, err = json.Marshal(doc)
-	require.NoError(t, err)
-	trace := filepath.Join(dir, "hostile.trace.json")
-	require.NoError(t, os.WriteFile(trace, raw, 0o644))
+		for _, e := range doc["events"].([]any) {
+			e := e.(map[string]any)
+			e["detail"] = "detail " + hostile
+			e["state"] = "state " + hostile
+		}
+		result := doc["result"].(map[string]any)
+		result["verdict"] = "verdict " + hostile
+		for _, b := range result["broken"].([]any) {
+			b.(map[string]any)["detail"] = "broken " + hostile
+		}
+	})
 
 	loaded, err := loadTrace(trace)
 	require.NoError(t, err)
@@ -233,23 +223,32 @@ turn = "turn `+toml+`"
 // its schedule: an export of it makes a frame per action.
 func longTrace(t *testing.T, dir string, n int) string {
 	t.Helper()
-	saved := filepath.Join(dir, "saved.trace.json")
-	code, _, stderr := call(t, "run", "lease-overrun", "--mode", "unsafe", "--save-trace", saved)
-	require.Equal(t, 0, code, stderr)
+	return editedTrace(t, dir, "unsafe", fmt.Sprintf("trace-%d.json", n), func(doc map[string]any) {
+		for range n {
+			doc["schedule"] = append(doc["schedule"].([]any), map[string]any{"action": "advance", "by": "1s"})
+		}
+	})
+}
+
+// editedTrace is a run of lease-overrun in mode saved as a trace, its JSON
+// edited, written to dir/name.
+func editedTrace(t *testing.T, dir, mode, name string, edit func(doc map[string]any)) string {
+	t.Helper()
+	saved := filepath.Join(dir, "saved-"+mode+".trace.json")
+	if _, err := os.Stat(saved); err != nil {
+		code, _, stderr := call(t, "run", "lease-overrun", "--mode", mode, "--save-trace", saved)
+		require.Equal(t, 0, code, stderr)
+	}
 	var doc map[string]any
 	raw, err := os.ReadFile(saved)
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(raw, &doc))
-	schedule := doc["schedule"].([]any)
-	for range n {
-		schedule = append(schedule, map[string]any{"action": "advance", "by": "1s"})
-	}
-	doc["schedule"] = schedule
+	edit(doc)
 	raw, err = json.Marshal(doc)
 	require.NoError(t, err)
-	long := filepath.Join(dir, fmt.Sprintf("trace-%d.json", n))
-	require.NoError(t, os.WriteFile(long, raw, 0o644))
-	return long
+	path := filepath.Join(dir, name)
+	require.NoError(t, os.WriteFile(path, raw, 0o644))
+	return path
 }
 
 // A signal ends an export at once, whatever it is doing (running the
@@ -384,20 +383,8 @@ func TestExplorerEndsWhenItsTerminalGoesAway(t *testing.T) {
 // and run waited.
 func TestHugeDurationsAreRefused(t *testing.T) {
 	dir := t.TempDir()
-	saved := filepath.Join(dir, "saved.trace.json")
-	code, _, stderr := call(t, "run", "lease-overrun", "--mode", "safe", "--save-trace", saved)
-	require.Equal(t, 0, code, stderr)
 	edited := func(name string, edit func(doc map[string]any)) string {
-		var doc map[string]any
-		raw, err := os.ReadFile(saved)
-		require.NoError(t, err)
-		require.NoError(t, json.Unmarshal(raw, &doc))
-		edit(doc)
-		raw, err = json.Marshal(doc)
-		require.NoError(t, err)
-		path := filepath.Join(dir, name)
-		require.NoError(t, os.WriteFile(path, raw, 0o644))
-		return path
+		return editedTrace(t, dir, "safe", name, edit)
 	}
 	advances := func(by string, n int) func(map[string]any) {
 		return func(doc map[string]any) {
