@@ -120,11 +120,16 @@ type Options struct {
 	// Purpose is what the run is, for the lock holder's name that another
 	// run waiting for it shows ("run", "stress"); empty: "run".
 	Purpose string
+	// Parked hears, once, the shared resources (stress --shared) whose
+	// rows a run that is not Shared finds or puts aside (shared.go): they
+	// are out of the lab's tables until the next shared run.
+	Parked func(conflictKeys []string)
 }
 
 // Open takes the database's run lock — when another fencelab run holds it,
 // Options.Waiting hears who, and Open waits until it is free or ctx ends —
-// then migrates the database and returns it. Close releases the lock.
+// then migrates the database, puts the rows of shared resources aside (or,
+// for a Shared run, back), and returns it. Close releases the lock.
 func Open(ctx context.Context, dsn string, opts Options) (*Database, error) {
 	config, err := ParseConfig(dsn)
 	if err != nil {
@@ -151,6 +156,20 @@ func Open(ctx context.Context, dsn string, opts Options) (*Database, error) {
 		return nil, err
 	}
 	if err := Migrate(ctx, config); err != nil {
+		d.Close()
+		return nil, err
+	}
+	// Shared resources' rows move under the same lock: one run at a time.
+	if opts.Shared {
+		err = unparkShared(ctx, d.lock)
+	} else {
+		var parked []string
+		parked, err = parkShared(ctx, d.lock)
+		if len(parked) > 0 && opts.Parked != nil {
+			opts.Parked(parked)
+		}
+	}
+	if err != nil {
 		d.Close()
 		return nil, err
 	}

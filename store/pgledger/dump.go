@@ -21,8 +21,8 @@ import (
 // in, so equal tables dump to equal text.
 type table struct{ name, order string }
 
-// tables are every table of schema fencelab, which Seed empties and a dump
-// copies.
+// tables are the lab's tables of schema fencelab, which Seed empties and a
+// dump copies (the shared resources' rows are out of them: shared.go).
 var tables = []table{
 	{"tenant_assignments", "tenant_id"},
 	{"rollout_markers", "marker_name"},

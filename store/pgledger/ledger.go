@@ -96,7 +96,7 @@ func (l *Ledger) rollback(ctx context.Context) {
 	l.conn.Exec(bounded, "ROLLBACK")
 }
 
-// Seed empties schema fencelab and inserts a scenario's starting rows.
+// Seed empties the lab's tables and inserts a scenario's starting rows.
 func (l *Ledger) Seed(ctx context.Context, s engine.Seed) error {
 	err := l.inTx(ctx, pgx.TxOptions{}, func(ctx context.Context, tx pgx.Tx) error {
 		batch := &pgx.Batch{}
@@ -728,6 +728,9 @@ func (l *Ledger) EnsureResource(ctx context.Context, s engine.Seed) (engine.Seed
 		batch.Queue(`INSERT INTO fencelab.resources (conflict_key, namespace_epoch, last_accepted_fence, summary_value, updated_at)
 			SELECT $1, namespace_epoch, 0, $2, $3 FROM fencelab.rollout_markers WHERE marker_name = 'current'
 			ON CONFLICT DO NOTHING`, s.ConflictKey, s.InitialValue, s.Now)
+		// A run that seeds the lab's tables puts its rows aside (shared.go).
+		batch.Queue(`INSERT INTO fencelab.shared_resources (conflict_key, tenant_id) VALUES ($1, $2)
+			ON CONFLICT DO NOTHING`, s.ConflictKey, s.TenantID)
 		if err := tx.SendBatch(ctx, batch).Close(); err != nil {
 			return err
 		}
