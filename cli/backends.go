@@ -179,8 +179,16 @@ func startBackends(ctx context.Context, c config, notify func(string)) (*backend
 			notify(c.lang.T("another fencelab run is using this database (%s); waiting for it to end — Ctrl-C to give up", holder))
 		}
 	}
+	// Said at the start: the run does not show them, and a psql meanwhile
+	// does not find them.
+	parked := func(conflictKeys []string) {
+		if notify != nil {
+			notify(c.lang.T("the rows of shared resource %s are put aside while this run reseeds the lab's tables; the next stress --shared puts them back",
+				strings.Join(conflictKeys, ", ")))
+		}
+	}
 	if c.pgDSN != "" {
-		b.database, err = pgledger.Open(ctx, c.pgDSN, pgledger.Options{Waiting: waiting, Shared: c.shared != "", Purpose: c.purpose})
+		b.database, err = pgledger.Open(ctx, c.pgDSN, pgledger.Options{Waiting: waiting, Parked: parked, Shared: c.shared != "", Purpose: c.purpose})
 		if err != nil {
 			b.stop()
 			return nil, classify(ctx, err)

@@ -505,6 +505,9 @@ var ko = map[string]string{
 	"a fencelab trace":         "fencelab 트레이스",
 	"a file fencelab exported": "fencelab이 내보낸 파일",
 
+	// A run on the --pg of a shared stress resource.
+	"the rows of shared resource %s are put aside while this run reseeds the lab's tables; the next stress --shared puts them back": "공유 리소스 %s의 행은 이 실행이 랩의 테이블을 다시 채우는 동안 따로 옮겨 둡니다. 다음 stress --shared가 되돌려 놓습니다",
+
 	// run, check, replay, export and race: their lines.
 	"another fencelab run is using this database (%s); waiting for it to end — Ctrl-C to give up": "다른 fencelab 실행이 이 데이터베이스를 쓰고 있습니다(%s). 끝나기를 기다립니다 — 포기하려면 Ctrl-C",
 	"every schedule": "모든 스케줄",
