@@ -210,7 +210,7 @@ func startBackends(ctx context.Context, c config, notify func(string)) (*backend
 		if isLocalIO(err) {
 			return nil, localIO(err) // the cache directory, not the server
 		}
-		if errors.Is(err, pgcluster.ErrSocketPathTooLong) {
+		if errors.Is(err, pgcluster.ErrSocketPathTooLong) || errors.Is(err, pgcluster.ErrCannotEnter) {
 			return nil, &exitError{code: exitUsage, err: err} // a cache directory to change
 		}
 		return nil, unreachable(err)

@@ -480,3 +480,17 @@ func TestAFileGivenByMistakeIsNotQuoted(t *testing.T) {
 	require.NotContains(t, stderr, "hunter2")
 	requireOneLine(t, stderr, "p.toml:2: not TOML")
 }
+
+// A cache directory the server account may not enter is a configuration
+// to fix, exit 2, not a server that cannot be reached.
+func TestACacheDirTheServerCannotEnterIsUsage(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("the server runs as another account only for root")
+	}
+	closed := t.TempDir() // 0700, root's
+	t.Setenv("FENCELAB_CACHE_DIR", filepath.Join(closed, "cache"))
+	code, _, stderr := call(t, "run", "lease-overrun", "--mode", "safe")
+	require.Equal(t, 2, code, stderr)
+	requireOneLine(t, stderr, "which cannot enter /tmp/")
+	require.Contains(t, stderr, "(mode 0700)")
+}

@@ -702,6 +702,19 @@ func (a *account) ownsDir(path string) bool {
 	return info.Sys().(*syscall.Stat_t).Uid == a.uid
 }
 
+// cannotEnter is ErrCannotEnter with the directory and what to do.
+type cannotEnter struct {
+	account, dir string
+	perm         os.FileMode
+}
+
+func (e *cannotEnter) Error() string {
+	return fmt.Sprintf("pgcluster: the server runs as %s, which cannot enter %s (mode %04o); run chmod o+x on it or choose another FENCELAB_CACHE_DIR",
+		e.account, e.dir, e.perm)
+}
+
+func (e *cannotEnter) Is(target error) bool { return target == ErrCannotEnter }
+
 // canReach checks that the account may enter dir and every directory above
 // it, so the server can reach its slot.
 func (a *account) canReach(dir string) error {
@@ -716,8 +729,7 @@ func (a *account) canReach(dir string) error {
 		st := info.Sys().(*syscall.Stat_t)
 		perm := info.Mode().Perm()
 		if !(perm&0o001 != 0 || (st.Gid == a.gid && perm&0o010 != 0) || (st.Uid == a.uid && perm&0o100 != 0)) {
-			return fmt.Errorf("pgcluster: the server runs as %s, which cannot enter %s (mode %04o); run chmod o+x on it or choose another FENCELAB_CACHE_DIR",
-				a.name, p, perm)
+			return &cannotEnter{account: a.name, dir: p, perm: perm}
 		}
 		if p == filepath.Dir(p) {
 			return nil

@@ -41,6 +41,10 @@ var ErrUnsafePath = errors.New("unsafe path")
 // fix (a shorter FENCELAB_CACHE_DIR), not a fault.
 var ErrSocketPathTooLong = errors.New("socket path too long")
 
+// ErrCannotEnter is a cache directory the server account may not enter (a
+// directory on the way is closed to it): a configuration to fix.
+var ErrCannotEnter = errors.New("the server account cannot enter the cache directory")
+
 // trustedDir creates dir where it is missing and proves that no account
 // but root and this process's user can change what it names. It walks the
 // path as written, from /: every directory on the way belongs to one of
