@@ -344,5 +344,9 @@ func TestFrozenRedisIsReportedInSeconds(t *testing.T) {
 	code, _, stderr := call(t, "run", "--all", "--mode", "both", "--allow-unsafe", "--redis", url, "--pg", storetest.NewDatabaseDSN(t, false))
 	require.Equal(t, 3, code, stderr)
 	requireOneLine(t, stderr, "Redis did not answer within 3s")
-	require.Less(t, time.Since(started), 12*time.Second)
+	// The line names the deadline each command had; the whole run ends
+	// well within what one command once took times the commands in
+	// flight. Alone it takes about 4 s; the bound leaves room for a CI
+	// machine running other packages beside it (15 s seen).
+	require.Less(t, time.Since(started), 30*time.Second)
 }
