@@ -297,6 +297,8 @@ func TestHostileFilesAreRefusedInBoundedMemory(t *testing.T) {
 		return path
 	}
 	deepTables := write("deep.toml", "x = "+strings.Repeat("{a=", 10000)+"1"+strings.Repeat("}", 10000)+"\n")
+	dottedKey := write("dotted.toml", "a"+strings.Repeat(".a", 10000)+" = 1\n") // 1.45 GB once
+	dottedHeader := write("header.toml", "["+strings.Repeat("a.", 10000)+"a]\n")
 	bigArray := write("array.toml", "x = "+strings.Repeat("[", 4<<20)+strings.Repeat("]", 4<<20)+"\n")
 	deepTrace := write("deep.trace.json", `{"format": "fencelab-trace/1", "schedule": `+strings.Repeat("[", 100000)+strings.Repeat("]", 100000)+"}")
 	bigTrace := write("big.trace.json", `{"format": "fencelab-trace/1", "x": "`+strings.Repeat("x", 9<<20)+`"}`)
@@ -305,6 +307,8 @@ func TestHostileFilesAreRefusedInBoundedMemory(t *testing.T) {
 		want string
 	}{
 		{[]string{"talk", deepTables}, "line 1: nested more than 16 deep"},
+		{[]string{"talk", dottedKey}, "line 1: nested more than 16 deep"},
+		{[]string{"talk", dottedHeader}, "line 1: nested more than 16 deep"},
 		{[]string{"talk", bigArray}, "larger than 1 MiB"},
 		{[]string{"replay", deepTrace}, "line 1: nested more than 16 deep"},
 		{[]string{"--trace", deepTrace}, "nested more than 16 deep"},

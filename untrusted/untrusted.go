@@ -118,27 +118,63 @@ func size(n int64) string {
 
 // CheckNesting refuses data nested deeper than l.MaxDepth, in one pass and
 // constant memory. Brackets in strings and comments do not count;
-// unbalanced closers are left to the parser to report.
+// unbalanced closers are left to the parser to report. In TOML a dotted
+// key nests a table per dot without any bracket (a.b.c = 1, [a.b.c]), so
+// where a key is — from the start of a line at the top level, a table
+// header included, and after { or , in an inline table, up to its = — each
+// dot counts as a level too.
 func CheckNesting(data []byte, l Limits) error {
-	depth, line := 0, 1
+	toml := l.Syntax == TOML
+	open := make([]byte, 0, l.MaxDepth+1) // what opened each level
+	line := 1
+	key, dots := toml, 0
+	header := false // in a [table] or [[array]] header
+	deeper := func(levels int) error {
+		if levels > l.MaxDepth {
+			return &TooDeep{Max: l.MaxDepth, Line: line}
+		}
+		return nil
+	}
 	for i := 0; i < len(data); i++ {
 		c := data[i]
 		switch {
 		case c == '\n':
 			line++
+			key, dots, header = toml && len(open) == 0, 0, false
+		case c == '.' && key:
+			dots++
+			levels := len(open) + dots + 1
+			if header {
+				levels = dots + 1 // its brackets are no levels of their own
+			}
+			if err := deeper(levels); err != nil {
+				return err
+			}
+		case c == '=' && key:
+			key, dots = false, 0
 		case c == '[' || c == '{':
-			if depth++; depth > l.MaxDepth {
-				return &TooDeep{Max: l.MaxDepth, Line: line}
+			if err := deeper(len(open) + 1); err != nil {
+				return err
 			}
+			header = header || toml && key && c == '[' && len(open) == 0
+			open = append(open, c)
+			// A header's dots count on; an inline table starts a key.
+			key = toml && (c == '{' || header)
 		case c == ']' || c == '}':
-			if depth > 0 {
-				depth--
+			if len(open) > 0 {
+				open = open[:len(open)-1]
 			}
+			if len(open) == 0 {
+				header = false
+			}
+			key = header
+		case c == ',' && toml:
+			key, dots = len(open) > 0 && open[len(open)-1] == '{', 0
 		case c == '"':
 			i, line = skipString(data, i, line, l.Syntax)
-		case c == '\'' && l.Syntax == TOML:
+		case c == '\'' && toml:
 			i, line = skipString(data, i, line, l.Syntax)
-		case c == '#' && l.Syntax == TOML:
+		case c == '#' && toml:
 			for i+1 < len(data) && data[i+1] != '\n' {
 				i++
 			}

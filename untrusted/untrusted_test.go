@@ -26,7 +26,21 @@ func TestNestingCountsOnlyStructure(t *testing.T) {
 	for _, doc := range fine {
 		require.NoError(t, CheckNesting([]byte(doc), l), doc)
 	}
+	for _, doc := range []string{
+		"a.b = 1.5\nx = [1.5, 2.5]\nt = 1979-05-27T07:32:00.999",
+		"[a.b]\nc.d = {e.f = 1}",
+		"[[scene.step]]\nat = 1",
+		`"a.b.c.d.e" = 1`,
+		"x = [\n  1.5,\n  2.5.5,\n]",
+	} {
+		require.NoError(t, CheckNesting([]byte(doc), l), doc)
+	}
 	var deep *TooDeep
+	// Dotted keys nest without brackets.
+	for _, doc := range []string{"a.b.c.d = 1", "[a.b.c.d]", "[[a.b.c.d]]", "x = {a.b.c = 1}", "x = {y = 1, a.b.c = 1}", "\n\nz = 1\na.a.a.a.a.a = 1"} {
+		require.ErrorAs(t, CheckNesting([]byte(doc), l), &deep, doc)
+	}
+	require.Equal(t, 4, deep.Line)
 	err := CheckNesting([]byte("a = 1\nb = [[[[1]]]]"), l)
 	require.ErrorAs(t, err, &deep)
 	require.Equal(t, 2, deep.Line)
