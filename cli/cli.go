@@ -17,6 +17,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode"
 
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/pflag"
@@ -204,6 +205,13 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if err := c.check(); err != nil {
 		return report(ctx, stderr, err, c)
+	}
+	// A path is printed back — in lines, the explorer, a tape's commands —
+	// so one with control characters in it would act on a terminal.
+	for _, given := range append(flags.Args(), tracePath, outDir, exportOut, mdOut, saveTrace, os.Getenv("FENCELAB_CACHE_DIR")) {
+		if strings.ContainsFunc(given, unicode.IsControl) {
+			return report(ctx, stderr, usageError("%q: a path or name with control characters in it is refused", given), c)
+		}
 	}
 	rest := flags.Args()
 	name := ""

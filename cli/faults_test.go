@@ -177,10 +177,22 @@ func TestEscapeSequencesFromFilesAreShownNotActedOn(t *testing.T) {
 		requireInert(t, "export --to "+to, written)
 	}
 
-	// A path is a text from outside too.
-	code, _, stderr = call(t, "replay", filepath.Join(dir, hostile))
-	require.Equal(t, 2, code)
-	requireInert(t, "an error naming the file", []byte(stderr))
+	// A path is a text from outside too: it would be printed back (the
+	// explorer's hint, a tape's commands, "written: …"), so it is refused.
+	named := filepath.Join(dir, "z"+hostile+".json")
+	require.NoError(t, os.WriteFile(named, raw(t, trace), 0o644))
+	for _, args := range [][]string{{"replay", named}, {"--trace", named}, {"export", "lease-overrun", "--to", "md", "-o", named}} {
+		code, _, stderr = call(t, args...)
+		require.Equal(t, 2, code, stderr)
+		requireInert(t, fmt.Sprintf("%v", args), []byte(stderr))
+		requireOneLine(t, stderr, "control characters in it is refused")
+	}
+	cache := os.Getenv("FENCELAB_CACHE_DIR")
+	t.Setenv("FENCELAB_CACHE_DIR", filepath.Join(dir, hostile))
+	code, _, stderr = call(t, "run", "lease-overrun")
+	require.Equal(t, 2, code, stderr)
+	requireInert(t, "a cache directory named so", []byte(stderr))
+	os.Setenv("FENCELAB_CACHE_DIR", cache)
 
 	script := filepath.Join(dir, "hostile.toml")
 	toml := strings.ReplaceAll(hostile, "\x1b", `\u001b`)
@@ -228,6 +240,13 @@ func longTrace(t *testing.T, dir string, n int) string {
 			doc["schedule"] = append(doc["schedule"].([]any), map[string]any{"action": "advance", "by": "1s"})
 		}
 	})
+}
+
+func raw(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return data
 }
 
 // editedTrace is a run of lease-overrun in mode saved as a trace, its JSON
