@@ -279,7 +279,7 @@ func TestExportEndsOnSIGTERM(t *testing.T) {
 		to      string
 		after   time.Duration
 	}{
-		{5000, "cast", 500 * time.Millisecond}, // while the schedule runs
+		{4990, "cast", 500 * time.Millisecond}, // while the schedule runs (about 5,000 actions: a trace's most)
 		{600, "gif", 5 * time.Second},          // while frames are drawn (about 40 ms each)
 	} {
 		trace := longTrace(t, dir, tc.actions)
@@ -419,10 +419,12 @@ func TestHugeDurationsAreRefused(t *testing.T) {
 	overflow := edited("overflow.json", advances("2562047h47m16s", 1))
 	yearly := edited("years.json", advances("24h", 400))
 	longLease := edited("lease.json", func(doc map[string]any) { doc["leaseTTL"] = "2562047h" })
+	tooMany := edited("many.json", advances("1s", engine.MaxTraceActions)) // after the run's own
 	requireRefused(t, []refusal{
 		{"an advance past a day", []string{"replay", overflow}, 2, `schedule entry 10: advance by "2562047h47m16s": at most 24h0m0s at a time`},
 		{"advances past a year", []string{"--trace", yearly}, 2, "would take the lab clock past 525600:00"},
 		{"a trace's lease TTL", []string{"export", longLease, "--to", "md"}, 2, "leaseTTL must be positive and at most 24h0m0s"},
+		{"more actions than a trace may have", []string{"export", tooMany, "--to", "cast"}, 2, "more than the 5000 a trace may have"},
 		{"--lease-ttl", []string{"run", "lease-overrun", "--lease-ttl", "2562047h", "--redis", "redis://127.0.0.1:1/0"}, 2, "--lease-ttl must be at most 24h0m0s"},
 		{"stress --lease-ttl", []string{"stress", "--lease-ttl", "2562047h"}, 2, "--lease-ttl must be at most"},
 		{"stress's pause from --lease-ttl", []string{"stress", "--lease-ttl", "2m"}, 2, "--lease-ttl 2m0s: a stress pause is twice the lease TTL"},

@@ -51,6 +51,7 @@ func TestTalkScriptErrors(t *testing.T) {
 		{"at a string", strings.Replace(good, "at = 3", `at = "3"`, 1), `:11: scene 2, step note 1: at = "3": want a number (no quotes), 1 to 10`},
 		{"no at", strings.Replace(good, "at = 3", "", 1), ":10: scene 2, step note 1: at is missing"},
 		{"minutes", "minutes = -5\n" + good, `:1: minutes = -5: want the talk's length`},
+		{"too many actions", strings.Replace(good, "mode = \"unsafe\"", "schedule = ["+strings.Repeat(`{ action = "advance", by = "1s" }, `, 5001)+"]", 1), `:8: scene 2: 5001 actions, more than the 5000 a schedule may have`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(dir, tc.name+".toml")

@@ -170,6 +170,9 @@ func parseScene(raw map[string]any, language string, i int, at locator) (tui.Tal
 			return tui.TalkScene{}, fail("schedule", `schedule %q: want "guided" or a list of actions`, sch)
 		}
 	case []map[string]any:
+		if len(sch) > engine.MaxTraceActions {
+			return tui.TalkScene{}, fail("schedule", "%d actions, more than the %d a schedule may have", len(sch), engine.MaxTraceActions)
+		}
 		t := engine.Trace{Scenario: s.ID, Mode: strings.ToLower(mode.String())}
 		for _, a := range sch {
 			var ta engine.TraceAction

@@ -169,6 +169,11 @@ func (e *TraceError) In(l lang.Lang) string { return lang.P("not a usable trace:
 
 func traceError(format string, args ...any) error { return &TraceError{lang.P(format, args...)} }
 
+// MaxTraceActions bounds a trace's schedule: the catalog's longest is a few
+// dozen actions, and what runs or exports a trace keeps a screen per
+// action (a cast of 5,000 takes about 200 MB).
+const MaxTraceActions = 5000
+
 // ParseTrace reads a trace document and checks its form: version, mode,
 // lease TTL, actions. The scenario and its actors are checked by Bind.
 func ParseTrace(data []byte) (Trace, error) {
@@ -210,6 +215,9 @@ func ParseTrace(data []byte) (Trace, error) {
 	}
 	if len(t.Schedule) == 0 {
 		return Trace{}, traceError("its schedule is empty")
+	}
+	if len(t.Schedule) > MaxTraceActions {
+		return Trace{}, traceError("its schedule has %d actions, more than the %d a trace may have", len(t.Schedule), MaxTraceActions)
 	}
 	var clock time.Duration // the most the schedule can move the lab clock
 	for i, a := range t.Schedule {
