@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,12 +15,19 @@ import (
 // backslash in its path connects (the DSN's host was unquoted: exit 3
 // after 31 s while the server said it was ready).
 func TestCacheDirWithSpacesAndQuotes(t *testing.T) {
-	dir := filepath.Join(cacheDir(t), `my  cache's \dir`)
+	dir := filepath.Join(cacheDir(t), `my  cache's \dir $HOME`)
 	t.Setenv("FENCELAB_CACHE_DIR", dir)
 	code, stdout, stderr := call(t, "run", "lease-overrun", "--mode", "safe")
 	require.Equal(t, 0, code, stderr)
 	require.Contains(t, stdout, "verdict STALE_FENCE")
-	require.Contains(t, stdout, `psql "host='`+strings.NewReplacer(`\`, `\\\\`, `'`, `\\'`).Replace(dir)+`/pg`,
+	// The psql line, pasted into a shell, gives psql the DSN with the
+	// socket's directory quoted as libpq reads it ($HOME not expanded).
+	_, line, found := strings.Cut(stdout, "psql ")
+	require.True(t, found, stdout)
+	line, _, _ = strings.Cut(line, "   (")
+	word, err := exec.Command("sh", "-c", `eval "set -- $1"; printf %s "$1"`, "sh", line).Output()
+	require.NoError(t, err)
+	require.Contains(t, string(word), `host='`+strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(dir)+`/pg`,
 		"the psql line names the socket's directory quoted, as psql reads it")
 	require.Empty(t, storetest.Postmasters(dir), "no server left running on the cache dir")
 }

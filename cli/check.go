@@ -334,24 +334,15 @@ func boundedNote(allowed bool, l lang.Lang) string {
 func openCommand(path string, c config) string {
 	parts := []string{"fencelab"}
 	if c.redisURL != "" {
-		parts = append(parts, "--redis", shellQuote(redact.URL(c.redisURL)))
+		parts = append(parts, "--redis", redact.Shell(redact.URL(c.redisURL)))
 	}
 	if c.pgDSN != "" {
-		parts = append(parts, "--pg", shellQuote(redact.PostgresDSN(c.pgDSN)))
+		parts = append(parts, "--pg", redact.Shell(redact.PostgresDSN(c.pgDSN)))
 		if c.allowUnsafe {
 			parts = append(parts, "--allow-unsafe")
 		}
 	}
-	return strings.Join(append(parts, "--trace", shellQuote(path)), " ")
-}
-
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:@=,+", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return strings.Join(append(parts, "--trace", redact.Shell(path)), " ")
 }
 
 type jsonCheck struct {

@@ -327,7 +327,7 @@ func TestExplorerOnAFrozenServerWithAPassword(t *testing.T) {
 	r := startExplorer(t, cacheDir(t), "--pg", dsn)
 	r.waitScreen("in SAFE mode")
 	r.key("d")
-	screen := r.waitScreen("psql \"postgres://alice@/fencelab")
+	screen := r.waitScreen("psql 'postgres://alice@/fencelab")
 	require.NotContains(t, screen, secret)
 
 	defer thaw(freeze(server.PID()))

@@ -26,7 +26,7 @@ func (r *psqlReader) Read(p []byte) (int, error) {
 		return 0, io.EOF
 	}
 	r.done = true
-	m := regexp.MustCompile(`psql "([^"]+)"`).FindStringSubmatch(r.stderr.String())
+	m := regexp.MustCompile(`psql '([^']+)'`).FindStringSubmatch(r.stderr.String())
 	require.Len(r.t, m, 2, "no psql line on stderr: %s", r.stderr.String())
 	conn, err := pgx.Connect(context.Background(), m[1])
 	require.NoError(r.t, err)

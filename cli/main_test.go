@@ -205,7 +205,7 @@ func TestRunOnEphemeralCluster(t *testing.T) {
 	code, stdout, stderr := call(t, "run", "lease-overrun", "--mode", "both")
 	require.Equal(t, 0, code, stderr)
 	require.Contains(t, stdout, "postgres 15 (ephemeral)")
-	require.Contains(t, stdout, "psql \"host="+dir)
+	require.Contains(t, stdout, "psql 'host="+dir)
 	require.Contains(t, stdout, "A_WRITE            REJECTED")
 	require.Contains(t, stdout, "guard: incoming 41 > last accepted 42 → false")
 	require.Contains(t, stdout, "verdict STALE_FENCE")

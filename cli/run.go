@@ -12,6 +12,7 @@ import (
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/lang"
 	"github.com/fencelab/fencelab/scenarios"
+	"github.com/fencelab/fencelab/store/redact"
 )
 
 // runRequest is a parsed `fencelab run`.
@@ -156,7 +157,7 @@ var stdin io.Reader = os.Stdin
 // keepServer holds the ephemeral PostgreSQL, with the last run's rows, until
 // a line (or the end) on stdin, or a signal.
 func keepServer(ctx context.Context, b *backends, stderr io.Writer) error {
-	fmt.Fprint(stderr, b.Lang.T("PostgreSQL keeps the last run's rows: psql %q — Enter (or Ctrl-C) stops it\n", b.database.DSN()))
+	fmt.Fprint(stderr, b.Lang.T("PostgreSQL keeps the last run's rows: psql %s — Enter (or Ctrl-C) stops it\n", redact.Shell(b.database.DSN())))
 	entered := make(chan struct{})
 	go func() {
 		// The reader is left blocked if a signal comes first; the process
@@ -185,11 +186,11 @@ func backendLines(b *backends) string {
 	dsn := b.database.DSN()
 	switch {
 	case b.ephemeral:
-		sb.WriteString(l.T("          psql %q   (while fencelab runs)\n", dsn))
+		sb.WriteString(l.T("          psql %s   (while fencelab runs)\n", redact.Shell(dsn)))
 	case b.database.PasswordHidden():
-		sb.WriteString(l.T("          psql %q   (schema fencelab; password as in your --pg, or PGPASSWORD)\n", dsn))
+		sb.WriteString(l.T("          psql %s   (schema fencelab; password as in your --pg, or PGPASSWORD)\n", redact.Shell(dsn)))
 	default:
-		sb.WriteString(l.T("          psql %q   (schema fencelab)\n", dsn))
+		sb.WriteString(l.T("          psql %s   (schema fencelab)\n", redact.Shell(dsn)))
 	}
 	return sb.String()
 }

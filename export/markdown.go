@@ -7,6 +7,7 @@ import (
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/lang"
+	"github.com/fencelab/fencelab/store/redact"
 )
 
 // Markdown writes the session as a page that renders on GitHub: the
@@ -79,19 +80,11 @@ func Markdown(w io.Writer, s Session) error {
 		p.T("fencelab run %s --mode %s   # headless: this timeline and result\n", s.Scenario.ID, mode)
 		p.T("fencelab --mode %s                 # the explorer; s picks %s, n steps the guided order\n", mode, s.Scenario.ID)
 	default:
-		p.T("fencelab replay %s   # headless: runs it again and compares\n", shellQuote(s.TracePath))
-		p.T("fencelab --trace %s  # the explorer; n steps this schedule\n", shellQuote(s.TracePath))
+		p.T("fencelab replay %s   # headless: runs it again and compares\n", redact.Shell(s.TracePath))
+		p.T("fencelab --trace %s  # the explorer; n steps this schedule\n", redact.Shell(s.TracePath))
 	}
 	p.printf("```\n")
 	return p.err
-}
-
-// shellQuote quotes a path for a shell when it needs it.
-func shellQuote(path string) string {
-	if path != "" && strings.Trim(path, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/-+=,:@") == "" {
-		return path
-	}
-	return "'" + strings.ReplaceAll(path, "'", `'\''`) + "'"
 }
 
 // printer keeps the first write error, so a renderer reads as a page.

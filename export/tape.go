@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fencelab/fencelab/lang"
+	"github.com/fencelab/fencelab/store/redact"
 )
 
 // TapeOptions say what a tape plays and where VHS puts its recording.
@@ -26,7 +27,7 @@ func Tape(w io.Writer, s Session, o TapeOptions) error {
 	if language == "" {
 		language = lang.En
 	}
-	command, err := tapeString("fencelab --lang " + string(language) + " --trace " + shellQuote(o.Trace))
+	command, err := tapeString("fencelab --lang " + string(language) + " --trace " + redact.Shell(o.Trace))
 	if err != nil {
 		return err
 	}

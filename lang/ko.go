@@ -530,13 +530,13 @@ var ko = map[string]string{
 	"free-running pairs":                                     "자유 실행 쌍",
 	"%s records no run to compare with (a schedule only)":    "%s에는 비교할 실행 기록이 없습니다 (스케줄만 있음)",
 	"differs: %s":                                            "다름: %s",
-	"PostgreSQL keeps the last run's rows: psql %q — Enter (or Ctrl-C) stops it\n":     "PostgreSQL이 마지막 실행의 행을 유지합니다: psql %q — Enter(또는 Ctrl-C)로 멈춤\n",
+	"PostgreSQL keeps the last run's rows: psql %s — Enter (or Ctrl-C) stops it\n":     "PostgreSQL이 마지막 실행의 행을 유지합니다: psql %s — Enter(또는 Ctrl-C)로 멈춤\n",
 	"%s (real server; TTLs run on the wall clock)":                                     "%s (실제 서버. TTL은 실제 시계로 흐름)",
 	"%s (embedded; keys expire on the lab clock)":                                      "%s (내장. 키는 랩 시계로 만료)",
 	"redis     %s, lease TTL %s\n":                                                     "redis     %s, 리스 TTL %s\n",
-	"          psql %q   (while fencelab runs)\n":                                      "          psql %q   (fencelab이 도는 동안)\n",
-	"          psql %q   (schema fencelab; password as in your --pg, or PGPASSWORD)\n": "          psql %q   (스키마 fencelab. 비밀번호는 --pg에 준 것, 또는 PGPASSWORD)\n",
-	"          psql %q   (schema fencelab)\n":                                          "          psql %q   (스키마 fencelab)\n",
+	"          psql %s   (while fencelab runs)\n":                                      "          psql %s   (fencelab이 도는 동안)\n",
+	"          psql %s   (schema fencelab; password as in your --pg, or PGPASSWORD)\n": "          psql %s   (스키마 fencelab. 비밀번호는 --pg에 준 것, 또는 PGPASSWORD)\n",
+	"          psql %s   (schema fencelab)\n":                                          "          psql %s   (스키마 fencelab)\n",
 
 	// A trace or a talk script that cannot be read.
 	"not a usable trace: %s":                                                               "쓸 수 없는 트레이스: %s",

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/store/redact"
 )
 
 // The smallest terminal the explorer draws in; below it, it says so.
@@ -408,7 +409,7 @@ func (m *Model) header(s engine.Snapshot) []string {
 	lines := fit([]string{first, second}, m.width)
 	if m.showDSN {
 		// Wrapped, never cut: it is there to be copied.
-		lines = append(lines, strings.Split(ansi.Hardwrap("psql \""+s.DSN+"\"", m.width, true), "\n")...)
+		lines = append(lines, strings.Split(ansi.Hardwrap("psql "+redact.Shell(s.DSN), m.width, true), "\n")...)
 	}
 	return lines
 }

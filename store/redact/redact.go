@@ -179,3 +179,16 @@ func passwords(source string) []string {
 	}
 	return found
 }
+
+// Shell is a word as a POSIX shell reads it back: as it is when it holds
+// only characters no shell treats specially, else in single quotes (in
+// which nothing expands: a $ or a backslash in a path stays itself). For
+// the command lines fencelab prints to be pasted: psql's, a trace's.
+func Shell(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:@=,+", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,6 +1,7 @@
 package redact_test
 
 import (
+	"os/exec"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -69,4 +70,15 @@ func TestURLWithoutPassword(t *testing.T) {
 		require.Equal(t, raw, redact.URL(raw))
 	}
 	require.Equal(t, "redis://u@h1:1,h2:2/0", redact.URL("redis://u:secret@h1:1,h2:2/0"))
+}
+
+// Shell's word reads back as itself in a POSIX shell: no expansion, no
+// splitting, whatever it holds.
+func TestShellWordsReadBack(t *testing.T) {
+	for _, word := range []string{"plain/path-1.json", "host=/a b port=5432", `it's $HOME \n "x"`, "", "a'b''c"} {
+		out, err := exec.Command("sh", "-c", `eval "set -- $1"; printf %s "$1"`, "sh", redact.Shell(word)).Output()
+		require.NoError(t, err)
+		require.Equal(t, word, string(out), "%s", redact.Shell(word))
+	}
+	require.Equal(t, "plain/path-1.json", redact.Shell("plain/path-1.json"), "a plain word stays as it is")
 }
