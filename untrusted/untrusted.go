@@ -263,12 +263,17 @@ func clean(s string, keepNewline bool) bool {
 
 func cleanUTF8(s string, keepNewline bool) bool {
 	for _, r := range s {
-		if r == utf8.RuneError || r < 0x20 && !(keepNewline && r == '\n') || (r >= 0x7f && r < 0xa0) {
+		if r == utf8.RuneError || r < 0x20 && !(keepNewline && r == '\n') || (r >= 0x7f && r < 0xa0) || bidi(r) {
 			return false
 		}
 	}
 	return true
 }
+
+// bidi is a character that reorders the text around it on screen (an
+// embedding, override or isolate): shown as it is, a caption could read
+// otherwise than it is.
+func bidi(r rune) bool { return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 }
 
 func picture(s string, keepNewline bool) string {
 	var b strings.Builder
@@ -283,7 +288,7 @@ func picture(s string, keepNewline bool) string {
 			b.WriteRune(0x2400 + r) // ␀ … ␟
 		case r == 0x7f:
 			b.WriteRune('\u2421') // ␡
-		case r >= 0x80 && r < 0xa0:
+		case r >= 0x80 && r < 0xa0, bidi(r):
 			b.WriteRune('\uFFFD')
 		default:
 			b.WriteRune(r)

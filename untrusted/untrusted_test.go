@@ -94,6 +94,7 @@ func TestTextShowsControlCharacters(t *testing.T) {
 		}
 	}
 	require.Equal(t, "ok ✓ 토큰\nnext", Text("ok ✓ 토큰\nnext"))
+	require.Equal(t, "a\uFFFDgnp.exe\uFFFD", Line("a\u202egnp.exe\u2069"), "no reordering of what follows")
 	require.Equal(t, "\uFFFD bad", Line("\xff\xfe bad")) // a run of bad bytes is one
 }
 
