@@ -2,7 +2,6 @@ package tui_test
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -12,8 +11,6 @@ import (
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/scenarios"
-	"github.com/fencelab/fencelab/store/pgcluster"
-	"github.com/fencelab/fencelab/store/pgledger"
 	"github.com/fencelab/fencelab/store/provider"
 	"github.com/fencelab/fencelab/store/storetest"
 	"github.com/fencelab/fencelab/tui"
@@ -25,16 +22,7 @@ import (
 func onAServerToFreeze(t *testing.T, width, height int) (*teatest.TestModel, int) {
 	t.Helper()
 	ctx := context.Background()
-	dir, err := os.MkdirTemp("", "fencelab-frozen-")
-	require.NoError(t, err)
-	require.NoError(t, os.Chmod(dir, 0o755)) // the server account must reach its slot
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	c, err := pgcluster.Start(ctx, pgcluster.Options{Dir: dir})
-	require.NoError(t, err)
-	t.Cleanup(func() { c.Stop() })
-	db, err := pgledger.Open(ctx, c.DSN(pgcluster.Database), pgledger.Options{Describe: "postgres (to freeze)", Dial: c.Dial})
-	require.NoError(t, err)
-	t.Cleanup(func() { db.Close() })
+	c, db := storetest.OwnCluster(t, "postgres (to freeze)")
 	redis := storetest.Embedded(t)
 	m := tui.New(ctx, tui.Options{
 		Catalog: scenarios.All(), Scenario: "lease-overrun", Mode: engine.Safe,

@@ -2,33 +2,13 @@ package pgledger_test
 
 import (
 	"context"
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fencelab/fencelab/store/pgcluster"
 	"github.com/fencelab/fencelab/store/pgledger"
 	"github.com/fencelab/fencelab/store/storetest"
 )
-
-// frozenServer starts a cluster of the test's own, one it may freeze
-// without stopping the other tests, and opens its database.
-func frozenServer(t *testing.T) (*pgcluster.Cluster, *pgledger.Database) {
-	t.Helper()
-	ctx := context.Background()
-	dir, err := os.MkdirTemp("", "fencelab-frozen-")
-	require.NoError(t, err)
-	require.NoError(t, os.Chmod(dir, 0o755)) // the server account must reach its slot
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	c, err := pgcluster.Start(ctx, pgcluster.Options{Dir: dir})
-	require.NoError(t, err)
-	t.Cleanup(func() { c.Stop() })
-	db, err := pgledger.Open(ctx, c.DSN(pgcluster.Database), pgledger.Options{Dial: c.Dial})
-	require.NoError(t, err)
-	t.Cleanup(func() { db.Close() })
-	return c, db
-}
 
 // Row 6 of issue 21: a call that a frozen server does not answer gives up
 // after CallTimeout, and the driver gives the connection up with it; Lost
@@ -37,7 +17,7 @@ func frozenServer(t *testing.T) (*pgcluster.Cluster, *pgledger.Database) {
 func TestConnectionLostToAFrozenServer(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	c, db := frozenServer(t)
+	c, db := storetest.OwnCluster(t, "")
 	l, err := db.Connect(ctx, "A")
 	require.NoError(t, err)
 	defer l.Close(ctx)
