@@ -27,6 +27,8 @@ require (
 
 require github.com/creack/pty v1.1.24
 
+require github.com/fsnotify/fsnotify v1.10.1
+
 require (
 	fencelab.invalid/beforetea v0.0.0
 	github.com/atotto/clipboard v0.1.4 // indirect

@@ -163,12 +163,13 @@ func (t *Turn) Memory() *Memory            { return &t.Actor.Memory }
 func (t *Turn) Coordination() Coordination { return t.lab.backends.Coordination }
 func (t *Turn) Provider() Provider         { return t.lab.backends.Provider }
 
-// Off reports whether guard g is removed from this run (SAFE --without g)
+// Off reports whether guard g is removed from this run (SAFE --without g,
+// or a scenario file whose design leaves g out)
 // and notes that the run consulted it: a step asks before the check that
 // g is, and takes the code path without the check when it is off.
 func (t *Turn) Off(g Guard) bool {
 	t.lab.consulted |= Guards(g)
-	return t.lab.mode == Safe && t.lab.without.Has(g)
+	return t.lab.mode == Safe && (t.lab.without | t.lab.scenario.Removed).Has(g)
 }
 
 // Unguarded is the set of guards among gs removed from this run, for a

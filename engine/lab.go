@@ -17,8 +17,11 @@ type Backends struct {
 	Coordination Coordination
 	Database     Database
 	Provider     Provider
-	// LeaseTTL is the TTL of every lease the workers take.
-	LeaseTTL time.Duration
+	// LeaseTTL is the TTL of every lease the workers take: a scenario's
+	// own (Scenario.LeaseTTL) unless LeaseTTLGiven says the person chose
+	// this one.
+	LeaseTTL      time.Duration
+	LeaseTTLGiven bool
 	// Lang is the language of the narration (the zero value: English).
 	// Details, codes and guards stay as they are: a trace compares them.
 	Lang lang.Lang
@@ -115,12 +118,22 @@ type cause struct {
 	restart bool   // a step restarted Redis: the environment lost its keys
 }
 
+// LeaseTTLFor is the lease TTL a lab of s runs with: the scenario's own,
+// unless a person chose one.
+func (b Backends) LeaseTTLFor(s *Scenario) time.Duration {
+	if s.LeaseTTL > 0 && !b.LeaseTTLGiven {
+		return s.LeaseTTL
+	}
+	return b.LeaseTTL
+}
+
 // NewLab opens the lab's connections and resets the backends to the
 // scenario's seeded state.
 func NewLab(ctx context.Context, backends Backends, scenario *Scenario, mode Mode) (*Lab, error) {
 	if !backends.Coordination.Virtual() {
 		return nil, ErrWallClock
 	}
+	backends.LeaseTTL = backends.LeaseTTLFor(scenario)
 	l := &Lab{scenario: scenario, mode: mode, backends: backends, lang: backends.Lang}
 	if mode == Safe {
 		l.without = backends.Without
@@ -281,6 +294,7 @@ func (l *Lab) Do(ctx context.Context, action Action) error { return l.take(ctx, 
 // it, as Do says.
 func (l *Lab) take(ctx context.Context, action Action) error {
 	next, onPath := l.GuidedNext()
+	before := len(l.events)
 	entry, err := l.applyLogged(ctx, action)
 	if err != nil {
 		return err
@@ -289,15 +303,25 @@ func (l *Lab) take(ctx context.Context, action Action) error {
 	case !onPath:
 	case sameAction(action, next):
 		l.guidedNext++
+		l.narrate(before, next)
 	case action.Kind == CallActor && next.Kind == StepActor && action.Actor == next.Actor:
 		if a, _ := l.Actor(action.Actor); a != nil && !a.MidStep() {
 			l.guidedNext++ // the call ended the guided step
+			l.narrate(before, next)
 		}
 	default:
 		l.offPath = true
 	}
 	l.record(entry)
 	return nil
+}
+
+// narrate gives the last event a guided action emitted (after the first
+// before) the narration its scenario file wrote for it, if any.
+func (l *Lab) narrate(before int, guided Action) {
+	if text := guided.Narration.In(l.lang); text != "" && len(l.events) > before {
+		l.events[len(l.events)-1].Narration = text
+	}
 }
 
 // Undo resets the lab and replays every action but the last, on the lab

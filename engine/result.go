@@ -1,6 +1,9 @@
 package engine
 
-import "context"
+import (
+	"context"
+	"slices"
+)
 
 // Verdicts.
 const (
@@ -13,6 +16,20 @@ const (
 	VerdictWrongValue = "WRONG_VALUE"
 	VerdictStuck      = "STUCK"
 )
+
+// KnownVerdicts are the verdicts a run of the engine's steps can end with:
+// MATCH, the invariants' anomalies, the guards' refusals and the
+// shortfalls; a scenario's steps may add refusals of their own.
+func KnownVerdicts() []string {
+	out := []string{VerdictMatch, VerdictLostUpdate, VerdictWrongValue, VerdictStuck}
+	for n := 1; n <= len(Invariants); n++ {
+		if a, ok := anomalies[n]; ok && !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	return append(out, "DUPLICATE_WRITE", "POINTER_STOLEN", "DUPLICATE_JOB",
+		StaleMembership, WrongRegion, IncompatibleVersion, StaleNamespace, StaleFence, IllegalTransition, NotOwner)
+}
 
 // Result is the result strip: what the run should have produced, what the
 // database holds, and the verdict, all read from the backends.
@@ -33,6 +50,9 @@ type Result struct {
 	Executions        []Execution
 	Timeline          []Event
 	Predicted         Prediction
+	// Predicts says the scenario predicts this mode's outcome: a file may
+	// leave its predictions out.
+	Predicts bool
 }
 
 // ModeLabel is the run's mode with its removed guards: "SAFE −region".
@@ -42,9 +62,15 @@ func (r Result) ModeLabel() string { return ModeLabel(r.Mode, r.Without) }
 // mode. With guards removed, the catalog predicts nothing: what SAFE
 // promises is then that no invariant broke and the expected value was
 // reached, which is what a run without guards is held to.
+//
+// A scenario file with no prediction for the mode is held to what it can
+// be without one: SAFE breaks no invariant; UNSAFE may end any way.
 func (r Result) AsPredicted() bool {
-	if r.Without != 0 {
+	switch {
+	case r.Without != 0:
 		return len(r.Breaks) == 0 && r.Final == r.Expected
+	case !r.Predicts:
+		return r.Mode == Unsafe || len(r.Breaks) == 0
 	}
 	return r.MatchesPrediction()
 }
@@ -114,8 +140,8 @@ func (l *Lab) resultFrom(world World) Result {
 		Breaks:       l.breaks,
 		Executions:   state.Executions,
 		Timeline:     l.events,
-		Predicted:    s.Predicted[l.mode],
 	}
+	r.Predicted, r.Predicts = s.Predicted[l.mode]
 	if res, ok := state.Resource(s.Seed.ConflictKey); ok {
 		r.Final = res.SummaryValue
 		r.LastAcceptedFence = res.LastAcceptedFence

@@ -79,7 +79,25 @@ type Scenario struct {
 	// whose story it follows.
 	From     string
 	FromMode Mode
+
+	// Source is the scenario file the scenario was compiled from, as
+	// written; File is its path (empty for the catalog's, which are
+	// embedded). A trace of a scenario outside the catalog carries Source,
+	// so it replays where the file is not.
+	Source []byte
+	File   string
+	// Removed are the guards the scenario's SAFE leaves out by design (a
+	// file's guards key lists the ones it keeps): its SAFE runs without
+	// them, and its predictions are about that design.
+	Removed GuardSet
+	// LeaseTTL is the scenario's own lease TTL; 0: the lab's (--lease-ttl
+	// or the default). A --lease-ttl given on the command line wins.
+	LeaseTTL time.Duration
 }
+
+// InCatalog reports whether the scenario is one of the catalog's own,
+// unchanged: not compiled from a file a person gave.
+func (s *Scenario) InCatalog() bool { return s.File == "" && s.From == "" }
 
 // Measure is what a scenario's expected and final values count, read from
 // the backends.
@@ -204,6 +222,10 @@ type Action struct {
 	// Caption is what a speaker says at this action (from a trace); the
 	// explorer shows it with the next guided action.
 	Caption string
+	// Narration is a scenario file's sentence for this guided action, in
+	// the languages the file gives: it replaces the narration of the last
+	// event the action emits. Empty: the step's own narration stays.
+	Narration lang.Texts
 }
 
 func (a Action) String() string { return a.Words().In(lang.En) }

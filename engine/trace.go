@@ -35,6 +35,18 @@ type Trace struct {
 	Schedule []TraceAction `json:"schedule"`
 	Events   []TraceEvent  `json:"events"`
 	Result   TraceResult   `json:"result"`
+	// ScenarioFile is the scenario file the run's scenario was compiled
+	// from, when it is not the catalog's: the trace replays where the
+	// file is not.
+	ScenarioFile string `json:"scenarioFile,omitempty"`
+}
+
+// Carry puts the scenario's file in the trace when the scenario is not
+// the catalog's own.
+func (t *Trace) Carry(s *Scenario) {
+	if s.File != "" {
+		t.ScenarioFile = string(s.Source)
+	}
 }
 
 // TraceAction is one action of a schedule, as JSON.
@@ -389,7 +401,9 @@ func (l *Lab) Trace(ctx context.Context) (Trace, error) {
 	if err != nil {
 		return Trace{}, err
 	}
-	return NewTrace(l.backends.LeaseTTL, l.Schedule(), result), nil
+	t := NewTrace(l.backends.LeaseTTL, l.Schedule(), result)
+	t.Carry(l.scenario)
+	return t, nil
 }
 
 // NewTrace writes a schedule and the result of running it as a trace.

@@ -77,6 +77,18 @@ func (l Lang) translate(format string) string {
 	return format
 }
 
+// Texts is one text a person wrote in the languages they wrote it in (a
+// scenario file's narration): not a message of the catalog.
+type Texts struct{ En, Ko string }
+
+// In is the text in l, else in English; empty when neither is given.
+func (t Texts) In(l Lang) string {
+	if l == Ko && t.Ko != "" {
+		return t.Ko
+	}
+	return t.En
+}
+
 // Has reports whether the language has the message (English has all).
 func (l Lang) Has(format string) bool {
 	if l == En {

@@ -1,10 +1,21 @@
-// Package scenarios is fencelab's catalog (DESIGN §6): each scenario is data
-// — its seeded state, its actors' programs per mode, its guided order and
-// the outcome the catalog predicts — built from the step builders in
-// steps.go. Adding a scenario touches only this package.
+// Package scenarios is fencelab's catalog (DESIGN §6) and the scenario
+// files it is written in. A scenario is a file (file.go: format
+// fencelab-scenario/1): its seeded state, its actors and their programs
+// per mode, its guided order and the outcome it predicts. The catalog's
+// own files are embedded (catalog/); a person's are read the same way.
+// Go keeps the step vocabulary (vocabulary.go) — the steps themselves are
+// in steps.go, operator.go, outbox.go and jobs.go — and the engine runs
+// them.
 package scenarios
 
 import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/fencelab/fencelab/engine"
@@ -17,7 +28,7 @@ const (
 	RegionID    = "region-a"
 )
 
-// sharedSeed is the state every scenario starts from unless it says
+// sharedSeed is the state every scenario starts from unless its file says
 // otherwise: tenant-a at membership revision 7 in region-a epoch 3,
 // namespace epoch 2, minimum writer version 2, checkpoint schema 1, and a
 // counter at 40 so the first tokens are 41 and 42.
@@ -37,30 +48,45 @@ func sharedSeed() engine.Seed {
 	}
 }
 
-// All is the catalog in its order.
-func All() []*engine.Scenario {
-	return []*engine.Scenario{
-		leaseOverrun(),
-		crossJobCollision(),
-		dynamicTenant(),
-		regionPartition(),
-		mixedVersionRollout(),
-		nonFenceableEffect(),
-		counterLoss(),
-		staleRead(),
-		retrySameToken(),
-		staleRelease(),
-		asyncJobAcquire(),
-		terminalTransition(),
-		pointerOwnership(),
-		workerStartFailure(),
-		pointerSplit(),
-	}
-}
+// catalogFiles are the catalog's scenarios, one file each, named
+// NN-ID.toml: NN is the catalog's order.
+//
+//go:embed catalog/*.toml
+var catalogFiles embed.FS
 
-// ByID finds a scenario.
+// catalog compiles the embedded files once, on first use.
+var catalog = sync.OnceValue(func() []*engine.Scenario {
+	names, err := fs.Glob(catalogFiles, "catalog/*.toml")
+	if err != nil {
+		panic(err)
+	}
+	slices.Sort(names)
+	var out []*engine.Scenario
+	for _, name := range names {
+		src, err := catalogFiles.ReadFile(name)
+		if err != nil {
+			panic(err)
+		}
+		s, err := Parse(name, src)
+		if err != nil {
+			// The catalog's own files are tested; this is a build that
+			// should never have been made.
+			panic(fmt.Sprintf("fencelab's catalog: %v", err))
+		}
+		if base := strings.TrimSuffix(path.Base(name), ".toml"); len(base) < 4 || base[3:] != s.ID {
+			panic(fmt.Sprintf("fencelab's catalog: %s holds scenario %s", name, s.ID))
+		}
+		out = append(out, s)
+	}
+	return out
+})
+
+// All is the catalog in its order.
+func All() []*engine.Scenario { return slices.Clone(catalog()) }
+
+// ByID finds a scenario of the catalog.
 func ByID(id string) (*engine.Scenario, bool) {
-	for _, s := range All() {
+	for _, s := range catalog() {
 		if s.ID == id {
 			return s, true
 		}
@@ -71,7 +97,7 @@ func ByID(id string) (*engine.Scenario, bool) {
 // IDs lists the catalog's ids, for error messages.
 func IDs() []string {
 	var ids []string
-	for _, s := range All() {
+	for _, s := range catalog() {
 		ids = append(ids, s.ID)
 	}
 	return ids

@@ -46,27 +46,9 @@ func (r request) pointerLife(t *engine.Turn) time.Duration {
 	return jobTTL
 }
 
-// spec is the request's program: SAFE takes the job in one step, the Lua
-// acquireJob (or, with atomic-acquire removed, the same GET, read, HSET
-// and SET the naive code makes, one round trip each, in one step); UNSAFE
-// is the naive code as three steps of its own.
-func (r request) spec(mode engine.Mode) engine.ActorSpec {
-	program := []engine.Step{{Name: "acquire job", Calls: []engine.Call{r.acquireJob(), r.readRunning(), r.createJobHash(), r.setRunning()}}}
-	if mode == engine.Unsafe {
-		program = []engine.Step{
-			{Name: "GET running key", Calls: []engine.Call{r.getRunning(), r.readRunning()}},
-			{Name: "HSET job hash", Run: r.createJobHash().Run, Touches: r.createJobHash().Touches},
-			{Name: "SET running key", Run: r.setRunning().Run, Touches: r.setRunning().Touches},
-		}
-	}
-	return engine.ActorSpec{Name: r.name, Label: lang.P("request %s", r.name[1:]), Owner: r.name, Program: program}
-}
-
-// Indexes of the calls of SAFE's acquire step.
-const (
-	callReadRunning = 1
-	callCreateJob   = 2
-)
+// callCreateJob is the index of the HSET among the calls of SAFE's acquire
+// step (vocabulary: acquire-job), where a lookup that found no pointer goes on.
+const callCreateJob = 2
 
 func (r request) acquireJob() engine.Call {
 	return engine.Call{Name: "acquireJob (Lua)", Touches: stampJobs, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
@@ -166,14 +148,6 @@ func (r request) setRunning() engine.Call {
 type jobWorker struct {
 	name    string // W1
 	request string // R1
-}
-
-func (w jobWorker) spec(mode engine.Mode) engine.ActorSpec {
-	program := []engine.Step{w.process(), w.markSuccess()}
-	if mode == engine.Unsafe {
-		program = []engine.Step{w.process(), deleteRunningNaive("release the running key", ""), w.setSuccessNaive()}
-	}
-	return engine.ActorSpec{Name: w.name, Label: lang.P("worker of %s", w.request), Owner: w.name, Program: program}
 }
 
 func (w jobWorker) process() engine.Step {
@@ -313,17 +287,6 @@ func deleteRunningNaive(name, jobOf string) engine.Step {
 // the job first and acts on what it read in a second round trip.
 type poller struct{ watch string }
 
-func (p poller) spec(mode engine.Mode) engine.ActorSpec {
-	program := []engine.Step{{Name: "poll status (deadline)", Calls: []engine.Call{p.pollDeadline(), p.failAtDeadline()}}}
-	if mode == engine.Unsafe {
-		program = []engine.Step{
-			{Name: "poll status (heartbeat)", Calls: []engine.Call{p.pollHeartbeat(), p.failNaive()}},
-			deleteRunningNaive("DEL running key", p.watch),
-		}
-	}
-	return engine.ActorSpec{Name: "P", Label: lang.P("status poller"), Owner: "poller", Program: program}
-}
-
 func (p poller) job(ctx context.Context, t *engine.Turn) (engine.Job, bool, error) {
 	id := t.Peer(p.watch).Memory.JobID
 	if id == "" {
@@ -449,9 +412,10 @@ func (p poller) failNaive() engine.Call {
 	}}
 }
 
-// applyAPI publishes R1's job's results to PostgreSQL if the job is SUCCESS:
-// it reads the job in Redis, then writes the results in PostgreSQL.
-func applyAPI(watch string) engine.ActorSpec {
+// applyResults publishes the watched request's job's results to PostgreSQL
+// if the job is SUCCESS: it reads the job in Redis, then writes the
+// results in PostgreSQL.
+func applyResults(watch string) engine.Step {
 	read := engine.Call{Name: "read the job", Touches: withPeers(readJobs, watch), Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		id := t.Peer(watch).Memory.JobID
 		job, found, err := t.Jobs().ReadJob(ctx, JobTarget, id)
@@ -479,20 +443,18 @@ func applyAPI(watch string) engine.ActorSpec {
 		t.Narrate("The apply step sees SUCCESS and publishes %s's results to PostgreSQL — it cannot tell how that SUCCESS came about.", job.ID)
 		return engine.Advance, nil
 	}}
-	step := engine.Step{Name: "apply results", Calls: []engine.Call{read, apply}}
-	return engine.ActorSpec{Name: "AP", Label: lang.P("apply API"), Owner: "apply-api", Program: []engine.Step{step}}
+	return engine.Step{Name: "apply results", Calls: []engine.Call{read, apply}}
 }
 
 // crash kills the process that ran a request right after it wrote the
 // running key: the worker it was about to start never runs.
-func crash(worker string) engine.ActorSpec {
-	step := engine.Step{Name: "crash the process", Touches: withPeers(engine.Footprint{}, worker), Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+func crash(worker string) engine.Step {
+	return engine.Step{Name: "crash the process", Touches: withPeers(engine.Footprint{}, worker), Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		t.Peer(worker).Halt("its process crashed before it started")
 		t.Emitf(engine.LayerAPI, "CRASH", "CRASHED", "the process died right after writing the running key; %s never starts", worker)
 		t.Narrate("The job exists in Redis as RUNNING, but no worker will ever finish it.")
 		return engine.Advance, nil
 	}}
-	return engine.ActorSpec{Name: "X", Label: lang.P("process crash"), Owner: "crash", Program: []engine.Step{step}}
 }
 
 // Measures of the job scenarios, counted in Redis and PostgreSQL.
@@ -509,10 +471,15 @@ var (
 	measureApplied = engine.Measure{Label: "results applied", Count: func(w engine.World) int64 {
 		return int64(len(w.Ledger.JobResults))
 	}}
-	measureCurrentPointer = engine.Measure{Label: "current pointers preserved", Count: func(w engine.World) int64 {
-		if w.Jobs.Running[JobTarget] == "job-2" {
+)
+
+// measureRunningKey counts 1 when the running key still names job: the
+// newer job kept its pointer.
+func measureRunningKey(job string) engine.Measure {
+	return engine.Measure{Label: "current pointers preserved", Count: func(w engine.World) int64 {
+		if w.Jobs.Running[JobTarget] == job {
 			return 1
 		}
 		return 0
 	}}
-)
+}

@@ -4,18 +4,11 @@ import (
 	"context"
 
 	"github.com/fencelab/fencelab/engine"
-	"github.com/fencelab/fencelab/lang"
 )
 
 // The operator changes the environment under the workers: a tenant
 // removal, a partition, a deploy, a Redis restart, a namespace bump. Each
 // change is a step of its own, so it can land between any two worker steps.
-
-const operatorName = "OP"
-
-func operatorSpec(program ...engine.Step) engine.ActorSpec {
-	return engine.ActorSpec{Name: operatorName, Label: lang.P("operator"), Owner: "operator", Program: program}
-}
 
 // removeTenant takes the tenant away from this deployment: its membership
 // revision moves to revision and it is no longer active.
@@ -31,6 +24,10 @@ func removeTenant(revision int64) engine.Step {
 		return engine.Advance, nil
 	}}
 }
+
+// regionBTokens is the conflict key of region-b's own token source, which a
+// partition leaves it with (a worker of region-b acquires from it).
+const regionBTokens = ConflictKey + "@region-b"
 
 // partitionRegion cuts region-b off. Region-b keeps its own token source,
 // which has reached 99, while region-a epoch 3 stays authoritative.

@@ -37,7 +37,7 @@ func state(t *testing.T, lab *engine.Lab) engine.Snapshot {
 func TestNonFenceableEffect(t *testing.T) {
 	ctx := context.Background()
 
-	lab, p := labWith(t, nonFenceableEffect(), engine.Safe)
+	lab, p := labWith(t, mustScenario("non-fenceable-effect"), engine.Safe)
 	require.NoError(t, lab.RunGuided(ctx))
 	s := state(t, lab)
 	require.Equal(t, 1, p.Executed(), "executed once: reconciliation only queries")
@@ -46,7 +46,7 @@ func TestNonFenceableEffect(t *testing.T) {
 	require.Equal(t, "daily-summary/e2/t42", s.Ledger.Receipts[0].OperationID)
 	require.Empty(t, s.Result.Breaks)
 
-	lab, p = labWith(t, nonFenceableEffect(), engine.Unsafe)
+	lab, p = labWith(t, mustScenario("non-fenceable-effect"), engine.Unsafe)
 	require.NoError(t, lab.RunGuided(ctx))
 	s = state(t, lab)
 	require.Len(t, p.Applications(), 2)
@@ -118,7 +118,7 @@ func TestOutboxDeclined(t *testing.T) {
 // bump C's (3, 1) commits and A's (2, 41) is rejected STALE_NAMESPACE.
 func TestCounterLoss(t *testing.T) {
 	ctx := context.Background()
-	lab, _ := labWith(t, counterLoss(), engine.Safe)
+	lab, _ := labWith(t, mustScenario("counter-loss"), engine.Safe)
 	require.NoError(t, lab.RunGuided(ctx))
 	var refused, committed, rejected bool
 	for _, e := range lab.Events() {
@@ -143,4 +143,12 @@ func TestCounterLoss(t *testing.T) {
 func last(lab *engine.Lab) engine.Event {
 	events := lab.Events()
 	return events[len(events)-1]
+}
+
+func mustScenario(id string) *engine.Scenario {
+	s, ok := ByID(id)
+	if !ok {
+		panic("no scenario " + id)
+	}
+	return s
 }

@@ -51,13 +51,6 @@ func newWorker(name, job string, value func(m *engine.Memory) int64) worker {
 		tokenKey: ConflictKey}
 }
 
-// newAdder is a worker whose job adds delta to the summary.
-func newAdder(name, job string, delta int64) worker {
-	w := newWorker(name, job, func(m *engine.Memory) int64 { return m.Read + delta })
-	w.adds = delta
-	return w
-}
-
 // owner is the worker's id in Redis lease values.
 func (w worker) owner() string { return "worker-" + w.name }
 

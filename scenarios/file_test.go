@@ -1,0 +1,176 @@
+package scenarios_test
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/scenarios"
+)
+
+// base is a small valid scenario file; the error cases change one thing.
+const base = `format = "fencelab-scenario/1"
+id = "two-workers"
+title = "Two workers"
+story = "A pauses, B commits, A writes"
+expected = 42
+guided = ["A", "A", "pause A", "expire", "B", "B", "B", "resume A", "A"]
+
+[[actor]]
+name = "A"
+job = "daily-summary"
+program = ["acquire-leader", "acquire-lease", "write-summary"]
+
+[[actor]]
+name = "B"
+job = "daily-summary"
+program = ["acquire-leader", "acquire-lease", "write-summary"]
+
+[predict.safe]
+final = 42
+fence = 42
+verdict = "STALE_FENCE"
+`
+
+func TestTheBaseFileCompiles(t *testing.T) {
+	s, err := scenarios.Parse("base.toml", []byte(base))
+	require.NoError(t, err)
+	require.Equal(t, "two-workers", s.ID)
+	require.Len(t, s.Guided(engine.Unsafe), 9)
+	_, predictsUnsafe := s.Predicted[engine.Unsafe]
+	require.False(t, predictsUnsafe)
+}
+
+// Every mistake is one line, FILE:LINE: what, naming the line to change.
+func TestFileMistakesAreOneLineWithTheirLine(t *testing.T) {
+	cases := []struct{ name, from, to, want string }{
+		{"unknown step", `"acquire-lease", "write-summary"]`, `"aquire-lease", "write-summary"]`,
+			`f.toml:11: unknown step "aquire-lease" (did you mean acquire-lease?)`},
+		{"unknown key", "expected = 42\n", "expected = 42\nexpectd = 1\n", `f.toml:6: unknown key "expectd" (did you mean expected?)`},
+		{"unknown actor key", `job = "daily-summary"` + "\nprogram", `job = "daily-summary"` + "\njobs = 1\nprogram", `f.toml:11: unknown key "jobs" (did you mean job?)`},
+		{"guided names no actor", `"resume A", "A"]`, `"resume A", "Z"]`, `f.toml:6: guided entry 9 "Z" names no actor (actors: "A", "B")`},
+		{"guided misspells an actor", `"resume A", "A"]`, `"resume A", "AA"]`, `f.toml:6: guided entry 9 "AA" names no actor (did you mean A?)`},
+		{"a step the kind cannot take", `program = ["acquire-leader", "acquire-lease", "write-summary"]` + "\n\n[predict",
+			`program = ["acquire-leader", "restart-redis"]` + "\n\n[predict",
+			`f.toml:16: restart-redis is a step of the operator kind; B is of kind worker`},
+		{"unknown verdict", `verdict = "STALE_FENCE"`, `verdict = "STALE_FENSE"`, `f.toml:21: verdict "STALE_FENSE" is none fencelab knows (did you mean STALE_FENCE?)`},
+		{"verdict nobody knows", `verdict = "STALE_FENCE"`, `verdict = "WHATEVER"`, `f.toml:21: verdict "WHATEVER" is none fencelab knows (one of: MATCH`},
+		{"never resumed", `"resume A", "A"]`, `"B"]`, `f.toml:6: the guided order of SAFE ends with A paused: it could never finish its program`},
+		{"stepped while paused", `"expire", "B"`, `"expire", "A"`, `f.toml:6: guided entry 5 steps A, which is paused: resume it first`},
+		{"resumed, not paused", `"pause A", "expire"`, `"resume B", "expire"`, `f.toml:6: guided entry 3 resumes B, which is not paused`},
+		{"bad advance", `"expire"`, `"advance 3 days"`, `f.toml:6: advance "3 days": want a duration above 0 and at most 24h0m0s, like 30s or 10m`},
+		{"a step's parameter", `"write-summary"]` + "\n\n[[actor]]", `"add ten"]` + "\n\n[[actor]]", `f.toml:11: add ten: want a whole number`},
+		{"retry before a write", `"acquire-lease", "write-summary"]` + "\n\n[[actor]]", `"acquire-lease", "retry-write"]` + "\n\n[[actor]]",
+			`f.toml:11: retry-write sends the actor's last write again: write-summary or add must come before it`},
+		{"wrong format", `format = "fencelab-scenario/1"`, `format = "fencelab-scenario/9"`, `f.toml:1: format "fencelab-scenario/9": want "fencelab-scenario/1"`},
+		{"not TOML", `expected = 42`, `expected = = 42`, `f.toml:5: not TOML:`},
+		{"a wrong type", `expected = 42`, `expected = "42"`, `f.toml:5: expected must be a whole number`},
+		{"no program", `program = ["acquire-leader", "acquire-lease", "write-summary"]` + "\n\n[predict", "\n[predict",
+			`f.toml:13: actor B has no program for SAFE`},
+		{"an operator past its program", `guided = ["A"`, `guided = ["restart-redis", "A"`, `f.toml:6: guided entry 1 "restart-redis": no operator's next step in SAFE is restart-redis`},
+		{"narration of no entry", "[predict.safe]", "[narration]\n10 = \"nothing\"\n\n[predict.safe]", `f.toml:19: narration "10": want the number of a guided entry, 1 to 9`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			require.Contains(t, base, c.from)
+			_, err := scenarios.Parse("f.toml", []byte(strings.Replace(base, c.from, c.to, 1)))
+			require.Error(t, err)
+			require.NotContains(t, err.Error(), "\n")
+			require.True(t, strings.HasPrefix(err.Error(), c.want), "got  %s\nwant %s", err, c.want)
+		})
+	}
+}
+
+// A file too large or nested too deep is refused before it is decoded.
+func TestFilesTooLargeOrTooDeepAreRefusedBeforeDecoding(t *testing.T) {
+	dir := t.TempDir()
+	deep := dir + "/deep.toml"
+	require.NoError(t, os.WriteFile(deep, []byte("a = "+strings.Repeat("[", 100000)), 0o644))
+	_, err := scenarios.Load(deep)
+	require.ErrorContains(t, err, "deep.toml:1: nested more than 8 deep")
+	dotted := dir + "/dotted.toml"
+	require.NoError(t, os.WriteFile(dotted, []byte(strings.Repeat("a.", 100000)+"a = 1\n"), 0o644))
+	_, err = scenarios.Load(dotted)
+	require.Error(t, err)
+	big := dir + "/big.toml"
+	require.NoError(t, os.WriteFile(big, []byte("# "+strings.Repeat("x", 300<<10)+"\n"), 0o644))
+	_, err = scenarios.Load(big)
+	require.ErrorContains(t, err, "larger than")
+}
+
+// `scenario show` is a starting point: every catalog scenario's file
+// compiles on its own to the same scenario.
+func TestCatalogSourcesCompileToThemselves(t *testing.T) {
+	for _, s := range scenarios.All() {
+		again, err := scenarios.Parse(s.ID+".toml", s.Source)
+		require.NoError(t, err)
+		require.Equal(t, s.ID, again.ID)
+		for _, mode := range []engine.Mode{engine.Safe, engine.Unsafe} {
+			require.Equal(t, s.Guided(mode), again.Guided(mode))
+			require.Equal(t, s.Predicted[mode], again.Predicted[mode])
+		}
+	}
+}
+
+// The issue's example: three workers, one paused, written only as a file,
+// with its guided order after the last [[actor]] as a person writes it.
+// Its runs end as it predicts, its narration replaces the steps' own,
+// and its check holds in both modes.
+func TestThreeWorkersFromAFile(t *testing.T) {
+	s, err := scenarios.Load("testdata/three-workers.toml")
+	require.NoError(t, err)
+	for _, mode := range []engine.Mode{engine.Safe, engine.Unsafe} {
+		lab := checkLabs(t, s, mode, 1)[0]
+		require.NoError(t, lab.RunGuided(context.Background()))
+		r, err := lab.Result(context.Background())
+		require.NoError(t, err)
+		require.True(t, r.Predicts)
+		require.True(t, r.MatchesPrediction(), "%s: final %d fence %d verdict %s", mode, r.Final, r.LastAcceptedFence, r.Verdict)
+		var narrated bool
+		for _, e := range lab.Events() {
+			narrated = narrated || e.Narration == "A stops for a long GC pause, holding token 41."
+		}
+		require.True(t, narrated, "the file's narration of entry 3")
+		if raceEnabled {
+			continue // 2,000 states a mode: checked whole without -race
+		}
+		report, err := engine.Check(context.Background(), checkLabs(t, s, mode, 2), engine.CheckOptions{})
+		require.NoError(t, err)
+		require.True(t, report.Holds(), "%s check", mode)
+	}
+}
+
+// Without predictions a file is held to its invariants: SAFE must keep
+// them, UNSAFE may end any way.
+func TestAFileWithoutPredictions(t *testing.T) {
+	src := strings.Split(base, "[predict.safe]")[0]
+	s, err := scenarios.Parse("f.toml", []byte(src))
+	require.NoError(t, err)
+	for _, mode := range []engine.Mode{engine.Safe, engine.Unsafe} {
+		lab := checkLabs(t, s, mode, 1)[0]
+		require.NoError(t, lab.RunGuided(context.Background()))
+		r, err := lab.Result(context.Background())
+		require.NoError(t, err)
+		require.False(t, r.Predicts)
+		require.True(t, r.AsPredicted(), mode.String())
+	}
+}
+
+// A file's guards are what its SAFE keeps: without fence, two workers'
+// stale write goes through.
+func TestAFileThatLeavesAGuardOut(t *testing.T) {
+	src := strings.Replace(base, "expected = 42\n", "expected = 42\nguards = [\"membership\", \"region\", \"version\", \"namespace\", \"read-in-tx\", \"outbox\", \"operation-id\", \"history\", \"owner\"]\n", 1)
+	src = strings.Split(src, "[predict.safe]")[0]
+	s, err := scenarios.Parse("f.toml", []byte(src))
+	require.NoError(t, err)
+	require.True(t, s.Removed.Has(engine.GuardFence))
+	lab := checkLabs(t, s, engine.Safe, 1)[0]
+	require.NoError(t, lab.RunGuided(context.Background()))
+	r, err := lab.Result(context.Background())
+	require.NoError(t, err)
+	require.Equal(t, "STALE_OVERWRITE", r.Verdict, "SAFE without the fence lets A's 41 through")
+}
