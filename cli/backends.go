@@ -167,7 +167,7 @@ func startBackends(ctx context.Context, c config, notify func(string)) (*backend
 	}
 	b.redis, b.Coordination = coordination, coordination
 	b.Provider = provider.New()
-	b.LeaseTTL = c.leaseTTL
+	b.LeaseTTL, b.LeaseTTLGiven = c.leaseTTL, c.leaseTTL != 0
 	b.Lang = c.lang
 	b.Without = c.without
 	if b.LeaseTTL == 0 {

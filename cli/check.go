@@ -124,6 +124,11 @@ func check(ctx context.Context, c config, req checkRequest, pool []*backends, st
 		}
 	}
 	if len(differ) > 0 {
+		for _, r := range reports {
+			if !r.Scenario.InCatalog() {
+				return outcomeError("not as claimed: %s", differ)
+			}
+		}
 		return outcomeError("not as the catalog claims: %s", differ)
 	}
 	return nil
@@ -149,12 +154,19 @@ func failure(r engine.CheckReport, allowBounded bool) (lang.Phrase, bool) {
 			}
 		}
 		return lang.P("invariant %s", strings.Join(ns, ", ")), true
-	case !r.Progressed():
+	case !r.Progressed() && hasPrediction(r):
 		return lang.P("progress"), true
 	case !r.Exhaustive && !allowBounded:
 		return lang.P("bounded"), true
 	}
 	return lang.Phrase{}, false
+}
+
+// hasPrediction: a scenario file may predict nothing for a mode, and SAFE
+// is then held to its invariants only.
+func hasPrediction(r engine.CheckReport) bool {
+	_, ok := r.Scenario.Predicted[r.Mode]
+	return ok
 }
 
 // claimed is whether a check passes: as the catalog claims.
@@ -286,7 +298,24 @@ func printCheckReport(w io.Writer, r engine.CheckReport, trace string, allowBoun
 			strings.Join(short, ", ")))
 	}
 	label := engine.ModeLabel(r.Mode, r.Without)
+	// A scenario file's claim is its own predictions, and it may make none.
+	_, predicted := r.Scenario.Predicted[r.Mode]
+	file := !r.Scenario.InCatalog() && r.Without == 0
 	switch _, failed := failure(r, allowBounded); {
+	case file && !predicted && r.Mode == engine.Unsafe:
+		fmt.Fprint(w, l.T("  no prediction for UNSAFE: the counts above are what happened\n"))
+	case file && !predicted && len(r.Broken) > 0:
+		fmt.Fprint(w, l.T("  SAFE broke an invariant\n"))
+	case file && !predicted && r.Exhaustive:
+		fmt.Fprint(w, l.T("  no prediction for SAFE: every invariant held on every schedule\n"))
+	case file && !failed && (r.Mode == engine.Unsafe || r.Exhaustive):
+		fmt.Fprint(w, l.T("  as its file predicts\n"))
+	case file && r.Mode == engine.Unsafe:
+		fmt.Fprint(w, l.T("  NOT as its file predicts: no schedule ended %s\n", r.Scenario.Predicted[engine.Unsafe].Verdict))
+	case file && len(r.Broken) > 0:
+		fmt.Fprint(w, l.T("  NOT as its file predicts: SAFE broke an invariant\n"))
+	case file && !r.Progressed() && predicted:
+		fmt.Fprint(w, l.T("  NOT as its file predicts: SAFE made no progress — no complete schedule, or not the guided order, did the work\n"))
 	case r.Mode == engine.Unsafe && !failed:
 		fmt.Fprint(w, l.T("  as the catalog claims\n"))
 	case r.Mode == engine.Unsafe:

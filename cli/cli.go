@@ -79,6 +79,10 @@ func (s signalled) phrase() lang.Phrase {
 }
 
 // globalFlags apply to every command.
+// hiddenCommands are commands the help does not list: help itself, and
+// the worker a stress run starts as a process of its own.
+var hiddenCommands = []string{"help", "worker"}
+
 var globalFlags = []string{"redis", "pg", "allow-unsafe", "lease-ttl", "verbose", "lang", "help"}
 
 // fencelab runs one command line and returns the exit code.
@@ -133,24 +137,26 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	flags.SetOutput(io.Discard)
 	var c config
 	var (
-		all         bool
-		mode        string
-		asJSON      bool
-		helpWanted  bool
-		n, free     int
-		maxSched    int
-		outDir      string
-		saveTrace   string
-		tracePath   string
-		keep        bool
-		exportTo    string
-		exportOut   string
-		size        string
-		langFlag    string
-		withoutArgs []string
-		bounded     bool
-		mdOut       string
-		st          stressFlags
+		all          bool
+		mode         string
+		asJSON       bool
+		helpWanted   bool
+		n, free      int
+		maxSched     int
+		outDir       string
+		saveTrace    string
+		tracePath    string
+		keep         bool
+		exportTo     string
+		exportOut    string
+		size         string
+		langFlag     string
+		withoutArgs  []string
+		bounded      bool
+		mdOut        string
+		watch        bool
+		scenariosDir string
+		st           stressFlags
 	)
 	flags.StringVar(&c.redisURL, "redis", "", "use a real Redis `URL` (redis://HOST:PORT/DB, or a cluster's redis://H1:P1,H2:P2) instead of the embedded one")
 	flags.StringVar(&c.pgDSN, "pg", "", "use an existing PostgreSQL (`DSN`) instead of an ephemeral cluster; only schema fencelab is touched")
@@ -174,6 +180,8 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	flags.StringVar(&size, "size", "100x30", "export: the terminal of a cast or tape, COLUMNSxROWS")
 	flags.StringVar(&langFlag, "lang", "", "the language of the narration and of a talk's texts: en or ko (default: the locale's, else en)")
 	flags.StringVar(&tracePath, "trace", "", "the explorer: open a trace, its schedule as the guided order")
+	flags.BoolVar(&watch, "watch", false, "the explorer: reload the scenario FILE it opened whenever it is saved, replaying the steps taken")
+	flags.StringVar(&scenariosDir, "scenarios", "", "the explorer: also list the scenario files of `DIR` in the picker")
 	flags.IntVar(&st.workers, "workers", 8, "stress: how many workers contend for the resource")
 	flags.DurationVar(&st.duration, "duration", 10*time.Second, "stress: how long the workers run")
 	flags.IntVar(&st.ops, "ops", 0, "stress: end after this many writes instead")
@@ -208,7 +216,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	// A path is printed back — in lines, the explorer, a tape's commands —
 	// so one with control characters in it would act on a terminal.
-	for _, given := range append(flags.Args(), tracePath, outDir, exportOut, mdOut, saveTrace, os.Getenv("FENCELAB_CACHE_DIR")) {
+	for _, given := range append(flags.Args(), tracePath, outDir, exportOut, mdOut, saveTrace, scenariosDir, os.Getenv("FENCELAB_CACHE_DIR")) {
 		if strings.ContainsFunc(given, unicode.IsControl) {
 			return report(ctx, stderr, usageError("%q: a path or name with control characters in it is refused", given), c)
 		}
@@ -219,6 +227,19 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		name, rest = rest[0], rest[1:]
 	}
 	c.purpose = name
+	// `fencelab ID` and `fencelab FILE` open the explorer on that scenario.
+	var opening *engine.Scenario
+	if _, isID := scenarios.ByID(name); name != "" && !slices.Contains(commands, name) && !slices.Contains(hiddenCommands, name) &&
+		(isID || looksLikeFile(name)) {
+		var err error
+		if opening, err = scenarioArg(name); err != nil {
+			return report(ctx, stderr, err, c)
+		}
+		name, c.purpose = "", "explorer"
+		if len(rest) > 0 {
+			return report(ctx, stderr, usageError("the explorer opens one scenario, got %q after it", rest), c)
+		}
+	}
 	if name == "" {
 		c.purpose = "explorer"
 	}
@@ -361,7 +382,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			}
 		}
 		if err == nil {
-			err = explore(ctx, c, talk.Scenes[0].Mode, nil, &talk)
+			err = explore(ctx, c, talk.Scenes[0].Mode, exploreOpen{talk: &talk})
 		}
 	case "stress":
 		if err = only("stress", "workers", "duration", "ops", "pause-every", "pause", "mode", "procs", "html", "json", "shared", "without"); err != nil {
@@ -413,9 +434,32 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			break
 		}
 		err = runRace(ctx, c, n, free, stdout, stderr)
-	case "":
-		if err = only("the explorer", "mode", "trace", "without"); err != nil {
+	case "scenario":
+		if err = only("scenario"); err != nil {
 			break
+		}
+		err = runScenarioCommand(rest, stdout, c.lang)
+	case "":
+		if err = only("the explorer", "mode", "trace", "without", "watch", "scenarios"); err != nil {
+			break
+		}
+		var open exploreOpen
+		open.scenario = opening
+		if watch {
+			if opening == nil || opening.File == "" {
+				err = usageError("--watch reloads a scenario file: fencelab --watch my-story.toml")
+				break
+			}
+			open.watch = []string{opening.File}
+		}
+		if tracePath != "" && opening != nil {
+			err = usageError("--trace opens the trace's own scenario; leave out %s", opening.ID)
+			break
+		}
+		if scenariosDir != "" {
+			if open.more, err = scenarioDir(scenariosDir); err != nil {
+				break
+			}
 		}
 		var m engine.Mode
 		var trace *loadedTrace
@@ -441,9 +485,10 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			err = usageError("UNSAFE runs write naive code paths into --pg's server; pass --allow-unsafe to let them (nothing was written)")
 			break
 		}
-		err = explore(ctx, c, m, trace, nil)
+		open.trace = trace
+		err = explore(ctx, c, m, open)
 	default:
-		err = usageError("unknown command %q (want %s; fencelab --help)", name, strings.Join(commands, ", "))
+		err = usageError("unknown command %q (want %s, a scenario id or a scenario file; fencelab --help)", name, strings.Join(commands, ", "))
 	}
 	return report(ctx, stderr, err, c)
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"syscall"
 
@@ -19,10 +20,22 @@ import (
 	"github.com/fencelab/fencelab/tui"
 )
 
+// exploreOpen is what the explorer opens on: a scenario (from the command
+// line: an id or a file), more scenarios for its picker (--scenarios DIR),
+// a file to watch, a trace, or a talk.
+type exploreOpen struct {
+	scenario *engine.Scenario
+	more     []*engine.Scenario
+	watch    []string
+	trace    *loadedTrace
+	talk     *tui.Talk
+}
+
 // explore runs the terminal explorer. The first frame shows at once; the
 // backends start behind it. Whatever started is stopped when the explorer
 // ends, however it ends.
-func explore(ctx context.Context, c config, mode engine.Mode, trace *loadedTrace, talk *tui.Talk) error {
+func explore(ctx context.Context, c config, mode engine.Mode, open exploreOpen) error {
+	trace, talk := open.trace, open.talk
 	starting := c.lang.T("connecting to PostgreSQL…")
 	if c.pgDSN == "" {
 		bins, err := pgcluster.FindBinaries()
@@ -45,20 +58,20 @@ func explore(ctx context.Context, c config, mode engine.Mode, trace *loadedTrace
 		inFlight sync.WaitGroup
 		started  *backends
 	)
-	catalog, open := scenarios.All(), "lease-overrun"
-	if trace != nil {
+	catalog, first := withScenarios(scenarios.All(), open.more...), "lease-overrun"
+	switch {
+	case trace != nil:
 		// The trace's scenario, its schedule as the guided order.
-		open = trace.scenario.ID
-		for i, s := range catalog {
-			if s.ID == open {
-				catalog[i] = trace.scenario
-			}
-		}
+		first, catalog = trace.scenario.ID, withScenarios(catalog, trace.scenario)
+	case open.scenario != nil:
+		first, catalog = open.scenario.ID, withScenarios(catalog, open.scenario)
+	case len(open.more) > 0:
+		first = open.more[0].ID
 	}
 	var program *tea.Program
 	model := tui.New(ctx, tui.Options{
 		Catalog:     catalog,
-		Scenario:    open,
+		Scenario:    first,
 		Mode:        mode,
 		Starting:    starting,
 		AllowUnsafe: c.pgDSN == "" || c.allowUnsafe,
@@ -90,6 +103,20 @@ func explore(ctx context.Context, c config, mode engine.Mode, trace *loadedTrace
 		options = append(options, tea.WithInput(hangUpOnEOF{File: os.Stdin, hangUp: func() { hangUp(signalled{syscall.SIGHUP}) }}))
 	}
 	program = tea.NewProgram(model, options...)
+	if talk != nil {
+		for _, scene := range talk.Scenes {
+			if scene.Watch && !slices.Contains(open.watch, scene.Scenario.File) {
+				open.watch = append(open.watch, scene.Scenario.File)
+			}
+		}
+	}
+	for _, path := range open.watch {
+		stopWatching, err := watchScenario(ctx, path, func(msg tui.ReloadMsg) { program.Send(msg) })
+		if err != nil {
+			return err
+		}
+		defer stopWatching()
+	}
 	suspend, stopSuspend := suspendOnSignal(program)
 	model.SetSuspend(suspend)
 	_, runErr := program.Run()

@@ -55,7 +55,14 @@ func parseExportRequest(rest []string, format, mode string, modeGiven bool, out,
 	if req.width < 80 || req.height < 24 || req.width > 400 || req.height > 200 {
 		return req, usageError("--size %s: the explorer draws from 80x24 to 400x200", size)
 	}
-	if s, ok := scenarios.ByID(rest[0]); ok {
+	s, isID := scenarios.ByID(rest[0])
+	if !isID && strings.HasSuffix(strings.ToLower(rest[0]), ".toml") {
+		var err error
+		if s, err = loadScenarioFile(rest[0]); err != nil {
+			return req, err
+		}
+	}
+	if s != nil {
 		m, err := engine.ParseMode(mode)
 		if err != nil {
 			return req, usageError("--mode %q: export records one mode, safe or unsafe", mode)
@@ -67,7 +74,7 @@ func parseExportRequest(rest []string, format, mode string, modeGiven bool, out,
 		return req, usageError("a trace is exported in its own mode; leave out --mode")
 	}
 	if _, err := os.Lstat(rest[0]); errors.Is(err, fs.ErrNotExist) && !strings.ContainsAny(rest[0], "/.") {
-		return req, usageError("export %q: no such scenario (one of: %s) and no such trace file", rest[0], strings.Join(scenarios.IDs(), ", "))
+		return req, usageError("export %q: no such scenario (one of: %s), no such scenario file (.toml) and no such trace file", rest[0], strings.Join(scenarios.IDs(), ", "))
 	}
 	t, err := loadTrace(rest[0])
 	if err != nil {

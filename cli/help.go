@@ -21,14 +21,19 @@ usage:
 
 const usageCommands = `  fencelab [--mode unsafe] [flags]        the explorer (lease-overrun, SAFE);
                                           ? inside it lists the keys
+  fencelab ID|FILE [--watch] [flags]      the explorer on that scenario (a catalog id,
+                                          or a scenario file: fencelab-scenario/1);
+                                          --watch reloads the FILE whenever it is saved
+                                          and replays the actions taken on the new one
+        --scenarios DIR                   also list DIR's scenario files in the picker
   fencelab list                           the scenario catalog
-  fencelab run ID|--all [flags]           run the guided order headless
+  fencelab run ID|FILE|--all [flags]      run the guided order headless
         --mode safe|unsafe|both           (default safe)
         --json                            one JSON object per scenario × mode
         --save-trace FILE                 write the run (one scenario, one mode) as a trace
         --keep                            then keep the ephemeral PostgreSQL up for the
                                           psql line it printed, until Enter or Ctrl-C
-  fencelab check ID|--all [flags]         run EVERY schedule: all interleavings of the
+  fencelab check ID|FILE|--all [flags]    run EVERY schedule: all interleavings of the
                                           actors' calls (each round trip to Redis or
                                           PostgreSQL a step of its own) with the clock
                                           advanced to each expiry (and by the guided
@@ -49,7 +54,7 @@ const usageCommands = `  fencelab [--mode unsafe] [flags]        the explorer (l
         --out DIR                         counterexample traces (default: a new temp dir)
         --json                            one JSON object per scenario × mode
   fencelab guards [--json]                SAFE's guards, each with what it checks
-  fencelab matrix [ID…] [flags]           check every scenario in SAFE with each guard
+  fencelab matrix [ID|FILE…] [flags]      check every scenario in SAFE with each guard
                                           removed alone: which guard each one needs
         --md FILE                         also write the table as Markdown
         --out DIR                         counterexample traces (default: a new temp dir)
@@ -57,7 +62,7 @@ const usageCommands = `  fencelab [--mode unsafe] [flags]        the explorer (l
                                           exit 1 when a guard is needed by no scenario
   fencelab replay FILE [--json]           run a trace again; exit 1 if anything differs
   fencelab --trace FILE                   the explorer on a trace's schedule (n steps it)
-  fencelab export TRACE|ID --to FORMAT    the session as a document, recorded on the backends:
+  fencelab export TRACE|ID|FILE --to FMT  the session as a document, recorded on the backends:
         --to md|mermaid|cast|tape|gif|svg a Markdown page, a Mermaid sequence diagram, an
                                           asciinema recording of the explorer, a VHS tape,
                                           the explorer as a GIF or an animated SVG
@@ -68,6 +73,11 @@ const usageCommands = `  fencelab [--mode unsafe] [flags]        the explorer (l
   fencelab talk SCRIPT                    play a talk script (TOML): its scenes in order,
                                           space/./→/PgDn on, ←/PgUp back, b blanks the
                                           screen; captions show large (talks/fencing.toml)
+  fencelab scenario show ID               print a catalog scenario's file (a start for
+                                          your own)
+  fencelab scenario check FILE…           compile scenario files; each mistake is one
+                                          line, FILE:LINE: what, exit 2
+  fencelab scenario steps                 every step a file's programs can name
   fencelab race [--n 100] [--free K]      the second seed's forced interleaving on N
                                           key sets (Redis only), and K free-running pairs
   fencelab stress [flags]                 many real workers contend for one resource, with
@@ -121,7 +131,7 @@ signal N (130 Ctrl-C, 143 SIGTERM)
 `
 
 // commands are the commands usage has a section for.
-var commands = []string{"list", "run", "check", "guards", "matrix", "replay", "export", "talk", "race", "stress", "version"}
+var commands = []string{"list", "run", "check", "guards", "matrix", "replay", "export", "talk", "scenario", "race", "stress", "version"}
 
 // usage is the whole help in language l.
 func usage(l lang.Lang) string { return l.T(usageHead) + l.T(usageCommands) + l.T(usageFlags) }

@@ -88,7 +88,7 @@ func TestBadInput(t *testing.T) {
 		{"unknown flag", []string{"run", "--all", "--colour"}, 2, "unknown flag"},
 		{"bad mode", []string{"run", "lease-overrun", "--mode", "sometimes"}, 2, "--mode"},
 		{"id and --all", []string{"run", "lease-overrun", "--all"}, 2, "not both"},
-		{"nothing to run", []string{"run"}, 2, "scenario id or --all"},
+		{"nothing to run", []string{"run"}, 2, "a scenario file or --all"},
 		{"malformed DSN", []string{"run", "lease-overrun", "--pg", "host=x port=notaport"}, 2, "malformed DSN"},
 		{"malformed Redis URL", []string{"run", "lease-overrun", "--redis", "http://localhost"}, 2, "--redis"},
 		{"a Redis address without its scheme, said as typed", []string{"run", "lease-overrun", "--redis", "127.0.0.1:6401"}, 2, "--redis 127.0.0.1:6401: parse"},

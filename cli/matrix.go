@@ -27,12 +27,12 @@ func parseMatrixRequest(args []string, asJSON bool, md, out string) (matrixReque
 	if len(args) == 0 {
 		req.scenarios = scenarios.All()
 	}
-	for _, id := range args {
-		s, ok := scenarios.ByID(id)
-		if !ok {
-			return req, usageError("unknown scenario %q (one of: %s)", id, strings.Join(scenarios.IDs(), ", "))
+	for _, arg := range args {
+		s, err := scenarioArg(arg)
+		if err != nil {
+			return req, err
 		}
-		if !slices.ContainsFunc(req.scenarios, func(x *engine.Scenario) bool { return x.ID == s.ID }) {
+		if !slices.ContainsFunc(req.scenarios, func(x *engine.Scenario) bool { return x.ID == s.ID && x.File == s.File }) {
 			req.scenarios = append(req.scenarios, s)
 		}
 	}

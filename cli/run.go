@@ -35,12 +35,12 @@ func parseRunRequest(command string, args []string, all bool, mode string, asJSO
 	case all:
 		req.scenarios = scenarios.All()
 	case len(args) == 0:
-		return req, usageError("%s needs a scenario id or --all (one of: %s)", command, strings.Join(scenarios.IDs(), ", "))
+		return req, usageError("%s needs a scenario id, a scenario file or --all (one of: %s)", command, strings.Join(scenarios.IDs(), ", "))
 	default:
-		for _, id := range args {
-			s, ok := scenarios.ByID(id)
-			if !ok {
-				return req, usageError("unknown scenario %q (one of: %s)", id, strings.Join(scenarios.IDs(), ", "))
+		for _, arg := range args {
+			s, err := scenarioArg(arg)
+			if err != nil {
+				return req, err
 			}
 			req.scenarios = append(req.scenarios, s)
 		}
@@ -93,10 +93,12 @@ func runHeadless(ctx context.Context, c config, req runRequest, stdout, stderr i
 			}
 			results = append(results, result)
 			if !req.json {
-				printResult(stdout, result, c.lang)
+				printResult(stdout, result, s, c.lang)
 			}
 			if req.saveTrace != "" {
-				if err := saveTrace(req.saveTrace, engine.NewTrace(b.LeaseTTL, s.Guided(mode), result)); err != nil {
+				t := engine.NewTrace(b.LeaseTTLFor(s), s.Guided(mode), result)
+				t.Carry(s)
+				if err := saveTrace(req.saveTrace, t); err != nil {
 					return err
 				}
 			}
@@ -124,7 +126,13 @@ func runHeadless(ctx context.Context, c config, req runRequest, stdout, stderr i
 			differ = append(differ, r.Scenario+" "+r.ModeLabel())
 		}
 	}
+	catalog := true
+	for _, s := range req.scenarios {
+		catalog = catalog && s.InCatalog()
+	}
 	switch {
+	case len(differ) > 0 && !catalog:
+		return outcomeError("not as predicted: %s", strings.Join(append(differ, broken...), ", "))
 	case len(differ) > 0:
 		return outcomeError("not as the catalog predicts: %s", strings.Join(append(differ, broken...), ", "))
 	case len(broken) > 0:
@@ -195,7 +203,11 @@ func backendLines(b *backends) string {
 	return sb.String()
 }
 
-func printResult(w io.Writer, r engine.Result, l lang.Lang) {
+func printResult(w io.Writer, r engine.Result, s *engine.Scenario, l lang.Lang) {
+	if !s.InCatalog() {
+		printResultAs(w, r, l.T("its file predicts"), true, l)
+		return
+	}
 	printResultAs(w, r, l.T("the catalog predicts"), true, l)
 }
 
@@ -229,6 +241,10 @@ func printResultAs(w io.Writer, r engine.Result, source string, promise bool, l 
 	fmt.Fprint(w, l.T("result  %sexpected %d · final %d · last accepted fence %s · verdict %s",
 		what, r.Expected, r.Final, engine.FenceIn(r.LastAcceptedFence, l), r.Verdict))
 	switch {
+	case r.Without == 0 && !r.Predicts && len(r.Breaks) == 0:
+		fmt.Fprint(w, l.T("  — no prediction; every invariant held\n"))
+	case r.Without == 0 && !r.Predicts:
+		fmt.Fprint(w, l.T("  — no prediction; an invariant broke\n"))
 	case !promise && r.MatchesPrediction():
 		fmt.Fprint(w, l.T("  — as %s\n", source))
 	case !promise:

@@ -191,6 +191,6 @@ func TestKoreanNarrationInRun(t *testing.T) {
 	requireOneLine(t, stderr, "run은(는) --max-schedules을(를) 받지 않습니다")
 	code, stdout, _ = call(t, "--lang", "ko", "run", "--help")
 	require.Equal(t, 0, code)
-	require.Contains(t, stdout, "  fencelab run ID|--all")
+	require.Contains(t, stdout, "  fencelab run ID|FILE|--all")
 	require.Contains(t, stdout, "화면 없이")
 }

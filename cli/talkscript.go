@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -51,7 +52,7 @@ func loadTalk(path, language string) (tui.Talk, error) {
 	if err != nil {
 		return tui.Talk{}, usageError("talk %s: %v", path, err)
 	}
-	talk, err := parseTalk(string(data), language)
+	talk, err := parseTalkIn(string(data), language, filepath.Dir(path))
 	var wrong *talkError
 	if errors.As(err, &wrong) {
 		return tui.Talk{}, usageError("talk %s:%s", path, wrong.phrase())
@@ -83,8 +84,13 @@ func (e *talkError) phrase() lang.Phrase {
 	return lang.P("%d: %s", e.line, e.what)
 }
 
-// parseTalk reads a talk script's text.
-func parseTalk(text, language string) (tui.Talk, error) {
+// parseTalk reads a talk script's text; its scenario files are found from
+// the current directory.
+func parseTalk(text, language string) (tui.Talk, error) { return parseTalkIn(text, language, ".") }
+
+// parseTalkIn reads a talk script's text; a scene's scenario file is found
+// from dir, the script's own directory.
+func parseTalkIn(text, language, dir string) (tui.Talk, error) {
 	var doc map[string]any
 	if _, err := toml.Decode(text, &doc); err != nil {
 		var pe toml.ParseError
@@ -118,7 +124,7 @@ func parseTalk(text, language string) (tui.Talk, error) {
 		return tui.Talk{}, wrongAt(at.top("scene"), "a talk needs at least one [[scene]]")
 	}
 	for i, raw := range scenes {
-		scene, err := parseScene(raw, language, i, at)
+		scene, err := parseScene(raw, language, i, at, dir)
 		if err != nil {
 			return tui.Talk{}, err
 		}
@@ -128,21 +134,46 @@ func parseTalk(text, language string) (tui.Talk, error) {
 }
 
 // parseScene reads the i-th [[scene]].
-func parseScene(raw map[string]any, language string, i int, at locator) (tui.TalkScene, error) {
+func parseScene(raw map[string]any, language string, i int, at locator, dir string) (tui.TalkScene, error) {
 	fail := func(key, format string, args ...any) error {
 		return wrongAt(at.scene(i, key), "scene %d: %s", i+1, lang.P(format, args...))
 	}
 	for key := range raw {
 		switch key {
-		case "scenario", "mode", "schedule", "caption", "step":
+		case "scenario", "mode", "schedule", "caption", "step", "watch":
 		default:
-			return tui.TalkScene{}, fail(key, "unknown key %q (a scene has scenario, mode, schedule, caption and [[scene.step]]s)", key)
+			return tui.TalkScene{}, fail(key, "unknown key %q (a scene has scenario, mode, schedule, caption, watch and [[scene.step]]s)", key)
 		}
 	}
 	id, _ := raw["scenario"].(string)
 	s, ok := scenarios.ByID(id)
+	if !ok && id != "" && strings.HasSuffix(strings.ToLower(id), ".toml") {
+		// A scenario file, from the script's directory.
+		path := id
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(dir, path)
+		}
+		var err error
+		if s, err = loadScenarioFile(path); err != nil {
+			return tui.TalkScene{}, err
+		}
+		ok = true
+	}
 	if !ok {
-		return tui.TalkScene{}, fail("scenario", "scenario %q: want one of %s", raw["scenario"], strings.Join(scenarios.IDs(), ", "))
+		return tui.TalkScene{}, fail("scenario", "scenario %q: want one of %s, or a scenario file (.toml)", raw["scenario"], strings.Join(scenarios.IDs(), ", "))
+	}
+	watch := false
+	if w, given := raw["watch"]; given {
+		b, isBool := w.(bool)
+		switch {
+		case !isBool:
+			return tui.TalkScene{}, fail("watch", "watch: want true or false")
+		case b && s.File == "":
+			return tui.TalkScene{}, fail("watch", "watch = true reloads a scenario file; %s is the catalog's (fencelab scenario show %s > %s.toml makes a file of it)", s.ID, s.ID, s.ID)
+		case b && raw["schedule"] != nil && raw["schedule"] != "guided":
+			return tui.TalkScene{}, fail("watch", "a watched scene plays its file's guided order: leave out schedule")
+		}
+		watch = b
 	}
 	mode := engine.Safe
 	if m, given := raw["mode"]; given {
@@ -200,6 +231,9 @@ func parseScene(raw map[string]any, language string, i int, at locator) (tui.Tal
 		return tui.TalkScene{}, fail("schedule", "the schedule has no actions")
 	}
 	scene := tui.TalkScene{Scenario: s.WithSchedule(mode, schedule, nil), Mode: mode, Steps: map[int]tui.TalkStep{}}
+	if watch {
+		scene.Scenario, scene.Watch = s, true
+	}
 	var err error
 	if scene.Caption, err = textIn(raw["caption"], language); err != nil {
 		return tui.TalkScene{}, fail("caption", "caption: %v", err)

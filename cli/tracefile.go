@@ -41,7 +41,17 @@ func loadTrace(path string) (loadedTrace, error) {
 		return loadedTrace{}, usageError("trace %s: %v", path, err)
 	}
 	s, ok := scenarios.ByID(t.Scenario)
-	if !ok {
+	if t.ScenarioFile != "" {
+		// The trace carries its scenario's file: that, not the catalog's.
+		name := path + " (its scenario file)"
+		if s, err = scenarios.Parse(name, []byte(t.ScenarioFile)); err != nil {
+			return loadedTrace{}, &exitError{code: exitUsage, err: err}
+		}
+		if s.ID != t.Scenario {
+			return loadedTrace{}, usageError("trace %s: it names scenario %q but carries the file of %q", path, t.Scenario, s.ID)
+		}
+		s.File = name
+	} else if !ok {
 		return loadedTrace{}, usageError("trace %s: %v", path,
 			&engine.TraceError{What: lang.P("unknown scenario %q (one of: %s)", t.Scenario, strings.Join(scenarios.IDs(), ", "))})
 	}

@@ -467,7 +467,6 @@ var ko = map[string]string{
 	"--size %s: the explorer draws from 80x24 to 400x200":                                     "--size %s: 탐색기는 80x24부터 400x200까지 그립니다",
 	"--mode %q: export records one mode, safe or unsafe":                                      "--mode %q: export는 한 모드만 기록합니다. safe 또는 unsafe",
 	"a trace is exported in its own mode; leave out --mode":                                   "트레이스는 자기 모드로 내보냅니다. --mode를 빼세요",
-	"export %q: no such scenario (one of: %s) and no such trace file":                         "export %q: 그런 시나리오(다음 중 하나: %s)도, 그런 트레이스 파일도 없습니다",
 	"no help for %q: there is no such command (want %s)":                                      "%q에 대한 도움말이 없습니다. 그런 명령이 없습니다 (다음 중 하나: %s)",
 	"%s does not take %s (fencelab --help)":                                                   "%s은(는) %s을(를) 받지 않습니다 (fencelab --help)",
 	"--lease-ttl must be positive, got 0 (leave it out for the default)":                      "--lease-ttl은 양수여야 합니다. 받은 값: 0 (기본값을 쓰려면 빼세요)",
@@ -484,18 +483,16 @@ var ko = map[string]string{
 	"race takes no arguments, got %q":                                        "race는 인수를 받지 않습니다. 받은 값: %q",
 	"--trace opens the trace's own mode; leave out --mode":                   "--trace는 트레이스 자신의 모드로 엽니다. --mode를 빼세요",
 	"--mode %q: the explorer opens safe or unsafe (m switches between them)": "--mode %q: 탐색기는 safe 또는 unsafe로 열립니다 (m으로 전환)",
-	"unknown command %q (want %s; fencelab --help)":                          "알 수 없는 명령 %q (다음 중 하나: %s. fencelab --help)",
 	"--n must be between 1 and %d, got %d":                                   "--n은 1과 %d 사이여야 합니다. 받은 값: %d",
 	"--free must be between 0 and %d, got %d":                                "--free는 0과 %d 사이여야 합니다. 받은 값: %d",
 	"--out %s: not a directory":                                              "--out %s: 디렉터리가 아닙니다",
 	"--out %s: %v":                                                           "--out %s: %v",
 	"a trace runs with its own lease TTL (%s); leave out --lease-ttl":        "트레이스는 자기 리스 TTL(%s)로 실행됩니다. --lease-ttl을 빼세요",
 	"the trace is UNSAFE, which writes naive code paths into --pg's server; pass --allow-unsafe to let it (nothing was written)": "트레이스가 UNSAFE이고, --pg 서버에 순진한 코드 경로로 씁니다. 허용하려면 --allow-unsafe를 주세요 (아무것도 쓰지 않았습니다)",
-	"the replay differs from %s in %d place(s)":    "재실행이 %s와(과) %d곳에서 다릅니다",
-	"%s takes a scenario id or --all, not both":    "%s은(는) 시나리오 id나 --all 중 하나만 받습니다",
-	"%s needs a scenario id or --all (one of: %s)": "%s에는 시나리오 id나 --all이 필요합니다 (다음 중 하나: %s)",
-	"unknown scenario %q (one of: %s)":             "알 수 없는 시나리오 %q (다음 중 하나: %s)",
-	"--mode: %v":                                   "--mode: %v",
+	"the replay differs from %s in %d place(s)": "재실행이 %s와(과) %d곳에서 다릅니다",
+	"%s takes a scenario id or --all, not both": "%s은(는) 시나리오 id나 --all 중 하나만 받습니다",
+	"unknown scenario %q (one of: %s)":          "알 수 없는 시나리오 %q (다음 중 하나: %s)",
+	"--mode: %v":                                "--mode: %v",
 	"UNSAFE runs write naive code paths into --pg's server; pass --allow-unsafe to let them (nothing was written)": "UNSAFE 실행은 --pg 서버에 순진한 코드 경로로 씁니다. 허용하려면 --allow-unsafe를 주세요 (아무것도 쓰지 않았습니다)",
 	"talk %s: %v":         "talk %s: %v",
 	"%s: no directory %s": "%s: 디렉터리 %s이(가) 없습니다",
@@ -583,9 +580,7 @@ var ko = map[string]string{
 	"title: missing":                      "title: 없음",
 	"a talk needs at least one [[scene]]": "발표에는 [[scene]]이 하나 이상 필요합니다",
 	"scene %d: %s":                        "장면 %d: %s",
-	"unknown key %q (a scene has scenario, mode, schedule, caption and [[scene.step]]s)": "알 수 없는 키 %q (장면에는 scenario, mode, schedule, caption, [[scene.step]]이 있습니다)",
-	"scenario %q: want one of %s":  "scenario %q: 다음 중 하나여야 합니다: %s",
-	"mode %q: want safe or unsafe": "mode %q: safe 또는 unsafe여야 합니다",
+	"mode %q: want safe or unsafe":        "mode %q: safe 또는 unsafe여야 합니다",
 	"schedule entry %d: want a table like { action = \"step\", actor = \"A\" }":                  "스케줄 항목 %d: { action = \"step\", actor = \"A\" } 같은 테이블이어야 합니다",
 	"schedule %q: want \"guided\" or a list of actions":                                          "schedule %q: \"guided\"나 동작 목록이어야 합니다",
 	"schedule: want \"guided\" or a list of actions like [{ action = \"step\", actor = \"A\" }]": "schedule: \"guided\"나 [{ action = \"step\", actor = \"A\" }] 같은 동작 목록이어야 합니다",
@@ -610,16 +605,21 @@ var ko = map[string]string{
 	// The usage (help.go puts its three parts together). A command's
 	// lines start with "  fencelab COMMAND" as in English.
 	"fencelab — watch why a leader lease alone is not enough\n\nusage:\n": "fencelab — 리더 리스만으로는 왜 부족한지 지켜보기\n\n사용법:\n",
-	"  fencelab [--mode unsafe] [flags]        the explorer (lease-overrun, SAFE);\n                                          ? inside it lists the keys\n  fencelab list                           the scenario catalog\n  fencelab run ID|--all [flags]           run the guided order headless\n        --mode safe|unsafe|both           (default safe)\n        --json                            one JSON object per scenario × mode\n        --save-trace FILE                 write the run (one scenario, one mode) as a trace\n        --keep                            then keep the ephemeral PostgreSQL up for the\n                                          psql line it printed, until Enter or Ctrl-C\n  fencelab check ID|--all [flags]         run EVERY schedule: all interleavings of the\n                                          actors' calls (each round trip to Redis or\n                                          PostgreSQL a step of its own) with the clock\n                                          advanced to each expiry (and by the guided\n                                          order's durations); pausing = not scheduling\n                                          an actor. Reduced soundly: a state reached\n                                          again is not explored again (its keys, rows,\n                                          provider, actors, times relative to the clock),\n                                          and of two calls that touch disjoint parts of\n                                          the lab one order is taken (sleep sets); every\n                                          state is still reached. SAFE must also make\n                                          progress: the guided order and some complete\n                                          schedule reach the expected value\n        --mode safe|unsafe|both           (default safe)\n        --without GUARD[,GUARD…]          SAFE with those guards taken out of its code\n        --max-schedules N                 stop after N per scenario × mode (default: none);\n                                          a search cut short proves nothing: exit 1\n        --allow-bounded                   unless this is given\n        --out DIR                         counterexample traces (default: a new temp dir)\n        --json                            one JSON object per scenario × mode\n  fencelab guards [--json]                SAFE's guards, each with what it checks\n  fencelab matrix [ID…] [flags]           check every scenario in SAFE with each guard\n                                          removed alone: which guard each one needs\n        --md FILE                         also write the table as Markdown\n        --out DIR                         counterexample traces (default: a new temp dir)\n        --json                            the matrix as one JSON object\n                                          exit 1 when a guard is needed by no scenario\n  fencelab replay FILE [--json]           run a trace again; exit 1 if anything differs\n  fencelab --trace FILE                   the explorer on a trace's schedule (n steps it)\n  fencelab export TRACE|ID --to FORMAT    the session as a document, recorded on the backends:\n        --to md|mermaid|cast|tape|gif|svg a Markdown page, a Mermaid sequence diagram, an\n                                          asciinema recording of the explorer, a VHS tape,\n                                          the explorer as a GIF or an animated SVG\n        --mode safe|unsafe                an ID's guided order in that mode (default safe)\n        -o FILE                           (default: standard output; a tape of an ID also\n                                          writes the trace it plays beside it)\n        --size 100x30                     the terminal of a cast, tape, GIF or SVG\n  fencelab talk SCRIPT                    play a talk script (TOML): its scenes in order,\n                                          space/./→/PgDn on, ←/PgUp back, b blanks the\n                                          screen; captions show large (talks/fencing.toml)\n  fencelab race [--n 100] [--free K]      the second seed's forced interleaving on N\n                                          key sets (Redis only), and K free-running pairs\n  fencelab stress [flags]                 many real workers contend for one resource, with\n                                          real TTLs and real pauses; the rows and keys are\n                                          checked, and the history for linearizability\n        --workers N                       how many (default 8, at most 200)\n        --duration D | --ops N            how long (default 10s), or how many writes\n        --pause-every D                   how often a worker freezes right after it takes\n                                          the lease (default 2s; 0: never); one that reads\n                                          outside its write's transaction (UNSAFE, SAFE\n                                          --without read-in-tx) may also freeze after its\n                                          read, waking the frozen one\n        --without GUARD[,GUARD…]          SAFE with those guards removed (fence, read-in-tx,\n                                          owner, … — those a stress worker asks)\n        --pause D                         how long (default: twice the lease TTL, so 1s)\n        --mode safe|unsafe                (default safe)\n        --procs                           every worker a process, frozen with SIGSTOP\n        --html FILE                       Porcupine's view of the history\n        --json                            the report as one JSON object\n        --shared NAME                     contend for one resource with every run of\n                                          --shared NAME, on any machine (--redis, --pg)\n                                          The lease TTL is 500ms unless --lease-ttl says;\n                                          exit 0 when SAFE held or UNSAFE broke, 1 if not\n  fencelab version                        the version and commit this was built from\n  fencelab COMMAND --help                 that command's help\n": `  fencelab [--mode unsafe] [flags]        탐색기 (lease-overrun, SAFE).
+	"  fencelab [--mode unsafe] [flags]        the explorer (lease-overrun, SAFE);\n                                          ? inside it lists the keys\n  fencelab ID|FILE [--watch] [flags]      the explorer on that scenario (a catalog id,\n                                          or a scenario file: fencelab-scenario/1);\n                                          --watch reloads the FILE whenever it is saved\n                                          and replays the actions taken on the new one\n        --scenarios DIR                   also list DIR's scenario files in the picker\n  fencelab list                           the scenario catalog\n  fencelab run ID|FILE|--all [flags]      run the guided order headless\n        --mode safe|unsafe|both           (default safe)\n        --json                            one JSON object per scenario × mode\n        --save-trace FILE                 write the run (one scenario, one mode) as a trace\n        --keep                            then keep the ephemeral PostgreSQL up for the\n                                          psql line it printed, until Enter or Ctrl-C\n  fencelab check ID|FILE|--all [flags]    run EVERY schedule: all interleavings of the\n                                          actors' calls (each round trip to Redis or\n                                          PostgreSQL a step of its own) with the clock\n                                          advanced to each expiry (and by the guided\n                                          order's durations); pausing = not scheduling\n                                          an actor. Reduced soundly: a state reached\n                                          again is not explored again (its keys, rows,\n                                          provider, actors, times relative to the clock),\n                                          and of two calls that touch disjoint parts of\n                                          the lab one order is taken (sleep sets); every\n                                          state is still reached. SAFE must also make\n                                          progress: the guided order and some complete\n                                          schedule reach the expected value\n        --mode safe|unsafe|both           (default safe)\n        --without GUARD[,GUARD…]          SAFE with those guards taken out of its code\n        --max-schedules N                 stop after N per scenario × mode (default: none);\n                                          a search cut short proves nothing: exit 1\n        --allow-bounded                   unless this is given\n        --out DIR                         counterexample traces (default: a new temp dir)\n        --json                            one JSON object per scenario × mode\n  fencelab guards [--json]                SAFE's guards, each with what it checks\n  fencelab matrix [ID|FILE…] [flags]      check every scenario in SAFE with each guard\n                                          removed alone: which guard each one needs\n        --md FILE                         also write the table as Markdown\n        --out DIR                         counterexample traces (default: a new temp dir)\n        --json                            the matrix as one JSON object\n                                          exit 1 when a guard is needed by no scenario\n  fencelab replay FILE [--json]           run a trace again; exit 1 if anything differs\n  fencelab --trace FILE                   the explorer on a trace's schedule (n steps it)\n  fencelab export TRACE|ID|FILE --to FMT  the session as a document, recorded on the backends:\n        --to md|mermaid|cast|tape|gif|svg a Markdown page, a Mermaid sequence diagram, an\n                                          asciinema recording of the explorer, a VHS tape,\n                                          the explorer as a GIF or an animated SVG\n        --mode safe|unsafe                an ID's guided order in that mode (default safe)\n        -o FILE                           (default: standard output; a tape of an ID also\n                                          writes the trace it plays beside it)\n        --size 100x30                     the terminal of a cast, tape, GIF or SVG\n  fencelab talk SCRIPT                    play a talk script (TOML): its scenes in order,\n                                          space/./→/PgDn on, ←/PgUp back, b blanks the\n                                          screen; captions show large (talks/fencing.toml)\n  fencelab scenario show ID               print a catalog scenario's file (a start for\n                                          your own)\n  fencelab scenario check FILE…           compile scenario files; each mistake is one\n                                          line, FILE:LINE: what, exit 2\n  fencelab scenario steps                 every step a file's programs can name\n  fencelab race [--n 100] [--free K]      the second seed's forced interleaving on N\n                                          key sets (Redis only), and K free-running pairs\n  fencelab stress [flags]                 many real workers contend for one resource, with\n                                          real TTLs and real pauses; the rows and keys are\n                                          checked, and the history for linearizability\n        --workers N                       how many (default 8, at most 200)\n        --duration D | --ops N            how long (default 10s), or how many writes\n        --pause-every D                   how often a worker freezes right after it takes\n                                          the lease (default 2s; 0: never); one that reads\n                                          outside its write's transaction (UNSAFE, SAFE\n                                          --without read-in-tx) may also freeze after its\n                                          read, waking the frozen one\n        --without GUARD[,GUARD…]          SAFE with those guards removed (fence, read-in-tx,\n                                          owner, … — those a stress worker asks)\n        --pause D                         how long (default: twice the lease TTL, so 1s)\n        --mode safe|unsafe                (default safe)\n        --procs                           every worker a process, frozen with SIGSTOP\n        --html FILE                       Porcupine's view of the history\n        --json                            the report as one JSON object\n        --shared NAME                     contend for one resource with every run of\n                                          --shared NAME, on any machine (--redis, --pg)\n                                          The lease TTL is 500ms unless --lease-ttl says;\n                                          exit 0 when SAFE held or UNSAFE broke, 1 if not\n  fencelab version                        the version and commit this was built from\n  fencelab COMMAND --help                 that command's help\n": `  fencelab [--mode unsafe] [flags]        탐색기 (lease-overrun, SAFE).
                                           안에서 ?를 누르면 키 목록
+  fencelab ID|FILE [--watch] [flags]      그 시나리오로 탐색기 열기 (카탈로그 id 또는
+                                          시나리오 파일: fencelab-scenario/1).
+                                          --watch는 FILE이 저장될 때마다 다시 읽고
+                                          지금까지의 동작을 새 버전에서 재실행
+        --scenarios DIR                   DIR의 시나리오 파일도 선택기에 표시
   fencelab list                           시나리오 카탈로그
-  fencelab run ID|--all [flags]           안내 순서를 화면 없이 실행
+  fencelab run ID|FILE|--all [flags]      안내 순서를 화면 없이 실행
         --mode safe|unsafe|both           (기본 safe)
         --json                            시나리오 × 모드마다 JSON 객체 하나
         --save-trace FILE                 실행(시나리오 하나, 모드 하나)을 트레이스로 저장
         --keep                            그 뒤 출력한 psql 줄을 쓸 수 있도록 임시
                                           PostgreSQL을 Enter나 Ctrl-C까지 켜 둠
-  fencelab check ID|--all [flags]         모든 스케줄 실행: 액터 호출(Redis나 PostgreSQL로
+  fencelab check ID|FILE|--all [flags]    모든 스케줄 실행: 액터 호출(Redis나 PostgreSQL로
                                           가는 왕복 하나하나가 단계)의 모든 인터리빙,
                                           각 만료 시점(과 안내 순서의 시간)까지 시계를
                                           진행. 멈춤 = 액터를 스케줄하지 않음. 건전하게
@@ -637,7 +637,7 @@ var ko = map[string]string{
         --out DIR                         반례 트레이스 (기본: 새 임시 디렉터리)
         --json                            시나리오 × 모드마다 JSON 객체 하나
   fencelab guards [--json]                SAFE의 가드와 각 가드가 검사하는 것
-  fencelab matrix [ID…] [flags]           모든 시나리오를, 가드를 하나씩 뺀 SAFE로 검사:
+  fencelab matrix [ID|FILE…] [flags]      모든 시나리오를, 가드를 하나씩 뺀 SAFE로 검사:
                                           각 시나리오에 어느 가드가 필요한지
         --md FILE                         표를 Markdown으로도 씀
         --out DIR                         반례 트레이스 (기본: 새 임시 디렉터리)
@@ -645,7 +645,7 @@ var ko = map[string]string{
                                           어떤 시나리오도 필요로 하지 않는 가드가 있으면 종료 코드 1
   fencelab replay FILE [--json]           트레이스를 다시 실행. 다른 점이 있으면 종료 코드 1
   fencelab --trace FILE                   트레이스의 스케줄로 탐색기 열기 (n으로 진행)
-  fencelab export TRACE|ID --to FORMAT    세션을 문서로, 백엔드에서 기록:
+  fencelab export TRACE|ID|FILE --to FMT  세션을 문서로, 백엔드에서 기록:
         --to md|mermaid|cast|tape|gif|svg Markdown 페이지, Mermaid 시퀀스 다이어그램,
                                           탐색기의 asciinema 녹화, VHS 테이프, 탐색기의
                                           GIF 또는 움직이는 SVG
@@ -656,6 +656,11 @@ var ko = map[string]string{
   fencelab talk SCRIPT                    발표 스크립트(TOML) 재생: 장면을 차례로,
                                           space/./→/PgDn 다음, ←/PgUp 뒤로, b 화면
                                           가리기. 자막은 크게 (talks/fencing.toml)
+  fencelab scenario show ID               카탈로그 시나리오의 파일 출력 (내 시나리오의
+                                          출발점)
+  fencelab scenario check FILE…           시나리오 파일 컴파일. 실수마다 한 줄:
+                                          FILE:LINE: 무엇, 종료 코드 2
+  fencelab scenario steps                 파일의 프로그램에 쓸 수 있는 모든 단계
   fencelab race [--n 100] [--free K]      두 번째 시드의 강제 인터리빙을 N개 키 세트에서
                                           (Redis만), 그리고 자유 실행 쌍 K개
   fencelab stress [flags]                 많은 실제 워커가 하나의 리소스를 두고 다툼. 실제
@@ -976,4 +981,119 @@ replay: 다름. matrix: 어떤 시나리오도 필요로 하지 않는 가드), 
 	"--redis is empty: give redis://HOST:PORT/DB, or leave it out for the embedded Redis":                  "--redis가 비어 있습니다: redis://HOST:PORT/DB를 주거나, 내장 Redis를 쓰려면 빼세요",
 	"--pg is empty: give a DSN, or leave it out for an ephemeral PostgreSQL":                               "--pg가 비어 있습니다: DSN을 주거나, 임시 PostgreSQL을 쓰려면 빼세요",
 	" · token %d": " · 토큰 %d",
+	"  NOT as its file predicts: SAFE broke an invariant\n":                                                             "  파일의 예측과 다릅니다: SAFE가 불변식을 깼습니다\n",
+	"  NOT as its file predicts: SAFE made no progress — no complete schedule, or not the guided order, did the work\n": "  파일의 예측과 다릅니다: SAFE가 진척이 없습니다 — 끝까지 간 스케줄도, 안내 순서도 일을 끝내지 못했습니다\n",
+	"  NOT as its file predicts: no schedule ended %s\n":                                                                "  파일의 예측과 다릅니다: %s로 끝난 스케줄이 없습니다\n",
+	"  SAFE broke an invariant\n":                                                                                       "  SAFE가 불변식을 깼습니다\n",
+	"  as its file predicts\n":                                                                                          "  파일의 예측대로입니다\n",
+	"  no prediction for SAFE: every invariant held on every schedule\n":                                                "  SAFE 예측 없음: 모든 스케줄에서 모든 불변식이 지켜졌습니다\n",
+	"  no prediction for UNSAFE: the counts above are what happened\n":                                                  "  UNSAFE 예측 없음: 위의 수가 일어난 일입니다\n",
+	"  — no prediction; an invariant broke\n":                                                                           "  — 예측 없음; 불변식이 깨졌습니다\n",
+	"  — no prediction; every invariant held\n":                                                                         "  — 예측 없음; 모든 불변식이 지켜졌습니다\n",
+	"%d actors: at most %d":                                                                                             "액터 %d개: 최대 %d개입니다",
+	"%d guided entries: at most %d":                                                                                     "안내 항목 %d개: 최대 %d개입니다",
+	"%d steps: at most %d":                                                                                              "단계 %d개: 최대 %d개입니다",
+	"%s %q: no %s actor of that name":                                                                                   "%s %q: 그런 이름의 %s 액터가 없습니다",
+	"%s %q: want %s":                                                                                                    "%s %q: %s 중 하나여야 합니다",
+	"%s %s: no actor of that name (actors: %s)":                                                                         "%s %s: 그런 이름의 액터가 없습니다 (액터: %s)",
+	"%s %s: want a whole number":                                                                                        "%s %s: 정수여야 합니다",
+	"%s has %d characters: at most %d":                                                                                  "%s는 %d자입니다: 최대 %d자입니다",
+	"%s has no parameter %q (it takes %s)":                                                                              "%s에는 매개변수 %q가 없습니다 (받는 것: %s)",
+	"%s is a step of the %s kind; %s is of kind %s":                                                                     "%s는 %s 종류의 단계입니다; %s는 %s 종류입니다",
+	"%s is given twice: once at the top and once after the last [[actor]]":                                              "%s가 두 번 주어졌습니다: 맨 위에 한 번, 마지막 [[actor]] 뒤에 한 번",
+	"%s is missing":                    "%s가 없습니다",
+	"%s must be a list":                "%s는 목록이어야 합니다",
+	"%s must be a string":              "%s는 문자열이어야 합니다",
+	"%s must be a table":               "%s는 테이블이어야 합니다",
+	"%s must be a whole number":        "%s는 정수여야 합니다",
+	"%s must be from %d to %d, not %d": "%s는 %d부터 %d까지여야 합니다 (받은 값: %d)",
+	"%s must be true or false":         "%s는 true 또는 false여야 합니다",
+	"%s needs a scenario id, a scenario file or --all (one of: %s)": "%s에는 시나리오 id, 시나리오 파일 또는 --all이 필요합니다 (가능한 값: %s)",
+	"%s needs its parameter %s":                                     "%s에는 매개변수 %s가 필요합니다",
+	"%s reloaded":                                                   "%s를 다시 읽었습니다",
+	"%s reloaded, but: %s":                                          "%s를 다시 읽었지만: %s",
+	"%s reloaded; %d actions replayed":                              "%s를 다시 읽었습니다; 동작 %d개를 재실행했습니다",
+	"%s reloaded; %d of %d actions replayed — the next no longer applies: %s": "%s를 다시 읽었습니다; 동작 %d/%d개를 재실행했습니다 — 다음 동작은 더 이상 맞지 않습니다: %s",
+	"%s takes no parameter":         "%s는 매개변수를 받지 않습니다",
+	"%s takes no parameter, not %q": "%s는 매개변수를 받지 않습니다, %q도 마찬가지입니다",
+	"%s: %s, %d actors, guided %d steps in SAFE and %d in UNSAFE; %s\n": "%s: %s, 액터 %d개, 안내 순서 SAFE %d단계, UNSAFE %d단계; %s\n",
+	"%s: want a whole number from 0 to %d":                              "%s: 0부터 %d까지의 정수여야 합니다",
+	"--scenarios %s: %s and %s both have id %q":                         "--scenarios %s: %s와 %s가 같은 id %q를 가집니다",
+	"--scenarios %s: %v":                                                "--scenarios %s: %v",
+	"--scenarios %s: no scenario file (*.toml) in it":                   "--scenarios %s: 시나리오 파일(*.toml)이 없습니다",
+	"--scenarios %s: not a directory":                                   "--scenarios %s: 디렉터리가 아닙니다",
+	"--trace opens the trace's own scenario; leave out %s":              "--trace는 트레이스 자신의 시나리오를 엽니다; %s를 빼세요",
+	"--watch %s: %v": "--watch %s: %v",
+	"--watch reloads a scenario file: fencelab --watch my-story.toml":                                "--watch는 시나리오 파일을 다시 읽습니다: fencelab --watch my-story.toml",
+	"a guard is named by a string":                                                                   "가드는 문자열로 이름을 씁니다",
+	"a guided entry is a string: \"A\", \"pause A\", \"expire\", \"advance 30s\"":                    "안내 항목은 문자열입니다: \"A\", \"pause A\", \"expire\", \"advance 30s\"",
+	"a step is a name (\"acquire-lease\") or a table ({ step = \"add\", by = 10 })":                  "단계는 이름(\"acquire-lease\")이나 테이블({ step = \"add\", by = 10 })입니다",
+	"a step table names its step: { step = \"remove-tenant\", revision = 8 }":                        "단계 테이블에는 단계 이름이 있어야 합니다: { step = \"remove-tenant\", revision = 8 }",
+	"a watched scene plays its file's guided order: leave out schedule":                              "감시하는 장면은 파일의 안내 순서를 재생합니다: schedule을 빼세요",
+	"actor %s has no program for %s: program = [...], or %s.program":                                 "액터 %s에 %s용 프로그램이 없습니다: program = [...] 또는 %s.program",
+	"actor name %q is a word of the guided order":                                                    "액터 이름 %q는 안내 순서에서 쓰는 낱말입니다",
+	"actor name %q: a letter, then letters, digits, - or _, at most 8 in all":                        "액터 이름 %q: 글자 하나로 시작하고 글자, 숫자, - 또는 _로, 모두 8자 이하",
+	"advance %q: want a duration above 0 and at most %s, like 30s or 10m":                            "advance %q: 0보다 크고 %s 이하인 시간이어야 합니다 (예: 30s, 10m)",
+	"expected is missing: the value a correct run ends with":                                         "expected가 없습니다: 올바른 실행이 끝나는 값",
+	"expire takes nothing after it: it moves the clock to the next lease expiry":                     "expire 뒤에는 아무것도 오지 않습니다: 시계를 다음 리스 만료로 옮깁니다",
+	"export %q: no such scenario (one of: %s), no such scenario file (.toml) and no such trace file": "export %q: 그런 시나리오(가능한 값: %s)도, 시나리오 파일(.toml)도, 트레이스 파일도 없습니다",
+	"final is missing: the value the run ends with":                                                  "final이 없습니다: 실행이 끝나는 값",
+	"format %q: want %q": "format %q: %q여야 합니다",
+	"format is missing: a scenario file starts with format = %q":                               "format이 없습니다: 시나리오 파일은 format = %q로 시작합니다",
+	"guided entry %d %q names no actor (actors: %s)":                                           "안내 항목 %d %q가 가리키는 액터가 없습니다 (액터: %s)",
+	"guided entry %d %q names no actor (did you mean %s?)":                                     "안내 항목 %d %q가 가리키는 액터가 없습니다 (%s를 뜻했나요?)",
+	"guided entry %d %q: no operator's next step in %s is %s":                                  "안내 항목 %d %q: %s에서 다음 단계가 %s인 운영자가 없습니다",
+	"guided entry %d %q: want an actor's name, pause X, resume X, call X, expire or advance D": "안내 항목 %d %q: 액터 이름, pause X, resume X, call X, expire, advance D 중 하나여야 합니다",
+	"guided entry %d pauses %s, which is paused already":                                       "안내 항목 %d: 이미 멈춘 %s를 멈춥니다",
+	"guided entry %d resumes %s, which is not paused":                                          "안내 항목 %d: 멈추지 않은 %s를 재개합니다",
+	"guided entry %d steps %s past its program: it has %d steps in %s":                         "안내 항목 %d: %s를 프로그램 너머로 진행합니다: %[4]s에서 단계가 %[3]d개입니다",
+	"guided entry %d steps %s, which has no step in %s":                                        "안내 항목 %d: %s를 진행하지만, %s에서 단계가 없습니다",
+	"guided entry %d steps %s, which is paused: resume it first":                               "안내 항목 %d: 멈춘 %s를 진행합니다: 먼저 재개하세요",
+	"guided has no entry for %s":                                                               "%s의 안내 순서에 항목이 없습니다",
+	"guided is missing for %s: the order the story takes, guided = [\"A\", \"pause A\", …]":    "%s의 guided가 없습니다: 이야기가 따라가는 순서, guided = [\"A\", \"pause A\", …]",
+	"id %q: lower-case letters, digits and dashes, at most 40":                                 "id %q: 소문자, 숫자, 대시로 40자 이하",
+	"its file predicts": "파일의 예측",
+	"kind = %q":         "kind = %q",
+	"lease-ttl %q: want a duration above 0 and at most %s, like 30s":                            "lease-ttl %q: 0보다 크고 %s 이하인 시간이어야 합니다 (예: 30s)",
+	"measure %q takes nothing after its name":                                                   "measure %q는 이름 뒤에 아무것도 받지 않습니다",
+	"measure \"running-key\" needs the job it counts: \"running-key job-2\"":                    "measure \"running-key\"에는 셀 작업이 필요합니다: \"running-key job-2\"",
+	"narration %q: want the number of a guided entry, 1 to %d":                                  "narration %q: 안내 항목 번호여야 합니다, 1부터 %d까지",
+	"nested more than %d deep":                                                                  "%d단계보다 깊게 중첩되어 있습니다",
+	"no actor: a scenario has at least one [[actor]]":                                           "액터가 없습니다: 시나리오에는 [[actor]]가 하나 이상 있어야 합니다",
+	"no prediction: run and check report what happened":                                         "예측 없음: run과 check가 일어난 일을 보고합니다",
+	"not as claimed: %s":                                                                        "주장과 다릅니다: %s",
+	"not as predicted: %s":                                                                      "예측과 다릅니다: %s",
+	"predicts %s":                                                                               "예측: %s",
+	"provider answer %q: want applied-but-timeout or declined":                                  "제공자 응답 %q: applied-but-timeout 또는 declined여야 합니다",
+	"retry-write sends the actor's last write again: write-summary or add must come before it":  "retry-write는 액터의 마지막 쓰기를 다시 보냅니다: 앞에 write-summary나 add가 있어야 합니다",
+	"scenario %q: want one of %s, or a scenario file (.toml)":                                   "scenario %q: %s 중 하나이거나 시나리오 파일(.toml)이어야 합니다",
+	"scenario %q: want show, check or steps":                                                    "scenario %q: show, check, steps 중 하나여야 합니다",
+	"scenario %s: %v":                                                                           "시나리오 %s: %v",
+	"scenario %s: no such file, and no such scenario in the catalog (fencelab list)":            "시나리오 %s: 그런 파일도, 카탈로그의 그런 시나리오도 없습니다 (fencelab list)",
+	"scenario check needs a scenario file":                                                      "scenario check에는 시나리오 파일이 필요합니다",
+	"scenario needs show ID, check FILE… or steps (fencelab scenario --help)":                   "scenario에는 show ID, check FILE… 또는 steps가 필요합니다 (fencelab scenario --help)",
+	"scenario show takes one scenario id, got %d arguments":                                     "scenario show는 시나리오 id 하나를 받습니다, 인자 %d개를 받았습니다",
+	"scenario steps takes no arguments, got %q":                                                 "scenario steps는 인자를 받지 않습니다, 받은 것: %q",
+	"the explorer opens one scenario, got %q after it":                                          "탐색기는 시나리오 하나를 엽니다, 그 뒤에 %q를 받았습니다",
+	"the guided order of %s ends with %s paused: it could never finish its program":             "%s의 안내 순서가 %s를 멈춘 채로 끝납니다: 프로그램을 끝낼 수 없습니다",
+	"trace %s: it names scenario %q but carries the file of %q":                                 "트레이스 %s: 시나리오 %q를 가리키지만 %q의 파일을 담고 있습니다",
+	"two actors are named %q":                                                                   "두 액터의 이름이 %q입니다",
+	"unknown actor kind %q (did you mean %s?)":                                                  "알 수 없는 액터 종류 %q (%s를 뜻했나요?)",
+	"unknown command %q (want %s, a scenario id or a scenario file; fencelab --help)":           "알 수 없는 명령 %q (%s, 시나리오 id 또는 시나리오 파일; fencelab --help)",
+	"unknown guard %q (did you mean %s?)":                                                       "알 수 없는 가드 %q (%s를 뜻했나요?)",
+	"unknown guard %q (one of: %s)":                                                             "알 수 없는 가드 %q (가능한 값: %s)",
+	"unknown key %q (a scene has scenario, mode, schedule, caption, watch and [[scene.step]]s)": "알 수 없는 키 %q (장면에는 scenario, mode, schedule, caption, watch와 [[scene.step]]이 있습니다)",
+	"unknown key %q (did you mean %s?)":                                                         "알 수 없는 키 %q (%s를 뜻했나요?)",
+	"unknown key %q (known here: %s)":                                                           "알 수 없는 키 %q (여기서 쓰는 키: %s)",
+	"unknown measure %q (did you mean %s?)":                                                     "알 수 없는 measure %q (%s를 뜻했나요?)",
+	"unknown measure %q (one of: %s)":                                                           "알 수 없는 measure %q (가능한 값: %s)",
+	"unknown scenario %q (one of: %s; or a scenario file, like my-story.toml)":                  "알 수 없는 시나리오 %q (가능한 값: %s; 또는 my-story.toml 같은 시나리오 파일)",
+	"unknown step %q (did you mean %s?)":                                                        "알 수 없는 단계 %q (%s를 뜻했나요?)",
+	"unknown step %q (fencelab scenario steps lists them)":                                      "알 수 없는 단계 %q (fencelab scenario steps가 목록을 보여 줍니다)",
+	"value %q: want \"token\" (the run's fencing token) or a whole number":                      "value %q: \"token\"(실행의 펜싱 토큰) 또는 정수여야 합니다",
+	"value: want \"token\" (the run's fencing token) or a whole number":                         "value: \"token\"(실행의 펜싱 토큰) 또는 정수여야 합니다",
+	"verdict %q is none fencelab knows (did you mean %s?)":                                      "판정 %q는 fencelab이 모르는 판정입니다 (%s를 뜻했나요?)",
+	"verdict %q is none fencelab knows (one of: %s)":                                            "판정 %q는 fencelab이 모르는 판정입니다 (가능한 값: %s)",
+	"watch = true reloads a scenario file; %s is the catalog's (fencelab scenario show %s > %s.toml makes a file of it)": "watch = true는 시나리오 파일을 다시 읽습니다; %s는 카탈로그의 것입니다 (fencelab scenario show %s > %s.toml로 파일을 만드세요)",
+	"watch: want true or false": "watch: true 또는 false여야 합니다",
 }

@@ -30,7 +30,7 @@ var verb = regexp.MustCompile(`%(\[\d+\])?[-+# 0-9.]*[a-zA-Z%]`)
 // usageError, outcomeError and lang.Error (the command line's one-line
 // errors), wrongAt, fail and failStep (a talk script's).
 var formatArgument = map[string]int{"T": 0, "P": 0, "Narrate": 0, "Emitf": 3, "Emit": 4, "Pause": 1, "broke": 1,
-	"usageError": 0, "outcomeError": 0, "Error": 0, "wrongAt": 1, "fail": 1, "failStep": 1, "traceError": 0}
+	"usageError": 0, "outcomeError": 0, "Error": 0, "wrongAt": 1, "fail": 1, "failStep": 1, "traceError": 0, "wrong": 1}
 
 // messages are the English formats the code translates: every format
 // argument of a call formatArgument names, written as a literal or as a

@@ -132,6 +132,9 @@ type Model struct {
 	// playing: autoplay takes the next guided step every pace.
 	playing bool
 	pace    time.Duration
+	// pendingReload is a new version of the scenario file that came while
+	// an action ran; it is put in place when the action ends.
+	pendingReload *ReloadMsg
 }
 
 // New makes the explorer's model.
@@ -281,9 +284,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		if m.talk != nil {
 			m.setStatus(m.styles.T("scene %d/%d: %s in %s mode — space starts it", m.talk.scene+1, len(m.talk.Scenes), m.scenario.ID, label), true)
-			return m, m.talkPending()
+			return m, tea.Batch(m.talkPending(), m.afterBusy())
 		}
-		return m, nil
+		return m, m.afterBusy()
 	case labFailedMsg:
 		m.busy = false
 		m.setStatus(m.styles.T("could not open the lab: %s", engine.OneLine(msg.err)), false)
@@ -321,6 +324,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		} else {
 			m.status = ""
 		}
+		if m.pendingReload != nil {
+			return m, m.afterBusy()
+		}
 		if len(m.queue) > 0 {
 			next := m.queue[0]
 			m.queue = m.queue[1:]
@@ -332,7 +338,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case guardsMsg:
 		m.guardsDone(msg)
-		return m, nil
+		return m, m.afterBusy()
+	case ReloadMsg:
+		return m, m.reload(msg)
+	case reloadedMsg:
+		m.reloaded(msg)
+		return m, m.afterBusy()
 	case playMsg:
 		if !m.playing || !m.open {
 			return m, nil
@@ -361,6 +372,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.handleKey(msg)
 	}
 	return m, nil
+}
+
+// afterBusy puts in place a new version of the scenario file that came
+// while the lab was busy.
+func (m *Model) afterBusy() tea.Cmd {
+	if m.pendingReload == nil || m.busy {
+		return nil
+	}
+	msg := *m.pendingReload
+	m.pendingReload = nil
+	return m.reload(msg)
 }
 
 func (m *Model) setStatus(text string, ok bool) { m.status, m.statusOK = text, ok }

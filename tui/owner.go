@@ -115,3 +115,41 @@ func (o *labOwner) close() {
 		o.lab = nil
 	}
 }
+
+// reload puts a new version of the lab's scenario in place of the old: it
+// opens s × mode (with the guards the old lab had removed) and takes again
+// the actions the old lab had taken, as far as the new version lets them.
+// after records a screen once the lab is open and after each action.
+// replayed is how many were taken again; err, why the next could not be.
+func (o *labOwner) reload(backends engine.Backends, s *engine.Scenario, mode engine.Mode,
+	after func(*engine.Lab) error) (snap engine.Snapshot, replayed, total int, err error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.closed || o.lab == nil {
+		return engine.Snapshot{}, 0, 0, errLabClosed
+	}
+	actions := o.lab.Schedule()
+	backends.Without = o.lab.Without()
+	lab, err := engine.NewLab(o.ctx, backends, s, mode)
+	if err != nil {
+		return engine.Snapshot{}, 0, len(actions), err
+	}
+	o.lab.Close(o.ctx)
+	o.lab = lab
+	if err = after(lab); err == nil {
+		for _, a := range actions {
+			if err = lab.Do(o.ctx, a); err != nil {
+				break
+			}
+			replayed++
+			if err = after(lab); err != nil {
+				break
+			}
+		}
+	}
+	snap, serr := lab.Snapshot(o.ctx)
+	if err == nil {
+		err = serr
+	}
+	return snap, replayed, len(actions), err
+}

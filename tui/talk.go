@@ -30,6 +30,9 @@ type TalkScene struct {
 	Caption string
 	// Steps are the notes after the k-th action (1-based).
 	Steps map[int]TalkStep
+	// Watch: the scene's scenario file is reloaded when it is saved (a
+	// live-coding scene), as fencelab --watch does.
+	Watch bool
 }
 
 // TalkStep is what the speaker says after an action: a caption, and a

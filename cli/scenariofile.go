@@ -1,0 +1,171 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/lang"
+	"github.com/fencelab/fencelab/scenarios"
+)
+
+// scenarioArg is what a person gave where a scenario goes: an id of the
+// catalog, or the path of a scenario file (fencelab-scenario/1).
+func scenarioArg(arg string) (*engine.Scenario, error) {
+	if s, ok := scenarios.ByID(arg); ok {
+		return s, nil
+	}
+	if looksLikeFile(arg) {
+		return loadScenarioFile(arg)
+	}
+	return nil, unknownScenario(arg)
+}
+
+func unknownScenario(arg string) error {
+	return usageError("unknown scenario %q (one of: %s; or a scenario file, like my-story.toml)", arg, strings.Join(scenarios.IDs(), ", "))
+}
+
+// looksLikeFile: a path, not an id (ids have no slash and no dot), or a
+// file that is there.
+func looksLikeFile(arg string) bool {
+	if strings.ContainsAny(arg, "/.") {
+		return true
+	}
+	_, err := os.Lstat(arg)
+	return err == nil
+}
+
+// loadScenarioFile reads a scenario file. Every mistake in it is one line,
+// FILE:LINE: what, and exit 2.
+func loadScenarioFile(path string) (*engine.Scenario, error) {
+	s, err := scenarios.Load(path)
+	var fe *scenarios.FileError
+	switch {
+	case err == nil:
+		return s, nil
+	case errors.As(err, &fe):
+		return nil, &exitError{code: exitUsage, err: fe}
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, usageError("scenario %s: no such file, and no such scenario in the catalog (fencelab list)", path)
+	}
+	return nil, usageError("scenario %s: %v", path, unwrapPathError(err))
+}
+
+// scenarioDir reads every scenario file (*.toml) of a directory, for the
+// explorer's picker. A file that does not compile stops the start, with
+// its line: a talk should not find out on stage.
+func scenarioDir(dir string) ([]*engine.Scenario, error) {
+	info, err := os.Stat(dir)
+	if err != nil || !info.IsDir() {
+		return nil, usageError("--scenarios %s: not a directory", dir)
+	}
+	paths, err := filepath.Glob(filepath.Join(dir, "*.toml"))
+	if err != nil {
+		return nil, usageError("--scenarios %s: %v", dir, err)
+	}
+	if len(paths) == 0 {
+		return nil, usageError("--scenarios %s: no scenario file (*.toml) in it", dir)
+	}
+	slices.Sort(paths)
+	var out []*engine.Scenario
+	for _, p := range paths {
+		s, err := loadScenarioFile(p)
+		if err != nil {
+			return nil, err
+		}
+		if i := slices.IndexFunc(out, func(o *engine.Scenario) bool { return o.ID == s.ID }); i >= 0 {
+			return nil, usageError("--scenarios %s: %s and %s both have id %q", dir, out[i].File, p, s.ID)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// withScenarios is the catalog with more scenarios: one with a catalog id
+// takes its place (a file made with `scenario show` and changed), any
+// other comes after the catalog.
+func withScenarios(catalog []*engine.Scenario, more ...*engine.Scenario) []*engine.Scenario {
+	for _, s := range more {
+		if i := slices.IndexFunc(catalog, func(c *engine.Scenario) bool { return c.ID == s.ID }); i >= 0 {
+			catalog[i] = s
+		} else {
+			catalog = append(catalog, s)
+		}
+	}
+	return catalog
+}
+
+// runScenarioCommand is `fencelab scenario show|check|steps`.
+func runScenarioCommand(rest []string, stdout io.Writer, l lang.Lang) error {
+	if len(rest) == 0 {
+		return usageError("scenario needs show ID, check FILE… or steps (fencelab scenario --help)")
+	}
+	switch verb, args := rest[0], rest[1:]; verb {
+	case "show":
+		if len(args) != 1 {
+			return usageError("scenario show takes one scenario id, got %d arguments", len(args))
+		}
+		s, ok := scenarios.ByID(args[0])
+		if !ok {
+			return unknownScenario(args[0])
+		}
+		_, err := stdout.Write(s.Source)
+		return err
+	case "check":
+		if len(args) == 0 {
+			return usageError("scenario check needs a scenario file")
+		}
+		for _, path := range args {
+			s, err := loadScenarioFile(path)
+			if err != nil {
+				return err
+			}
+			fmt.Fprint(stdout, l.T("%s: %s, %d actors, guided %d steps in SAFE and %d in UNSAFE; %s\n", path, s.ID,
+				len(s.Actors(engine.Safe)), len(s.Guided(engine.Safe)), len(s.Guided(engine.Unsafe)), predicts(s, l)))
+		}
+		return nil
+	case "steps":
+		if len(args) > 0 {
+			return usageError("scenario steps takes no arguments, got %q", args)
+		}
+		printVocabulary(stdout, l)
+		return nil
+	}
+	return usageError("scenario %q: want show, check or steps", rest[0])
+}
+
+// predicts says which modes a scenario predicts.
+func predicts(s *engine.Scenario, l lang.Lang) string {
+	var modes []string
+	for _, m := range []engine.Mode{engine.Safe, engine.Unsafe} {
+		if p, ok := s.Predicted[m]; ok {
+			modes = append(modes, fmt.Sprintf("%s %s", m, p.Verdict))
+		}
+	}
+	if len(modes) == 0 {
+		return l.T("no prediction: run and check report what happened")
+	}
+	return l.T("predicts %s", strings.Join(modes, ", "))
+}
+
+// printVocabulary lists every step a file can name, by actor kind.
+func printVocabulary(w io.Writer, l lang.Lang) {
+	kind := ""
+	for _, d := range scenarios.Vocabulary() {
+		if d.Kind != kind {
+			kind = d.Kind
+			fmt.Fprintf(w, "%s\n", l.T("kind = %q", kind))
+		}
+		name := d.Name
+		if ps := d.Params(); len(ps) > 0 {
+			name += " {" + strings.Join(ps, ", ") + "}"
+		}
+		fmt.Fprintf(w, "  %-44s %s\n", name, l.T(d.What))
+	}
+}

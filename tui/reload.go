@@ -1,0 +1,98 @@
+package tui
+
+import (
+	"context"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/fencelab/fencelab/engine"
+)
+
+// ReloadMsg is a scenario file that was saved again (fencelab --watch):
+// the new version, or Err when it no longer compiles. A new version takes
+// the place of the old wherever the explorer shows it; the lab, if it
+// runs that scenario, replays the actions taken so far on it. A version
+// that does not compile changes nothing but the status line, which says
+// where the file is wrong, until a good save comes.
+type ReloadMsg struct {
+	File     string
+	Scenario *engine.Scenario
+	Err      error
+}
+
+// reloadedMsg is the lab reopened on a new version and replayed.
+type reloadedMsg struct {
+	snaps           []engine.Snapshot
+	snap            engine.Snapshot
+	replayed, total int
+	err             error
+}
+
+func (m *Model) reload(msg ReloadMsg) tea.Cmd {
+	if msg.Err != nil {
+		m.setStatus(said(m.styles, msg.Err), false)
+		return nil
+	}
+	s := msg.Scenario
+	for i, c := range m.opts.Catalog {
+		if c.File == msg.File {
+			m.opts.Catalog[i] = s
+		}
+	}
+	if m.talk != nil {
+		for i, scene := range m.talk.Scenes {
+			if scene.Scenario.File == msg.File {
+				m.talk.Scenes[i].Scenario = s
+			}
+		}
+	}
+	m.picker = newPicker(m.opts.Catalog, m.opts.Lang)
+	m.picker.SetSize(m.width, m.height-1)
+	if m.scenario.File != msg.File {
+		m.setStatus(m.styles.T("%s reloaded", msg.File), true)
+		return nil
+	}
+	if m.backends == nil {
+		m.scenario = s // the lab opens on the new version when the backends are up
+		return nil
+	}
+	if m.busy || !m.open {
+		// An action runs on the old version: the new one waits its turn.
+		m.queue = nil
+		m.pendingReload = &msg
+		return nil
+	}
+	m.busy, m.playing, m.queue = true, false, nil
+	m.history.Leave()
+	owner, backends, mode := m.owner, *m.backends, m.mode
+	return func() tea.Msg {
+		var snaps []engine.Snapshot
+		snap, replayed, total, err := owner.reload(backends, s, mode, func(lab *engine.Lab) error {
+			shot, err := lab.Snapshot(context.Background())
+			snaps = append(snaps, shot)
+			return err
+		})
+		return reloadedMsg{snaps: snaps, snap: snap, replayed: replayed, total: total, err: err}
+	}
+}
+
+func (m *Model) reloaded(msg reloadedMsg) {
+	m.busy = false
+	if len(msg.snaps) > 0 {
+		m.history.snaps, m.history.cursor = msg.snaps, -1
+	}
+	if msg.snap.Scenario != nil {
+		m.snap = &msg.snap
+		m.scenario = msg.snap.Scenario
+	}
+	m.timeline.Follow()
+	switch {
+	case msg.err != nil && msg.replayed < msg.total:
+		m.setStatus(m.styles.T("%s reloaded; %d of %d actions replayed — the next no longer applies: %s",
+			m.scenario.File, msg.replayed, msg.total, said(m.styles, msg.err)), false)
+	case msg.err != nil:
+		m.setStatus(m.styles.T("%s reloaded, but: %s", m.scenario.File, said(m.styles, msg.err)), false)
+	default:
+		m.setStatus(m.styles.T("%s reloaded; %d actions replayed", m.scenario.File, msg.replayed), true)
+	}
+}

@@ -1,0 +1,84 @@
+package tui_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/lang"
+	"github.com/fencelab/fencelab/scenarios"
+	"github.com/fencelab/fencelab/store/provider"
+	"github.com/fencelab/fencelab/store/storetest"
+	"github.com/fencelab/fencelab/tui"
+)
+
+// The live-coding loop: a scenario file saved again takes the place of the
+// old version, and the lab replays the actions taken so far on it; a
+// version that does not compile leaves the lab as it was, with the file's
+// line in the status line, and the next good one recovers.
+func TestAScenarioFileReloadsAndReplays(t *testing.T) {
+	src, err := os.ReadFile("../scenarios/testdata/three-workers.toml")
+	require.NoError(t, err)
+	const file = "x.toml"
+	load := func(text string) *engine.Scenario {
+		s, err := scenarios.Parse(file, []byte(text))
+		require.NoError(t, err)
+		s.File = file
+		return s
+	}
+	first := load(string(src))
+	redis, db := storetest.Embedded(t), storetest.Database(t)
+	m := tui.New(context.Background(), tui.Options{
+		Catalog: append(scenarios.All(), first), Scenario: first.ID, Mode: engine.Safe, AllowUnsafe: true, Lang: lang.En,
+		Start: func(context.Context) (engine.Backends, error) {
+			return engine.Backends{Coordination: redis, Database: db, Provider: provider.New(), LeaseTTL: 30 * time.Second}, nil
+		},
+	})
+	t.Cleanup(m.Close)
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
+	waitFor(t, tm, "three-workers in SAFE mode, from its seeded state")
+	press(tm, "nnn")
+	waitFor(t, tm, "guided 3/13")
+
+	tm.Send(tui.ReloadMsg{File: file, Scenario: load(strings.Replace(string(src), "Three workers, one pause", "Retitled on stage", 1))})
+	waitForAll(t, tm, "x.toml reloaded; 3 actions replayed", "Retitled on stage")
+
+	_, bad := scenarios.Parse(file, []byte(strings.Replace(string(src), `"acquire-lease"`, `"aquire-lease"`, 1)))
+	require.Error(t, bad)
+	tm.Send(tui.ReloadMsg{File: file, Err: bad})
+	waitFor(t, tm, `x.toml:11: unknown step "aquire-lease" (did you mean acquire-lease?)`)
+	press(tm, "n") // the explorer goes on with the last good version
+	waitFor(t, tm, "guided 4/13")
+
+	// A version whose actors changed replays as far as it can: A has one
+	// step now, and the second "step A" no longer applies.
+	shorter := strings.Replace(string(src), `program = ["acquire-leader", "acquire-lease", "write-summary"]`, `program = ["acquire-leader"]`, 1)
+	shorter = strings.Replace(shorter, `guided = ["A", "A",`, `guided = ["A",`, 1)
+	shorter = strings.Replace(shorter, "13 = ", "12 = ", 2)
+	tm.Send(tui.ReloadMsg{File: file, Scenario: load(shorter)})
+	waitFor(t, tm, "x.toml reloaded; 1 of 4 actions replayed — the next no longer applies")
+	tm.Send(tui.ReloadMsg{File: file, Err: errors.New("gone")})
+	waitFor(t, tm, "gone")
+	press(tm, "q")
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+}
+
+// waitForAll waits for a frame that shows every text.
+func waitForAll(t *testing.T, tm *teatest.TestModel, texts ...string) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), func(out []byte) bool {
+		for _, text := range texts {
+			if !strings.Contains(string(out), text) {
+				return false
+			}
+		}
+		return true
+	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
+}
