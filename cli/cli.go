@@ -229,8 +229,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	c.purpose = name
 	// `fencelab ID` and `fencelab FILE` open the explorer on that scenario.
 	var opening *engine.Scenario
-	if _, isID := scenarios.ByID(name); name != "" && !slices.Contains(commands, name) && !slices.Contains(hiddenCommands, name) &&
-		(isID || looksLikeFile(name)) {
+	if name != "" && !slices.Contains(commands, name) && !slices.Contains(hiddenCommands, name) && isScenarioArg(name) {
 		var err error
 		if opening, err = scenarioArg(name); err != nil {
 			return report(ctx, stderr, err, c)

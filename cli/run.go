@@ -93,6 +93,9 @@ func runHeadless(ctx context.Context, c config, req runRequest, stdout, stderr i
 			}
 			results = append(results, result)
 			if !req.json {
+				if ttl := b.LeaseTTLFor(s); ttl != b.LeaseTTL {
+					fmt.Fprint(stdout, c.lang.T("\n%s runs with its file's lease TTL, %s", s.ID, ttl))
+				}
 				printResult(stdout, result, s, c.lang)
 			}
 			if req.saveTrace != "" {

@@ -31,6 +31,12 @@ func unknownScenario(arg string) error {
 	return usageError("unknown scenario %q (one of: %s; or a scenario file, like my-story.toml)", arg, strings.Join(scenarios.IDs(), ", "))
 }
 
+// isScenarioArg: an id of the catalog or a file, where a command could be.
+func isScenarioArg(arg string) bool {
+	_, isID := scenarios.ByID(arg)
+	return isID || looksLikeFile(arg)
+}
+
 // looksLikeFile: a path, not an id (ids have no slash and no dot), or a
 // file that is there.
 func looksLikeFile(arg string) bool {

@@ -1095,5 +1095,6 @@ replay: 다름. matrix: 어떤 시나리오도 필요로 하지 않는 가드), 
 	"verdict %q is none fencelab knows (did you mean %s?)":                                      "판정 %q는 fencelab이 모르는 판정입니다 (%s를 뜻했나요?)",
 	"verdict %q is none fencelab knows (one of: %s)":                                            "판정 %q는 fencelab이 모르는 판정입니다 (가능한 값: %s)",
 	"watch = true reloads a scenario file; %s is the catalog's (fencelab scenario show %s > %s.toml makes a file of it)": "watch = true는 시나리오 파일을 다시 읽습니다; %s는 카탈로그의 것입니다 (fencelab scenario show %s > %s.toml로 파일을 만드세요)",
-	"watch: want true or false": "watch: true 또는 false여야 합니다",
+	"watch: want true or false":               "watch: true 또는 false여야 합니다",
+	"\n%s runs with its file's lease TTL, %s": "\n%s는 파일의 리스 TTL %s로 실행합니다",
 }
