@@ -42,7 +42,21 @@ func checkLabs() int { return min(8, runtime.NumCPU()+2) }
 // per scenario × mode, what it found; counterexamples are written as
 // traces.
 func runCheck(ctx context.Context, c config, req checkRequest, stdout, stderr io.Writer) error {
+	c.pgConnections = labConnections(req.scenarios)
 	return withLabPool(ctx, c, stderr, func(pool []*backends) error { return check(ctx, c, req, pool, stdout, stderr) })
+}
+
+// labConnections is what the labs of a check need of the ephemeral
+// server: each lab holds a connection of its own and one per actor, and
+// a file may have more actors than the catalog's four or six.
+func labConnections(ss []*engine.Scenario) int {
+	most := 0
+	for _, s := range ss {
+		for _, m := range []engine.Mode{engine.Safe, engine.Unsafe} {
+			most = max(most, len(s.Actors(m)))
+		}
+	}
+	return checkLabs()*(most+3) + 10
 }
 
 // withLabPool starts the backends and as many labs' more as explore at
@@ -156,10 +170,20 @@ func failure(r engine.CheckReport, allowBounded bool) (lang.Phrase, bool) {
 		return lang.P("invariant %s", strings.Join(ns, ", ")), true
 	case !r.Progressed() && hasPrediction(r):
 		return lang.P("progress"), true
+	case r.Without == 0 && !r.Scenario.InCatalog() && hasPrediction(r) && !guidedAsPredicted(r):
+		p := r.Scenario.Predicted[r.Mode]
+		return lang.P("the guided order ended %d %s, predicted %d %s", r.GuidedFinal, r.GuidedVerdict, p.Final, p.Verdict), true
 	case !r.Exhaustive && !allowBounded:
 		return lang.P("bounded"), true
 	}
 	return lang.Phrase{}, false
+}
+
+// guidedAsPredicted: the guided order, run on its own, ended with the
+// final value and verdict its file predicts (the catalog's are tested).
+func guidedAsPredicted(r engine.CheckReport) bool {
+	p := r.Scenario.Predicted[r.Mode]
+	return r.GuidedErr == "" && r.GuidedFinal == p.Final && r.GuidedVerdict == p.Verdict
 }
 
 // hasPrediction: a scenario file may predict nothing for a mode, and SAFE
@@ -316,6 +340,9 @@ func printCheckReport(w io.Writer, r engine.CheckReport, trace string, allowBoun
 		fmt.Fprint(w, l.T("  NOT as its file predicts: SAFE broke an invariant\n"))
 	case file && !r.Progressed() && predicted:
 		fmt.Fprint(w, l.T("  NOT as its file predicts: SAFE made no progress — no complete schedule, or not the guided order, did the work\n"))
+	case file && predicted && !guidedAsPredicted(r):
+		p := r.Scenario.Predicted[r.Mode]
+		fmt.Fprint(w, l.T("  NOT as its file predicts: the guided order ended %d %s, predicted %d %s\n", r.GuidedFinal, r.GuidedVerdict, p.Final, p.Verdict))
 	case r.Mode == engine.Unsafe && !failed:
 		fmt.Fprint(w, l.T("  as the catalog claims\n"))
 	case r.Mode == engine.Unsafe:

@@ -452,7 +452,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			open.watch = []string{opening.File}
 		}
 		if tracePath != "" && opening != nil {
-			err = usageError("--trace opens the trace's own scenario; leave out %s", opening.ID)
+			err = usageError("--trace opens the trace's own scenario; leave out %s", flags.Args()[0])
 			break
 		}
 		if scenariosDir != "" {

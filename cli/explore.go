@@ -59,19 +59,32 @@ func explore(ctx context.Context, c config, mode engine.Mode, open exploreOpen) 
 		started  *backends
 	)
 	catalog, first := withScenarios(scenarios.All(), open.more...), "lease-overrun"
+	var opening *engine.Scenario
 	switch {
 	case trace != nil:
-		// The trace's scenario, its schedule as the guided order.
-		first, catalog = trace.scenario.ID, withScenarios(catalog, trace.scenario)
+		// The trace's scenario, its schedule as the guided order, in the
+		// place of the scenario it is a run of.
+		first = trace.scenario.ID
+		i := slices.IndexFunc(catalog, func(c *engine.Scenario) bool { return c.ID == first })
+		if i >= 0 && trace.scenario.File == "" {
+			catalog[i] = trace.scenario
+		} else {
+			catalog = append(catalog, trace.scenario)
+		}
+		opening = trace.scenario
+	case open.scenario != nil && open.scenario.File == "":
+		first, opening = open.scenario.ID, open.scenario // the catalog's own
 	case open.scenario != nil:
-		first, catalog = open.scenario.ID, withScenarios(catalog, open.scenario)
+		catalog = withScenarios(catalog, open.scenario)
+		first, opening = open.scenario.ID, open.scenario
 	case len(open.more) > 0:
-		first = open.more[0].ID
+		first, opening = open.more[0].ID, open.more[0]
 	}
 	var program *tea.Program
 	model := tui.New(ctx, tui.Options{
 		Catalog:     catalog,
 		Scenario:    first,
+		Open:        opening,
 		Mode:        mode,
 		Starting:    starting,
 		AllowUnsafe: c.pgDSN == "" || c.allowUnsafe,

@@ -125,6 +125,9 @@ func runExport(ctx context.Context, c config, req exportRequest, ttlGiven bool, 
 	defer lab.Close(context.WithoutCancel(ctx))
 	session, err := export.Record(ctx, lab)
 	if err != nil {
+		if at := guidedMistake(req.scenario, req.mode, lab, errors.Unwrap(err)); at != nil && req.trace == nil {
+			return at
+		}
 		return fmt.Errorf("export: %w", err)
 	}
 	if req.trace != nil {

@@ -83,6 +83,7 @@ type matrixReport struct {
 // A guard no step of a scenario consults (SAFE's check says which it
 // asked) cannot change that scenario: its cell says so without a search.
 func runMatrix(ctx context.Context, c config, req matrixRequest, stdout, stderr io.Writer) error {
+	c.pgConnections = labConnections(req.scenarios)
 	return withLabPool(ctx, c, stderr, func(pool []*backends) error { return matrix(ctx, c, req, pool, stdout, stderr) })
 }
 

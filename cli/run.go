@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -153,6 +154,9 @@ func runOne(ctx context.Context, b *backends, s *engine.Scenario, mode engine.Mo
 	}
 	defer lab.Close(context.WithoutCancel(ctx))
 	if err := lab.RunGuided(ctx); err != nil {
+		if at := guidedMistake(s, mode, lab, err); at != nil {
+			return engine.Result{}, at
+		}
 		return engine.Result{}, fmt.Errorf("%s %s: %w", s.ID, mode, err)
 	}
 	result, err := lab.Result(ctx)
@@ -160,6 +164,25 @@ func runOne(ctx context.Context, b *backends, s *engine.Scenario, mode engine.Mo
 		return engine.Result{}, fmt.Errorf("%s %s: %w", s.ID, mode, err)
 	}
 	return result, nil
+}
+
+// guidedMistake is a guided order of a scenario file that could not be
+// followed, said at the entry's line (exit 2): a mistake in the file the
+// compiler could not see, an actor that needs more steps than it took, say.
+// A backend's failure is not one.
+func guidedMistake(s *engine.Scenario, mode engine.Mode, lab *engine.Lab, err error) error {
+	if s.GuidedAt == nil {
+		return nil
+	}
+	for _, mistake := range []error{engine.ErrPaused, engine.ErrProgramDone, engine.ErrUnknownActor, engine.ErrNoExpiry, engine.ErrClockBound} {
+		if errors.Is(err, mistake) {
+			done, _ := lab.GuidedProgress()
+			if at := s.GuidedAt[mode]; done < len(at) {
+				return usageError("%s: guided entry %d of %s (%s) cannot be taken: %v", at[done], done+1, mode, s.Guided(mode)[done], err)
+			}
+		}
+	}
+	return nil
 }
 
 // stdin is where --keep reads its Enter; tests give their own.

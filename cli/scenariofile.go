@@ -93,18 +93,26 @@ func scenarioDir(dir string) ([]*engine.Scenario, error) {
 	return out, nil
 }
 
-// withScenarios is the catalog with more scenarios: one with a catalog id
-// takes its place (a file made with `scenario show` and changed), any
-// other comes after the catalog.
+// withScenarios is the catalog with more scenarios after it: files, each
+// an entry of its own even when it has a catalog id (a file made with
+// `scenario show` and changed) — the picker names its path. The same file
+// given twice (--scenarios and the command line) is one entry.
 func withScenarios(catalog []*engine.Scenario, more ...*engine.Scenario) []*engine.Scenario {
 	for _, s := range more {
-		if i := slices.IndexFunc(catalog, func(c *engine.Scenario) bool { return c.ID == s.ID }); i >= 0 {
+		if i := slices.IndexFunc(catalog, func(c *engine.Scenario) bool { return c.File != "" && sameFile(c.File, s.File) }); i >= 0 {
 			catalog[i] = s
 		} else {
 			catalog = append(catalog, s)
 		}
 	}
 	return catalog
+}
+
+// sameFile: two paths of one file.
+func sameFile(a, b string) bool {
+	ia, err1 := os.Stat(a)
+	ib, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(ia, ib)
 }
 
 // runScenarioCommand is `fencelab scenario show|check|steps`.
@@ -132,7 +140,7 @@ func runScenarioCommand(rest []string, stdout io.Writer, l lang.Lang) error {
 			if err != nil {
 				return err
 			}
-			fmt.Fprint(stdout, l.T("%s: %s, %d actors, guided %d steps in SAFE and %d in UNSAFE; %s\n", path, s.ID,
+			fmt.Fprint(stdout, l.T("%s: %s · actors: %d · guided entries: %d in SAFE, %d in UNSAFE · %s\n", path, s.ID,
 				len(s.Actors(engine.Safe)), len(s.Guided(engine.Safe)), len(s.Guided(engine.Unsafe)), predicts(s, l)))
 		}
 		return nil

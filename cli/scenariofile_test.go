@@ -80,7 +80,7 @@ verdict = "STALE_WRITE"
 
 	code, stdout, stderr = call(t, "scenario", "check", file)
 	require.Equal(t, 0, code, stderr)
-	require.Contains(t, stdout, "late-tenant, 2 actors")
+	require.Contains(t, stdout, "late-tenant · actors: 2 · guided entries: 3 in SAFE, 3 in UNSAFE · predicts SAFE STALE_MEMBERSHIP, UNSAFE STALE_WRITE")
 }
 
 // Every mistake in a file is its one line and exit 2, before any backend
@@ -162,4 +162,19 @@ func TestTheExplorerOpensAScenario(t *testing.T) {
 	code, _, stderr = call(t, "lease-overrun", "stale-read")
 	require.Equal(t, exitUsage, code)
 	requireOneLine(t, stderr, "the explorer opens one scenario")
+}
+
+// A guided order the compiler cannot see is wrong (an actor whose steps
+// can wait, stepped once too often) is said at the entry's line, exit 2.
+func TestAGuidedOrderThatCannotBeFollowedIsSaidAtItsLine(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile("../scenarios/testdata/three-workers.toml")
+	require.NoError(t, err)
+	file := filepath.Join(dir, "g.toml")
+	require.NoError(t, os.WriteFile(file, []byte(strings.Replace(string(src), `"resume A", "A"]`, `"resume A", "A", "A"]`, 1)), 0o644))
+	for _, args := range [][]string{{"run", file}, {"export", file, "--to", "md"}} {
+		code, _, stderr := call(t, args...)
+		require.Equal(t, exitUsage, code, stderr)
+		requireOneLine(t, stderr, file+":23: guided entry 14 of SAFE (step A) cannot be taken: A has finished its program")
+	}
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -35,6 +36,17 @@ func watchScenario(ctx context.Context, path string, reload func(tui.ReloadMsg))
 		w.Close()
 		return nil, usageError("--watch %s: %v", path, unwrapPathError(err))
 	}
+	// A symbolic link is saved through its target: its directory too.
+	names := []string{abs}
+	if target, err := filepath.EvalSymlinks(abs); err == nil && target != abs {
+		names = append(names, target)
+		if filepath.Dir(target) != filepath.Dir(abs) {
+			if err := w.Add(filepath.Dir(target)); err != nil {
+				w.Close()
+				return nil, usageError("--watch %s: %v", path, unwrapPathError(err))
+			}
+		}
+	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -47,7 +59,7 @@ func watchScenario(ctx context.Context, path string, reload func(tui.ReloadMsg))
 				if !ok {
 					return
 				}
-				if filepath.Clean(e.Name) == abs && e.Op&(fsnotify.Write|fsnotify.Create|fsnotify.Rename) != 0 {
+				if slices.Contains(names, filepath.Clean(e.Name)) && e.Op&(fsnotify.Write|fsnotify.Create|fsnotify.Rename) != 0 {
 					timer = time.After(settle)
 				}
 			case _, ok := <-w.Errors:

@@ -93,6 +93,10 @@ type Scenario struct {
 	// LeaseTTL is the scenario's own lease TTL; 0: the lab's (--lease-ttl
 	// or the default). A --lease-ttl given on the command line wins.
 	LeaseTTL time.Duration
+	// GuidedAt is where each guided entry is written, per mode
+	// ("mine.toml:6"), so a guided order that cannot be followed is said
+	// at its line.
+	GuidedAt map[Mode][]string
 }
 
 // InCatalog reports whether the scenario is one of the catalog's own,

@@ -76,6 +76,9 @@ func Markdown(w io.Writer, s Session) error {
 	case s.Explored:
 		p.T("# in the explorer, w writes this run as a trace; then:\n")
 		p.T("fencelab replay TRACE.json   # headless: runs it again and compares\n")
+	case s.TracePath == "" && s.Scenario.File != "":
+		p.T("fencelab run %s --mode %s   # headless: this timeline and result\n", redact.Shell(s.Scenario.File), mode)
+		p.T("fencelab %s --mode %s   # the explorer; n steps the guided order\n", redact.Shell(s.Scenario.File), mode)
 	case s.TracePath == "":
 		p.T("fencelab run %s --mode %s   # headless: this timeline and result\n", s.Scenario.ID, mode)
 		p.T("fencelab --mode %s                 # the explorer; s picks %s, n steps the guided order\n", mode, s.Scenario.ID)
@@ -104,15 +107,23 @@ func (p *printer) printf(format string, args ...any) {
 }
 
 // cell makes text safe inside a Markdown table cell: one line, pipes
-// escaped.
+// escaped, and no HTML (a scenario file's title is anybody's text, and a
+// page that renders HTML must show it, not run it).
 func cell(text string) string {
+	return htmlEscaper.Replace(oneLine(text))
+}
+
+var htmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+
+func oneLine(text string) string {
 	text = strings.Join(strings.Fields(text), " ")
 	return strings.ReplaceAll(text, "|", `\|`)
 }
 
-// code is a cell's text as inline code (a guard, an event code).
+// code is a cell's text as inline code (a guard, an event code), where
+// Markdown shows < and > as they are.
 func code(text string) string {
-	text = cell(text)
+	text = oneLine(text)
 	if text == "" {
 		return ""
 	}

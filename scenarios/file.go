@@ -30,9 +30,13 @@ var FileLimits = untrusted.Limits{MaxBytes: 256 << 10, MaxDepth: 8, Syntax: untr
 // column of its own, and check explores every order of their steps.
 const (
 	MaxGuided  = 500
-	MaxActors  = 12
+	MaxActors  = 9 // the explorer's keys 1–9 step them
 	maxProgram = 50
 )
+
+// MinLeaseTTL is the shortest lease a file may give: one a real Redis keeps
+// as well as the embedded one (--lease-ttl goes lower on the embedded).
+const MinLeaseTTL = 500 * time.Millisecond
 
 // FileError is a mistake in a scenario file, said as one line a person can
 // act on: the file, the line, what is wrong.
@@ -96,7 +100,7 @@ func Parse(name string, src []byte) (*engine.Scenario, error) {
 		}
 		return nil, &FileError{File: name, Line: line, What: lang.P("not TOML: %s", what)}
 	}
-	f := &file{name: name, at: locate(src)}
+	f := &file{name: name, at: locate(src), guidedAt: map[engine.Mode][]string{}}
 	s, err := f.scenario(doc)
 	if err != nil {
 		return nil, err
@@ -109,6 +113,8 @@ func Parse(name string, src []byte) (*engine.Scenario, error) {
 type file struct {
 	name string
 	at   lines
+	// guidedAt is where each guided entry is, per mode.
+	guidedAt map[engine.Mode][]string
 }
 
 // wrong is a mistake at path (a key or an element of the file).
@@ -167,11 +173,22 @@ func (t *table) done(known ...string) error {
 	return t.f.wrong(t.key(k), "unknown key %q (known here: %s)", untrusted.Line(k), strings.Join(known, ", "))
 }
 
+// missing is a required key that is not there: a key of the table that is
+// a misspelling of it is named at its line, else the table.
+func (t *table) missing(k string) error {
+	for other := range t.m {
+		if !t.used[other] && other != k && nearest(other, []string{k}) == k {
+			return t.f.wrong(t.key(other), "unknown key %q (did you mean %s?)", untrusted.Line(other), k)
+		}
+	}
+	return t.f.wrong(t.path, "%s is missing", k)
+}
+
 func (t *table) str(k string, required bool) (string, error) {
 	v, ok := t.get(k)
 	if !ok {
 		if required {
-			return "", t.f.wrong(t.path, "%s is missing", k)
+			return "", t.missing(k)
 		}
 		return "", nil
 	}
@@ -292,6 +309,9 @@ func (f *file) scenario(doc map[string]any) (*engine.Scenario, error) {
 		return nil, err
 	}
 	if _, ok := top.m["expected"]; !ok {
+		if err := top.missing("expected"); !strings.HasSuffix(err.Error(), "is missing") {
+			return nil, err
+		}
 		return nil, f.wrong("", "expected is missing: the value a correct run ends with")
 	}
 	if s.Expected, err = top.integer("expected", 0, -1<<53, 1<<53); err != nil {
@@ -301,8 +321,8 @@ func (f *file) scenario(doc map[string]any) (*engine.Scenario, error) {
 		return nil, err
 	} else if ttl != "" {
 		d, perr := time.ParseDuration(ttl)
-		if perr != nil || d <= 0 || d > engine.MaxLeaseTTL {
-			return nil, f.wrong("lease-ttl", "lease-ttl %q: want a duration above 0 and at most %s, like 30s", ttl, engine.MaxLeaseTTL)
+		if perr != nil || d < MinLeaseTTL || d > engine.MaxLeaseTTL {
+			return nil, f.wrong("lease-ttl", "lease-ttl %q: want a duration from %s to %s, like 30s", ttl, MinLeaseTTL, engine.MaxLeaseTTL)
 		}
 		s.LeaseTTL = d
 	}
@@ -343,6 +363,7 @@ func (f *file) scenario(doc map[string]any) (*engine.Scenario, error) {
 		return nil, err
 	}
 	s.Guided = func(mode engine.Mode) []engine.Action { return slices.Clone(guided[mode]) }
+	s.GuidedAt = f.guidedAt
 	if err := f.predictions(top, s); err != nil {
 		return nil, err
 	}
@@ -356,6 +377,13 @@ func (f *file) hoistGuided(doc map[string]any) error {
 	actors, ok := doc["actor"].([]map[string]any)
 	if !ok || len(actors) == 0 {
 		return nil
+	}
+	for i, a := range actors[:len(actors)-1] {
+		for _, k := range []string{"guided", "narration"} {
+			if _, ok := a[k]; ok {
+				return f.wrong("actor."+strconv.Itoa(i)+"."+k, "%s is read here as a key of the [[actor]] above it: write it above the first [[actor]]", k)
+			}
+		}
 	}
 	last := actors[len(actors)-1]
 	from := "actor." + strconv.Itoa(len(actors)-1)

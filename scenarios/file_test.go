@@ -72,6 +72,12 @@ func TestFileMistakesAreOneLineWithTheirLine(t *testing.T) {
 		{"no program", `program = ["acquire-leader", "acquire-lease", "write-summary"]` + "\n\n[predict", "\n[predict",
 			`f.toml:13: actor B has no program for SAFE`},
 		{"an operator past its program", `guided = ["A"`, `guided = ["restart-redis", "A"`, `f.toml:6: guided entry 1 "restart-redis": no operator's next step in SAFE is restart-redis`},
+		{"a misspelt required key", "expected = 42\n", "expectd = 42\n", `f.toml:5: unknown key "expectd" (did you mean expected?)`},
+		{"a misspelt required actor key", `job = "daily-summary"` + "\nprogram", `jbo = "daily-summary"` + "\nprogram", `f.toml:10: unknown key "jbo" (did you mean job?)`},
+		{"a lease too short for a real Redis", "expected = 42\n", "expected = 42\nlease-ttl = \"1ns\"\n", `f.toml:6: lease-ttl "1ns": want a duration from 500ms to 24h0m0s`},
+		{"guided inside an actor", "\n[[actor]]\nname = \"B\"", "\nguided = [\"A\"]\n[[actor]]\nname = \"B\"", `f.toml:13: guided is read here as a key of the [[actor]] above it: write it above the first [[actor]]`},
+		{"narration of a per-mode order", `guided = ["A", "A", "pause A"`, `unsafe.guided = ["A"]` + "\n" + `narration.1 = "x"` + "\n" + `safe.guided = ["A", "A", "pause A"`,
+			`f.toml:7: [narration] numbers the entries of guided, and there is none: write [safe.narration] for safe.guided`},
 		{"narration of no entry", "[predict.safe]", "[narration]\n10 = \"nothing\"\n\n[predict.safe]", `f.toml:19: narration "10": want the number of a guided entry, 1 to 9`},
 	}
 	for _, c := range cases {

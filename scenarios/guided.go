@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -47,9 +48,14 @@ func (f *file) guidedOrders(top *table, actors []*fileActor) (map[engine.Mode][]
 			if err != nil {
 				return nil, err
 			}
-			if has {
+			switch {
+			case has && bothNarration != nil && !hasBoth:
+				return nil, f.wrong("narration", "[narration] numbers the entries of guided, and there is none: write [%s.narration] for %s.guided", modeKey(mode), modeKey(mode))
+			case has:
+				// The top [narration] numbers the top guided order's
+				// entries, not this one's.
 				list, path, given, narration = l, mt.key("guided"), true, n
-			} else if hasNarration {
+			case hasNarration:
 				narration = n
 			}
 			if err := mt.done("guided", "narration"); err != nil {
@@ -75,6 +81,10 @@ func (f *file) guidedOrders(top *table, actors []*fileActor) (map[engine.Mode][]
 			}
 		}
 		out[mode] = actions
+		f.guidedAt[mode] = nil
+		for i := range actions {
+			f.guidedAt[mode] = append(f.guidedAt[mode], fmt.Sprintf("%s:%d", f.name, f.at.lineOf(path+"."+strconv.Itoa(i))))
+		}
 	}
 	return out, nil
 }
@@ -84,7 +94,7 @@ func (f *file) guidedOrders(top *table, actors []*fileActor) (map[engine.Mode][]
 // is refused here, not halfway through a talk.
 func (f *file) guided(path string, list []any, mode engine.Mode, actors []*fileActor) ([]engine.Action, error) {
 	paused := map[string]bool{}
-	taken := map[string]int{} // steps an operator took so far
+	taken := map[string]int{} // steps taken so far by an actor that never waits
 	var out []engine.Action
 	for i, v := range list {
 		at := path + "." + strconv.Itoa(i)
@@ -174,10 +184,12 @@ func (f *file) guided(path string, list []any, mode engine.Mode, actors []*fileA
 			if len(a.steps[mode]) == 0 {
 				return nil, f.wrong(at, "guided entry %d steps %s, which has no step in %s", i+1, a.name, mode)
 			}
-			if a.kind == kindOperator && action.Kind == engine.StepActor {
-				// An operator's steps always end: each entry is its next step.
+			if !a.waits[mode] && action.Kind == engine.StepActor {
+				// An actor none of whose steps can wait takes each step
+				// once: each entry is its next step (or fewer, for one
+				// that finishes early).
 				if taken[a.name] >= len(a.steps[mode]) {
-					return nil, f.wrong(at, "guided entry %d steps %s past its program: it has %d steps in %s", i+1, a.name, len(a.steps[mode]), mode)
+					return nil, f.wrong(at, "guided entry %d steps %s past the end of its program (steps in %s: %d)", i+1, a.name, mode, len(a.steps[mode]))
 				}
 				taken[a.name]++
 			}
@@ -197,7 +209,7 @@ func (f *file) guided(path string, list []any, mode engine.Mode, actors []*fileA
 func (f *file) operatorStep(at string, i int, entry string, mode engine.Mode, actors []*fileActor, taken map[string]int) (*fileActor, error) {
 	if _, isStep := stepNamed(entry); isStep {
 		for _, a := range actors {
-			if a.kind == kindOperator && taken[a.name] < len(a.steps[mode]) && a.steps[mode][taken[a.name]] == entry {
+			if a.kind == kindOperator && !a.waits[mode] && taken[a.name] < len(a.steps[mode]) && a.steps[mode][taken[a.name]] == entry {
 				return a, nil
 			}
 		}

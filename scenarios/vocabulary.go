@@ -48,7 +48,12 @@ type StepDef struct {
 	Name string
 	Kind string // the actor kind that takes it
 	// What says what the step does, for the README's table and errors.
-	What   string
+	What string
+	// Waits: the step can leave its actor on it, to take it again (a
+	// contended lease, nothing to claim yet). An actor whose program has
+	// no such step takes each step once, so the guided order can be
+	// checked against its length before anything runs.
+	Waits  bool
 	params []param
 	build  func(c *stepContext) (engine.Step, error)
 }
@@ -120,11 +125,11 @@ func (c *stepContext) actorArg(name string) string {
 
 var vocabulary = []StepDef{
 	// Workers of the first seed.
-	{Name: "acquire-leader", Kind: kindWorker, What: "take the job's leader lease (wait while another worker holds it)",
+	{Name: "acquire-leader", Waits: true, Kind: kindWorker, What: "take the job's leader lease (wait while another worker holds it)",
 		build: func(c *stepContext) (engine.Step, error) { return c.actor.worker.acquireLeader(), nil }},
 	{Name: "release-leader", Kind: kindWorker, What: "give the leader lease back",
 		build: func(c *stepContext) (engine.Step, error) { return c.actor.worker.releaseLeader(), nil }},
-	{Name: "acquire-lease", Kind: kindWorker, What: "take the resource lease and a fencing token (wait while contended)",
+	{Name: "acquire-lease", Waits: true, Kind: kindWorker, What: "take the resource lease and a fencing token (wait while contended)",
 		build: func(c *stepContext) (engine.Step, error) { return c.actor.worker.acquireLease(), nil }},
 	{Name: "renew", Kind: kindWorker, What: "renew the resource lease; a lease no longer its own stops the worker",
 		build: func(c *stepContext) (engine.Step, error) { return c.actor.worker.renewLease(), nil }},
@@ -194,7 +199,7 @@ var vocabulary = []StepDef{
 		}},
 
 	// The outbox worker.
-	{Name: "claim", Kind: kindOutbox, What: "claim the oldest due outbox row and commit the claim",
+	{Name: "claim", Waits: true, Kind: kindOutbox, What: "claim the oldest due outbox row and commit the claim",
 		build: func(c *stepContext) (engine.Step, error) { return claimOutbox(), nil }},
 	{Name: "call-provider", Kind: kindOutbox, What: "send the claimed effect to the provider under its OperationId",
 		build: func(c *stepContext) (engine.Step, error) { return callProvider(), nil }},
@@ -228,7 +233,7 @@ var vocabulary = []StepDef{
 			call := c.actor.request.setRunning()
 			return engine.Step{Name: "SET running key", Run: call.Run, Touches: call.Touches}, nil
 		}},
-	{Name: "process-items", Kind: kindJobWorker, What: "process the request's job and leave its results in Redis",
+	{Name: "process-items", Waits: true, Kind: kindJobWorker, What: "process the request's job and leave its results in Redis",
 		build: func(c *stepContext) (engine.Step, error) { return c.actor.jobWorker.process(), nil }},
 	{Name: "mark-success", Kind: kindJobWorker, What: "mark the job SUCCESS with the Lua transition",
 		build: func(c *stepContext) (engine.Step, error) { return c.actor.jobWorker.markSuccess(), nil }},
@@ -238,12 +243,12 @@ var vocabulary = []StepDef{
 		}},
 	{Name: "set-success", Kind: kindJobWorker, What: "HSET status SUCCESS, whatever the status was",
 		build: func(c *stepContext) (engine.Step, error) { return c.actor.jobWorker.setSuccessNaive(), nil }},
-	{Name: "poll-deadline", Kind: kindPoller, What: "read the job; fail it with the Lua transition past its absolute deadline",
+	{Name: "poll-deadline", Waits: true, Kind: kindPoller, What: "read the job; fail it with the Lua transition past its absolute deadline",
 		build: func(c *stepContext) (engine.Step, error) {
 			p := c.actor.poller
 			return engine.Step{Name: "poll status (deadline)", Calls: []engine.Call{p.pollDeadline(), p.failAtDeadline()}}, nil
 		}},
-	{Name: "poll-heartbeat", Kind: kindPoller, What: "read the job; HSET FAILED after 10 minutes without a heartbeat",
+	{Name: "poll-heartbeat", Waits: true, Kind: kindPoller, What: "read the job; HSET FAILED after 10 minutes without a heartbeat",
 		build: func(c *stepContext) (engine.Step, error) {
 			p := c.actor.poller
 			return engine.Step{Name: "poll status (heartbeat)", Calls: []engine.Call{p.pollHeartbeat(), p.failNaive()}}, nil
@@ -272,6 +277,8 @@ type fileActor struct {
 	// spec and steps are its program per mode, and the steps' names.
 	spec  map[engine.Mode]engine.ActorSpec
 	steps map[engine.Mode][]string
+	// waits: some step of its program in the mode can wait.
+	waits map[engine.Mode]bool
 }
 
 // The keys of an actor, beside name, kind, program, safe and unsafe.
@@ -305,7 +312,7 @@ func (f *file) actors(top *table, s *engine.Scenario) ([]*fileActor, error) {
 			return nil, err
 		}
 		tables[i] = t
-		a := &fileActor{path: t.path, spec: map[engine.Mode]engine.ActorSpec{}, steps: map[engine.Mode][]string{}}
+		a := &fileActor{path: t.path, spec: map[engine.Mode]engine.ActorSpec{}, steps: map[engine.Mode][]string{}, waits: map[engine.Mode]bool{}}
 		if a.name, err = t.str("name", true); err != nil {
 			return nil, err
 		}
@@ -532,6 +539,7 @@ func (f *file) programs(t *table, a *fileActor, actors []*fileActor, seed engine
 			}
 			program = append(program, step)
 			a.steps[mode] = append(a.steps[mode], def.Name)
+			a.waits[mode] = a.waits[mode] || def.Waits
 		}
 		a.spec[mode] = engine.ActorSpec{Program: program}
 	}

@@ -23,7 +23,10 @@ import (
 type Options struct {
 	Catalog  []*engine.Scenario
 	Scenario string // id to open; empty: the first of the catalog
-	Mode     engine.Mode
+	// Open, when set, is the entry of Catalog to open: a file whose id is
+	// also the catalog's is an entry of its own.
+	Open *engine.Scenario
+	Mode engine.Mode
 	// Starting says what Start waits for, e.g. "starting PostgreSQL 15…".
 	Starting string
 	// Start brings the backends up. It runs in a tea.Cmd, after the first
@@ -135,6 +138,9 @@ type Model struct {
 	// pendingReload is a new version of the scenario file that came while
 	// an action ran; it is put in place when the action ends.
 	pendingReload *ReloadMsg
+	// watchErr is why the watched file's last save does not compile, kept
+	// in the status line until a save that does.
+	watchErr string
 }
 
 // New makes the explorer's model.
@@ -159,9 +165,12 @@ func New(ctx context.Context, opts Options) *Model {
 	m.panes = newPanes(&m.workers)
 	m.scenario = opts.Catalog[0]
 	for _, s := range opts.Catalog {
-		if s.ID == opts.Scenario {
+		if s.ID == opts.Scenario && m.scenario.ID != opts.Scenario {
 			m.scenario = s
 		}
+	}
+	if opts.Open != nil {
+		m.scenario = opts.Open
 	}
 	if opts.Talk != nil && len(opts.Talk.Scenes) > 0 {
 		m.talk = &talkState{Talk: *opts.Talk, cardFor: -1}
@@ -323,6 +332,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.setStatus(m.styles.T("autoplay stopped: that step left the guided order"), true)
 		} else {
 			m.status = ""
+			if m.watchErr != "" {
+				m.setStatus(m.watchErr, false)
+			}
 		}
 		if m.pendingReload != nil {
 			return m, m.afterBusy()

@@ -15,10 +15,17 @@ type scenarioItem struct {
 	lang lang.Lang
 }
 
-func (i scenarioItem) Title() string       { return i.s.ID + " — " + i.lang.T(i.s.Title) }
+// Title names a scenario file's path too: a file may share its id with
+// the catalog's scenario it was made from.
+func (i scenarioItem) Title() string {
+	if i.s.File != "" {
+		return i.s.ID + " — " + i.lang.T(i.s.Title) + " (" + i.s.File + ")"
+	}
+	return i.s.ID + " — " + i.lang.T(i.s.Title)
+}
 func (i scenarioItem) Description() string { return i.lang.T(i.s.Story) }
 func (i scenarioItem) FilterValue() string {
-	return i.s.ID + " " + i.s.Title + " " + i.lang.T(i.s.Title)
+	return i.s.ID + " " + i.s.Title + " " + i.lang.T(i.s.Title) + " " + i.s.File
 }
 
 func newPicker(catalog []*engine.Scenario, l lang.Lang) list.Model {

@@ -30,9 +30,12 @@ type reloadedMsg struct {
 
 func (m *Model) reload(msg ReloadMsg) tea.Cmd {
 	if msg.Err != nil {
-		m.setStatus(said(m.styles, msg.Err), false)
+		// Said until a good save: the screen runs the last good version.
+		m.watchErr = m.styles.T("%s — the last good version runs", said(m.styles, msg.Err))
+		m.setStatus(m.watchErr, false)
 		return nil
 	}
+	m.watchErr = ""
 	s := msg.Scenario
 	for i, c := range m.opts.Catalog {
 		if c.File == msg.File {
@@ -92,6 +95,8 @@ func (m *Model) reloaded(msg reloadedMsg) {
 			m.scenario.File, msg.replayed, msg.total, said(m.styles, msg.err)), false)
 	case msg.err != nil:
 		m.setStatus(m.styles.T("%s reloaded, but: %s", m.scenario.File, said(m.styles, msg.err)), false)
+	case msg.replayed == 1:
+		m.setStatus(m.styles.T("%s reloaded; its one action replayed", m.scenario.File), true)
 	default:
 		m.setStatus(m.styles.T("%s reloaded; %d actions replayed", m.scenario.File, msg.replayed), true)
 	}
