@@ -2,7 +2,7 @@ package tui_test
 
 import (
 	"context"
-		"os"
+	"os"
 	"strings"
 	"testing"
 	"time"
