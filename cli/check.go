@@ -36,7 +36,7 @@ type checkRequest struct {
 // each has a miniredis and a database of its own on the ephemeral cluster.
 // The work is mostly PostgreSQL's, so a few more labs than cores keep the
 // server busy while the labs wait on it.
-func checkLabs() int { return min(8, runtime.NumCPU()+2) }
+var checkLabs = func() int { return min(8, runtime.NumCPU()+2) }
 
 // runCheck explores every schedule of each scenario in each mode and says,
 // per scenario × mode, what it found; counterexamples are written as

@@ -178,3 +178,33 @@ func TestAGuidedOrderThatCannotBeFollowedIsSaidAtItsLine(t *testing.T) {
 		requireOneLine(t, stderr, file+":23: guided entry 14 of SAFE (step A) cannot be taken: A has finished its program")
 	}
 }
+
+// A file with the most actors a file may have is checked on as many labs
+// as usual: the server is started with the connections they need. And
+// check holds SAFE's guided order to the file's prediction.
+func TestCheckOfAFileWithNineActors(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("format = \"fencelab-scenario/1\"\nid = \"nine\"\ntitle = \"Nine\"\nstory = \"nine writers\"\nexpected = 49\nguided = [")
+	for _, n := range "ABCDEFGHI" {
+		b.WriteString(`"` + string(n) + `", "` + string(n) + `", "expire", `)
+	}
+	b.WriteString("]\n")
+	for _, n := range "ABCDEFGHI" {
+		b.WriteString("\n[[actor]]\nname = \"" + string(n) + "\"\njob = \"j" + string(n) + "\"\nprogram = [\"acquire-lease\", \"write-summary\"]\n")
+	}
+	b.WriteString("\n[predict.safe]\nfinal = 49\nfence = 49\nverdict = \"MATCH\"\n")
+	file := filepath.Join(dir, "nine.toml")
+	require.NoError(t, os.WriteFile(file, []byte(b.String()), 0o644))
+	labs := checkLabs
+	checkLabs = func() int { return 8 } // as on an eight-core machine: 80 connections
+	defer func() { checkLabs = labs }()
+	code, stdout, stderr := call(t, "check", file, "--max-schedules", "40", "--allow-bounded", "--out", dir)
+	require.Equal(t, 0, code, stderr+stdout)
+
+	wrong := strings.Replace(b.String(), "final = 49", "final = 48", 1)
+	require.NoError(t, os.WriteFile(file, []byte(wrong), 0o644))
+	code, stdout, stderr = call(t, "check", file, "--max-schedules", "40", "--allow-bounded", "--out", dir)
+	require.Equal(t, exitUnexpected, code, stderr+stdout)
+	require.Contains(t, stdout, "NOT as its file predicts: the guided order ended 49 MATCH, predicted 48 MATCH")
+}

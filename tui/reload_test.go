@@ -81,3 +81,31 @@ func waitForAll(t *testing.T, tm *teatest.TestModel, texts ...string) {
 		return true
 	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
 }
+
+// A file with a catalog id is an entry of its own in the picker, named by
+// its path.
+func TestThePickerNamesAFileByItsPath(t *testing.T) {
+	s, err := scenarios.Parse("mine.toml", mustRead(t, "../scenarios/testdata/three-workers.toml"))
+	require.NoError(t, err)
+	s.File = "mine.toml"
+	redis, db := storetest.Embedded(t), storetest.Database(t)
+	m := tui.New(context.Background(), tui.Options{
+		Catalog: append(scenarios.All(), s), Scenario: "lease-overrun", Mode: engine.Safe, AllowUnsafe: true, Lang: lang.En,
+		Start: func(context.Context) (engine.Backends, error) {
+			return engine.Backends{Coordination: redis, Database: db, Provider: provider.New(), LeaseTTL: 30 * time.Second}, nil
+		},
+	})
+	t.Cleanup(m.Close)
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 60))
+	waitFor(t, tm, "lease-overrun in SAFE mode, from its seeded state")
+	press(tm, "s")
+	waitFor(t, tm, "three-workers — Three workers, one pause (mine.toml)")
+	press(tm, "q")
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return b
+}
