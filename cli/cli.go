@@ -245,7 +245,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// --without, for the commands that take it (the others refuse it below,
 	// as they refuse any flag that means nothing to them): every one given
 	// counts, "--without fence --without owner" as "--without fence,owner".
-	if flags.Changed("without") && slices.Contains([]string{"", "run", "check", "stress", "export", "replay"}, name) {
+	if flags.Changed("without") && slices.Contains([]string{"", "run", "check", "stress", "export", "replay", "diff"}, name) {
 		var err error
 		if c.without, err = engine.ParseGuards(strings.Join(withoutArgs, ",")); err != nil {
 			return report(ctx, stderr, usageError("--without: %v", err), c)
@@ -433,6 +433,14 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			break
 		}
 		err = runRace(ctx, c, n, free, stdout, stderr)
+	case "diff":
+		if err = only("diff", "mode", "without", "json", "to"); err != nil {
+			break
+		}
+		var req diffRequest
+		if req, err = parseDiffRequest(rest, mode, flags.Changed("mode"), c.without, asJSON, exportTo); err == nil {
+			err = runDiff(ctx, c, req, stdout, stderr)
+		}
 	case "scenario":
 		if err = only("scenario"); err != nil {
 			break

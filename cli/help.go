@@ -70,6 +70,14 @@ const usageCommands = `  fencelab [--mode unsafe] [flags]        the explorer (l
         -o FILE                           (default: standard output; a tape of an ID also
                                           writes the trace it plays beside it)
         --size 100x30                     the terminal of a cast, tape, GIF or SVG
+  fencelab diff ID|FILE|TRACE [flags]     one schedule in SAFE beside UNSAFE (or beside
+                                          SAFE --without G), aligned by action: where
+                                          they part, the guard that decided it (found by
+                                          running SAFE without each guard), both results
+        --mode safe|unsafe                whose guided order (default safe)
+        --without GUARD[,GUARD…]          SAFE beside SAFE without those guards
+        --to md                           a Markdown page with a two-column table
+        --json                            the two runs as one JSON object
   fencelab talk SCRIPT                    play a talk script (TOML): its scenes in order,
                                           space/./→/PgDn on, ←/PgUp back, b blanks the
                                           screen; captions show large (talks/fencing.toml)
@@ -131,7 +139,7 @@ signal N (130 Ctrl-C, 143 SIGTERM)
 `
 
 // commands are the commands usage has a section for.
-var commands = []string{"list", "run", "check", "guards", "matrix", "replay", "export", "talk", "scenario", "race", "stress", "version"}
+var commands = []string{"list", "run", "check", "guards", "matrix", "replay", "export", "diff", "talk", "scenario", "race", "stress", "version"}
 
 // usage is the whole help in language l.
 func usage(l lang.Lang) string { return l.T(usageHead) + l.T(usageCommands) + l.T(usageFlags) }

@@ -1,0 +1,319 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/term"
+
+	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/lang"
+	"github.com/fencelab/fencelab/untrusted"
+)
+
+// diffRequest is a parsed `fencelab diff`.
+type diffRequest struct {
+	scenario *engine.Scenario
+	schedule []engine.Action
+	// from says whose schedule it is: "the guided order of SAFE", a trace.
+	from  lang.Phrase
+	sides [2]engine.DiffSpec
+	json  bool
+	md    bool
+}
+
+// parseDiffRequest reads `diff ID|FILE|TRACE [--mode M] [--without G]`:
+// one schedule — an id's or a file's guided order in mode M (default
+// safe), or a trace's — run in SAFE and in UNSAFE, or with --without in
+// SAFE and in SAFE without those guards.
+func parseDiffRequest(rest []string, mode string, modeGiven bool, without engine.GuardSet, asJSON bool, format string) (diffRequest, error) {
+	req := diffRequest{json: asJSON}
+	switch format {
+	case "":
+	case "md":
+		req.md = true
+	default:
+		return req, usageError("diff --to %q: want md (or leave it out for the terminal)", format)
+	}
+	if asJSON && req.md {
+		return req, usageError("diff prints JSON or Markdown, not both")
+	}
+	if len(rest) != 1 {
+		return req, usageError("diff takes one scenario id, scenario file or trace, got %d arguments", len(rest))
+	}
+	req.sides = [2]engine.DiffSpec{{Mode: engine.Safe}, {Mode: engine.Unsafe}}
+	if without != 0 {
+		req.sides[1] = engine.DiffSpec{Mode: engine.Safe, Without: without}
+	}
+	arg := rest[0]
+	if strings.HasSuffix(strings.ToLower(arg), ".json") {
+		if modeGiven {
+			return req, usageError("a trace is diffed on its own schedule; leave out --mode")
+		}
+		t, err := loadTrace(arg)
+		if err != nil {
+			return req, err
+		}
+		req.scenario, req.schedule = t.scenario, t.scenario.Guided(t.mode)
+		req.from = lang.P("the schedule of the trace %s (%s)", arg, t.mode)
+		return req, nil
+	}
+	s, err := scenarioArg(arg)
+	if err != nil {
+		return req, err
+	}
+	m, err := engine.ParseMode(mode)
+	if err != nil {
+		return req, usageError("--mode %q: diff follows the guided order of safe or unsafe", mode)
+	}
+	req.scenario, req.schedule = s, s.Guided(m)
+	req.from = lang.P("the guided order of %s", m)
+	return req, nil
+}
+
+// runDiff runs the schedule on each side and prints them beside each other.
+func runDiff(ctx context.Context, c config, req diffRequest, stdout, stderr io.Writer) (err error) {
+	b, err := startBackends(ctx, c, func(waiting string) { fmt.Fprintf(stderr, "fencelab: %s\n", waiting) })
+	if err != nil {
+		return err
+	}
+	defer func() { warnLeftovers(stderr, b.stop(), err) }()
+	d, err := engine.RunDiff(ctx, b.Backends, req.scenario, req.schedule, req.sides)
+	if err != nil {
+		return err
+	}
+	switch {
+	case req.json:
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(jsonDiffOf(d))
+	case req.md:
+		printDiffMarkdown(stdout, d, req.from, c.lang)
+	default:
+		printDiff(stdout, d, req.from, c.lang)
+	}
+	return nil
+}
+
+// sideLabel is a side's mode as the header says it: "SAFE −fence".
+func sideLabel(s engine.DiffSide) string { return engine.ModeLabel(s.Mode, s.Without) }
+
+// diffWidth is the width a diff is printed in: the terminal's, else
+// $COLUMNS, else 160 (a file or a pipe); each side gets half of what the
+// action column leaves.
+func diffWidth(w io.Writer) int {
+	if c, ok := w.(*checkedWriter); ok {
+		w = c.w
+	}
+	if f, ok := w.(*os.File); ok && term.IsTerminal(f.Fd()) {
+		if width, _, err := term.GetSize(f.Fd()); err == nil && width >= 80 {
+			return width
+		}
+		return 80
+	}
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n >= 80 && n <= 1000 {
+		return n
+	}
+	return 160
+}
+
+// printDiff prints the two runs side by side, an action a block, the
+// first divergence marked with the guard that decided it, then each
+// side's result and rows.
+func printDiff(w io.Writer, d engine.Diff, from lang.Phrase, l lang.Lang) {
+	left, right := d.Sides[0], d.Sides[1]
+	column := (diffWidth(w) - 32) / 2
+	fmt.Fprint(w, l.T("%s: %s beside %s, the same %d actions (%s)\n\n", d.Scenario.ID, sideLabel(left), sideLabel(right),
+		len(d.Schedule), from.In(l)))
+	fmt.Fprintf(w, "%-29s %s │ %s\n", "", pad(sideLabel(left), column), sideLabel(right))
+	for k, a := range d.Schedule {
+		mark := "  "
+		if k == d.Diverged {
+			mark = "▶ "
+		}
+		lines := max(len(eventsAt(left, k)), len(eventsAt(right, k)), 1)
+		for i := 0; i < lines; i++ {
+			head := ""
+			if i == 0 {
+				head = fmt.Sprintf("%s%3d  %-22s", mark, k+1, ansi.Truncate(untrusted.Line(a.Words().In(l)), 22, "…"))
+			}
+			fmt.Fprintf(w, "%-29s %s │ %s\n", head, pad(eventLine(left, k, i, column, l), column), eventLine(right, k, i, column, l))
+		}
+		if k == d.Diverged {
+			fmt.Fprintf(w, "       %s\n", divergence(d, l))
+		}
+	}
+	if d.Diverged < 0 {
+		fmt.Fprint(w, l.T("\n  the two runs never part: every action did the same on both sides\n"))
+	}
+	fmt.Fprintln(w)
+	for _, s := range d.Sides {
+		r := s.Result
+		fmt.Fprint(w, l.T("%-14s final %d · last accepted fence %s · verdict %s\n", sideLabel(s), r.Final, engine.FenceIn(r.LastAcceptedFence, l), r.Verdict))
+		for _, e := range r.Executions {
+			fmt.Fprintf(w, "%-14s   %s\n", "", executionLine(e, l))
+		}
+	}
+}
+
+// divergence says where the runs part and why.
+func divergence(d engine.Diff, l lang.Lang) string {
+	if d.DecidedOK {
+		for _, s := range d.Sides {
+			for _, e := range eventsAt(s, d.Diverged) {
+				if e.Refusal != "" && e.Guard != "" {
+					return l.T("first divergence: the %s guard decided it — %s", d.Decided, untrusted.Line(e.GuardSaid()))
+				}
+			}
+		}
+		return l.T("first divergence: the %s guard decided it — %s", d.Decided, d.Decided.What().In(l))
+	}
+	return l.T("first divergence: no single guard decides it — the two modes run different code here")
+}
+
+func eventsAt(s engine.DiffSide, k int) []engine.Event {
+	if k < len(s.Steps) {
+		return s.Steps[k]
+	}
+	return nil
+}
+
+// eventLine is a side's i-th event of action k, in one line: who, what,
+// how it ended, the detail as far as it fits.
+func eventLine(s engine.DiffSide, k, i, width int, l lang.Lang) string {
+	events := eventsAt(s, k)
+	switch {
+	case i < len(events):
+		e := events[i]
+		return ansi.Truncate(untrusted.Line(fmt.Sprintf("%s %s %s", e.Code, e.State, e.Said())), width, "…")
+	case i == 0 && k == s.Stopped:
+		return ansi.Truncate(l.T("not taken: %s", said(s.Why, l)), width, "…")
+	case i == 0 && s.Stopped >= 0 && k > s.Stopped:
+		return "—"
+	case i == 0:
+		return l.T("(nothing happened)")
+	}
+	return ""
+}
+
+// said is an error in a language, in one line.
+func said(err error, l lang.Lang) string {
+	if s, ok := err.(interface{ In(lang.Lang) string }); ok {
+		return engine.OneLine(fmt.Errorf("%s", s.In(l)))
+	}
+	return engine.OneLine(err)
+}
+
+func pad(s string, width int) string {
+	if n := ansi.StringWidth(s); n < width {
+		return s + strings.Repeat(" ", width-n)
+	}
+	return s
+}
+
+func executionLine(e engine.Execution, l lang.Lang) string {
+	line := fmt.Sprintf("%s %s %s", e.Owner, engine.FenceIn(e.FencingToken, l), e.State)
+	if e.Rejection != "" {
+		line += " " + e.Rejection
+	}
+	return untrusted.Line(line)
+}
+
+// printDiffMarkdown is the diff as a page: a two-column table, an action
+// a row, the divergence in bold with its guard, and both results.
+func printDiffMarkdown(w io.Writer, d engine.Diff, from lang.Phrase, l lang.Lang) {
+	left, right := d.Sides[0], d.Sides[1]
+	fmt.Fprintf(w, "# %s · %s | %s\n\n", d.Scenario.ID, sideLabel(left), sideLabel(right))
+	fmt.Fprint(w, l.T("The same %d actions on both sides: %s.\n\n", len(d.Schedule), mdCell(from.In(l))))
+	fmt.Fprintf(w, "| # | %s | %s | %s |\n|---:|---|---|---|\n", mdCell(l.T("action")), sideLabel(left), sideLabel(right))
+	for k, a := range d.Schedule {
+		cells := [2]string{}
+		for i, s := range d.Sides {
+			var parts []string
+			for j := range max(len(eventsAt(s, k)), 1) {
+				if line := eventLine(s, k, j, 1000, l); line != "" {
+					parts = append(parts, mdCell(line))
+				}
+			}
+			cells[i] = strings.Join(parts, "<br>")
+		}
+		n, action := fmt.Sprint(k+1), mdCell(a.Words().In(l))
+		if k == d.Diverged {
+			n, action = "**"+n+"**", "**"+action+"** — "+mdCell(divergence(d, l))
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", n, action, cells[0], cells[1])
+	}
+	fmt.Fprint(w, l.T("\n| | final | last accepted fence | verdict |\n|---|---:|---:|---|\n"))
+	for _, s := range d.Sides {
+		r := s.Result
+		fmt.Fprintf(w, "| %s | %d | %s | **%s** |\n", sideLabel(s), r.Final, engine.FenceIn(r.LastAcceptedFence, l), r.Verdict)
+	}
+}
+
+// mdCell is text safe in a Markdown table cell: one line, no pipe, no HTML.
+func mdCell(text string) string {
+	text = strings.Join(strings.Fields(text), " ")
+	return strings.NewReplacer("|", `\|`, "&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(text)
+}
+
+// The JSON of `diff --json`.
+type jsonDiff struct {
+	Scenario  string         `json:"scenario"`
+	Sides     [2]jsonDiffRun `json:"sides"`
+	Actions   []jsonDiffStep `json:"actions"`
+	Diverged  *int           `json:"divergedAt"` // 1-based; null: never
+	DecidedBy string         `json:"decidedBy,omitempty"`
+}
+
+type jsonDiffRun struct {
+	Mode      string   `json:"mode"`
+	Without   []string `json:"without,omitempty"`
+	StoppedAt *int     `json:"stoppedAt,omitempty"` // 1-based
+	Why       string   `json:"why,omitempty"`
+	Final     int64    `json:"final"`
+	Fence     *int64   `json:"lastAcceptedFence"`
+	Verdict   string   `json:"verdict"`
+}
+
+type jsonDiffStep struct {
+	Action string         `json:"action"`
+	Events [2][]jsonEvent `json:"events"`
+}
+
+func jsonDiffOf(d engine.Diff) jsonDiff {
+	j := jsonDiff{Scenario: d.Scenario.ID, Actions: []jsonDiffStep{}}
+	if d.Diverged >= 0 {
+		n := d.Diverged + 1
+		j.Diverged = &n
+	}
+	if d.DecidedOK {
+		j.DecidedBy = d.Decided.String()
+	}
+	for i, s := range d.Sides {
+		run := jsonDiffRun{Mode: strings.ToLower(s.Mode.String()), Without: s.Without.Names(), Final: s.Result.Final,
+			Fence: optional(s.Result.LastAcceptedFence), Verdict: s.Result.Verdict}
+		if s.Stopped >= 0 {
+			n := s.Stopped + 1
+			run.StoppedAt, run.Why = &n, engine.OneLine(s.Why)
+		}
+		j.Sides[i] = run
+	}
+	for k, a := range d.Schedule {
+		step := jsonDiffStep{Action: a.String()}
+		for i, s := range d.Sides {
+			step.Events[i] = []jsonEvent{}
+			for _, e := range eventsAt(s, k) {
+				step.Events[i] = append(step.Events[i], jsonEvent{Sequence: e.Sequence, Actor: e.Actor, Layer: string(e.Layer),
+					Code: e.Code, State: e.State, Detail: e.Detail, Guard: e.Guard})
+			}
+		}
+		j.Actions = append(j.Actions, step)
+	}
+	return j
+}
