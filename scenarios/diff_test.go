@@ -26,7 +26,7 @@ func TestDiffFindsTheGuardThatDecided(t *testing.T) {
 	}{
 		{"lease-overrun", engine.DiffSpec{Mode: engine.Unsafe}, 8, engine.GuardFence}, // A's write
 		{"lease-overrun", engine.DiffSpec{Mode: engine.Safe, Without: engine.Guards(engine.GuardFence)}, 8, engine.GuardFence},
-		{"stale-read", engine.DiffSpec{Mode: engine.Unsafe}, 8, engine.GuardReadInTx},   // B's write
+		{"stale-read", engine.DiffSpec{Mode: engine.Unsafe}, 8, engine.GuardReadInTx},  // B's write
 		{"counter-loss", engine.DiffSpec{Mode: engine.Unsafe}, 6, engine.GuardHistory}, // C's acquire
 	}
 	for _, c := range cases {
