@@ -138,7 +138,7 @@ watch = true
 
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "three.toml"), []byte(strings.Replace(string(src), "expected = 43", "expected = x", 1)), 0o644))
 	_, err = loadTalk(script, "en")
-	require.ErrorContains(t, err, filepath.Join(dir, "three.toml")+":5: not TOML")
+	require.ErrorContains(t, err, script+":3: scene 1: "+filepath.Join(dir, "three.toml")+":5: not TOML")
 
 	require.NoError(t, os.WriteFile(script, []byte("title = \"t\"\n[[scene]]\nscenario = \"lease-overrun\"\nwatch = true\n"), 0o644))
 	_, err = loadTalk(script, "en")

@@ -154,8 +154,13 @@ func parseScene(raw map[string]any, language string, i int, at locator, dir stri
 			path = filepath.Join(dir, path)
 		}
 		var err error
-		if s, err = loadScenarioFile(path); err != nil {
-			return tui.TalkScene{}, err
+		if s, err = scenarios.Load(path); err != nil {
+			// The script's line, then the file's.
+			var fe *scenarios.FileError
+			if errors.As(err, &fe) {
+				return tui.TalkScene{}, fail("scenario", "%v", fe)
+			}
+			return tui.TalkScene{}, fail("scenario", "scenario %s: %v", path, unwrapPathError(err))
 		}
 		ok = true
 	}
