@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/export"
 	"github.com/fencelab/fencelab/lang"
 	"github.com/fencelab/fencelab/untrusted"
 )
@@ -254,6 +255,22 @@ func printDiffMarkdown(w io.Writer, d engine.Diff, from lang.Phrase, l lang.Lang
 		r := s.Result
 		fmt.Fprintf(w, "| %s | %d | %s | **%s** |\n", sideLabel(s), r.Final, engine.FenceIn(r.LastAcceptedFence, l), r.Verdict)
 	}
+	// Each side as a sequence diagram, which GitHub draws.
+	for _, s := range d.Sides {
+		fmt.Fprintf(w, "\n## %s\n\n```mermaid\n", sideLabel(s))
+		export.Mermaid(w, sessionOf(d, s, l))
+		fmt.Fprint(w, "```\n")
+	}
+}
+
+// sessionOf is one side of a diff as the exports take a run.
+func sessionOf(d engine.Diff, s engine.DiffSide, l lang.Lang) export.Session {
+	session := export.Session{Scenario: d.Scenario, Mode: s.Mode, Without: s.Without, Lang: l,
+		Steps: []export.Step{{Snapshot: s.Snapshots[0]}}}
+	for k := range s.Steps {
+		session.Steps = append(session.Steps, export.Step{Action: d.Schedule[k], Events: s.Steps[k], Snapshot: s.Snapshots[k+1]})
+	}
+	return session
 }
 
 // mdCell is text safe in a Markdown table cell: one line, no pipe, no HTML.

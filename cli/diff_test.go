@@ -32,6 +32,8 @@ func TestDiffOfLeaseOverrun(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	require.Contains(t, stdout, "| # | action | SAFE | UNSAFE |")
 	require.Contains(t, stdout, "| **9** | **step A** — first divergence: the fence guard decided it — incoming 41 &gt; last accepted 42 → false |")
+	require.Equal(t, 2, strings.Count(stdout, "```mermaid\nsequenceDiagram\n"), "each side's diagram")
+	require.Contains(t, stdout, "title lease-overrun · UNSAFE · STALE_OVERWRITE")
 
 	code, stdout, stderr = call(t, "diff", "lease-overrun", "--without", "fence", "--json")
 	require.Equal(t, 0, code, stderr)

@@ -76,7 +76,8 @@ const usageCommands = `  fencelab [--mode unsafe] [flags]        the explorer (l
                                           running SAFE without each guard), both results
         --mode safe|unsafe                whose guided order (default safe)
         --without GUARD[,GUARD…]          SAFE beside SAFE without those guards
-        --to md                           a Markdown page with a two-column table
+        --to md                           a Markdown page: a two-column table, and each
+                                          side as a Mermaid sequence diagram
         --json                            the two runs as one JSON object
   fencelab talk SCRIPT                    play a talk script (TOML): its scenes in order,
                                           space/./→/PgDn on, ←/PgUp back, b blanks the

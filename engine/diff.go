@@ -41,6 +41,9 @@ type DiffSide struct {
 	Result  Result
 	// Consulted are the guards the run asked about.
 	Consulted GuardSet
+	// Snapshots are the backends as read before the first action and
+	// after each one taken, for the exports.
+	Snapshots []Snapshot
 }
 
 // DiffSpec is a side to run: a mode and the guards removed from SAFE.
@@ -111,6 +114,11 @@ func play(ctx context.Context, b Backends, s *Scenario, spec DiffSpec, schedule 
 		return side, err
 	}
 	defer lab.Close(context.WithoutCancel(ctx))
+	first, err := lab.Snapshot(ctx)
+	if err != nil {
+		return side, err
+	}
+	side.Snapshots = append(side.Snapshots, first)
 	for k, a := range schedule {
 		before := len(lab.Events())
 		if err := lab.Do(ctx, a); err != nil {
@@ -122,6 +130,11 @@ func play(ctx context.Context, b Backends, s *Scenario, spec DiffSpec, schedule 
 			break
 		}
 		side.Steps = append(side.Steps, slices.Clone(lab.Events()[before:]))
+		snap, err := lab.Snapshot(ctx)
+		if err != nil {
+			return side, err
+		}
+		side.Snapshots = append(side.Snapshots, snap)
 	}
 	side.Consulted = lab.Consulted()
 	if side.Result, err = lab.Result(ctx); err != nil {
