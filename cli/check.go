@@ -238,26 +238,39 @@ func labBackends(ctx context.Context, b *backends, c config) ([]*backends, error
 		return pool, nil
 	}
 	for i := 1; i < checkLabs(); i++ {
-		extra := &backends{}
-		extra.Provider = provider.New()
-		extra.LeaseTTL = b.LeaseTTL
-		redis, err := startRedis(ctx, c)
+		extra, err := moreBackends(ctx, b, c, fmt.Sprintf("fencelab_check_%d", i))
+		if extra != nil {
+			pool = append(pool, extra)
+		}
 		if err != nil {
 			return pool, err
 		}
-		extra.redis, extra.Coordination = redis, redis
-		pool = append(pool, extra)
-		name := fmt.Sprintf("fencelab_check_%d", i)
-		if err := b.cluster.CreateDatabase(ctx, name, ""); err != nil && !alreadyExists(err) {
-			return pool, unreachable(err)
-		}
-		extra.database, err = pgledger.Open(ctx, b.cluster.DSN(name), pgledger.Options{Describe: name, Dial: b.cluster.Dial})
-		if err != nil {
-			return pool, classify(ctx, err)
-		}
-		extra.Database = extra.database
 	}
 	return pool, nil
+}
+
+// moreBackends are backends of their own beside b's, for a lab that runs
+// at the same time as b's: a Redis (the embedded one's own, or a namespace
+// of the real one) and a database of the ephemeral cluster, named name. A
+// partial start is returned with its error, for the caller to stop.
+func moreBackends(ctx context.Context, b *backends, c config, name string) (*backends, error) {
+	extra := &backends{}
+	extra.Provider = provider.New()
+	extra.LeaseTTL, extra.LeaseTTLGiven, extra.Lang = b.LeaseTTL, b.LeaseTTLGiven, b.Lang
+	redis, err := startRedis(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	extra.redis, extra.Coordination = redis, redis
+	if err := b.cluster.CreateDatabase(ctx, name, ""); err != nil && !alreadyExists(err) {
+		return extra, unreachable(err)
+	}
+	extra.database, err = pgledger.Open(ctx, b.cluster.DSN(name), pgledger.Options{Describe: name, Dial: b.cluster.Dial})
+	if err != nil {
+		return extra, classify(ctx, err)
+	}
+	extra.Database = extra.database
+	return extra, nil
 }
 
 // alreadyExists: a database of an earlier check is there; it is reused

@@ -57,6 +57,7 @@ func explore(ctx context.Context, c config, mode engine.Mode, open exploreOpen) 
 		quitting bool
 		inFlight sync.WaitGroup
 		started  *backends
+		others   []*backends // the split screen's
 	)
 	catalog, first := withScenarios(scenarios.All(), open.more...), "lease-overrun"
 	var opening *engine.Scenario
@@ -80,6 +81,32 @@ func explore(ctx context.Context, c config, mode engine.Mode, open exploreOpen) 
 	case len(open.more) > 0:
 		first, opening = open.more[0].ID, open.more[0]
 	}
+	// The split screen's other side runs on backends of its own, beside
+	// fencelab's own: not on a user's server.
+	var startOther func(ctx context.Context) (engine.Backends, error)
+	if c.pgDSN == "" {
+		startOther = func(ctx context.Context) (engine.Backends, error) {
+			mu.Lock()
+			if quitting || started == nil {
+				mu.Unlock()
+				return engine.Backends{}, context.Canceled
+			}
+			b := started
+			inFlight.Add(1)
+			mu.Unlock()
+			defer inFlight.Done()
+			extra, err := moreBackends(ctx, b, c, "fencelab_split")
+			if extra != nil {
+				mu.Lock()
+				others = append(others, extra)
+				mu.Unlock()
+			}
+			if err != nil {
+				return engine.Backends{}, err
+			}
+			return extra.Backends, nil
+		}
+	}
 	var program *tea.Program
 	model := tui.New(ctx, tui.Options{
 		Catalog:     catalog,
@@ -91,6 +118,7 @@ func explore(ctx context.Context, c config, mode engine.Mode, open exploreOpen) 
 		SaveTrace:   saveExplorerTrace,
 		Export:      exportFromExplorer,
 		Talk:        talk,
+		StartOther:  startOther,
 		Lang:        c.lang,
 		Start: func(ctx context.Context) (engine.Backends, error) {
 			mu.Lock()
@@ -142,6 +170,9 @@ func explore(ctx context.Context, c config, mode engine.Mode, open exploreOpen) 
 	cancel()
 	inFlight.Wait()
 	model.Close()
+	for _, extra := range others {
+		extra.stop()
+	}
 	if started != nil {
 		started.stop()
 	}

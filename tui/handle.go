@@ -71,6 +71,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	switch {
 	case key.Matches(msg, m.keys.Help):
 		m.showHelp, m.helpScroll = true, 0
+	case key.Matches(msg, m.keys.Split):
+		return m, m.toggleSplit()
 	case key.Matches(msg, m.keys.Next):
 		return m, m.next()
 	case key.Matches(msg, m.keys.Step):

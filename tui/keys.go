@@ -29,6 +29,7 @@ type keyMap struct {
 	Play   key.Binding
 	Pace   key.Binding
 	Guards key.Binding
+	Split  key.Binding
 	Help   key.Binding
 	Quit   key.Binding
 }
@@ -56,6 +57,7 @@ func newKeyMap(l lang.Lang) keyMap {
 		Play:   key.NewBinding(key.WithKeys("a"), key.WithHelp("a", l.T("autoplay the guided order on/off"))),
 		Pace:   key.NewBinding(key.WithKeys("<", ">"), key.WithHelp("</>", l.T("autoplay slower/faster"))),
 		Guards: key.NewBinding(key.WithKeys("g"), key.WithHelp("g", l.T("SAFE's guards: take one out, and the run so far replays without it"))),
+		Split:  key.NewBinding(key.WithKeys("v"), key.WithHelp("v", l.T("split screen: the other mode beside this one, the same actions"))),
 		Help:   key.NewBinding(key.WithKeys("?"), key.WithHelp("?", l.T("help"))),
 		Quit:   key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", l.T("quit"))),
 	}
@@ -70,7 +72,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Next, k.Step, k.Select, k.Pause},
 		{k.Expire, k.Second, k.Reset, k.Undo},
-		{k.Mode, k.Guards, k.Picker, k.DSN, k.Focus, k.Scroll, k.Travel, k.Open},
+		{k.Mode, k.Guards, k.Split, k.Picker, k.DSN, k.Focus, k.Scroll, k.Travel, k.Open},
 		{k.Play, k.Pace, k.Save, k.Export, k.Help, k.Quit},
 	}
 }

@@ -49,6 +49,9 @@ type Options struct {
 	// Talk, when set, plays a talk script: its scenes in order, its
 	// captions large (Catalog still feeds the picker).
 	Talk *Talk
+	// StartOther brings up backends of their own for the split screen's
+	// other mode (v); nil: no split screen (a user's own server).
+	StartOther func(ctx context.Context) (engine.Backends, error)
 }
 
 // notice is an operation's message for the status line that is not an
@@ -141,6 +144,10 @@ type Model struct {
 	// watchErr is why the watched file's last save does not compile, kept
 	// in the status line until a save that does.
 	watchErr string
+	// split is the split screen's other side (v), when it is open;
+	// otherBackends its backends, started once and kept for the next.
+	split         *splitSide
+	otherBackends *engine.Backends
 }
 
 // New makes the explorer's model.
@@ -185,7 +192,12 @@ func (m *Model) Err() error { return m.fatal }
 
 // Close stops the operation running on the lab, waits for it, and closes
 // the lab's connections.
-func (m *Model) Close() { m.owner.close() }
+func (m *Model) Close() {
+	m.owner.close()
+	if m.split != nil {
+		m.split.owner.close()
+	}
+}
 
 // SetSuspend sets Options.Suspend, for a caller that makes the program
 // after the model; before the program runs.
@@ -293,9 +305,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		if m.talk != nil {
 			m.setStatus(m.styles.T("scene %d/%d: %s in %s mode — space starts it", m.talk.scene+1, len(m.talk.Scenes), m.scenario.ID, label), true)
-			return m, tea.Batch(m.talkPending(), m.afterBusy())
+			return m, tea.Batch(m.talkPending(), m.afterBusy(), m.catchUp())
 		}
-		return m, m.afterBusy()
+		return m, tea.Batch(m.afterBusy(), m.catchUp())
 	case labFailedMsg:
 		m.busy = false
 		m.setStatus(m.styles.T("could not open the lab: %s", engine.OneLine(msg.err)), false)
@@ -337,25 +349,27 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 		}
 		if m.pendingReload != nil {
-			return m, m.afterBusy()
+			return m, tea.Batch(m.afterBusy(), m.catchUp())
 		}
 		if len(m.queue) > 0 {
 			next := m.queue[0]
 			m.queue = m.queue[1:]
-			return m, m.run(next)
+			return m, tea.Batch(m.run(next), m.catchUp())
 		}
 		if m.talk != nil {
-			return m, m.talkPending()
+			return m, tea.Batch(m.talkPending(), m.catchUp())
 		}
-		return m, nil
+		return m, m.catchUp()
 	case guardsMsg:
 		m.guardsDone(msg)
-		return m, m.afterBusy()
+		return m, tea.Batch(m.afterBusy(), m.catchUp())
 	case ReloadMsg:
 		return m, m.reload(msg)
 	case reloadedMsg:
 		m.reloaded(msg)
-		return m, m.afterBusy()
+		return m, tea.Batch(m.afterBusy(), m.catchUp())
+	case splitMsg:
+		return m, m.splitDone(msg)
 	case playMsg:
 		if !m.playing || !m.open {
 			return m, nil

@@ -116,6 +116,16 @@ func (o *labOwner) close() {
 	}
 }
 
+// schedule is the actions the lab has taken since its reset.
+func (o *labOwner) schedule() ([]engine.Action, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.closed || o.lab == nil {
+		return nil, errLabClosed
+	}
+	return o.lab.Schedule(), nil
+}
+
 // reload puts a new version of the lab's scenario in place of the old: it
 // opens s × mode (with the guards the old lab had removed) and takes again
 // the actions the old lab had taken, as far as the new version lets them.

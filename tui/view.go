@@ -62,6 +62,9 @@ func (m *Model) View() string {
 	if m.talk != nil && m.talk.card != "" {
 		return m.cardView()
 	}
+	if m.split != nil {
+		return m.splitView()
+	}
 	return m.labView()
 }
 

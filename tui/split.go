@@ -1,0 +1,235 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/lang"
+)
+
+// The split screen (v): the same scenario in the other mode beside the one
+// on screen, on backends of its own, taking the same actions in the same
+// order. After each action of the explorer the other side catches up with
+// the explorer's schedule; one it undid or reset is replayed. An action the
+// other mode's code cannot take (an actor that finished sooner) stops that
+// side there, and it says why.
+
+// splitSide is the other mode's lab and what it showed last.
+type splitSide struct {
+	owner    *labOwner
+	backends *engine.Backends
+	scenario *engine.Scenario
+	mode     engine.Mode
+	snap     *engine.Snapshot
+	timeline timeline
+	// stopped is why the side could not take the explorer's next action.
+	stopped string
+	// busy: a catch-up runs; again: another was asked for meanwhile.
+	busy, again bool
+}
+
+// splitMsg is a catch-up of the other side done.
+type splitMsg struct {
+	side     *splitSide
+	backends *engine.Backends
+	snap     engine.Snapshot
+	stopped  string
+	err      error
+}
+
+func otherMode(m engine.Mode) engine.Mode {
+	if m == engine.Safe {
+		return engine.Unsafe
+	}
+	return engine.Safe
+}
+
+// toggleSplit opens the split screen, or closes it.
+func (m *Model) toggleSplit() tea.Cmd {
+	if m.split != nil {
+		side := m.split
+		m.split = nil
+		m.setStatus(m.styles.T("split screen closed"), true)
+		return func() tea.Msg {
+			side.owner.close()
+			return nil
+		}
+	}
+	if m.opts.StartOther == nil {
+		m.setStatus(m.styles.T("the split screen needs backends of its own, which fencelab starts only for itself (not with --pg)"), false)
+		return nil
+	}
+	if !m.opts.AllowUnsafe && m.mode == engine.Safe {
+		m.setStatus(m.styles.T("the split screen shows UNSAFE beside SAFE: not on your own server without --allow-unsafe"), false)
+		return nil
+	}
+	m.split = &splitSide{owner: newLabOwner(m.ctx), backends: m.otherBackends}
+	m.setStatus(m.styles.T("split screen: %s beside %s, the same actions — v closes it", otherMode(m.mode), m.mode), true)
+	return m.catchUp()
+}
+
+// catchUp brings the other side to the explorer's schedule: the same
+// scenario in the other mode, the same actions.
+func (m *Model) catchUp() tea.Cmd {
+	side := m.split
+	if side == nil {
+		return nil
+	}
+	if side.busy {
+		side.again = true
+		return nil
+	}
+	side.busy = true
+	primary, s, mode, start, l := m.owner, m.scenario, otherMode(m.mode), m.opts.StartOther, m.styles.lang
+	reopen := side.snap == nil || side.scenario != s || side.mode != mode
+	side.scenario, side.mode = s, mode
+	backends := side.backends
+	return func() tea.Msg {
+		msg := splitMsg{side: side}
+		if backends == nil {
+			b, err := start(side.owner.ctx)
+			if err != nil {
+				msg.err = err
+				return msg
+			}
+			backends = &b
+		}
+		msg.backends = backends
+		schedule, err := primary.schedule()
+		if err != nil {
+			msg.err = err
+			return msg
+		}
+		if reopen {
+			if _, err := side.owner.open(*backends, s, mode); err != nil {
+				msg.err = err
+				return msg
+			}
+		}
+		var stopped error
+		snap, fresh, err := side.owner.do(func(ctx context.Context, lab *engine.Lab) error {
+			stopped = follow(ctx, lab, schedule)
+			return nil
+		})
+		if err == nil && !fresh {
+			err = errors.New("the other side's snapshot could not be read")
+		}
+		msg.snap, msg.err = snap, err
+		if stopped != nil {
+			msg.stopped = stopped.Error()
+			if said, ok := stopped.(interface{ In(lang.Lang) string }); ok {
+				msg.stopped = said.In(l)
+			}
+		}
+		return msg
+	}
+}
+
+// follow takes the actions of schedule the lab has not taken: the rest of
+// it when the lab's own schedule is a beginning of it, else all of it
+// again from the seed. It returns why it stopped short, if it did.
+func follow(ctx context.Context, lab *engine.Lab, schedule []engine.Action) error {
+	own := lab.Schedule()
+	if len(own) > len(schedule) || !sameActions(own, schedule[:len(own)]) {
+		if err := lab.Reset(ctx); err != nil {
+			return err
+		}
+		own = nil
+	}
+	for _, a := range schedule[len(own):] {
+		if err := lab.Do(ctx, a); err != nil {
+			return lang.Error("%s not taken: %w", a.Words(), err)
+		}
+	}
+	return nil
+}
+
+func sameActions(a, b []engine.Action) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Kind != b[i].Kind || a[i].Actor != b[i].Actor || a[i].By != b[i].By {
+			return false
+		}
+	}
+	return true
+}
+
+func (m *Model) splitDone(msg splitMsg) tea.Cmd {
+	side := msg.side
+	side.busy = false
+	if m.split != side {
+		return nil // closed meanwhile
+	}
+	if msg.backends != nil {
+		side.backends, m.otherBackends = msg.backends, msg.backends
+	}
+	if msg.err != nil {
+		m.split = nil
+		m.setStatus(m.styles.T("the split screen could not go on: %s", said(m.styles, msg.err)), false)
+		go side.owner.close()
+		return nil
+	}
+	side.snap, side.stopped = &msg.snap, msg.stopped
+	side.timeline.Follow()
+	if side.again {
+		side.again = false
+		return m.catchUp()
+	}
+	return nil
+}
+
+// splitView is the split screen: each side's header, result and
+// invariants, then its timeline; the status line and the keys below both.
+func (m *Model) splitView() string {
+	st, w := m.styles, m.width
+	half := (w - 2) / 2
+	footer := []string{m.statusLine(), m.help.ShortHelpView(m.keys.ShortHelp())}
+	if m.height < 30 {
+		footer = footer[1:]
+		if status := m.statusLine(); status != "" {
+			footer = []string{status + st.dim.Render(" · ? "+st.T("help"))}
+		}
+	}
+	room := m.height - len(footer)
+	left := m.sideColumn(m.viewed(), &m.timeline, "", half, room)
+	var right []string
+	if side := m.split; side.snap == nil {
+		right = []string{st.dim.Render(st.T("opening %s in %s mode beside it…", m.scenario.ID, otherMode(m.mode)))}
+	} else {
+		right = m.sideColumn(*side.snap, &side.timeline, side.stopped, w-half-3, room)
+	}
+	for i := range right {
+		right[i] = " " + right[i] // sideBySide's rule has no room after it
+	}
+	lines := append(sideBySide(left, right, half, room), footer...)
+	return strings.Join(fit(lines, w), "\n")
+}
+
+// sideColumn is one side of the split screen at a width.
+func (m *Model) sideColumn(s engine.Snapshot, tl *timeline, stopped string, width, height int) []string {
+	st := m.styles
+	mode := st.safe.Render(" " + engine.ModeLabel(s.Mode, s.Result.Without) + " ")
+	if s.Mode == engine.Unsafe {
+		mode = st.unsafe.Render(" UNSAFE ")
+	}
+	lines := []string{
+		ansi.Truncate(mode+" "+st.title.Render(s.Scenario.ID)+"  "+st.T("clock %s", engine.FormatClock(s.Clock)), width, "…"),
+		ansi.Truncate(st.dim.Render(st.T("actions %d · guided %d/%d", s.Actions, s.GuidedDone, s.GuidedTotal)), width, "…"),
+	}
+	if stopped != "" {
+		lines = append(lines, ansi.Truncate(st.rejected.Render(stopped), width, "…"))
+	}
+	lines = append(lines, resultLines(st, s, width, 2)...)
+	lines = append(lines, invariantBar(st, s, width), st.dim.Render(strings.Repeat("─", width)))
+	if rest := height - len(lines); rest > 0 {
+		lines = append(lines, tl.View(st, s, width, rest, "")...)
+	}
+	return fit(lines, width)
+}

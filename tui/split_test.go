@@ -1,0 +1,66 @@
+package tui_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/lang"
+	"github.com/fencelab/fencelab/scenarios"
+	"github.com/fencelab/fencelab/store/provider"
+	"github.com/fencelab/fencelab/store/storetest"
+	"github.com/fencelab/fencelab/tui"
+)
+
+// v splits the screen: UNSAFE beside SAFE, on backends of its own, taking
+// the same actions; both step together to the end of the story, and an
+// undo takes the other side back too. At 160×48 and at 100×30.
+func TestTheSplitScreenStepsBothModesTogether(t *testing.T) {
+	for _, size := range [][2]int{{160, 48}, {100, 30}} {
+		t.Run(strings.Join([]string{itoa(size[0]), itoa(size[1])}, "x"), func(t *testing.T) {
+			// Two sets, made here: the explorer's and the other side's.
+			sets := []engine.Backends{
+				{Coordination: storetest.Embedded(t), Database: storetest.Database(t), Provider: provider.New(), LeaseTTL: 30 * time.Second},
+				{Coordination: storetest.Embedded(t), Database: storetest.Database(t), Provider: provider.New(), LeaseTTL: 30 * time.Second},
+			}
+			m := tui.New(context.Background(), tui.Options{
+				Catalog: scenarios.All(), Scenario: "lease-overrun", Mode: engine.Safe, AllowUnsafe: true, Lang: lang.En,
+				Start:      func(context.Context) (engine.Backends, error) { return sets[0], nil },
+				StartOther: func(context.Context) (engine.Backends, error) { return sets[1], nil },
+			})
+			t.Cleanup(m.Close)
+			tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(size[0], size[1]))
+			waitFor(t, tm, "lease-overrun in SAFE mode, from its seeded state")
+			press(tm, "v")
+			waitFor(t, tm, "split screen: UNSAFE beside SAFE, the same actions — v closes it")
+			press(tm, "nnnnnnnnn")
+			bothAt(t, tm, 9)
+			press(tm, "u")
+			bothAt(t, tm, 8)
+			press(tm, "q")
+			final := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).View()
+			require.Equal(t, 2, strings.Count(final, "actions 8 · guided 8/9"), "both sides one action back:\n%s", final)
+			require.Contains(t, final, " SAFE ")
+			require.Contains(t, final, " UNSAFE ")
+		})
+	}
+}
+
+// bothAt waits for a frame whose split line says both sides took n actions.
+func bothAt(t *testing.T, tm *teatest.TestModel, n int) {
+	t.Helper()
+	want := "actions " + itoa(n) + " · guided " + itoa(n) + "/9"
+	teatest.WaitFor(t, tm.Output(), func(out []byte) bool {
+		for _, line := range strings.Split(string(out), "\n") {
+			if strings.Count(line, want) == 2 {
+				return true
+			}
+		}
+		return false
+	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
+}
