@@ -129,10 +129,12 @@ func TestATalkSceneOfAScenarioFile(t *testing.T) {
 [[scene]]
 scenario = "three.toml"
 watch = true
+split = true
 `), 0o644))
 	talk, err := loadTalk(script, "en")
 	require.NoError(t, err)
 	require.True(t, talk.Scenes[0].Watch)
+	require.True(t, talk.Scenes[0].Split)
 	require.Equal(t, "three-workers", talk.Scenes[0].Scenario.ID)
 	require.Equal(t, filepath.Join(dir, "three.toml"), talk.Scenes[0].Scenario.File)
 

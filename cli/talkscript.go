@@ -140,9 +140,9 @@ func parseScene(raw map[string]any, language string, i int, at locator, dir stri
 	}
 	for key := range raw {
 		switch key {
-		case "scenario", "mode", "schedule", "caption", "step", "watch":
+		case "scenario", "mode", "schedule", "caption", "step", "watch", "split":
 		default:
-			return tui.TalkScene{}, fail(key, "unknown key %q (a scene has scenario, mode, schedule, caption, watch and [[scene.step]]s)", key)
+			return tui.TalkScene{}, fail(key, "unknown key %q (a scene has scenario, mode, schedule, caption, watch, split and [[scene.step]]s)", key)
 		}
 	}
 	id, _ := raw["scenario"].(string)
@@ -238,6 +238,13 @@ func parseScene(raw map[string]any, language string, i int, at locator, dir stri
 	scene := tui.TalkScene{Scenario: s.WithSchedule(mode, schedule, nil), Mode: mode, Steps: map[int]tui.TalkStep{}}
 	if watch {
 		scene.Scenario, scene.Watch = s, true
+	}
+	if split, given := raw["split"]; given {
+		b, isBool := split.(bool)
+		if !isBool {
+			return tui.TalkScene{}, fail("split", "split: want true or false")
+		}
+		scene.Split = b
 	}
 	var err error
 	if scene.Caption, err = textIn(raw["caption"], language); err != nil {

@@ -305,7 +305,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		if m.talk != nil {
 			m.setStatus(m.styles.T("scene %d/%d: %s in %s mode — space starts it", m.talk.scene+1, len(m.talk.Scenes), m.scenario.ID, label), true)
-			return m, tea.Batch(m.talkPending(), m.afterBusy(), m.catchUp())
+			var split tea.Cmd
+			if want := m.talk.current().Split; want != (m.split != nil) {
+				split = m.toggleSplit() // the scene says whether the other mode shows beside it
+				m.setStatus(m.styles.T("scene %d/%d: %s in %s mode — space starts it", m.talk.scene+1, len(m.talk.Scenes), m.scenario.ID, label), true)
+			}
+			return m, tea.Batch(m.talkPending(), m.afterBusy(), m.catchUp(), split)
 		}
 		return m, tea.Batch(m.afterBusy(), m.catchUp())
 	case labFailedMsg:

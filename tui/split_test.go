@@ -2,6 +2,7 @@ package tui_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -54,7 +55,7 @@ func TestTheSplitScreenStepsBothModesTogether(t *testing.T) {
 // bothAt waits for a frame whose split line says both sides took n actions.
 func bothAt(t *testing.T, tm *teatest.TestModel, n int) {
 	t.Helper()
-	want := "actions " + itoa(n) + " · guided " + itoa(n) + "/9"
+	want := fmt.Sprintf("actions %d · guided %d/9", n, n)
 	teatest.WaitFor(t, tm.Output(), func(out []byte) bool {
 		for _, line := range strings.Split(string(out), "\n") {
 			if strings.Count(line, want) == 2 {
@@ -63,4 +64,23 @@ func bothAt(t *testing.T, tm *teatest.TestModel, n int) {
 		}
 		return false
 	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
+}
+
+// A talk scene with split = true opens with the other mode beside it.
+func TestATalkSceneOpensSplit(t *testing.T) {
+	sets := []engine.Backends{
+		{Coordination: storetest.Embedded(t), Database: storetest.Database(t), Provider: provider.New(), LeaseTTL: 30 * time.Second},
+		{Coordination: storetest.Embedded(t), Database: storetest.Database(t), Provider: provider.New(), LeaseTTL: 30 * time.Second},
+	}
+	s, _ := scenarios.ByID("lease-overrun")
+	m := tui.New(context.Background(), tui.Options{
+		Catalog: scenarios.All(), Mode: engine.Safe, AllowUnsafe: true, Lang: lang.En,
+		Talk:       &tui.Talk{Title: "t", Scenes: []tui.TalkScene{{Scenario: s, Mode: engine.Safe, Split: true, Steps: map[int]tui.TalkStep{}}}},
+		Start:      func(context.Context) (engine.Backends, error) { return sets[0], nil },
+		StartOther: func(context.Context) (engine.Backends, error) { return sets[1], nil },
+	})
+	t.Cleanup(m.Close)
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(160, 48))
+	bothAt(t, tm, 0)
+	press(tm, "q")
 }

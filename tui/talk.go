@@ -33,6 +33,9 @@ type TalkScene struct {
 	// Watch: the scene's scenario file is reloaded when it is saved (a
 	// live-coding scene), as fencelab --watch does.
 	Watch bool
+	// Split: the scene opens with the split screen, the other mode beside
+	// it taking the same actions (v).
+	Split bool
 }
 
 // TalkStep is what the speaker says after an action: a caption, and a
