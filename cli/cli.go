@@ -438,9 +438,14 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			break
 		}
 		var req diffRequest
-		if req, err = parseDiffRequest(rest, mode, flags.Changed("mode"), c.without, asJSON, exportTo); err == nil {
-			err = runDiff(ctx, c, req, stdout, stderr)
+		if req, err = parseDiffRequest(rest, mode, flags.Changed("mode"), c.without, asJSON, exportTo); err != nil {
+			break
 		}
+		if req.sides[1].Mode == engine.Unsafe && c.pgDSN != "" && !c.allowUnsafe {
+			err = usageError("UNSAFE runs write naive code paths into --pg's server; pass --allow-unsafe to let them (nothing was written)")
+			break
+		}
+		err = runDiff(ctx, c, req, stdout, stderr)
 	case "scenario":
 		if err = only("scenario"); err != nil {
 			break

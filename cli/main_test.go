@@ -127,10 +127,12 @@ func schemaExists(t *testing.T, dsn string) bool {
 // nothing at all is written, not even the schema.
 func TestUnsafeOnUserServerNeedsPermission(t *testing.T) {
 	dsn := storetest.NewDatabaseDSN(t, false)
-	code, _, stderr := call(t, "run", "lease-overrun", "--mode", "both", "--pg", dsn)
-	require.Equal(t, 2, code)
-	requireOneLine(t, stderr, "--allow-unsafe")
-	require.False(t, schemaExists(t, dsn))
+	for _, args := range [][]string{{"run", "lease-overrun", "--mode", "both"}, {"diff", "lease-overrun"}} {
+		code, _, stderr := call(t, append(args, "--pg", dsn)...)
+		require.Equal(t, 2, code, "%v", args)
+		requireOneLine(t, stderr, "--allow-unsafe")
+		require.False(t, schemaExists(t, dsn))
+	}
 }
 
 // A schema named fencelab that fencelab did not create: refused, unchanged.
