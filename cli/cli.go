@@ -253,7 +253,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if c.without == 0 {
 			return report(ctx, stderr, usageError("--without names no guard (fencelab guards lists them)"), c)
 		}
-		if m, _ := engine.ParseMode(mode); flags.Changed("mode") && m == engine.Unsafe && strings.ToLower(mode) != "both" {
+		if m, _ := engine.ParseMode(mode); flags.Changed("mode") && m == engine.Unsafe && strings.ToLower(mode) != "both" && name != "diff" {
 			return report(ctx, stderr, usageError("--without removes guards from SAFE; UNSAFE is the naive code and has none"), c)
 		}
 	}

@@ -62,7 +62,15 @@ func parseDiffRequest(rest []string, mode string, modeGiven bool, without engine
 			return req, err
 		}
 		req.scenario, req.schedule = t.scenario, t.scenario.Guided(t.mode)
-		req.from = lang.P("the schedule of the trace %s (%s)", arg, t.mode)
+		req.from = lang.P("the schedule of the trace %s (%s)", arg, engine.ModeLabel(t.mode, t.without()))
+		// The trace's own run on one side: its mode, its guards removed.
+		req.sides[0] = engine.DiffSpec{Mode: t.mode, Without: t.without()}
+		switch {
+		case without != 0:
+			req.sides[1] = engine.DiffSpec{Mode: engine.Safe, Without: t.without() | without}
+		case t.mode == engine.Unsafe:
+			req.sides[1] = engine.DiffSpec{Mode: engine.Safe}
+		}
 		return req, nil
 	}
 	s, err := scenarioArg(arg)
@@ -118,8 +126,8 @@ func diffWidth(w io.Writer) int {
 		}
 		return 80
 	}
-	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n >= 80 && n <= 1000 {
-		return n
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 && n <= 1000 {
+		return max(n, 80)
 	}
 	return 160
 }
@@ -129,10 +137,12 @@ func diffWidth(w io.Writer) int {
 // side's result and rows.
 func printDiff(w io.Writer, d engine.Diff, from lang.Phrase, l lang.Lang) {
 	left, right := d.Sides[0], d.Sides[1]
-	column := (diffWidth(w) - 32) / 2
+	width := diffWidth(w)
+	// A row: the action (29 columns), a space, one side, " │ ", the other.
+	column := (width - 33) / 2
 	fmt.Fprint(w, l.T("%s: %s beside %s, the same %d actions (%s)\n\n", d.Scenario.ID, sideLabel(left), sideLabel(right),
 		len(d.Schedule), from.In(l)))
-	fmt.Fprintf(w, "%-29s %s │ %s\n", "", pad(sideLabel(left), column), sideLabel(right))
+	fmt.Fprintf(w, "%s %s │ %s\n", pad("", 29), pad(sideLabel(left), column), sideLabel(right))
 	for k, a := range d.Schedule {
 		mark := "  "
 		if k == d.Diverged {
@@ -142,25 +152,40 @@ func printDiff(w io.Writer, d engine.Diff, from lang.Phrase, l lang.Lang) {
 		for i := 0; i < lines; i++ {
 			head := ""
 			if i == 0 {
-				head = fmt.Sprintf("%s%3d  %-22s", mark, k+1, ansi.Truncate(untrusted.Line(a.Words().In(l)), 22, "…"))
+				head = fmt.Sprintf("%s%3d  %s", mark, k+1, pad(ansi.Truncate(untrusted.Line(a.Words().In(l)), 22, "…"), 22))
 			}
-			fmt.Fprintf(w, "%-29s %s │ %s\n", head, pad(eventLine(left, k, i, column, l), column), eventLine(right, k, i, column, l))
+			fmt.Fprintf(w, "%s %s │ %s\n", pad(head, 29), pad(eventLine(left, k, i, column, l), column), eventLine(right, k, i, column, l))
 		}
 		if k == d.Diverged {
-			fmt.Fprintf(w, "       %s\n", divergence(d, l))
+			fmt.Fprintf(w, "       %s\n", ansi.Truncate(divergence(d, l), width-7, "…"))
 		}
 	}
 	if d.Diverged < 0 {
 		fmt.Fprint(w, l.T("\n  the two runs never part: every action did the same on both sides\n"))
 	}
 	fmt.Fprintln(w)
+	label := max(ansi.StringWidth(sideLabel(left)), ansi.StringWidth(sideLabel(right)))
 	for _, s := range d.Sides {
-		r := s.Result
-		fmt.Fprint(w, l.T("%-14s final %d · last accepted fence %s · verdict %s\n", sideLabel(s), r.Final, engine.FenceIn(r.LastAcceptedFence, l), r.Verdict))
-		for _, e := range r.Executions {
-			fmt.Fprintf(w, "%-14s   %s\n", "", executionLine(e, l))
+		fmt.Fprintf(w, "%s  %s\n", pad(sideLabel(s), label), resultSaid(s, l))
+		for _, e := range s.Result.Executions {
+			fmt.Fprintf(w, "%s    %s\n", pad("", label), executionLine(e, l))
 		}
 	}
+}
+
+// resultSaid is a side's result as run says it, and where it stopped if it
+// could not take every action (its verdict is then of a run cut short).
+func resultSaid(s engine.DiffSide, l lang.Lang) string {
+	r := s.Result
+	what := ""
+	if r.MeasureLabel != "" {
+		what = l.T(r.MeasureLabel) + ": "
+	}
+	line := l.T("%sexpected %d · final %d · last accepted fence %s · verdict %s", what, r.Expected, r.Final, engine.FenceIn(r.LastAcceptedFence, l), r.Verdict)
+	if s.Stopped >= 0 {
+		line += l.T(" — stopped at action %d, the rest not taken", s.Stopped+1)
+	}
+	return line
 }
 
 // divergence says where the runs part and why.
@@ -253,7 +278,11 @@ func printDiffMarkdown(w io.Writer, d engine.Diff, from lang.Phrase, l lang.Lang
 	fmt.Fprint(w, l.T("\n| | final | last accepted fence | verdict |\n|---|---:|---:|---|\n"))
 	for _, s := range d.Sides {
 		r := s.Result
-		fmt.Fprintf(w, "| %s | %d | %s | **%s** |\n", sideLabel(s), r.Final, engine.FenceIn(r.LastAcceptedFence, l), r.Verdict)
+		verdict := "**" + r.Verdict + "**"
+		if s.Stopped >= 0 {
+			verdict += l.T(" — stopped at action %d, the rest not taken", s.Stopped+1)
+		}
+		fmt.Fprintf(w, "| %s | %d | %s | %s |\n", sideLabel(s), r.Final, engine.FenceIn(r.LastAcceptedFence, l), verdict)
 	}
 	// Each side as a sequence diagram, which GitHub draws.
 	for _, s := range d.Sides {

@@ -69,6 +69,12 @@ func loadTrace(path string) (loadedTrace, error) {
 	return loadedTrace{path: path, trace: t, scenario: scenario, mode: mode}, nil
 }
 
+// without is the guards the trace's run removed from SAFE.
+func (t loadedTrace) without() engine.GuardSet {
+	g, _ := engine.ParseGuards(strings.Join(t.trace.Without, ","))
+	return g
+}
+
 // fileError is a failure to write a file, said cause first and the path
 // once, relative to the current directory when it is in it. It still
 // wraps the system's error (a full disk is exit 1).

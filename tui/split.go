@@ -29,6 +29,9 @@ type splitSide struct {
 	timeline timeline
 	// stopped is why the side could not take the explorer's next action.
 	stopped string
+	// shots are the screens read after each number of actions, so going
+	// back in time shows both sides as they were.
+	shots map[int]*engine.Snapshot
 	// busy: a catch-up runs; again: another was asked for meanwhile.
 	busy, again bool
 }
@@ -40,6 +43,10 @@ type splitMsg struct {
 	snap     engine.Snapshot
 	stopped  string
 	err      error
+	// shots are the screens after each action taken now; fresh: the lab
+	// started over, and the older ones no longer hold.
+	shots []engine.Snapshot
+	fresh bool
 }
 
 func otherMode(m engine.Mode) engine.Mode {
@@ -69,7 +76,7 @@ func (m *Model) toggleSplit() tea.Cmd {
 		return nil
 	}
 	m.split = &splitSide{owner: newLabOwner(m.ctx), backends: m.otherBackends}
-	m.setStatus(m.styles.T("split screen: %s beside %s, the same actions — v closes it", otherMode(m.mode), m.mode), true)
+	m.setStatus(m.styles.T("split screen: %s beside %s, the same actions — v closes it", otherMode(m.mode), engine.ModeLabel(m.mode, withoutOf(m.snap))), true)
 	return m.catchUp()
 }
 
@@ -113,9 +120,10 @@ func (m *Model) catchUp() tea.Cmd {
 		}
 		var stopped error
 		snap, fresh, err := side.owner.do(func(ctx context.Context, lab *engine.Lab) error {
-			stopped = follow(ctx, lab, schedule)
+			msg.fresh, msg.shots, stopped = follow(ctx, lab, schedule)
 			return nil
 		})
+		msg.fresh = msg.fresh || reopen
 		if err == nil && !fresh {
 			err = errors.New("the other side's snapshot could not be read")
 		}
@@ -133,20 +141,33 @@ func (m *Model) catchUp() tea.Cmd {
 // follow takes the actions of schedule the lab has not taken: the rest of
 // it when the lab's own schedule is a beginning of it, else all of it
 // again from the seed. It returns why it stopped short, if it did.
-func follow(ctx context.Context, lab *engine.Lab, schedule []engine.Action) error {
+func follow(ctx context.Context, lab *engine.Lab, schedule []engine.Action) (fresh bool, shots []engine.Snapshot, stopped error) {
 	own := lab.Schedule()
+	shoot := func() error {
+		s, err := lab.Snapshot(ctx)
+		shots = append(shots, s)
+		return err
+	}
 	if len(own) > len(schedule) || !sameActions(own, schedule[:len(own)]) {
 		if err := lab.Reset(ctx); err != nil {
-			return err
+			return true, shots, err
 		}
-		own = nil
+		own, fresh = nil, true
+	}
+	if len(own) == 0 {
+		if err := shoot(); err != nil { // the seeded state
+			return fresh, shots, err
+		}
 	}
 	for _, a := range schedule[len(own):] {
 		if err := lab.Do(ctx, a); err != nil {
-			return lang.Error("%s not taken: %w", a.Words(), err)
+			return fresh, shots, lang.Error("%s not taken: %w", a.Words(), err)
+		}
+		if err := shoot(); err != nil {
+			return fresh, shots, err
 		}
 	}
-	return nil
+	return fresh, shots, nil
 }
 
 func sameActions(a, b []engine.Action) bool {
@@ -177,6 +198,13 @@ func (m *Model) splitDone(msg splitMsg) tea.Cmd {
 		return nil
 	}
 	side.snap, side.stopped = &msg.snap, msg.stopped
+	if msg.fresh || side.shots == nil {
+		side.shots = map[int]*engine.Snapshot{}
+	}
+	for i := range msg.shots {
+		side.shots[msg.shots[i].Actions] = &msg.shots[i]
+	}
+	side.shots[msg.snap.Actions] = &msg.snap
 	side.timeline.Follow()
 	if side.again {
 		side.again = false
@@ -190,25 +218,49 @@ func (m *Model) splitDone(msg splitMsg) tea.Cmd {
 func (m *Model) splitView() string {
 	st, w := m.styles, m.width
 	half := (w - 2) / 2
-	footer := []string{m.statusLine(), m.help.ShortHelpView(m.keys.ShortHelp())}
+	keys := m.keys.ShortHelp()
+	if m.talk != nil {
+		keys = talkKeys(m.keys)
+	}
+	footer := []string{m.statusLine(), m.help.ShortHelpView(keys)}
 	if m.height < 30 {
 		footer = footer[1:]
 		if status := m.statusLine(); status != "" {
 			footer = []string{status + st.dim.Render(" · ? "+st.T("help"))}
 		}
 	}
-	room := m.height - len(footer)
-	left := m.sideColumn(m.viewed(), &m.timeline, "", half, room)
+	// Above both sides: where a talk is, or that the screen is a recorded
+	// one; below them, the talk's caption, large.
+	s := m.viewed()
+	var top, caption []string
+	if m.talk != nil {
+		top = append(top, m.talkHeader(s))
+		if c := m.talkCaption(s); c != "" {
+			caption = captionLines(st, c, nil, w, 4)
+		}
+	}
+	past, inPast := m.history.Past()
+	if at, newest := m.history.Position(); at >= 0 {
+		top = append(top, st.warn.Render(st.T("◀ recorded after action %d of %d", at, newest))+
+			st.dim.Render(st.T(" · → forward · an action continues from here and drops the later ones")))
+	}
+	room := m.height - len(footer) - len(top) - len(caption)
+	left := m.sideColumn(s, &m.timeline, "", half, room)
 	var right []string
-	if side := m.split; side.snap == nil {
+	switch side := m.split; {
+	case side.snap == nil:
 		right = []string{st.dim.Render(st.T("opening %s in %s mode beside it…", m.scenario.ID, otherMode(m.mode)))}
-	} else {
+	case inPast && side.shots[past.Actions] != nil:
+		// The other side as it was after as many actions.
+		right = m.sideColumn(*side.shots[past.Actions], &side.timeline, "", w-half-3, room)
+	default:
 		right = m.sideColumn(*side.snap, &side.timeline, side.stopped, w-half-3, room)
 	}
 	for i := range right {
 		right[i] = " " + right[i] // sideBySide's rule has no room after it
 	}
-	lines := append(sideBySide(left, right, half, room), footer...)
+	lines := append(top, sideBySide(left, right, half, room)...)
+	lines = append(append(lines, caption...), footer...)
 	return strings.Join(fit(lines, w), "\n")
 }
 

@@ -84,3 +84,25 @@ func TestATalkSceneOpensSplit(t *testing.T) {
 	bothAt(t, tm, 0)
 	press(tm, "q")
 }
+
+// Going back in time shows both sides as they were after as many actions.
+func TestTheSplitScreenTravelsBackOnBothSides(t *testing.T) {
+	sets := []engine.Backends{
+		{Coordination: storetest.Embedded(t), Database: storetest.Database(t), Provider: provider.New(), LeaseTTL: 30 * time.Second},
+		{Coordination: storetest.Embedded(t), Database: storetest.Database(t), Provider: provider.New(), LeaseTTL: 30 * time.Second},
+	}
+	m := tui.New(context.Background(), tui.Options{
+		Catalog: scenarios.All(), Scenario: "lease-overrun", Mode: engine.Safe, AllowUnsafe: true, Lang: lang.En,
+		Start:      func(context.Context) (engine.Backends, error) { return sets[0], nil },
+		StartOther: func(context.Context) (engine.Backends, error) { return sets[1], nil },
+	})
+	t.Cleanup(m.Close)
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(160, 48))
+	waitFor(t, tm, "lease-overrun in SAFE mode, from its seeded state")
+	press(tm, "v")
+	press(tm, "nnnn")
+	bothAt(t, tm, 4)
+	press(tm, "hh")
+	bothAt(t, tm, 2)
+	press(tm, "q")
+}
