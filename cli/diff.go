@@ -256,22 +256,22 @@ func executionLine(e engine.Execution, l lang.Lang) string {
 func printDiffMarkdown(w io.Writer, d engine.Diff, from lang.Phrase, l lang.Lang) {
 	left, right := d.Sides[0], d.Sides[1]
 	fmt.Fprintf(w, "# %s · %s | %s\n\n", d.Scenario.ID, sideLabel(left), sideLabel(right))
-	fmt.Fprint(w, l.T("The same %d actions on both sides: %s.\n\n", len(d.Schedule), mdCell(from.In(l))))
-	fmt.Fprintf(w, "| # | %s | %s | %s |\n|---:|---|---|---|\n", mdCell(l.T("action")), sideLabel(left), sideLabel(right))
+	fmt.Fprint(w, l.T("The same %d actions on both sides: %s.\n\n", len(d.Schedule), export.Cell(from.In(l))))
+	fmt.Fprintf(w, "| # | %s | %s | %s |\n|---:|---|---|---|\n", export.Cell(l.T("action")), sideLabel(left), sideLabel(right))
 	for k, a := range d.Schedule {
 		cells := [2]string{}
 		for i, s := range d.Sides {
 			var parts []string
 			for j := range max(len(eventsAt(s, k)), 1) {
 				if line := eventLine(s, k, j, 1000, l); line != "" {
-					parts = append(parts, mdCell(line))
+					parts = append(parts, export.Cell(line))
 				}
 			}
 			cells[i] = strings.Join(parts, "<br>")
 		}
-		n, action := fmt.Sprint(k+1), mdCell(a.Words().In(l))
+		n, action := fmt.Sprint(k+1), export.Cell(a.Words().In(l))
 		if k == d.Diverged {
-			n, action = "**"+n+"**", "**"+action+"** — "+mdCell(divergence(d, l))
+			n, action = "**"+n+"**", "**"+action+"** — "+export.Cell(divergence(d, l))
 		}
 		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", n, action, cells[0], cells[1])
 	}
@@ -300,12 +300,6 @@ func sessionOf(d engine.Diff, s engine.DiffSide, l lang.Lang) export.Session {
 		session.Steps = append(session.Steps, export.Step{Action: d.Schedule[k], Events: s.Steps[k], Snapshot: s.Snapshots[k+1]})
 	}
 	return session
-}
-
-// mdCell is text safe in a Markdown table cell: one line, no pipe, no HTML.
-func mdCell(text string) string {
-	text = strings.Join(strings.Fields(text), " ")
-	return strings.NewReplacer("|", `\|`, "&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(text)
 }
 
 // The JSON of `diff --json`.

@@ -106,9 +106,11 @@ func (p *printer) printf(format string, args ...any) {
 	}
 }
 
-// cell makes text safe inside a Markdown table cell: one line, pipes
+// Cell makes text safe inside a Markdown table cell: one line, pipes
 // escaped, and no HTML (a scenario file's title is anybody's text, and a
 // page that renders HTML must show it, not run it).
+func Cell(text string) string { return cell(text) }
+
 func cell(text string) string {
 	return htmlEscaper.Replace(oneLine(text))
 }

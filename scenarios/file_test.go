@@ -130,10 +130,7 @@ func TestThreeWorkersFromAFile(t *testing.T) {
 	s, err := scenarios.Load("testdata/three-workers.toml")
 	require.NoError(t, err)
 	for _, mode := range []engine.Mode{engine.Safe, engine.Unsafe} {
-		lab := checkLabs(t, s, mode, 1)[0]
-		require.NoError(t, lab.RunGuided(context.Background()))
-		r, err := lab.Result(context.Background())
-		require.NoError(t, err)
+		lab, r := guidedRun(t, s, mode)
 		require.True(t, r.Predicts)
 		require.True(t, r.MatchesPrediction(), "%s: final %d fence %d verdict %s", mode, r.Final, r.LastAcceptedFence, r.Verdict)
 		var narrated bool
@@ -157,10 +154,7 @@ func TestAFileWithoutPredictions(t *testing.T) {
 	s, err := scenarios.Parse("f.toml", []byte(src))
 	require.NoError(t, err)
 	for _, mode := range []engine.Mode{engine.Safe, engine.Unsafe} {
-		lab := checkLabs(t, s, mode, 1)[0]
-		require.NoError(t, lab.RunGuided(context.Background()))
-		r, err := lab.Result(context.Background())
-		require.NoError(t, err)
+		_, r := guidedRun(t, s, mode)
 		require.False(t, r.Predicts)
 		require.True(t, r.AsPredicted(), mode.String())
 	}
@@ -174,9 +168,16 @@ func TestAFileThatLeavesAGuardOut(t *testing.T) {
 	s, err := scenarios.Parse("f.toml", []byte(src))
 	require.NoError(t, err)
 	require.True(t, s.Removed.Has(engine.GuardFence))
-	lab := checkLabs(t, s, engine.Safe, 1)[0]
+	_, r := guidedRun(t, s, engine.Safe)
+	require.Equal(t, "STALE_OVERWRITE", r.Verdict, "SAFE without the fence lets A's 41 through")
+}
+
+// guidedRun runs a scenario's guided order in a mode on a lab of its own.
+func guidedRun(t *testing.T, s *engine.Scenario, mode engine.Mode) (*engine.Lab, engine.Result) {
+	t.Helper()
+	lab := checkLabs(t, s, mode, 1)[0]
 	require.NoError(t, lab.RunGuided(context.Background()))
 	r, err := lab.Result(context.Background())
 	require.NoError(t, err)
-	require.Equal(t, "STALE_OVERWRITE", r.Verdict, "SAFE without the fence lets A's 41 through")
+	return lab, r
 }

@@ -33,15 +33,7 @@ func TestAScenarioFileReloadsAndReplays(t *testing.T) {
 		return s
 	}
 	first := load(string(src))
-	redis, db := storetest.Embedded(t), storetest.Database(t)
-	m := tui.New(context.Background(), tui.Options{
-		Catalog: append(scenarios.All(), first), Scenario: first.ID, Mode: engine.Safe, AllowUnsafe: true, Lang: lang.En,
-		Start: func(context.Context) (engine.Backends, error) {
-			return engine.Backends{Coordination: redis, Database: db, Provider: provider.New(), LeaseTTL: 30 * time.Second}, nil
-		},
-	})
-	t.Cleanup(m.Close)
-	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
+	tm := exploreOn(t, tui.Options{Catalog: append(scenarios.All(), first), Scenario: first.ID}, 120, 40, false)
 	waitFor(t, tm, "three-workers in SAFE mode, from its seeded state")
 	press(tm, "nnn")
 	waitFor(t, tm, "guided 3/13")
@@ -88,15 +80,7 @@ func TestThePickerNamesAFileByItsPath(t *testing.T) {
 	s, err := scenarios.Parse("mine.toml", mustRead(t, "../scenarios/testdata/three-workers.toml"))
 	require.NoError(t, err)
 	s.File = "mine.toml"
-	redis, db := storetest.Embedded(t), storetest.Database(t)
-	m := tui.New(context.Background(), tui.Options{
-		Catalog: append(scenarios.All(), s), Scenario: "lease-overrun", Mode: engine.Safe, AllowUnsafe: true, Lang: lang.En,
-		Start: func(context.Context) (engine.Backends, error) {
-			return engine.Backends{Coordination: redis, Database: db, Provider: provider.New(), LeaseTTL: 30 * time.Second}, nil
-		},
-	})
-	t.Cleanup(m.Close)
-	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 60))
+	tm := exploreOn(t, tui.Options{Catalog: append(scenarios.All(), s), Scenario: "lease-overrun"}, 120, 60, false)
 	waitFor(t, tm, "lease-overrun in SAFE mode, from its seeded state")
 	press(tm, "s")
 	waitFor(t, tm, "three-workers — Three workers, one pause (mine.toml)")
@@ -108,4 +92,24 @@ func mustRead(t *testing.T, path string) []byte {
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
 	return b
+}
+
+// exploreOn opens an explorer with opts, on backends of the test's own,
+// in SAFE and English unless opts say otherwise; split gives the split
+// screen backends of their own too.
+func exploreOn(t *testing.T, opts tui.Options, width, height int, split bool) *teatest.TestModel {
+	t.Helper()
+	// Made here, in the test's goroutine: the explorer asks for them in
+	// commands of its own.
+	backends := func() func(context.Context) (engine.Backends, error) {
+		b := engine.Backends{Coordination: storetest.Embedded(t), Database: storetest.Database(t), Provider: provider.New(), LeaseTTL: 30 * time.Second}
+		return func(context.Context) (engine.Backends, error) { return b, nil }
+	}
+	opts.AllowUnsafe, opts.Lang, opts.Start = true, lang.En, backends()
+	if split {
+		opts.StartOther = backends()
+	}
+	m := tui.New(context.Background(), opts)
+	t.Cleanup(m.Close)
+	return teatest.NewTestModel(t, m, teatest.WithInitialTermSize(width, height))
 }

@@ -218,17 +218,7 @@ func (m *Model) splitDone(msg splitMsg) tea.Cmd {
 func (m *Model) splitView() string {
 	st, w := m.styles, m.width
 	half := (w - 2) / 2
-	keys := m.keys.ShortHelp()
-	if m.talk != nil {
-		keys = talkKeys(m.keys)
-	}
-	footer := []string{m.statusLine(), m.help.ShortHelpView(keys)}
-	if m.height < 30 {
-		footer = footer[1:]
-		if status := m.statusLine(); status != "" {
-			footer = []string{status + st.dim.Render(" · ? "+st.T("help"))}
-		}
-	}
+	footer := m.footer()
 	// Above both sides: where a talk is, or that the screen is a recorded
 	// one; below them, the talk's caption, large.
 	s := m.viewed()

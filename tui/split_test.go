@@ -1,7 +1,6 @@
 package tui_test
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -11,10 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fencelab/fencelab/engine"
-	"github.com/fencelab/fencelab/lang"
 	"github.com/fencelab/fencelab/scenarios"
-	"github.com/fencelab/fencelab/store/provider"
-	"github.com/fencelab/fencelab/store/storetest"
 	"github.com/fencelab/fencelab/tui"
 )
 
@@ -24,18 +20,7 @@ import (
 func TestTheSplitScreenStepsBothModesTogether(t *testing.T) {
 	for _, size := range [][2]int{{160, 48}, {100, 30}} {
 		t.Run(strings.Join([]string{itoa(size[0]), itoa(size[1])}, "x"), func(t *testing.T) {
-			// Two sets, made here: the explorer's and the other side's.
-			sets := []engine.Backends{
-				{Coordination: storetest.Embedded(t), Database: storetest.Database(t), Provider: provider.New(), LeaseTTL: 30 * time.Second},
-				{Coordination: storetest.Embedded(t), Database: storetest.Database(t), Provider: provider.New(), LeaseTTL: 30 * time.Second},
-			}
-			m := tui.New(context.Background(), tui.Options{
-				Catalog: scenarios.All(), Scenario: "lease-overrun", Mode: engine.Safe, AllowUnsafe: true, Lang: lang.En,
-				Start:      func(context.Context) (engine.Backends, error) { return sets[0], nil },
-				StartOther: func(context.Context) (engine.Backends, error) { return sets[1], nil },
-			})
-			t.Cleanup(m.Close)
-			tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(size[0], size[1]))
+			tm := exploreOn(t, tui.Options{Catalog: scenarios.All(), Scenario: "lease-overrun"}, size[0], size[1], true)
 			waitFor(t, tm, "lease-overrun in SAFE mode, from its seeded state")
 			press(tm, "v")
 			waitFor(t, tm, "split screen: UNSAFE beside SAFE, the same actions — v closes it")
@@ -68,36 +53,15 @@ func bothAt(t *testing.T, tm *teatest.TestModel, n int) {
 
 // A talk scene with split = true opens with the other mode beside it.
 func TestATalkSceneOpensSplit(t *testing.T) {
-	sets := []engine.Backends{
-		{Coordination: storetest.Embedded(t), Database: storetest.Database(t), Provider: provider.New(), LeaseTTL: 30 * time.Second},
-		{Coordination: storetest.Embedded(t), Database: storetest.Database(t), Provider: provider.New(), LeaseTTL: 30 * time.Second},
-	}
 	s, _ := scenarios.ByID("lease-overrun")
-	m := tui.New(context.Background(), tui.Options{
-		Catalog: scenarios.All(), Mode: engine.Safe, AllowUnsafe: true, Lang: lang.En,
-		Talk:       &tui.Talk{Title: "t", Scenes: []tui.TalkScene{{Scenario: s, Mode: engine.Safe, Split: true, Steps: map[int]tui.TalkStep{}}}},
-		Start:      func(context.Context) (engine.Backends, error) { return sets[0], nil },
-		StartOther: func(context.Context) (engine.Backends, error) { return sets[1], nil },
-	})
-	t.Cleanup(m.Close)
-	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(160, 48))
+	tm := exploreOn(t, tui.Options{Catalog: scenarios.All(), Talk: &tui.Talk{Title: "t", Scenes: []tui.TalkScene{{Scenario: s, Mode: engine.Safe, Split: true, Steps: map[int]tui.TalkStep{}}}}}, 160, 48, true)
 	bothAt(t, tm, 0)
 	press(tm, "q")
 }
 
 // Going back in time shows both sides as they were after as many actions.
 func TestTheSplitScreenTravelsBackOnBothSides(t *testing.T) {
-	sets := []engine.Backends{
-		{Coordination: storetest.Embedded(t), Database: storetest.Database(t), Provider: provider.New(), LeaseTTL: 30 * time.Second},
-		{Coordination: storetest.Embedded(t), Database: storetest.Database(t), Provider: provider.New(), LeaseTTL: 30 * time.Second},
-	}
-	m := tui.New(context.Background(), tui.Options{
-		Catalog: scenarios.All(), Scenario: "lease-overrun", Mode: engine.Safe, AllowUnsafe: true, Lang: lang.En,
-		Start:      func(context.Context) (engine.Backends, error) { return sets[0], nil },
-		StartOther: func(context.Context) (engine.Backends, error) { return sets[1], nil },
-	})
-	t.Cleanup(m.Close)
-	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(160, 48))
+	tm := exploreOn(t, tui.Options{Catalog: scenarios.All(), Scenario: "lease-overrun"}, 160, 48, true)
 	waitFor(t, tm, "lease-overrun in SAFE mode, from its seeded state")
 	press(tm, "v")
 	press(tm, "nnnn")

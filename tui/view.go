@@ -218,18 +218,7 @@ func (m *Model) labView() string {
 	}
 	result := resultLines(st, s, w, resultHeight)
 	result = append(result, invariantBar(st, s, w))
-	keys := m.keys.ShortHelp()
-	if m.talk != nil {
-		keys = talkKeys(m.keys)
-	}
-	footer := []string{m.statusLine(), m.help.ShortHelpView(keys)}
-	if m.height < 30 {
-		// Short terminals: the status line when there is news, else the keys.
-		footer = footer[1:]
-		if status := m.statusLine(); status != "" {
-			footer = []string{status + m.styles.dim.Render(" · ? "+m.styles.T("help"))}
-		}
-	}
+	footer := m.footer()
 	fixed := len(header) + len(narration) + len(result) + len(footer) + 1 // +1: the narration's rule
 	room := m.height - fixed
 
@@ -252,6 +241,23 @@ func (m *Model) labView() string {
 	lines = append(lines, result...)
 	lines = append(lines, footer...)
 	return strings.Join(fit(lines, w), "\n")
+}
+
+// footer is the status line and the keys under the lab; on a short
+// terminal, the status line when there is news, else the keys.
+func (m *Model) footer() []string {
+	keys := m.keys.ShortHelp()
+	if m.talk != nil {
+		keys = talkKeys(m.keys)
+	}
+	footer := []string{m.statusLine(), m.help.ShortHelpView(keys)}
+	if m.height < 30 {
+		footer = footer[1:]
+		if status := m.statusLine(); status != "" {
+			footer = []string{status + m.styles.dim.Render(" · ? "+m.styles.T("help"))}
+		}
+	}
+	return footer
 }
 
 // naturalWidth is the width of the widest line the panes have when drawn
