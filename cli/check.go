@@ -30,6 +30,8 @@ type checkRequest struct {
 	out          string // where counterexamples go; empty: a new temp dir
 	// allowBounded lets a SAFE search cut short by maxSchedules pass.
 	allowBounded bool
+	// why: count every state's broken futures (why.go).
+	why bool
 }
 
 // checkLabs is how many labs explore at once on fencelab's own backends:
@@ -85,18 +87,25 @@ func check(ctx context.Context, c config, req checkRequest, pool []*backends, st
 	total := len(req.scenarios) * len(req.modes)
 	var reports []engine.CheckReport
 	var traces []string
+	var whys []*whyRun
 	for _, s := range req.scenarios {
 		for _, mode := range req.modes {
 			label := fmt.Sprintf("%s %s", s.ID, engine.ModeLabel(mode, c.without))
 			done := len(reports)
-			report, err := checkOne(ctx, pool, s, mode, c.without, req.maxSchedules, func(p engine.CheckProgress) {
-				meter.line(fmt.Sprintf("check %s %d/%d · %s: %d schedules, %d states, %d queued",
-					bar(done, total, 20), done, total, label, p.Schedules, p.States, p.Queued))
-			})
+			report, err := checkOne(ctx, pool, s, mode, c.without, engine.CheckOptions{MaxSchedules: req.maxSchedules, Why: req.why,
+				Progress: func(p engine.CheckProgress) {
+					meter.line(fmt.Sprintf("check %s %d/%d · %s: %d schedules, %d states, %d queued",
+						bar(done, total, 20), done, total, label, p.Schedules, p.States, p.Queued))
+				}})
+			var why *whyRun
+			if err == nil && req.why {
+				why, err = whyAlong(ctx, pool[0], report, c.without)
+			}
 			if err != nil {
 				meter.done()
 				return fmt.Errorf("%s: %w", label, err)
 			}
+			whys = append(whys, why)
 			reports = append(reports, report)
 			path := ""
 			if report.Counterexample != nil {
@@ -121,13 +130,16 @@ func check(ctx context.Context, c config, req checkRequest, pool []*backends, st
 				// it printed.
 				meter.done()
 				printCheckReport(stdout, report, path, req.allowBounded, c)
+				if why != nil {
+					printWhy(stdout, report, why, c.lang)
+				}
 			}
 		}
 	}
 	meter.done()
 
 	if req.json {
-		if err := printCheckJSON(stdout, reports, traces, req.allowBounded); err != nil {
+		if err := printCheckJSON(stdout, reports, traces, whys, req.allowBounded); err != nil {
 			return err
 		}
 	}
@@ -199,8 +211,7 @@ func claimed(r engine.CheckReport, allowBounded bool) bool {
 	return !failed
 }
 
-func checkOne(ctx context.Context, pool []*backends, s *engine.Scenario, mode engine.Mode, without engine.GuardSet, maxSchedules int,
-	progress func(engine.CheckProgress)) (engine.CheckReport, error) {
+func checkOne(ctx context.Context, pool []*backends, s *engine.Scenario, mode engine.Mode, without engine.GuardSet, opts engine.CheckOptions) (engine.CheckReport, error) {
 	var labs []*engine.Lab
 	defer func() {
 		for _, lab := range labs {
@@ -224,7 +235,7 @@ func checkOne(ctx context.Context, pool []*backends, s *engine.Scenario, mode en
 			return engine.CheckReport{}, err // the first: they tend to say the same
 		}
 	}
-	return engine.Check(ctx, labs, engine.CheckOptions{MaxSchedules: maxSchedules, Progress: progress})
+	return engine.Check(ctx, labs, opts)
 }
 
 // labBackends is the first lab's backends and as many more as can explore
@@ -433,6 +444,7 @@ type jsonCheck struct {
 	AsClaimed  bool           `json:"asClaimed"`
 	Trace      string         `json:"trace,omitempty"`
 	Seconds    float64        `json:"seconds"`
+	Why        *jsonWhy       `json:"why,omitempty"`
 }
 
 // jsonGuided is how the guided order ended when run on its own.
@@ -442,7 +454,7 @@ type jsonGuided struct {
 	Error   string `json:"error,omitempty"`
 }
 
-func printCheckJSON(w io.Writer, reports []engine.CheckReport, traces []string, allowBounded bool) error {
+func printCheckJSON(w io.Writer, reports []engine.CheckReport, traces []string, whys []*whyRun, allowBounded bool) error {
 	out := make([]jsonCheck, 0, len(reports))
 	for i, r := range reports {
 		j := jsonCheck{Scenario: r.Scenario.ID, Mode: strings.ToLower(r.Mode.String()), Without: r.Without.Names(),
@@ -458,6 +470,9 @@ func printCheckJSON(w io.Writer, reports []engine.CheckReport, traces []string, 
 		}
 		for n, k := range r.Broken {
 			j.Broken[fmt.Sprint(n)] = k
+		}
+		if whys[i] != nil {
+			j.Why = jsonWhyOf(r, whys[i])
 		}
 		out = append(out, j)
 	}

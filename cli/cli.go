@@ -153,6 +153,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		langFlag     string
 		withoutArgs  []string
 		bounded      bool
+		why          bool
 		mdOut        string
 		watch        bool
 		scenariosDir string
@@ -169,6 +170,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	flags.IntVar(&n, "n", 100, "race: number of key sets for the forced interleaving")
 	flags.IntVar(&free, "free", 0, "race: also run K pairs of truly concurrent requests")
 	flags.IntVar(&maxSched, "max-schedules", 0, "check: stop after N schedules per scenario and mode (default: none, every schedule)")
+	flags.BoolVar(&why, "why", false, "check: count every state's broken futures and show, along the counterexample and the guided order, the point of no return")
 	flags.BoolVar(&bounded, "allow-bounded", false, "check: let a search --max-schedules cut short pass (it proves nothing)")
 	flags.StringArrayVar(&withoutArgs, "without", nil, "run SAFE with these `GUARDS` removed, comma-separated or the flag repeated (fencelab guards lists them)")
 	flags.StringVar(&mdOut, "md", "", "matrix: also write the matrix as a Markdown table to FILE")
@@ -331,7 +333,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			err = runHeadless(ctx, c, req, stdout, stderr)
 		}
 	case "check":
-		if err = only("check", "all", "mode", "json", "max-schedules", "allow-bounded", "out", "without"); err != nil {
+		if err = only("check", "all", "mode", "json", "max-schedules", "allow-bounded", "out", "without", "why"); err != nil {
 			break
 		}
 		var req checkRequest
@@ -342,7 +344,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			err = usageError("--max-schedules must be at least 1, got %d", maxSched)
 			break
 		}
-		req.maxSchedules, req.out, req.allowBounded = maxSched, outDir, bounded
+		req.maxSchedules, req.out, req.allowBounded, req.why = maxSched, outDir, bounded, why
 		if req.out, err = checkOutDir(req.out); err == nil {
 			err = runCheck(ctx, c, req, stdout, stderr)
 		}

@@ -102,7 +102,7 @@ func matrix(ctx context.Context, c config, req matrixRequest, pool []*backends, 
 	}
 	for _, s := range req.scenarios {
 		tick(s.ID + " SAFE")
-		safe, err := checkOne(ctx, pool, s, engine.Safe, 0, 0, nil)
+		safe, err := checkOne(ctx, pool, s, engine.Safe, 0, engine.CheckOptions{})
 		done++
 		if err != nil {
 			meter.done()
@@ -116,7 +116,7 @@ func matrix(ctx context.Context, c config, req matrixRequest, pool []*backends, 
 			cell := matrixCell{Guard: g.String(), Status: cellNotConsulted}
 			if safe.Consulted.Has(g) {
 				tick(fmt.Sprintf("%s SAFE −%s", s.ID, g))
-				r, err := checkOne(ctx, pool, s, engine.Safe, engine.Guards(g), 0, nil)
+				r, err := checkOne(ctx, pool, s, engine.Safe, engine.Guards(g), engine.CheckOptions{})
 				if err != nil {
 					meter.done()
 					return fmt.Errorf("%s SAFE −%s: %w", s.ID, g, err)

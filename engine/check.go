@@ -72,6 +72,10 @@ type CheckOptions struct {
 	NoReduction bool
 	// Progress hears the counts as the search goes; calls are serialised.
 	Progress func(CheckProgress)
+	// Why keeps the graph of states, every action from every state, for
+	// the shares of broken futures (why.go). It turns the reduction off:
+	// counting schedules needs every order of commuting calls.
+	Why bool
 }
 
 // CheckProgress is how far a check has come.
@@ -107,6 +111,9 @@ type CheckReport struct {
 	// the exploration's steps asked about: one outside it never was on
 	// any path, so removing it changes nothing.
 	Without, Consulted GuardSet
+	// Why is the explored graph with every state's futures counted, when
+	// CheckOptions.Why asked for it.
+	Why *Why
 	// Counterexample is the shortest schedule that broke an invariant —
 	// in UNSAFE, preferably the catalog's own anomaly, or else ended with
 	// the catalog's verdict (ties go to the one closest to the guided
@@ -150,6 +157,9 @@ func Check(ctx context.Context, labs []*Lab, opts CheckOptions) (CheckReport, er
 		return CheckReport{}, errors.New("check needs a lab")
 	}
 	first := labs[0]
+	if opts.Why {
+		opts.NoReduction = true
+	}
 	c := &checker{
 		opts:      opts,
 		durations: guidedDurations(first.scenario.Guided(first.mode)),
@@ -160,6 +170,9 @@ func Check(ctx context.Context, labs []*Lab, opts CheckOptions) (CheckReport, er
 		queue: []workItem{{}},
 	}
 	c.cond = sync.NewCond(&c.mu)
+	if opts.Why {
+		c.graph = newStateGraph()
+	}
 	for _, lab := range labs {
 		lab.checking = true
 		defer func() { lab.checking = false }()
@@ -198,6 +211,9 @@ func Check(ctx context.Context, labs []*Lab, opts CheckOptions) (CheckReport, er
 	}
 	for _, lab := range labs {
 		c.report.Consulted |= lab.consulted
+	}
+	if c.graph != nil {
+		c.report.Why = c.graph.why(c.report)
 	}
 	c.report.Elapsed = time.Since(start)
 	return c.report, nil
@@ -287,6 +303,7 @@ type checker struct {
 	visited map[[32]byte]*visit
 	report  CheckReport
 	best    counterexampleRank // the counterexample's
+	graph   *stateGraph        // the states and their edges (CheckOptions.Why)
 	err     error
 }
 
@@ -399,6 +416,9 @@ func (c *checker) work(ctx context.Context, lab *Lab) error {
 func (c *checker) explore(ctx context.Context, lab *Lab, item workItem) error {
 	var before [32]byte // the state before the last action taken
 	sleep := item.sleep // what need not be taken at the state the schedule is at
+	// from and via: the edge the last action took, for the graph.
+	var from [32]byte
+	var via *Action
 	if item.from == nil {
 		if err := lab.Reset(ctx); err != nil {
 			return err
@@ -415,6 +435,7 @@ func (c *checker) explore(ctx context.Context, lab *Lab, item workItem) error {
 		if err := c.take(ctx, lab, item.action); err != nil {
 			return fmt.Errorf("%s after %d actions: %w", item.action, len(item.from.log), err)
 		}
+		from, via = before, &item.action
 	}
 	// At the state the schedule is at: what it may take (todo), which one
 	// it took (i), and how many actions were enabled there.
@@ -423,6 +444,15 @@ func (c *checker) explore(ctx context.Context, lab *Lab, item workItem) error {
 	for {
 		keys := lab.keys
 		state := lab.fingerprint(keys)
+		if c.graph != nil {
+			c.mu.Lock()
+			if via == nil {
+				c.graph.root = c.graph.node(state)
+			} else {
+				c.graph.edge(from, *via, state, lab.found)
+			}
+			c.mu.Unlock()
+		}
 		if state != before {
 			enabled := c.enabled(lab, keys)
 			var ok bool
@@ -459,6 +489,7 @@ func (c *checker) explore(ctx context.Context, lab *Lab, item workItem) error {
 		if err := c.take(ctx, lab, next); err != nil {
 			return fmt.Errorf("%s after %d actions: %w", next, len(lab.log), err)
 		}
+		from, via = before, &next
 	}
 }
 
@@ -683,28 +714,36 @@ func (c *checker) push(items []workItem) {
 	c.cond.Broadcast()
 }
 
-// enabled lists the actions that can happen next, or none when the
-// schedule is over.
-func (c *checker) enabled(lab *Lab, keys []RedisKey) (out []Action) {
-	finished := true
-	for _, a := range lab.actors {
-		if !a.Done() {
-			finished = false
-			if !a.Paused {
-				out = append(out, DoCall(a.Name))
-			}
-		}
-	}
-	if finished {
+// enabled lists the actions that can happen next, the guided order's
+// first, or none when the schedule is over.
+func (c *checker) enabled(lab *Lab, keys []RedisKey) []Action {
+	out := lab.moves(keys, c.durations)
+	if len(out) == 0 {
 		return nil
 	}
-	defer func() { out = c.guidedFirst(lab, out) }()
+	return c.guidedFirst(lab, out)
+}
+
+// moves are the actions a search can take at the lab's state, from keys
+// just read: a call of each actor that has not finished, the clock to the
+// next expiry when a key has a TTL, and each clock advance of the guided
+// order while the schedule has taken fewer of it than the guided order
+// does; none once every actor has finished.
+func (l *Lab) moves(keys []RedisKey, durations []durationBudget) (out []Action) {
+	for _, a := range l.actors {
+		if !a.Done() {
+			out = append(out, DoCall(a.Name))
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
 	if hasTTL(keys) {
 		out = append(out, AdvanceToNextExpiry())
 	}
-	for _, d := range c.durations {
+	for _, d := range durations {
 		taken := 0
-		for _, a := range lab.log {
+		for _, a := range l.log {
 			if a.Kind == AdvanceClock && a.By == d.by {
 				taken++
 			}
@@ -951,10 +990,12 @@ func (l *Lab) fingerprint(keys []RedisKey) [32]byte {
 		h.str(id, answers[id].Status, answers[id].Receipt)
 	}
 	h.mark()
+	// A pause is no part of a state: the search never pauses an actor (not
+	// scheduling one is its pause), and the explorer's paused actor stands
+	// where the search's unscheduled one does (why.go looks it up).
 	for _, a := range l.actors {
 		h.int(int64(a.pc))
 		h.int(int64(a.call))
-		h.bool(a.Paused)
 		h.Write(a.memoryJSON(now))
 	}
 	h.mark()

@@ -91,6 +91,10 @@ type Lab struct {
 	readAhead []RedisKey
 	// cause is what the action being taken is, for invariants 6 and 8.
 	cause cause
+	// found is the invariants the last check found broken, before the
+	// breaks already recorded are left out: what the last call did, as a
+	// function of the state and the call alone (why.go's edges).
+	found invariantSet
 	// hashed is the hash of the world's rows, for fingerprints.
 	hashed *ledgerSum
 	// pending is a restore of the database the checker put off until the
