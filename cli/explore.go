@@ -31,6 +31,10 @@ type exploreOpen struct {
 	talk     *tui.Talk
 }
 
+// explorerCheckLabs is how many labs the explorer's check (c) explores
+// on: the machine's cores are the explorer's too.
+const explorerCheckLabs = 2
+
 // explore runs the terminal explorer. The first frame shows at once; the
 // backends start behind it. Whatever started is stopped when the explorer
 // ends, however it ends.
@@ -38,6 +42,9 @@ func explore(ctx context.Context, c config, mode engine.Mode, open exploreOpen) 
 	trace, talk := open.trace, open.talk
 	starting := c.lang.T("connecting to PostgreSQL…")
 	if c.pgDSN == "" {
+		// The explorer's lab, the split screen's and the check's two, each
+		// with a connection per actor and a few of its own.
+		c.pgConnections = (2+explorerCheckLabs)*(scenarios.MaxActors+3) + 10
 		bins, err := pgcluster.FindBinaries()
 		if err != nil {
 			return noServerError()
@@ -107,6 +114,40 @@ func explore(ctx context.Context, c config, mode engine.Mode, open exploreOpen) 
 			return extra.Backends, nil
 		}
 	}
+	// The explorer's check (c) explores on two labs of its own, beside the
+	// explorer's lab and the split screen's, on fencelab's own backends.
+	var check func(ctx context.Context, s *engine.Scenario, mode engine.Mode, without engine.GuardSet, progress func(engine.CheckProgress)) (*engine.Why, error)
+	if c.pgDSN == "" {
+		var whyPool []*backends // made on the first check, kept for the next
+		check = func(ctx context.Context, s *engine.Scenario, mode engine.Mode, without engine.GuardSet, progress func(engine.CheckProgress)) (*engine.Why, error) {
+			mu.Lock()
+			if quitting || started == nil {
+				mu.Unlock()
+				return nil, context.Canceled
+			}
+			b := started
+			inFlight.Add(1)
+			mu.Unlock()
+			defer inFlight.Done()
+			for len(whyPool) < explorerCheckLabs {
+				extra, err := moreBackends(ctx, b, c, fmt.Sprintf("fencelab_why_%d", len(whyPool)+1))
+				if extra != nil {
+					mu.Lock()
+					others = append(others, extra)
+					mu.Unlock()
+				}
+				if err != nil {
+					return nil, err
+				}
+				whyPool = append(whyPool, extra)
+			}
+			report, err := checkOne(ctx, whyPool, s, mode, without, engine.CheckOptions{Why: true, Progress: progress})
+			if err != nil {
+				return nil, err
+			}
+			return report.Why, nil
+		}
+	}
 	var program *tea.Program
 	model := tui.New(ctx, tui.Options{
 		Catalog:     catalog,
@@ -119,6 +160,7 @@ func explore(ctx context.Context, c config, mode engine.Mode, open exploreOpen) 
 		Export:      exportFromExplorer,
 		Talk:        talk,
 		StartOther:  startOther,
+		Check:       check,
 		Lang:        c.lang,
 		Start: func(ctx context.Context) (engine.Backends, error) {
 			mu.Lock()

@@ -45,6 +45,10 @@ type Snapshot struct {
 	OffPath      bool
 	// Actions is how many actions the lab had taken.
 	Actions int
+	// State is the state as a check names it (to find it in a check's
+	// graph); Broken the invariants the run has broken so far.
+	State  StateID
+	Broken InvariantSet
 }
 
 // LastGuard is the last event whose step ran a guard in one layer: a Lua
@@ -134,6 +138,10 @@ func (l *Lab) Snapshot(ctx context.Context) (Snapshot, error) {
 	s.Applications = l.backends.Provider.Applications()
 	s.ProviderName = l.backends.Provider.Name()
 	s.Result = l.resultFrom(World{Ledger: s.Ledger, Applications: s.Applications, Jobs: s.Jobs})
+	if s.State, err = l.StateID(ctx); err != nil {
+		return s, err
+	}
+	s.Broken = l.BrokenSoFar()
 	for i := len(l.events) - 1; i >= 0; i-- {
 		if l.events[i].Guard != "" {
 			s.Guard = &l.events[i]

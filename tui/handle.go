@@ -63,6 +63,10 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if m.guarding {
 		return m, m.handleGuardKey(msg)
 	}
+	if m.why.branching {
+		m.why.branching = false
+		return m, nil
+	}
 	if m.talk != nil {
 		if handled, cmd := m.handleTalkKey(msg); handled {
 			return m, cmd
@@ -73,6 +77,10 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.showHelp, m.helpScroll = true, 0
 	case key.Matches(msg, m.keys.Split):
 		return m, m.toggleSplit()
+	case key.Matches(msg, m.keys.Why):
+		return m, m.startWhy()
+	case key.Matches(msg, m.keys.Branch):
+		m.why.branching = true
 	case key.Matches(msg, m.keys.Next):
 		return m, m.next()
 	case key.Matches(msg, m.keys.Step):

@@ -30,6 +30,8 @@ type keyMap struct {
 	Pace   key.Binding
 	Guards key.Binding
 	Split  key.Binding
+	Why    key.Binding
+	Branch key.Binding
 	Help   key.Binding
 	Quit   key.Binding
 }
@@ -58,6 +60,8 @@ func newKeyMap(l lang.Lang) keyMap {
 		Pace:   key.NewBinding(key.WithKeys("<", ">"), key.WithHelp("</>", l.T("autoplay slower/faster"))),
 		Guards: key.NewBinding(key.WithKeys("g"), key.WithHelp("g", l.T("SAFE's guards: take one out, and the run so far replays without it"))),
 		Split:  key.NewBinding(key.WithKeys("v"), key.WithHelp("v", l.T("split screen: the other mode beside this one, the same actions"))),
+		Why:    key.NewBinding(key.WithKeys("c"), key.WithHelp("c", l.T("check every schedule in the background: each action's share of futures that break an invariant, and the point of no return"))),
+		Branch: key.NewBinding(key.WithKeys("b"), key.WithHelp("b", l.T("what can happen next, each with its share of broken futures (after c)"))),
 		Help:   key.NewBinding(key.WithKeys("?"), key.WithHelp("?", l.T("help"))),
 		Quit:   key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", l.T("quit"))),
 	}
@@ -72,7 +76,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Next, k.Step, k.Select, k.Pause},
 		{k.Expire, k.Second, k.Reset, k.Undo},
-		{k.Mode, k.Guards, k.Split, k.Picker, k.DSN, k.Focus, k.Scroll, k.Travel, k.Open},
+		{k.Mode, k.Guards, k.Split, k.Why, k.Branch, k.Picker, k.DSN, k.Focus, k.Scroll, k.Travel, k.Open},
 		{k.Play, k.Pace, k.Save, k.Export, k.Help, k.Quit},
 	}
 }

@@ -52,6 +52,10 @@ type Options struct {
 	// StartOther brings up backends of their own for the split screen's
 	// other mode (v); nil: no split screen (a user's own server).
 	StartOther func(ctx context.Context) (engine.Backends, error)
+	// Check runs `check --why` for a scenario, mode and guards removed, on
+	// backends of its own, and returns its graph; nil: no check (a user's
+	// own server).
+	Check func(ctx context.Context, s *engine.Scenario, mode engine.Mode, without engine.GuardSet, progress func(engine.CheckProgress)) (*engine.Why, error)
 }
 
 // notice is an operation's message for the status line that is not an
@@ -125,6 +129,8 @@ type Model struct {
 	picking    bool
 	// exporting: the next key picks the format to export the session in.
 	exporting bool
+	// why: the checks run for the shares of broken futures (why.go).
+	why whyState
 	// guarding: the guard list is open, its cursor on guardCursor.
 	guarding    bool
 	guardCursor int
@@ -375,6 +381,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(m.afterBusy(), m.catchUp())
 	case splitMsg:
 		return m, m.splitDone(msg)
+	case whyProgressMsg:
+		return m, m.whyProgress(msg)
+	case whyDoneMsg:
+		m.whyDone(msg)
+		return m, nil
 	case playMsg:
 		if !m.playing || !m.open {
 			return m, nil

@@ -24,6 +24,9 @@ type timeline struct {
 	// focused is the event on the pane's last line when it was last drawn:
 	// the one Enter opens whole.
 	focused int
+	// shares, set before each frame once a check ran (why.go): beside the
+	// last event of each action, the share of broken futures after it.
+	shares map[int]string
 }
 
 // Follow shows the newest events again, and closes an opened entry (the
@@ -73,8 +76,14 @@ func (tl *timeline) View(st styles, s engine.Snapshot, width, height int, note s
 		shown = shown[:min(room, len(shown))]
 	}
 	c, broken := columnsOf(s, width), brokenAt(s)
+	if tl.shares != nil {
+		c = c.withShares(tl.shares)
+	}
 	for i := last; i >= 0; i-- {
 		entry := c.entry(st, s.Events[i], broken[s.Events[i].Sequence])
+		if c.shares != nil {
+			entry = c.withShare(entry, i)
+		}
 		if len(shown)+len(entry) > room {
 			if len(shown) == 0 {
 				// An entry taller than the pane: its head, which has its number.
@@ -115,6 +124,34 @@ type timelineColumns struct {
 	// goes on lines of its own rather than being cut off.
 	wide  bool
 	width int
+	// shares: a column of its own on the left, for the shares of broken
+	// futures (why.go); the rest of the row is that much narrower.
+	shares map[int]string
+}
+
+// shareWidth is the shares' column: "99.9%" and a space.
+const shareWidth = 7
+
+// withShares makes room for the shares' column.
+func (c timelineColumns) withShares(shares map[int]string) timelineColumns {
+	c.shares = shares
+	c.width -= shareWidth
+	c.wide = c.wide && c.width-c.detailAt >= 30
+	return c
+}
+
+// withShare puts event i's share (if it has one) before its entry's first
+// line, and blanks before the others.
+func (c timelineColumns) withShare(entry []string, i int) []string {
+	out := make([]string, len(entry))
+	for k, line := range entry {
+		cell := strings.Repeat(" ", shareWidth)
+		if share, ok := c.shares[i]; ok && k == 0 {
+			cell = strings.Repeat(" ", max(0, shareWidth-1-ansi.StringWidth(share))) + share + " "
+		}
+		out[k] = cell + line
+	}
+	return out
 }
 
 // columnsOf measures the columns of a snapshot's timeline at a width. It

@@ -56,6 +56,9 @@ func (m *Model) View() string {
 	if m.guarding {
 		return m.guardsView()
 	}
+	if m.why.branching {
+		return m.branchesView()
+	}
 	if m.talk != nil && m.talk.blank {
 		return strings.Repeat("\n", m.height-1)
 	}
@@ -196,6 +199,7 @@ func withoutOf(s *engine.Snapshot) engine.GuardSet {
 func (m *Model) labView() string {
 	m.frame++ // what the panes drew for the last frame is stale
 	s, st, w := m.viewed(), m.styles, m.width
+	m.timeline.shares = m.timelineShares(s)
 	header := m.header(s)
 	// A sentence cut short misleads: the narration takes up to three
 	// lines (four on a tall screen) from the panes when it needs them.
@@ -414,6 +418,9 @@ func (m *Model) header(s engine.Snapshot) []string {
 		}
 		second = st.warn.Render(label) +
 			st.dim.Render(st.T(" · → forward · an action continues from here and drops the later ones"))
+	}
+	if futures := m.whyHeader(s); futures != "" {
+		second = futures + st.dim.Render(" · ") + second
 	}
 	lines := fit([]string{first, second}, m.width)
 	if m.showDSN {

@@ -1,0 +1,74 @@
+package tui_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/scenarios"
+	"github.com/fencelab/fencelab/store/provider"
+	"github.com/fencelab/fencelab/store/storetest"
+	"github.com/fencelab/fencelab/tui"
+)
+
+// c checks the scenario on screen in the background; then the timeline
+// shows each action's share of broken futures, the header the point of no
+// return, and b what can happen next with its shares — the numbers of
+// `check --why` (stale-read UNSAFE: 24% from the seed, every future broken
+// once A's stale write committed, at action 8).
+func TestTheExplorerShowsTheShareOfBrokenFutures(t *testing.T) {
+	backends := engine.Backends{Coordination: storetest.Embedded(t), Database: storetest.Database(t), Provider: provider.New(), LeaseTTL: 30 * time.Second}
+	check := func(ctx context.Context, s *engine.Scenario, mode engine.Mode, without engine.GuardSet, progress func(engine.CheckProgress)) (*engine.Why, error) {
+		b := backends
+		b.Without = without
+		lab, err := engine.NewLab(ctx, b, s, mode)
+		if err != nil {
+			return nil, err
+		}
+		defer lab.Close(context.WithoutCancel(ctx))
+		report, err := engine.Check(ctx, []*engine.Lab{lab}, engine.CheckOptions{Why: true, Progress: progress})
+		return report.Why, err
+	}
+	tm := exploreOn(t, tui.Options{Catalog: scenarios.All(), Scenario: "stale-read", Mode: engine.Unsafe, Check: check}, 160, 48, false)
+	waitFor(t, tm, "stale-read in UNSAFE mode, from its seeded state")
+	press(tm, "b")
+	waitFor(t, tm, "no check yet for UNSAFE: c runs it")
+	press(tm, "x") // any key goes back
+	press(tm, "c")
+	waitFor(t, tm, "futures here: 24% break")
+	press(tm, "nnnnnnn")
+	waitForAll(t, tm, "guided 7/11", "futures here: 53.8% break", "16.2%")
+	press(tm, "b")
+	waitForAll(t, tm, "What can happen next", "100%  one call of A — write summary", "0%  one call of B — write summary", "50%  advance clock")
+	press(tm, "x")
+	press(tm, "n")
+	waitForAll(t, tm, "futures here: 100% break · no return since action 8")
+	press(tm, "q")
+	tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
+}
+
+// In SAFE, no future of any state breaks an invariant, and the header
+// says so.
+func TestTheExplorerSaysNoFutureBreaksInSafe(t *testing.T) {
+	backends := engine.Backends{Coordination: storetest.Embedded(t), Database: storetest.Database(t), Provider: provider.New(), LeaseTTL: 30 * time.Second}
+	check := func(ctx context.Context, s *engine.Scenario, mode engine.Mode, without engine.GuardSet, progress func(engine.CheckProgress)) (*engine.Why, error) {
+		lab, err := engine.NewLab(ctx, backends, s, mode)
+		if err != nil {
+			return nil, err
+		}
+		defer lab.Close(context.WithoutCancel(ctx))
+		report, err := engine.Check(ctx, []*engine.Lab{lab}, engine.CheckOptions{Why: true, Progress: progress})
+		return report.Why, err
+	}
+	tm := exploreOn(t, tui.Options{Catalog: scenarios.All(), Scenario: "lease-overrun", Check: check}, 100, 30, false)
+	waitFor(t, tm, "lease-overrun in SAFE mode, from its seeded state")
+	press(tm, "c")
+	waitFor(t, tm, "no future of this state breaks an invariant")
+	press(tm, "q")
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()
+	require.Contains(t, final, "no future of this state breaks an invariant")
+}
