@@ -58,3 +58,45 @@ func TestDiffOfLeaseOverrun(t *testing.T) {
 		require.Len(t, strings.Split(strings.TrimSpace(stderr), "\n"), 1, stderr)
 	}
 }
+
+// check --why prints the shares along the counterexample and marks the
+// point of no return; --json carries the numbers; SAFE has no broken
+// future; a bounded check says so and shows no share.
+func TestCheckWhy(t *testing.T) {
+	code, stdout, stderr := call(t, "check", "stale-read", "--mode", "both", "--why", "--out", t.TempDir())
+	require.Equal(t, exitOK, code, stderr)
+	require.Contains(t, stdout, "why: none of the 616 complete schedules from the seed breaks an invariant")
+	require.Contains(t, stdout, "why: of the 616 complete schedules from the seed, 148 (24%) break an invariant (7: 148)")
+	require.Contains(t, stdout, "▶   8   100%  step A")
+	require.Contains(t, stdout, "point of no return: from action 8 on, every schedule breaks invariant 7 (LOST_UPDATE)")
+
+	code, stdout, stderr = call(t, "check", "stale-read", "--mode", "unsafe", "--why", "--json", "--out", t.TempDir())
+	require.Equal(t, exitOK, code, stderr)
+	var out []struct {
+		Why struct {
+			Exact          bool           `json:"exact"`
+			Complete       int            `json:"completeSchedules"`
+			Broken         map[string]int `json:"brokenSchedules"`
+			Counterexample struct {
+				Point int   `json:"pointOfNoReturn"`
+				All   []int `json:"inevitable"`
+				Steps []struct {
+					Share float64 `json:"share"`
+				} `json:"steps"`
+			} `json:"counterexample"`
+		} `json:"why"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(stdout), &out))
+	why := out[0].Why
+	require.True(t, why.Exact)
+	require.Equal(t, 616, why.Complete)
+	require.Equal(t, 148, why.Broken["7"])
+	require.Equal(t, 8, why.Counterexample.Point)
+	require.Equal(t, []int{7}, why.Counterexample.All)
+	require.InDelta(t, 148.0/616, why.Counterexample.Steps[0].Share, 1e-9)
+	require.Equal(t, 1.0, why.Counterexample.Steps[8].Share)
+
+	code, stdout, stderr = call(t, "check", "stale-read", "--mode", "unsafe", "--why", "--max-schedules", "5", "--out", t.TempDir())
+	require.Equal(t, exitOK, code, stderr)
+	require.Contains(t, stdout, "why: no shares — the check was bounded: not every schedule was explored, so no share is exact")
+}

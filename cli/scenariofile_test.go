@@ -130,17 +130,23 @@ func TestATalkSceneOfAScenarioFile(t *testing.T) {
 scenario = "three.toml"
 watch = true
 split = true
+why = true
 `), 0o644))
 	talk, err := loadTalk(script, "en")
 	require.NoError(t, err)
 	require.True(t, talk.Scenes[0].Watch)
 	require.True(t, talk.Scenes[0].Split)
+	require.True(t, talk.Scenes[0].Why)
 	require.Equal(t, "three-workers", talk.Scenes[0].Scenario.ID)
 	require.Equal(t, filepath.Join(dir, "three.toml"), talk.Scenes[0].Scenario.File)
 
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "three.toml"), []byte(strings.Replace(string(src), "expected = 43", "expected = x", 1)), 0o644))
 	_, err = loadTalk(script, "en")
 	require.ErrorContains(t, err, script+":3: scene 1: "+filepath.Join(dir, "three.toml")+":5: not TOML")
+
+	require.NoError(t, os.WriteFile(script, []byte("title = \"t\"\n[[scene]]\nscenario = \"lease-overrun\"\nwhy = \"yes\"\n"), 0o644))
+	_, err = loadTalk(script, "en")
+	require.ErrorContains(t, err, script+":4: scene 1: why: want true or false")
 
 	require.NoError(t, os.WriteFile(script, []byte("title = \"t\"\n[[scene]]\nscenario = \"lease-overrun\"\nwatch = true\n"), 0o644))
 	_, err = loadTalk(script, "en")

@@ -140,9 +140,9 @@ func parseScene(raw map[string]any, language string, i int, at locator, dir stri
 	}
 	for key := range raw {
 		switch key {
-		case "scenario", "mode", "schedule", "caption", "step", "watch", "split":
+		case "scenario", "mode", "schedule", "caption", "step", "watch", "split", "why":
 		default:
-			return tui.TalkScene{}, fail(key, "unknown key %q (a scene has scenario, mode, schedule, caption, watch, split and [[scene.step]]s)", key)
+			return tui.TalkScene{}, fail(key, "unknown key %q (a scene has scenario, mode, schedule, caption, watch, split, why and [[scene.step]]s)", key)
 		}
 	}
 	id, _ := raw["scenario"].(string)
@@ -245,6 +245,13 @@ func parseScene(raw map[string]any, language string, i int, at locator, dir stri
 			return tui.TalkScene{}, fail("split", "split: want true or false")
 		}
 		scene.Split = b
+	}
+	if why, given := raw["why"]; given {
+		b, isBool := why.(bool)
+		if !isBool {
+			return tui.TalkScene{}, fail("why", "why: want true or false")
+		}
+		scene.Why = b
 	}
 	var err error
 	if scene.Caption, err = textIn(raw["caption"], language); err != nil {

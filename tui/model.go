@@ -316,7 +316,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				split = m.toggleSplit() // the scene says whether the other mode shows beside it
 				m.setStatus(m.styles.T("scene %d/%d: %s in %s mode — space starts it", m.talk.scene+1, len(m.talk.Scenes), m.scenario.ID, label), true)
 			}
-			return m, tea.Batch(m.talkPending(), m.afterBusy(), m.catchUp(), split)
+			var why tea.Cmd
+			if m.talk.current().Why && m.graph() == nil && m.why.running == nil {
+				why = m.startWhy() // the scene shows the shares of broken futures
+				m.setStatus(m.styles.T("scene %d/%d: %s in %s mode — space starts it", m.talk.scene+1, len(m.talk.Scenes), m.scenario.ID, label), true)
+			}
+			return m, tea.Batch(m.talkPending(), m.afterBusy(), m.catchUp(), split, why)
 		}
 		return m, tea.Batch(m.afterBusy(), m.catchUp())
 	case labFailedMsg:

@@ -36,6 +36,10 @@ type TalkScene struct {
 	// Split: the scene opens with the split screen, the other mode beside
 	// it taking the same actions (v).
 	Split bool
+	// Why: the scene checks its scenario when it opens (c), so the
+	// timeline shows each action's share of broken futures and the header
+	// the point of no return.
+	Why bool
 }
 
 // TalkStep is what the speaker says after an action: a caption, and a
