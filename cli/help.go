@@ -53,6 +53,10 @@ const usageCommands = `  fencelab [--mode unsafe] [flags]        the explorer (l
         --allow-bounded                   unless this is given
         --out DIR                         counterexample traces (default: a new temp dir)
         --json                            one JSON object per scenario × mode
+        --why                             count every state's broken futures (every order
+                                          of calls): each step's share along the
+                                          counterexample and the guided order, and the
+                                          point of no return
   fencelab guards [--json]                SAFE's guards, each with what it checks
   fencelab matrix [ID|FILE…] [flags]      check every scenario in SAFE with each guard
                                           removed alone: which guard each one needs
