@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -26,7 +28,8 @@ type diffRequest struct {
 	from  lang.Phrase
 	sides [2]engine.DiffSpec
 	json  bool
-	md    bool
+	// format is md or mermaid for a document; empty: the terminal's.
+	format string
 }
 
 // parseDiffRequest reads `diff ID|FILE|TRACE [--mode M] [--without G]`:
@@ -36,14 +39,13 @@ type diffRequest struct {
 func parseDiffRequest(rest []string, mode string, modeGiven bool, without engine.GuardSet, asJSON bool, format string) (diffRequest, error) {
 	req := diffRequest{json: asJSON}
 	switch format {
-	case "":
-	case "md":
-		req.md = true
+	case "", "md", "mermaid":
+		req.format = format
 	default:
-		return req, usageError("diff --to %q: want md (or leave it out for the terminal)", format)
+		return req, usageError("diff --to %q: want md or mermaid (or leave it out for the terminal)", format)
 	}
-	if asJSON && req.md {
-		return req, usageError("diff prints JSON or Markdown, not both")
+	if asJSON && req.format != "" {
+		return req, usageError("diff prints JSON or a document, not both")
 	}
 	if len(rest) != 1 {
 		return req, usageError("diff takes one scenario id, scenario file or trace, got %d arguments", len(rest))
@@ -102,8 +104,10 @@ func runDiff(ctx context.Context, c config, req diffRequest, stdout, stderr io.W
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(jsonDiffOf(d))
-	case req.md:
+	case req.format == "md":
 		printDiffMarkdown(stdout, d, req.from, c.lang)
+	case req.format == "mermaid":
+		return printDiffMermaid(stdout, d, c.lang)
 	default:
 		printDiff(stdout, d, req.from, c.lang)
 	}
@@ -292,6 +296,15 @@ func printDiffMarkdown(w io.Writer, d engine.Diff, from lang.Phrase, l lang.Lang
 	}
 }
 
+// printDiffMermaid is the diff as one sequence diagram: what both sides
+// did alike drawn once, what they did differently drawn for each in a box
+// of its colour, the divergence noted with what decided it.
+func printDiffMermaid(w io.Writer, d engine.Diff, l lang.Lang) error {
+	left, right := d.Sides[0], d.Sides[1]
+	return export.MermaidBoth(w, [2]export.Session{sessionOf(d, left, l), sessionOf(d, right, l)},
+		[2]string{sideLabel(left), sideLabel(right)}, d.Diverged, divergence(d, l))
+}
+
 // sessionOf is one side of a diff as the exports take a run.
 func sessionOf(d engine.Diff, s engine.DiffSide, l lang.Lang) export.Session {
 	session := export.Session{Scenario: d.Scenario, Mode: s.Mode, Without: s.Without, Lang: l,
@@ -356,4 +369,30 @@ func jsonDiffOf(d engine.Diff) jsonDiff {
 		j.Actions = append(j.Actions, step)
 	}
 	return j
+}
+
+// writeDiff writes a diff the explorer's split screen exports as a new
+// file in the current directory (md or mermaid), and says which.
+func writeDiff(format string, d engine.Diff, l lang.Lang) (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	var doc bytes.Buffer
+	from := lang.P("the explorer's %d actions", len(d.Schedule))
+	ext := ".md"
+	if format == "mermaid" {
+		ext = ".mmd"
+		err = printDiffMermaid(&doc, d, l)
+	} else {
+		printDiffMarkdown(&doc, d, from, l)
+	}
+	if err != nil {
+		return "", err
+	}
+	path, err := saveNew(dir, fmt.Sprintf("fencelab-%s-diff", d.Scenario.ID), ext, doc.Bytes())
+	if err != nil {
+		return "", err
+	}
+	return filepath.Base(path), nil
 }

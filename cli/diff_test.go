@@ -35,6 +35,17 @@ func TestDiffOfLeaseOverrun(t *testing.T) {
 	require.Equal(t, 2, strings.Count(stdout, "```mermaid\nsequenceDiagram\n"), "each side's diagram")
 	require.Contains(t, stdout, "title lease-overrun · UNSAFE · STALE_OVERWRITE")
 
+	// One diagram with both: the eight actions alike drawn once, the ninth
+	// once per side, each in its side's box, the divergence noted.
+	code, stdout, stderr = call(t, "diff", "lease-overrun", "--to", "mermaid")
+	require.Equal(t, 0, code, stderr)
+	require.Equal(t, 1, strings.Count(stdout, "sequenceDiagram\n"))
+	require.Contains(t, stdout, "title lease-overrun · SAFE | UNSAFE\n")
+	require.Equal(t, 1, strings.Count(stdout, "rect rgba(0, 160, 0, 0.12)\n    Note over a1,a2: SAFE\n    a1-xpostgres: #35;9 A_WRITE"))
+	require.Equal(t, 1, strings.Count(stdout, "rect rgba(220, 0, 0, 0.12)\n    Note over a1,a2: UNSAFE\n    a1->>postgres: #35;9 A_WRITE"))
+	require.Equal(t, 1, strings.Count(stdout, "#35;7 B_WRITE"), "an action both sides did alike is drawn once")
+	require.Contains(t, stdout, "Note over a1,a2: ▶ action 9: step A — first divergence: the fence<br/>guard decided it")
+
 	code, stdout, stderr = call(t, "diff", "lease-overrun", "--without", "fence", "--json")
 	require.Equal(t, 0, code, stderr)
 	var d struct {

@@ -148,6 +148,40 @@ func explore(ctx context.Context, c config, mode engine.Mode, open exploreOpen) 
 			return report.Why, nil
 		}
 	}
+	// A diff exported from the split screen runs both sides once more on
+	// backends of its own (the split screen's hold its other side).
+	var exportDiff func(ctx context.Context, format string, s *engine.Scenario, schedule []engine.Action, sides [2]engine.DiffSpec) (string, error)
+	if c.pgDSN == "" {
+		var diffBackends *backends // made on the first export, kept for the next
+		exportDiff = func(ctx context.Context, format string, s *engine.Scenario, schedule []engine.Action, sides [2]engine.DiffSpec) (string, error) {
+			mu.Lock()
+			if quitting || started == nil {
+				mu.Unlock()
+				return "", context.Canceled
+			}
+			b := started
+			inFlight.Add(1)
+			mu.Unlock()
+			defer inFlight.Done()
+			if diffBackends == nil {
+				extra, err := moreBackends(ctx, b, c, "fencelab_diff")
+				if extra != nil {
+					mu.Lock()
+					others = append(others, extra)
+					mu.Unlock()
+				}
+				if err != nil {
+					return "", err
+				}
+				diffBackends = extra
+			}
+			d, err := engine.RunDiff(ctx, diffBackends.Backends, s, schedule, sides)
+			if err != nil {
+				return "", err
+			}
+			return writeDiff(format, d, c.lang)
+		}
+	}
 	var program *tea.Program
 	model := tui.New(ctx, tui.Options{
 		Catalog:     catalog,
@@ -161,6 +195,7 @@ func explore(ctx context.Context, c config, mode engine.Mode, open exploreOpen) 
 		Talk:        talk,
 		StartOther:  startOther,
 		Check:       check,
+		ExportDiff:  exportDiff,
 		Lang:        c.lang,
 		Start: func(ctx context.Context) (engine.Backends, error) {
 			mu.Lock()

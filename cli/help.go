@@ -82,6 +82,8 @@ const usageCommands = `  fencelab [--mode unsafe] [flags]        the explorer (l
         --without GUARD[,GUARD…]          SAFE beside SAFE without those guards
         --to md                           a Markdown page: a two-column table, and each
                                           side as a Mermaid sequence diagram
+        --to mermaid                      one sequence diagram of both: what they did
+                                          alike once, what differs in each side's box
         --json                            the two runs as one JSON object
   fencelab talk SCRIPT                    play a talk script (TOML): its scenes in order,
                                           space/./→/PgDn on, ←/PgUp back, b blanks the

@@ -195,6 +195,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		m.exporting = true
 		m.setStatus(m.styles.T("export as: m Markdown · d Mermaid · c cast · t VHS tape · g GIF · v SVG · esc"), true)
+		if m.split != nil && m.opts.ExportDiff != nil {
+			m.setStatus(m.styles.T("export as: m Markdown, d Mermaid (both sides, a diff) · c cast · t VHS tape · g GIF · v SVG (this side) · esc"), true)
+		}
 	case key.Matches(msg, m.keys.Scroll) && m.focus != focusTimeline:
 		m.panes[m.focus].Update(msg)
 	case key.Matches(msg, m.keys.Scroll), key.Matches(msg, m.keys.Open):
@@ -244,6 +247,9 @@ func (m *Model) exportAs(pressed string) tea.Cmd {
 	if !ok {
 		m.setStatus(m.styles.T("export cancelled"), true)
 		return nil
+	}
+	if m.split != nil && m.opts.ExportDiff != nil && (format == "md" || format == "mermaid") {
+		return m.exportDiff(format)
 	}
 	snaps, save := slices.Clone(m.history.snaps), m.opts.Export
 	return m.run(func(ctx context.Context, lab *engine.Lab) error {

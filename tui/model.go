@@ -52,6 +52,10 @@ type Options struct {
 	// StartOther brings up backends of their own for the split screen's
 	// other mode (v); nil: no split screen (a user's own server).
 	StartOther func(ctx context.Context) (engine.Backends, error)
+	// ExportDiff writes the split screen's two runs of the explorer's
+	// schedule as a diff (md: a two-column page; mermaid: one diagram of
+	// both) and says where; nil: x exports the front side alone.
+	ExportDiff func(ctx context.Context, format string, s *engine.Scenario, schedule []engine.Action, sides [2]engine.DiffSpec) (string, error)
 	// Check runs `check --why` for a scenario, mode and guards removed, on
 	// backends of its own, and returns its graph; nil: no check (a user's
 	// own server).

@@ -275,3 +275,24 @@ func (m *Model) sideColumn(s engine.Snapshot, tl *timeline, stopped string, widt
 	}
 	return fit(lines, width)
 }
+
+// exportDiff writes the split screen as a diff: the explorer's schedule
+// run on this side's mode and guards beside the other side's, as diff
+// does (run again on backends of their own, with the guard that decided
+// the divergence found).
+func (m *Model) exportDiff(format string) tea.Cmd {
+	front := engine.DiffSpec{Mode: m.mode, Without: withoutOf(m.snap)}
+	other := engine.DiffSpec{Mode: otherMode(m.mode)}
+	s, write, st := m.scenario, m.opts.ExportDiff, m.styles
+	return m.run(func(ctx context.Context, lab *engine.Lab) error {
+		schedule := lab.Schedule()
+		if len(schedule) == 0 {
+			return &notice{st.T("nothing to export yet: take an action first")}
+		}
+		path, err := write(ctx, format, s, schedule, [2]engine.DiffSpec{front, other})
+		if err != nil {
+			return &notice{st.T("could not export: %s", said(st, err))}
+		}
+		return &notice{st.T("%s written: %s", format, path)}
+	})
+}

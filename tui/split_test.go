@@ -1,6 +1,7 @@
 package tui_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -10,7 +11,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/export"
 	"github.com/fencelab/fencelab/scenarios"
+	"github.com/fencelab/fencelab/store/provider"
+	"github.com/fencelab/fencelab/store/storetest"
 	"github.com/fencelab/fencelab/tui"
 )
 
@@ -69,4 +73,31 @@ func TestTheSplitScreenTravelsBackOnBothSides(t *testing.T) {
 	press(tm, "hh")
 	bothAt(t, tm, 2)
 	press(tm, "q")
+}
+
+// In the split screen, x then m (or d) exports the two runs as a diff of
+// the explorer's schedule: this side's mode beside the other's.
+func TestTheSplitScreenExportsADiff(t *testing.T) {
+	b := engine.Backends{Coordination: storetest.Embedded(t), Database: storetest.Database(t), Provider: provider.New(), LeaseTTL: 30 * time.Second}
+	exportDiff := func(ctx context.Context, format string, s *engine.Scenario, schedule []engine.Action, sides [2]engine.DiffSpec) (string, error) {
+		d, err := engine.RunDiff(ctx, b, s, schedule, sides)
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("%s %s|%s, %d actions, diverged at %d, decided by %s", format, sides[0].Mode, sides[1].Mode, len(schedule), d.Diverged+1, d.Decided), nil
+	}
+	exportOne := func(format string, _ export.Session) (string, error) { return "one side as " + format, nil }
+	tm := exploreOn(t, tui.Options{Catalog: scenarios.All(), Scenario: "lease-overrun", Export: exportOne, ExportDiff: exportDiff}, 160, 48, true)
+	waitFor(t, tm, "lease-overrun in SAFE mode, from its seeded state")
+	press(tm, "v")
+	press(tm, "nnnnnnnnn")
+	bothAt(t, tm, 9)
+	press(tm, "x")
+	waitFor(t, tm, "m Markdown, d Mermaid (both sides, a diff)")
+	press(tm, "m")
+	waitFor(t, tm, "md written: md SAFE|UNSAFE, 9 actions, diverged at 9, decided by fence")
+	press(tm, "xc") // a cast is of the side in front
+	waitFor(t, tm, "cast written: one side as cast")
+	press(tm, "q")
+	tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second))
 }
