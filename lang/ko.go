@@ -1196,4 +1196,5 @@ replay: 다름. matrix: 어떤 시나리오도 필요로 하지 않는 가드), 
 	"the explorer's %d actions": "탐색기의 동작 %d개",
 	"export as: m Markdown, d Mermaid (both sides, a diff) · c cast · t VHS tape · g GIF · v SVG (this side) · esc": "내보내기 형식: m Markdown, d Mermaid (양쪽, diff) · c cast · t VHS tape · g GIF · v SVG (이쪽) · esc",
 	"nothing to export yet: take an action first": "아직 내보낼 것이 없음: 먼저 동작을 하나 하세요",
+	"no future breaks an invariant":               "어떤 미래도 불변식을 깨지 않음",
 }

@@ -235,9 +235,24 @@ func (m *Model) splitView() string {
 			st.dim.Render(st.T(" · → forward · an action continues from here and drops the later ones")))
 	}
 	room := m.height - len(footer) - len(top) - len(caption)
+	m.timeline.shares = m.timelineShares(s)
 	left := m.sideColumn(s, &m.timeline, "", half, room)
 	var right []string
-	switch side := m.split; {
+	side := m.split
+	side.timeline.shares = nil
+	if side.snap != nil {
+		shown := *side.snap
+		if inPast && side.shots[past.Actions] != nil {
+			shown = *side.shots[past.Actions]
+		}
+		side.timeline.shares = sharesAlong(st, m.why.graphs[m.whyKeyOf(shown)], shown, func(k int) (engine.Snapshot, bool) {
+			if shot := side.shots[k]; shot != nil {
+				return *shot, true
+			}
+			return engine.Snapshot{}, false
+		})
+	}
+	switch {
 	case side.snap == nil:
 		right = []string{st.dim.Render(st.T("opening %s in %s mode beside it…", m.scenario.ID, otherMode(m.mode)))}
 	case inPast && side.shots[past.Actions] != nil:
@@ -263,7 +278,7 @@ func (m *Model) sideColumn(s engine.Snapshot, tl *timeline, stopped string, widt
 	}
 	lines := []string{
 		ansi.Truncate(mode+" "+st.title.Render(s.Scenario.ID)+"  "+st.T("clock %s", engine.FormatClock(s.Clock)), width, "…"),
-		ansi.Truncate(st.dim.Render(st.T("actions %d · guided %d/%d", s.Actions, s.GuidedDone, s.GuidedTotal)), width, "…"),
+		ansi.Truncate(st.dim.Render(st.T("actions %d · guided %d/%d", s.Actions, s.GuidedDone, s.GuidedTotal))+m.sideFutures(s), width, "…"),
 	}
 	if stopped != "" {
 		lines = append(lines, ansi.Truncate(st.rejected.Render(stopped), width, "…"))

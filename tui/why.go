@@ -179,24 +179,59 @@ func (m *Model) whySteps() []engine.WhyStep {
 // timelineShares are the shares to show beside the timeline: the last
 // event of each action the history recorded, the share after it.
 func (m *Model) timelineShares(s engine.Snapshot) map[int]string {
-	why := m.graph()
+	return sharesAlong(m.styles, m.graph(), s, func(k int) (engine.Snapshot, bool) {
+		if k < len(m.history.snaps) {
+			return m.history.snaps[k], true
+		}
+		return engine.Snapshot{}, false
+	})
+}
+
+// sharesAlong are the shares beside a timeline's events from the screens
+// read after each number of actions (at), up to s's: the last event of
+// each action carries the share after it; none without an exact graph.
+func sharesAlong(st styles, why *engine.Why, s engine.Snapshot, at func(k int) (engine.Snapshot, bool)) map[int]string {
 	if why == nil || !why.Exact {
 		return nil
 	}
 	shares := map[int]string{}
-	snaps := m.history.snaps
-	for k := 1; k < len(snaps) && k <= s.Actions; k++ {
-		last := len(snaps[k].Events) - 1
-		if last < len(snaps[k-1].Events) || last >= len(s.Events) {
-			continue // the action said nothing (a pause resumed, say)
+	before, ok := at(0)
+	for k := 1; ok && k <= s.Actions; k++ {
+		after, recorded := at(k)
+		if !recorded {
+			break
 		}
-		if f, ok := why.At(snaps[k].State); ok {
-			shares[last] = shareStyled(m.styles, f.Share(0, snaps[k].Broken))
-		} else {
-			shares[last] = m.styles.dim.Render("  —")
+		last := len(after.Events) - 1
+		if last >= len(before.Events) && last < len(s.Events) { // an action that said nothing has no line
+			if f, known := why.At(after.State); known {
+				shares[last] = shareStyled(st, f.Share(0, after.Broken))
+			} else {
+				shares[last] = st.dim.Render("  —")
+			}
 		}
+		before = after
 	}
 	return shares
+}
+
+// sideFutures is the split screen's other side's word on its futures, when
+// a check of its mode ran: the share here.
+func (m *Model) sideFutures(s engine.Snapshot) string {
+	why := m.why.graphs[m.whyKeyOf(s)]
+	if why == nil {
+		return ""
+	}
+	root, ok := why.Root()
+	if !ok {
+		return ""
+	}
+	if root.Broken[0].Sign() == 0 {
+		return " · " + m.styles.accepted.Render(m.styles.T("no future breaks an invariant"))
+	}
+	if f, known := why.At(s.State); known {
+		return " · " + m.styles.T("futures here: %s break", shareStyled(m.styles, f.Share(0, s.Broken)))
+	}
+	return ""
 }
 
 // shareStyled is a share in colour: green when no future breaks, red when
