@@ -76,8 +76,8 @@ func TestDiffOfLeaseOverrun(t *testing.T) {
 func TestCheckWhy(t *testing.T) {
 	code, stdout, stderr := call(t, "check", "stale-read", "--mode", "both", "--why", "--out", t.TempDir())
 	require.Equal(t, exitOK, code, stderr)
-	require.Contains(t, stdout, "why: none of the 616 complete schedules from the seed breaks an invariant")
-	require.Contains(t, stdout, "why: of the 616 complete schedules from the seed, 148 (24%) break an invariant (7: 148)")
+	require.Contains(t, stdout, "why: none of the 616 ways to run it to its end from the seed (every order of calls) breaks an invariant")
+	require.Contains(t, stdout, "why: of the 616 ways to run it to its end from the seed (every order of calls), 148 (24%) break an invariant (invariant 7: 148)")
 	require.Contains(t, stdout, "▶   8   100%  step A")
 	require.Contains(t, stdout, "point of no return: from action 8 on, every schedule breaks invariant 7 (LOST_UPDATE)")
 
@@ -86,13 +86,15 @@ func TestCheckWhy(t *testing.T) {
 	var out []struct {
 		Why struct {
 			Exact          bool           `json:"exact"`
-			Complete       int            `json:"completeSchedules"`
+			Schedules      int            `json:"schedules"`
 			Broken         map[string]int `json:"brokenSchedules"`
 			Counterexample struct {
 				Point int   `json:"pointOfNoReturn"`
 				All   []int `json:"inevitable"`
 				Steps []struct {
-					Share float64 `json:"share"`
+					Share     float64        `json:"share"`
+					Schedules int            `json:"schedules"`
+					Broken    map[string]int `json:"brokenSchedules"`
 				} `json:"steps"`
 			} `json:"counterexample"`
 		} `json:"why"`
@@ -100,12 +102,22 @@ func TestCheckWhy(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(stdout), &out))
 	why := out[0].Why
 	require.True(t, why.Exact)
-	require.Equal(t, 616, why.Complete)
+	require.Equal(t, 616, why.Schedules)
 	require.Equal(t, 148, why.Broken["7"])
 	require.Equal(t, 8, why.Counterexample.Point)
 	require.Equal(t, []int{7}, why.Counterexample.All)
 	require.InDelta(t, 148.0/616, why.Counterexample.Steps[0].Share, 1e-9)
 	require.Equal(t, 1.0, why.Counterexample.Steps[8].Share)
+	// After the break the run's futures all count as broken, as the share.
+	last := why.Counterexample.Steps[len(why.Counterexample.Steps)-1]
+	require.Equal(t, last.Schedules, last.Broken["any"])
+	require.Equal(t, last.Schedules, last.Broken["7"])
+
+	// At 80 columns the point of no return wraps; it is never cut.
+	t.Setenv("COLUMNS", "80")
+	code, stdout, stderr = call(t, "check", "stale-read", "--mode", "unsafe", "--why", "--out", t.TempDir())
+	require.Equal(t, exitOK, code, stderr)
+	require.Contains(t, stdout, "point of no return: from action 8 on, every schedule breaks invariant\n          7 (LOST_UPDATE)\n")
 
 	code, stdout, stderr = call(t, "check", "stale-read", "--mode", "unsafe", "--why", "--max-schedules", "5", "--out", t.TempDir())
 	require.Equal(t, exitOK, code, stderr)

@@ -67,26 +67,29 @@ func printWhy(w io.Writer, r engine.CheckReport, run *whyRun, l lang.Lang) {
 		fmt.Fprint(w, l.T("  why: no shares — %s\n", why.Inexact.In(l)))
 		return
 	}
+	progress := ""
+	if p, ok := r.Scenario.Predicted[r.Mode]; ok && r.Mode == engine.Unsafe && !engine.BreaksAnInvariant(p.Verdict) {
+		progress = l.T("  (%s is a matter of progress, not of an invariant: the shares count broken invariants only)\n", p.Verdict)
+	}
 	if root.Broken[0].Sign() == 0 {
-		fmt.Fprint(w, l.T("  why: none of the %s complete schedules from the seed breaks an invariant — no future of any state breaks one\n",
+		fmt.Fprint(w, l.T("  why: none of the %s ways to run it to its end from the seed (every order of calls) breaks an invariant — no future of any state breaks one\n",
 			bigCount(root.Complete)))
-		if p, ok := r.Scenario.Predicted[r.Mode]; ok && r.Mode == engine.Unsafe && !engine.BreaksAnInvariant(p.Verdict) {
-			fmt.Fprint(w, l.T("  (%s is a matter of progress, not of an invariant: the shares count broken invariants only)\n", p.Verdict))
-		}
+		fmt.Fprint(w, progress)
 		if run.guidedErr != nil {
 			fmt.Fprint(w, l.T("  the guided order could not be followed: %s\n", said(run.guidedErr, l)))
 		}
 		return
 	}
-	fmt.Fprint(w, l.T("  why: of the %s complete schedules from the seed, %s (%s) break an invariant",
+	fmt.Fprint(w, l.T("  why: of the %s ways to run it to its end from the seed (every order of calls), %s (%s) break an invariant",
 		bigCount(root.Complete), bigCount(root.Broken[0]), engine.Percent(root.Share(0, 0))))
 	var each []string
 	for n := 1; n <= len(engine.Invariants); n++ {
 		if root.Broken[n].Sign() > 0 {
-			each = append(each, l.T("%d: %s", n, bigCount(root.Broken[n])))
+			each = append(each, l.T("invariant %d: %s", n, bigCount(root.Broken[n])))
 		}
 	}
-	fmt.Fprintf(w, " (%s)\n", strings.Join(each, ", "))
+	fmt.Fprintf(w, " (%s)\n", strings.Join(each, "; "))
+	fmt.Fprint(w, progress)
 	width := diffWidth(w)
 	if run.counterexample != nil {
 		fmt.Fprint(w, l.T("  the counterexample, with the share of its futures that break an invariant:\n"))
@@ -117,14 +120,29 @@ func printWhySteps(w io.Writer, steps []engine.WhyStep, width int, l lang.Lang) 
 			action = s.Action.Words().In(l)
 			did = stepDid(s.Events, l)
 		}
-		line := fmt.Sprintf("    %s%3d %6s  %s %s", mark, i, share, pad(ansi.Truncate(untrusted.Line(action), 26, "…"), 26), did)
-		fmt.Fprintln(w, strings.TrimRight(ansi.Truncate(line, width, "…"), " "))
+		head := fmt.Sprintf("    %s%3d %6s  %s ", mark, i, share, pad(ansi.Truncate(untrusted.Line(action), 26, "…"), 26))
+		printWrapped(w, head, did, width)
 		if i == point {
-			fmt.Fprintln(w, ansi.Truncate("          "+pointSaid(i, inevitable, l), width, "…"))
+			printWrapped(w, "          ", pointSaid(i, inevitable, l), width)
 		}
 	}
 	if point < 0 {
-		fmt.Fprint(w, l.T("          no point of no return: at every step some future breaks nothing\n"))
+		printWrapped(w, "          ", l.T("no point of no return: from every step, some way on breaks no invariant"), width)
+	}
+}
+
+// printWrapped prints text after head, wrapped to the width under itself
+// (a point of no return cut short would lose what it says).
+func printWrapped(w io.Writer, head, text string, width int) {
+	indent := ansi.StringWidth(head)
+	room := max(20, width-indent)
+	lines := strings.Split(ansi.Wordwrap(text, room, " "), "\n")
+	for i, line := range lines {
+		if i == 0 {
+			fmt.Fprintln(w, strings.TrimRight(head+line, " "))
+		} else {
+			fmt.Fprintln(w, strings.Repeat(" ", indent)+line)
+		}
 	}
 }
 
@@ -163,12 +181,14 @@ func bigCount(n *big.Int) string {
 // jsonWhy is `check --why` for machines: the seeded state's futures and
 // each point of the counterexample and the guided order.
 type jsonWhy struct {
-	Exact    bool     `json:"exact"`
-	Inexact  string   `json:"inexact,omitempty"`
-	States   int      `json:"states"`
-	Complete *big.Int `json:"completeSchedules,omitempty"`
-	// Broken: per invariant ("any" for any), the complete schedules that
-	// break it.
+	Exact   bool   `json:"exact"`
+	Inexact string `json:"inexact,omitempty"`
+	States  int    `json:"states"`
+	// Schedules are the ways to run it to its end from the seed, every
+	// order of calls (not the check's completeSchedules, which the
+	// reduction and pruning cut); Broken, per invariant ("any" for any),
+	// those that break it.
+	Schedules      *big.Int            `json:"schedules,omitempty"`
 	Broken         map[string]*big.Int `json:"brokenSchedules,omitempty"`
 	Counterexample *jsonWhySteps       `json:"counterexample,omitempty"`
 	Guided         *jsonWhySteps       `json:"guided,omitempty"`
@@ -183,13 +203,15 @@ type jsonWhySteps struct {
 }
 
 type jsonWhyStep struct {
-	Action   string              `json:"action,omitempty"` // empty: the seeded state
-	Actor    string              `json:"actor,omitempty"`
-	Known    bool                `json:"known"`
-	Share    float64             `json:"share"`
-	BrokenSo []int               `json:"brokenSoFar,omitempty"`
-	Complete *big.Int            `json:"completeSchedules,omitempty"`
-	Broken   map[string]*big.Int `json:"brokenSchedules,omitempty"`
+	Action   string  `json:"action,omitempty"` // empty: the seeded state
+	Actor    string  `json:"actor,omitempty"`
+	Known    bool    `json:"known"`
+	Share    float64 `json:"share"`
+	BrokenSo []int   `json:"brokenSoFar,omitempty"`
+	// Schedules from this point to an end; Broken of them, with the
+	// run's own breaks counted (a broken run stays broken).
+	Schedules *big.Int            `json:"schedules,omitempty"`
+	Broken    map[string]*big.Int `json:"brokenSchedules,omitempty"`
 }
 
 func jsonWhyOf(r engine.CheckReport, run *whyRun) *jsonWhy {
@@ -200,7 +222,7 @@ func jsonWhyOf(r engine.CheckReport, run *whyRun) *jsonWhy {
 		return j
 	}
 	root, _ := why.Root()
-	j.Complete, j.Broken = root.Complete, brokenCounts(root)
+	j.Schedules, j.Broken = root.Complete, brokenCounts(root, 0)
 	steps := func(ss []engine.WhyStep, err error) *jsonWhySteps {
 		point, inevitable := engine.PointOfNoReturn(ss)
 		out := &jsonWhySteps{PointOfNoReturn: point, Inevitable: inevitable.Numbers(), Steps: []jsonWhyStep{}}
@@ -215,7 +237,7 @@ func jsonWhyOf(r engine.CheckReport, run *whyRun) *jsonWhy {
 			}
 			if s.Known {
 				step.Share, _ = s.Share(0).Float64()
-				step.Complete, step.Broken = s.Futures.Complete, brokenCounts(s.Futures)
+				step.Schedules, step.Broken = s.Futures.Complete, brokenCounts(s.Futures, s.Past)
 			}
 			out.Steps = append(out.Steps, step)
 		}
@@ -228,12 +250,20 @@ func jsonWhyOf(r engine.CheckReport, run *whyRun) *jsonWhy {
 	return j
 }
 
-// brokenCounts are a state's broken futures by invariant, "any" first.
-func brokenCounts(f engine.Futures) map[string]*big.Int {
-	out := map[string]*big.Int{"any": f.Broken[0]}
+// brokenCounts are a run's broken futures by invariant ("any" too): a
+// state's, or every one of them for an invariant the run broke already
+// (a broken run stays broken, as its share says).
+func brokenCounts(f engine.Futures, past engine.InvariantSet) map[string]*big.Int {
+	count := func(n int) *big.Int {
+		if past.Has(n) {
+			return f.Complete
+		}
+		return f.Broken[n]
+	}
+	out := map[string]*big.Int{"any": count(0)}
 	for n := 1; n <= len(engine.Invariants); n++ {
-		if f.Broken[n].Sign() > 0 {
-			out[fmt.Sprint(n)] = f.Broken[n]
+		if c := count(n); c.Sign() > 0 {
+			out[fmt.Sprint(n)] = c
 		}
 	}
 	return out

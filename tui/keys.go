@@ -61,7 +61,7 @@ func newKeyMap(l lang.Lang) keyMap {
 		Guards: key.NewBinding(key.WithKeys("g"), key.WithHelp("g", l.T("SAFE's guards: take one out, and the run so far replays without it"))),
 		Split:  key.NewBinding(key.WithKeys("v"), key.WithHelp("v", l.T("split screen: the other mode beside this one, the same actions"))),
 		Why:    key.NewBinding(key.WithKeys("c"), key.WithHelp("c", l.T("check every schedule in the background: each action's share of futures that break an invariant, and the point of no return"))),
-		Branch: key.NewBinding(key.WithKeys("b"), key.WithHelp("b", l.T("what can happen next, each with its share of broken futures (after c)"))),
+		Branch: key.NewBinding(key.WithKeys("b", "o"), key.WithHelp("b/o", l.T("what can happen next, each with its share of broken futures (after c; o in a talk, where b blanks the screen)"))),
 		Help:   key.NewBinding(key.WithKeys("?"), key.WithHelp("?", l.T("help"))),
 		Quit:   key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", l.T("quit"))),
 	}

@@ -321,7 +321,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				m.setStatus(m.styles.T("scene %d/%d: %s in %s mode — space starts it", m.talk.scene+1, len(m.talk.Scenes), m.scenario.ID, label), true)
 			}
 			var why tea.Cmd
-			if m.talk.current().Why && m.graph() == nil && m.why.running == nil {
+			if m.talk.current().Why && m.graph() == nil {
 				why = m.startWhy() // the scene shows the shares of broken futures
 				m.setStatus(m.styles.T("scene %d/%d: %s in %s mode — space starts it", m.talk.scene+1, len(m.talk.Scenes), m.scenario.ID, label), true)
 			}
@@ -393,8 +393,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case whyProgressMsg:
 		return m, m.whyProgress(msg)
 	case whyDoneMsg:
-		m.whyDone(msg)
-		return m, nil
+		return m, m.whyDone(msg)
 	case playMsg:
 		if !m.playing || !m.open {
 			return m, nil

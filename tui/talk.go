@@ -191,6 +191,7 @@ func talkKeys(k keyMap) []key.Binding {
 		key.NewBinding(key.WithKeys(" "), key.WithHelp("space/./→/PgDn", k.lang.T("on"))),
 		key.NewBinding(key.WithKeys("left"), key.WithHelp("←/PgUp", k.lang.T("back"))),
 		key.NewBinding(key.WithKeys("b"), key.WithHelp("b", k.lang.T("blank"))),
+		key.NewBinding(key.WithKeys("o"), key.WithHelp("o", k.lang.T("what can happen next"))),
 		k.Help, k.Quit,
 	}
 }

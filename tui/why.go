@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -34,6 +35,7 @@ type whyKey struct {
 type whyState struct {
 	graphs   map[whyKey]*engine.Why
 	running  *whyKey
+	queued   []whyKey // asked for while another ran, in order
 	progress engine.CheckProgress
 	updates  chan tea.Msg // the running check's progress, then its end
 	// branching: the list of next actions (b) is open.
@@ -49,6 +51,15 @@ type whyDoneMsg struct {
 	key whyKey
 	why *engine.Why
 	err error
+}
+
+// branchKey is the key that lists what can happen next: b, or o in a
+// talk (whose b blanks the screen).
+func (m *Model) branchKey() string {
+	if m.talk != nil {
+		return "o"
+	}
+	return "b"
 }
 
 func (m *Model) whyKeyOf(s engine.Snapshot) whyKey {
@@ -73,12 +84,26 @@ func (m *Model) startWhy() tea.Cmd {
 	k := m.whyKeyOf(*m.snap)
 	switch {
 	case m.why.graphs[k] != nil:
-		m.setStatus(st.T("checked already: the shares are beside the timeline's actions · b what can happen next"), true)
+		m.setStatus(st.T("checked already: the shares are beside the timeline's actions · %s what can happen next", m.branchKey()), true)
+		return nil
+	case m.why.running != nil && *m.why.running == k:
+		m.setStatus(st.T("a check of this is running already; it goes on in the background"), false)
 		return nil
 	case m.why.running != nil:
-		m.setStatus(st.T("a check is running already; it goes on in the background"), false)
+		// One check at a time (the machine's cores are the explorer's
+		// too): this one runs when the one running ends.
+		if !slices.Contains(m.why.queued, k) {
+			m.why.queued = append(m.why.queued, k)
+		}
+		m.setStatus(st.T("queued: %s %s is checked once the check running ends", k.scenario.ID, engine.ModeLabel(k.mode, k.without)), true)
 		return nil
 	}
+	return m.runWhy(k)
+}
+
+// runWhy starts the check of k in the background.
+func (m *Model) runWhy(k whyKey) tea.Cmd {
+	st := m.styles
 	m.why.running, m.why.progress = &k, engine.CheckProgress{}
 	updates := make(chan tea.Msg, 1)
 	m.why.updates = updates
@@ -106,23 +131,50 @@ func (m *Model) whyProgress(msg whyProgressMsg) tea.Cmd {
 	return listen(m.why.updates)
 }
 
-func (m *Model) whyDone(msg whyDoneMsg) {
+func (m *Model) whyDone(msg whyDoneMsg) tea.Cmd {
 	st := m.styles
 	m.why.running, m.why.updates = nil, nil
-	if msg.err != nil {
-		m.setStatus(st.T("the check could not finish: %s", said(st, msg.err)), false)
-		return
+	onScreen := m.snap != nil && m.whyKeyOf(*m.snap) == msg.key
+	switch {
+	case msg.err != nil:
+		m.setStatus(st.T("the check of %s could not finish: %s", msg.key.scenario.ID, said(st, msg.err)), false)
+	default:
+		if m.why.graphs == nil {
+			m.why.graphs = map[whyKey]*engine.Why{}
+		}
+		m.why.graphs[msg.key] = msg.why
+		switch {
+		case !onScreen:
+			// Said when it is on screen again: the header shows it.
+		case !msg.why.Exact:
+			m.setStatus(st.T("checked, but no shares: %s", msg.why.Inexact.In(st.lang)), false)
+		case !m.countsTheVerdict(msg.key):
+			m.setStatus(st.T("checked %s: %s states · %s is a matter of progress, not of an invariant: the shares count broken invariants only",
+				msg.key.scenario.ID, stress.FormatCount(msg.why.States), msg.key.scenario.Predicted[engine.Unsafe].Verdict), true)
+		default:
+			m.setStatus(st.T("checked %s: %s states · the timeline shows each action's share of broken futures · %s what can happen next",
+				msg.key.scenario.ID, stress.FormatCount(msg.why.States), m.branchKey()), true)
+		}
 	}
-	if m.why.graphs == nil {
-		m.why.graphs = map[whyKey]*engine.Why{}
+	if len(m.why.queued) > 0 {
+		next := m.why.queued[0]
+		m.why.queued = m.why.queued[1:]
+		status, ok := m.status, m.statusOK
+		cmd := m.runWhy(next)
+		if !onScreen || msg.err != nil {
+			m.setStatus(status, ok) // what the check on screen said stays
+		}
+		return cmd
 	}
-	m.why.graphs[msg.key] = msg.why
-	if !msg.why.Exact {
-		m.setStatus(st.T("checked, but no shares: %s", msg.why.Inexact.In(st.lang)), false)
-		return
-	}
-	m.setStatus(st.T("checked %s: %d states · the timeline shows each action's share of broken futures · b what can happen next",
-		msg.key.scenario.ID, msg.why.States), true)
+	return nil
+}
+
+// countsTheVerdict: the shares say something of the verdict UNSAFE is
+// known for — it is an invariant's anomaly, not STUCK (a matter of
+// progress, which no invariant states).
+func (m *Model) countsTheVerdict(k whyKey) bool {
+	p, ok := k.scenario.Predicted[engine.Unsafe]
+	return k.mode != engine.Unsafe || !ok || engine.BreaksAnInvariant(p.Verdict)
 }
 
 // whyHeader is the header's word on the futures: the check running, the
@@ -138,17 +190,16 @@ func (m *Model) whyHeader(s engine.Snapshot) string {
 		return ""
 	}
 	root, ok := why.Root()
+	here, known := why.At(s.State)
 	switch {
 	case !ok:
 		return st.dim.Render(st.T("no shares: %s", why.Inexact.In(st.lang)))
+	case !known:
+		return st.dim.Render(st.T("this state is outside the check's graph"))
 	case root.Broken[0].Sign() == 0:
 		return st.accepted.Render(st.T("no future of this state breaks an invariant"))
 	}
-	here, known := why.At(s.State)
-	now := st.dim.Render(st.T("this state is outside the check's graph"))
-	if known {
-		now = st.T("futures here: %s break", shareStyled(st, here.Share(0, s.Broken)))
-	}
+	now := st.T("futures here: %s break", shareStyled(st, here.Share(0, s.Broken)))
 	point, _ := engine.PointOfNoReturn(m.whySteps())
 	switch {
 	case point > s.Actions:
@@ -225,13 +276,14 @@ func (m *Model) sideFutures(s engine.Snapshot) string {
 	if !ok {
 		return ""
 	}
-	if root.Broken[0].Sign() == 0 {
+	f, known := why.At(s.State)
+	switch {
+	case !known:
+		return " · " + m.styles.dim.Render(m.styles.T("this state is outside the check's graph"))
+	case root.Broken[0].Sign() == 0:
 		return " · " + m.styles.accepted.Render(m.styles.T("no future breaks an invariant"))
 	}
-	if f, known := why.At(s.State); known {
-		return " · " + m.styles.T("futures here: %s break", shareStyled(m.styles, f.Share(0, s.Broken)))
-	}
-	return ""
+	return " · " + m.styles.T("futures here: %s break", shareStyled(m.styles, f.Share(0, s.Broken)))
 }
 
 // shareStyled is a share in colour: green when no future breaks, red when
@@ -255,7 +307,11 @@ func (m *Model) branchesView() string {
 	st := m.styles
 	s := m.viewed()
 	why := m.graph()
-	title := st.title.Render(st.T("What can happen next")) + st.dim.Render(" · "+st.T("%s, after action %d", s.Scenario.ID, s.Actions))
+	where := st.T("%s, after action %d", s.Scenario.ID, s.Actions)
+	if s.Actions == 0 {
+		where = st.T("%s, at the seeded state", s.Scenario.ID)
+	}
+	title := st.title.Render(st.T("What can happen next")) + st.dim.Render(" · "+where)
 	var body []string
 	switch branches, ok := m.branches(s); {
 	case why == nil:

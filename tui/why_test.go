@@ -2,6 +2,8 @@ package tui_test
 
 import (
 	"context"
+	"errors"
+	"sync"
 	"testing"
 	"time"
 
@@ -68,7 +70,46 @@ func TestTheExplorerSaysNoFutureBreaksInSafe(t *testing.T) {
 	waitFor(t, tm, "lease-overrun in SAFE mode, from its seeded state")
 	press(tm, "c")
 	waitFor(t, tm, "no future of this state breaks an invariant")
+	// A second the check never takes: the state is outside its graph, and
+	// the header claims nothing of it.
+	press(tm, "+")
+	waitFor(t, tm, "this state is outside the check's graph")
 	press(tm, "q")
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()
-	require.Contains(t, final, "no future of this state breaks an invariant")
+	require.NotContains(t, final, "no future of this state breaks an invariant")
+}
+
+// One check at a time: c asked while another runs is queued, and runs
+// when that one ends.
+func TestTheExplorerQueuesACheckAskedForWhileOneRuns(t *testing.T) {
+	release := make(chan struct{})
+	var mu sync.Mutex
+	var asked []string
+	check := func(ctx context.Context, s *engine.Scenario, mode engine.Mode, without engine.GuardSet, progress func(engine.CheckProgress)) (*engine.Why, error) {
+		mu.Lock()
+		asked = append(asked, mode.String())
+		first := len(asked) == 1
+		mu.Unlock()
+		if first {
+			select {
+			case <-release:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}
+		return nil, errors.New("stub: no graph for " + mode.String())
+	}
+	tm := exploreOn(t, tui.Options{Catalog: scenarios.All(), Scenario: "lease-overrun", Check: check}, 120, 40, false)
+	waitFor(t, tm, "lease-overrun in SAFE mode, from its seeded state")
+	press(tm, "c")
+	waitFor(t, tm, "checking… 0 states")
+	press(tm, "m")
+	waitFor(t, tm, "lease-overrun in UNSAFE mode, from its seeded state")
+	press(tm, "c")
+	waitFor(t, tm, "queued: lease-overrun UNSAFE is checked once the check running ends")
+	close(release)
+	waitFor(t, tm, "the check of lease-overrun could not finish: stub: no graph for UNSAFE")
+	press(tm, "q")
+	tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
+	require.Equal(t, []string{"SAFE", "UNSAFE"}, asked)
 }
