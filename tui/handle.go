@@ -55,6 +55,11 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	if !m.open {
+		// The lab is not open yet (PostgreSQL starting): the key waits
+		// for it, and the waiting screen says so.
+		if m.snap == nil && m.fatal == nil && len(m.early) < maxEarlyKeys {
+			m.early = append(m.early, msg)
+		}
 		return m, nil
 	}
 	if m.exporting {

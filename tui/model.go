@@ -118,6 +118,9 @@ type Model struct {
 
 	busy  bool
 	queue []op
+	// early are the keys pressed before the first lab opened: taken, in
+	// order, once it has.
+	early []tea.KeyMsg
 	// The components: each owns its pane's state. focus is the pane the
 	// scroll keys move (focusTimeline or one of m.panes).
 	workers  workerList
@@ -325,9 +328,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				why = m.startWhy() // the scene shows the shares of broken futures
 				m.setStatus(m.styles.T("scene %d/%d: %s in %s mode — space starts it", m.talk.scene+1, len(m.talk.Scenes), m.scenario.ID, label), true)
 			}
-			return m, tea.Batch(m.talkPending(), m.afterBusy(), m.catchUp(), split, why)
+			early := m.takeEarly()
+			return m, tea.Batch(m.talkPending(), m.afterBusy(), m.catchUp(), split, why, early)
 		}
-		return m, tea.Batch(m.afterBusy(), m.catchUp())
+		early := m.takeEarly()
+		return m, tea.Batch(m.afterBusy(), m.catchUp(), early)
 	case labFailedMsg:
 		m.busy = false
 		m.setStatus(m.styles.T("could not open the lab: %s", engine.OneLine(msg.err)), false)
@@ -436,6 +441,22 @@ func (m *Model) afterBusy() tea.Cmd {
 }
 
 func (m *Model) setStatus(text string, ok bool) { m.status, m.statusOK = text, ok }
+
+// maxEarlyKeys bounds the keys kept while the lab opens.
+const maxEarlyKeys = 32
+
+// takeEarly takes the keys pressed before the lab opened, in order (the
+// lab's operations queue behind one another as keys pressed later do).
+func (m *Model) takeEarly() tea.Cmd {
+	early := m.early
+	m.early = nil
+	var cmds []tea.Cmd
+	for _, k := range early {
+		_, cmd := m.handleKey(k)
+		cmds = append(cmds, cmd)
+	}
+	return tea.Sequence(cmds...)
+}
 
 // lostSince is what the newest KEYS_LOST event says, if the snapshot after
 // an action has one that the one before did not.

@@ -45,6 +45,13 @@ func (m *Model) View() string {
 		// database): wrapped, not cut.
 		lines := []string{m.styles.title.Render("fencelab") + m.styles.dim.Render(" · job safety in distributed systems"), ""}
 		lines = append(lines, strings.Split(ansi.Wrap(m.spinner.View()+" "+waiting, m.width, " "), "\n")...)
+		if len(m.early) > 0 {
+			var pressed []string
+			for _, k := range m.early {
+				pressed = append(pressed, k.String())
+			}
+			lines = append(lines, "", m.styles.dim.Render(m.styles.T("pressed: %s — taken as soon as the lab is open", strings.Join(pressed, " "))))
+		}
 		return strings.Join(fit(lines, m.width), "\n")
 	}
 	if m.picking {

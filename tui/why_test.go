@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/lang"
 	"github.com/fencelab/fencelab/scenarios"
 	"github.com/fencelab/fencelab/store/provider"
 	"github.com/fencelab/fencelab/store/storetest"
@@ -112,4 +113,29 @@ func TestTheExplorerQueuesACheckAskedForWhileOneRuns(t *testing.T) {
 	press(tm, "q")
 	tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
 	require.Equal(t, []string{"SAFE", "UNSAFE"}, asked)
+}
+
+// Keys pressed while PostgreSQL starts are not lost: the waiting screen
+// shows them, and they are taken in order once the lab is open.
+func TestKeysPressedBeforeTheLabOpensWaitForIt(t *testing.T) {
+	b := engine.Backends{Coordination: storetest.Embedded(t), Database: storetest.Database(t), Provider: provider.New(), LeaseTTL: 30 * time.Second}
+	release := make(chan struct{})
+	m := tui.New(context.Background(), tui.Options{Catalog: scenarios.All(), Scenario: "lease-overrun", Lang: lang.En, Starting: "starting PostgreSQL 15…",
+		Start: func(ctx context.Context) (engine.Backends, error) {
+			select {
+			case <-release:
+				return b, nil
+			case <-ctx.Done():
+				return engine.Backends{}, ctx.Err()
+			}
+		}})
+	t.Cleanup(m.Close)
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
+	waitFor(t, tm, "starting PostgreSQL 15…")
+	press(tm, "nn")
+	waitFor(t, tm, "pressed: n n — taken as soon as the lab is open")
+	close(release)
+	waitFor(t, tm, "guided 2/9")
+	press(tm, "q")
+	tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
 }
