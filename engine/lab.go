@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/fencelab/fencelab/lang"
@@ -142,24 +143,43 @@ func NewLab(ctx context.Context, backends Backends, scenario *Scenario, mode Mod
 	if mode == Safe {
 		l.without = backends.Without
 	}
-	ledger, err := backends.Database.Connect(ctx, "lab")
-	if err != nil {
-		return nil, err
+	// The lab's connection and each actor's are opened at once: a new
+	// connection is most of what opening a lab costs, and they do not
+	// wait on one another.
+	specs := scenario.Actors(mode)
+	ledgers := make([]Ledger, len(specs)+1)
+	errs := make([]error, len(specs)+1)
+	var wg sync.WaitGroup
+	for i := range ledgers {
+		name := "lab"
+		if i > 0 {
+			name = specs[i-1].Name
+		}
+		wg.Go(func() { ledgers[i], errs[i] = backends.Database.Connect(ctx, name) })
 	}
-	l.ledger = lazyLedger{ledger, l}
-	for _, spec := range scenario.Actors(mode) {
+	wg.Wait()
+	if ledgers[0] != nil {
+		l.ledger = lazyLedger{ledgers[0], l}
+	}
+	for i, spec := range specs {
 		leaseKey := spec.LeaseKey
 		if leaseKey == "" {
 			leaseKey = scenario.Seed.ConflictKey
 		}
 		actor := &Actor{Name: spec.Name, Label: spec.Label.In(backends.Lang), Owner: spec.Owner, LeaseKey: leaseKey, program: spec.Program,
 			redis: backends.Coordination.Client(spec.Name)}
-		if actor.ledger, err = backends.Database.Connect(ctx, spec.Name); err != nil {
-			l.Close(ctx)
-			return nil, err
+		if ledgers[i+1] != nil {
+			actor.ledger = lazyLedger{ledgers[i+1], l}
 		}
-		actor.ledger = lazyLedger{actor.ledger, l}
 		l.actors = append(l.actors, actor)
+	}
+	if err := errors.Join(errs...); err != nil {
+		l.Close(ctx)
+		for _, err := range errs {
+			if err != nil {
+				return nil, err // the first: they tend to say the same
+			}
+		}
 	}
 	if err := l.Reset(ctx); err != nil {
 		l.Close(ctx)

@@ -150,6 +150,9 @@ func Open(ctx context.Context, dsn string, opts Options) (*Database, error) {
 	if d.lock, err = takeRunLock(ctx, config, opts); err != nil {
 		return nil, err
 	}
+	if !opts.Shared && readyAsItIs(ctx, d.lock) {
+		return d, nil
+	}
 	// Runs that share the database migrate one at a time.
 	if err := holdLock(ctx, d.lock, migrateLockKey, false, nil); err != nil {
 		d.Close()

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -91,4 +93,49 @@ func applyMigrations(ctx context.Context, db *sql.DB) error {
 		return fmt.Errorf("pgledger: apply migrations: %w", err)
 	}
 	return nil
+}
+
+// latestMigration is the version of the newest embedded migration (goose
+// numbers them by the digits their file names start with).
+func latestMigration() (int64, error) {
+	entries, err := migrations.FS.ReadDir(".")
+	if err != nil {
+		return 0, err
+	}
+	var latest int64
+	for _, e := range entries {
+		digits := e.Name()[:strings.IndexFunc(e.Name()+"_", func(r rune) bool { return r < '0' || r > '9' })]
+		if v, err := strconv.ParseInt(digits, 10, 64); err == nil {
+			latest = max(latest, v)
+		}
+	}
+	if latest == 0 {
+		return 0, errors.New("pgledger: no migration embedded")
+	}
+	return latest, nil
+}
+
+// readyAsItIs asks, in one query on a connection already open, whether the
+// database needs nothing of Open beyond its run lock: schema fencelab is
+// fencelab's, every embedded migration is applied, and no shared resource
+// has rows to put aside (none is shared, none is parked). That is the usual
+// start, which then opens no connection for goose and takes no migration
+// lock. Anything else — no schema yet, a table missing, an error — says
+// no, and Open goes the whole way, which says what is wrong.
+func readyAsItIs(ctx context.Context, conn *pgx.Conn) bool {
+	latest, err := latestMigration()
+	if err != nil {
+		return false
+	}
+	var comment *string
+	var version *int64
+	var shared bool
+	err = within(ctx, func(ctx context.Context) error {
+		return conn.QueryRow(ctx, `
+			SELECT obj_description(n.oid, 'pg_namespace'),
+			       (SELECT max(version_id) FROM fencelab.goose_db_version WHERE is_applied),
+			       EXISTS (SELECT FROM fencelab.shared_resources) OR EXISTS (SELECT FROM fencelab.parked_rows)
+			  FROM pg_namespace n WHERE n.nspname = 'fencelab'`).Scan(&comment, &version, &shared)
+	})
+	return err == nil && comment != nil && *comment == schemaMark && version != nil && *version == latest && !shared
 }
