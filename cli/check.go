@@ -306,9 +306,10 @@ func printCheckReport(w io.Writer, r engine.CheckReport, trace string, allowBoun
 	if !r.Exhaustive {
 		scope = l.T("BOUNDED by --max-schedules: not every schedule")
 	}
-	fmt.Fprint(w, l.T("%s · %s: %s, %s, %s pruned (%s, %.1fs)\n",
+	fmt.Fprint(w, l.T("%s · %s: %s, %s, %s pruned (%s, %.1fs, %s states/s)\n",
 		r.Scenario.ID, engine.ModeLabel(r.Mode, r.Without), counted(l, r.Schedules, "%s schedule", "%s schedules"),
-		counted(l, r.States, "%s distinct state", "%s distinct states"), stress.FormatCount(r.Pruned), scope, r.Elapsed.Seconds()))
+		counted(l, r.States, "%s distinct state", "%s distinct states"), stress.FormatCount(r.Pruned), scope, r.Elapsed.Seconds(),
+		stress.FormatCount(int(statesPerSecond(r)))))
 	for n := 1; n <= len(engine.Invariants); n++ {
 		if k := r.Broken[n]; k > 0 {
 			fmt.Fprint(w, l.T("  invariant %d broken on %s: %s\n", n, counted(l, k, "%s schedule", "%s schedules"), l.T(engine.Invariants[n])))
@@ -444,7 +445,9 @@ type jsonCheck struct {
 	AsClaimed  bool           `json:"asClaimed"`
 	Trace      string         `json:"trace,omitempty"`
 	Seconds    float64        `json:"seconds"`
-	Why        *jsonWhy       `json:"why,omitempty"`
+	// StatesPerSecond is the distinct states the check reached a second.
+	StatesPerSecond float64  `json:"statesPerSecond"`
+	Why             *jsonWhy `json:"why,omitempty"`
 }
 
 // jsonGuided is how the guided order ended when run on its own.
@@ -461,7 +464,8 @@ func printCheckJSON(w io.Writer, reports []engine.CheckReport, traces []string, 
 			Consulted: r.Consulted.Names(), Complete: r.Complete, Reached: r.Reached, Stuck: r.Stuck,
 			Progress: r.Progressed(), Schedules: r.Schedules,
 			States: r.States, Pruned: r.Pruned, Exhaustive: r.Exhaustive, Broken: map[string]int{},
-			Verdicts: r.Verdicts, AsClaimed: claimed(r, allowBounded), Trace: traces[i], Seconds: r.Elapsed.Seconds()}
+			Verdicts: r.Verdicts, AsClaimed: claimed(r, allowBounded), Trace: traces[i], Seconds: r.Elapsed.Seconds(),
+			StatesPerSecond: statesPerSecond(r)}
 		if j.Consulted == nil {
 			j.Consulted = []string{}
 		}
@@ -479,4 +483,12 @@ func printCheckJSON(w io.Writer, reports []engine.CheckReport, traces []string, 
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// statesPerSecond is how fast a check reached its distinct states.
+func statesPerSecond(r engine.CheckReport) float64 {
+	if r.Elapsed <= 0 {
+		return 0
+	}
+	return float64(r.States) / r.Elapsed.Seconds()
 }

@@ -79,9 +79,10 @@ func (s signalled) phrase() lang.Phrase {
 }
 
 // globalFlags apply to every command.
-// hiddenCommands are commands the help does not list: help itself, and
-// the worker a stress run starts as a process of its own.
-var hiddenCommands = []string{"help", "worker"}
+// hiddenCommands are commands the help does not list: help itself, the
+// worker a stress run starts as a process of its own, and the bare
+// program bench measures the explorer beside.
+var hiddenCommands = []string{"help", "worker", "bench-frame"}
 
 var globalFlags = []string{"redis", "pg", "allow-unsafe", "lease-ttl", "verbose", "lang", "help"}
 
@@ -154,6 +155,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		withoutArgs  []string
 		bounded      bool
 		why          bool
+		runs         int
 		mdOut        string
 		watch        bool
 		scenariosDir string
@@ -170,6 +172,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	flags.IntVar(&n, "n", 100, "race: number of key sets for the forced interleaving")
 	flags.IntVar(&free, "free", 0, "race: also run K pairs of truly concurrent requests")
 	flags.IntVar(&maxSched, "max-schedules", 0, "check: stop after N schedules per scenario and mode (default: none, every schedule)")
+	flags.IntVar(&runs, "runs", benchRuns, "bench: how often each side of a pair runs")
 	flags.BoolVar(&why, "why", false, "check: count every state's broken futures and show, along the counterexample and the guided order, the point of no return")
 	flags.BoolVar(&bounded, "allow-bounded", false, "check: let a search --max-schedules cut short pass (it proves nothing)")
 	flags.StringArrayVar(&withoutArgs, "without", nil, "run SAFE with these `GUARDS` removed, comma-separated or the flag repeated (fencelab guards lists them)")
@@ -291,6 +294,21 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			break
 		}
 		err = printHelp(stdout, strings.Join(rest, ""), c.lang)
+	case "bench-frame":
+		err = runBareFrame(ctx)
+	case "bench":
+		if err = only("bench", "json", "runs"); err != nil {
+			break
+		}
+		if len(rest) > 0 {
+			err = usageError("bench takes no arguments, got %q", rest)
+			break
+		}
+		if runs < 1 || runs > 100 {
+			err = usageError("--runs must be 1 to 100, got %d", runs)
+			break
+		}
+		err = runBench(ctx, c, benchRequest{runs: runs, json: asJSON}, stdout, stderr)
 	case "version":
 		if err = only("version"); err != nil {
 			break

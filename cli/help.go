@@ -116,6 +116,10 @@ const usageCommands = `  fencelab [--mode unsafe] [flags]        the explorer (l
                                           --shared NAME, on any machine (--redis, --pg)
                                           The lease TTL is 500ms unless --lease-ttl says;
                                           exit 0 when SAFE held or UNSAFE broke, 1 if not
+  fencelab bench [--runs 5] [--json]      what fencelab costs beside the floor under it:
+                                          start, the explorer's first frame and step,
+                                          a step, check's states a second; each pair
+                                          one after the other, medians, and the ratio
   fencelab version                        the version and commit this was built from
   fencelab COMMAND --help                 that command's help
 `
@@ -146,7 +150,7 @@ signal N (130 Ctrl-C, 143 SIGTERM)
 `
 
 // commands are the commands usage has a section for.
-var commands = []string{"list", "run", "check", "guards", "matrix", "replay", "export", "diff", "talk", "scenario", "race", "stress", "version"}
+var commands = []string{"list", "run", "check", "guards", "matrix", "replay", "export", "diff", "talk", "scenario", "race", "stress", "bench", "version"}
 
 // usage is the whole help in language l.
 func usage(l lang.Lang) string { return l.T(usageHead) + l.T(usageCommands) + l.T(usageFlags) }

@@ -467,10 +467,14 @@ func (l *Lab) Bookmark(ctx context.Context) (*Bookmark, error) {
 }
 
 // Return puts the lab back in a state a bookmark saved, on this lab or
-// another of the same scenario and mode.
+// another of the same scenario and mode. Its rows are put back when the
+// database is next used (or by Settle).
 func (l *Lab) Return(ctx context.Context, b *Bookmark) error {
 	return l.restore(ctx, b.state)
 }
+
+// Settle puts back the rows a Return put off.
+func (l *Lab) Settle(ctx context.Context) error { return l.syncLedger(ctx) }
 
 // BreaksAnInvariant reports whether a verdict is an invariant's anomaly
 // (a lost update, a stale overwrite), not a matter of progress (STUCK)

@@ -736,3 +736,30 @@ func (a *account) canReach(dir string) error {
 		}
 	}
 }
+
+// BareStart times the server's own start on this cluster's data
+// directory, for bench's floor: the server is stopped, started again to
+// the first connection it accepts and one of the caller's (ready), and
+// stopped (total); then it is started once more for the caller, who
+// stops it as usual. What Start does around the server — finding the
+// binaries, the slot, initdb — is left out.
+func (c *Cluster) BareStart(ctx context.Context) (ready, total time.Duration, err error) {
+	if err := c.stopServer(); err != nil {
+		return 0, 0, err
+	}
+	start := time.Now()
+	if err := c.launch(ctx); err != nil {
+		return 0, 0, err
+	}
+	conn, err := c.connect(ctx, Database)
+	if err != nil {
+		return 0, 0, err
+	}
+	ready = time.Since(start)
+	conn.Close(ctx)
+	if err := c.stopServer(); err != nil {
+		return 0, 0, err
+	}
+	total = time.Since(start)
+	return ready, total, c.launch(ctx)
+}

@@ -1,0 +1,488 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/creack/pty"
+
+	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/lang"
+	"github.com/fencelab/fencelab/scenarios"
+	"github.com/fencelab/fencelab/store/pgcluster"
+)
+
+// `fencelab bench` measures what fencelab costs beside the floor under
+// it, each pair in one process, one after the other, A B A B, medians:
+// the ratio is what to read, not the absolute numbers, which depend on
+// the machine.
+//
+//   - start: a warm `run lease-overrun` beside the bare start of the same
+//     PostgreSQL data directory, one connection, and its stop;
+//   - first frame: the explorer's, beside a bare Bubble Tea program that
+//     draws one frame;
+//   - first step: the explorer's with n pressed at once (queued until the
+//     lab is up), beside the bare start's first connection plus a raw step;
+//   - step: a key to the redrawn frame in the explorer, beside the same
+//     step and snapshot read on a lab alone;
+//   - check: states explored a second, beside a lab's bare restores of a
+//     state a second (what a check does for every state before its step).
+
+// benchRequest is a parsed `fencelab bench`.
+type benchRequest struct {
+	runs int
+	json bool
+}
+
+// benchPair is one figure beside its floor.
+type benchPair struct {
+	Name  string `json:"name"`
+	What  string `json:"what"`
+	Floor string `json:"floor"`
+	// Unit is "ms" (lower is better) or a rate ("states/s": higher is).
+	Unit       string  `json:"unit"`
+	Value      float64 `json:"value"`
+	FloorValue float64 `json:"floorValue"`
+	// Ratio is Value over FloorValue.
+	Ratio float64 `json:"ratio"`
+}
+
+// benchRuns is how often each side of a pair runs by default.
+const benchRuns = 5
+
+func runBench(ctx context.Context, c config, req benchRequest, stdout, stderr io.Writer) error {
+	if c.pgDSN != "" || c.redisURL != "" {
+		return usageError("bench measures fencelab's own backends: leave out --pg and --redis")
+	}
+	meter := newProgress(stderr, "")
+	defer meter.done()
+	say := func(what string) { meter.line("bench: " + what) }
+	var pairs []benchPair
+	add := func(p benchPair, err error) error {
+		if err != nil {
+			return fmt.Errorf("bench %s: %w", p.Name, err)
+		}
+		p.Ratio = p.Value / p.FloorValue
+		pairs = append(pairs, p)
+		return nil
+	}
+
+	say("start")
+	if err := add(benchStart(ctx, c, req.runs)); err != nil {
+		return err
+	}
+	say("the explorer")
+	frame, first, step, err := benchExplorer(ctx, c, req.runs)
+	for _, p := range []benchPair{frame, first, step} {
+		if err := add(p, err); err != nil {
+			return err
+		}
+	}
+	for _, id := range []string{"lease-overrun", "stale-read", "cross-job-collision"} {
+		say("check " + id)
+		if err := add(benchCheck(ctx, c, id, req.runs)); err != nil {
+			return err
+		}
+	}
+	meter.done()
+	if req.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(pairs)
+	}
+	printBench(stdout, pairs, c.lang)
+	return nil
+}
+
+func printBench(w io.Writer, pairs []benchPair, l lang.Lang) {
+	fmt.Fprint(w, l.T("each figure beside its floor, medians of runs one after the other (lower is better for ms, higher for a rate)\n\n"))
+	for _, p := range pairs {
+		extra := ""
+		if p.Unit == "ms" {
+			extra = l.T(" · %+.1f ms", p.Value-p.FloorValue)
+		}
+		fmt.Fprintf(w, "%-24s %10.1f %-9s beside %10.1f  %5.2f×%s\n", p.Name, p.Value, p.Unit, p.FloorValue, p.Ratio, extra)
+		fmt.Fprintf(w, "%-24s %s\n%-24s %s\n", "", p.What, "", l.T("floor: %s", p.Floor))
+	}
+}
+
+// median of durations in milliseconds.
+func medianMs(ds []time.Duration) float64 {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return float64(s[len(s)/2].Microseconds()) / 1000
+}
+
+// benchStart: a warm `run lease-overrun`, whole, beside starting the same
+// data directory, one connection, and stopping it.
+func benchStart(ctx context.Context, c config, runs int) (benchPair, error) {
+	p := benchPair{Name: "start", Unit: "ms",
+		What:  "fencelab run lease-overrun, warm: its backends start, the guided order, the result, the stop",
+		Floor: "the server's own start of the same data directory (postgres launched), one connection, its stop"}
+	// A first run of each warms the cache (and makes the cluster once).
+	if err := warmRun(ctx); err != nil {
+		return p, err
+	}
+	var runsMs, floorMs []time.Duration
+	for range runs {
+		start := time.Now()
+		if err := warmRun(ctx); err != nil {
+			return p, err
+		}
+		runsMs = append(runsMs, time.Since(start))
+		_, total, err := bareStart(ctx)
+		if err != nil {
+			return p, err
+		}
+		floorMs = append(floorMs, total)
+	}
+	p.Value, p.FloorValue = medianMs(runsMs), medianMs(floorMs)
+	return p, nil
+}
+
+func warmRun(ctx context.Context) error {
+	var errOut bytes.Buffer
+	if code := fencelab(ctx, []string{"run", "lease-overrun", "--lang", "en"}, io.Discard, &errOut); code != exitOK {
+		return fmt.Errorf("run lease-overrun exited %d: %s", code, strings.TrimSpace(errOut.String()))
+	}
+	return nil
+}
+
+// bareStart times the server's own start of the ephemeral cluster's data
+// directory, one connection, and its stop (pgcluster.BareStart): ready is
+// the time to the connection, total to the stop.
+func bareStart(ctx context.Context) (ready, total time.Duration, err error) {
+	cluster, err := pgcluster.Start(ctx, pgcluster.Options{})
+	if err != nil {
+		return 0, 0, err
+	}
+	ready, total, err = cluster.BareStart(ctx)
+	if stopErr := cluster.Stop(); err == nil {
+		err = stopErr
+	}
+	return ready, total, err
+}
+
+// ptyProgram is a fencelab process on a pseudo-terminal of 120×40, its
+// output watched: as a person starts it in a terminal.
+type ptyProgram struct {
+	cmd  *exec.Cmd
+	tty  *os.File
+	mu   sync.Mutex
+	out  []byte
+	from int
+	want string
+	seen chan struct{}
+	done chan struct{}
+}
+
+// startPty starts this executable with args on a new pseudo-terminal.
+func startPty(args ...string) (*ptyProgram, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	p := &ptyProgram{cmd: exec.Command(self, args...), done: make(chan struct{})}
+	p.cmd.Env = append(os.Environ(), "TERM=xterm-256color", "LANG=C.UTF-8")
+	if p.tty, err = pty.StartWithSize(p.cmd, &pty.Winsize{Rows: 40, Cols: 120}); err != nil {
+		return nil, err
+	}
+	go func() {
+		defer close(p.done)
+		buf := make([]byte, 64*1024)
+		for {
+			n, err := p.tty.Read(buf)
+			p.mu.Lock()
+			p.out = append(p.out, buf[:n]...)
+			if p.seen != nil && bytes.Contains(p.out[p.from:], []byte(p.want)) {
+				close(p.seen)
+				p.seen = nil
+			}
+			p.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return p, nil
+}
+
+// expect arms the watch for a text written from now on (or already, when
+// from is 0).
+func (p *ptyProgram) expect(text string, fromNow bool) chan struct{} {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	seen := make(chan struct{})
+	p.from, p.want, p.seen = 0, text, seen
+	if fromNow {
+		p.from = len(p.out)
+	}
+	if bytes.Contains(p.out[p.from:], []byte(text)) {
+		close(seen)
+		p.seen = nil
+	}
+	return seen
+}
+
+// end quits the program with q and waits for it; one that does not end in
+// ten seconds is killed (it is this bench's own child).
+func (p *ptyProgram) end() {
+	p.tty.Write([]byte("q"))
+	exited := make(chan struct{})
+	go func() {
+		p.cmd.Wait()
+		close(exited)
+	}()
+	select {
+	case <-exited:
+	case <-time.After(10 * time.Second):
+		p.cmd.Process.Kill()
+		<-exited
+	}
+	p.tty.Close()
+	<-p.done
+}
+
+// within waits for a text expected, at most a minute.
+func within(ctx context.Context, seen chan struct{}, what string) error {
+	select {
+	case <-seen:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(time.Minute):
+		return fmt.Errorf("%s did not show within a minute", what)
+	}
+}
+
+// bareFrame is the floor of a frame: a program that draws one, and a new
+// one for each key (q quits). `fencelab bench-frame` runs it, hidden.
+type bareFrame struct{ keys int }
+
+func (b bareFrame) Init() tea.Cmd { return nil }
+func (b bareFrame) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if k, ok := msg.(tea.KeyMsg); ok {
+		if k.String() == "q" {
+			return b, tea.Quit
+		}
+		b.keys++
+	}
+	return b, nil
+}
+func (b bareFrame) View() string { return fmt.Sprintf("fencelab · a bare frame · keys %d", b.keys) }
+
+// runBareFrame is `fencelab bench-frame`: the bare program, full screen
+// as the explorer is.
+func runBareFrame(ctx context.Context) error {
+	_, err := tea.NewProgram(bareFrame{}, tea.WithAltScreen(), tea.WithContext(ctx), tea.WithoutSignalHandler()).Run()
+	return err
+}
+
+// benchExplorer measures the explorer as a person starts it in a
+// terminal — a process of its own on a pseudo-terminal: its first frame,
+// its first step with n pressed at once, and the steps after it, each
+// beside its floor.
+func benchExplorer(ctx context.Context, c config, runs int) (frame, first, step benchPair, err error) {
+	frame = benchPair{Name: "explorer first frame", Unit: "ms",
+		What:  "fencelab lease-overrun as a process on a terminal: from its start to its first frame",
+		Floor: "a bare Bubble Tea program as a process on a terminal: its first frame"}
+	first = benchPair{Name: "explorer first step", Unit: "ms",
+		What:  "the same, n pressed at once: to the first guided step's frame (the key waits for the lab)",
+		Floor: "the bare program's first frame, the bare start's first connection, a raw step and snapshot"}
+	step = benchPair{Name: "explorer step", Unit: "ms",
+		What:  "a key (n) to the frame that shows the step",
+		Floor: "the bare program's key to frame, plus the same step and snapshot read on a lab alone"}
+	var frames, bares, firsts, steps, bareKeys []time.Duration
+	for range runs {
+		// The floor: a bare program's first frame, and a key to its frame.
+		start := time.Now()
+		bare, e := startPty("bench-frame")
+		if e != nil {
+			return frame, first, step, e
+		}
+		err = within(ctx, bare.expect("a bare frame · keys 0", false), "a bare frame")
+		bares = append(bares, time.Since(start))
+		for k := 1; k <= 3 && err == nil; k++ {
+			seen := bare.expect(fmt.Sprintf("keys %d", k), true)
+			began := time.Now()
+			bare.tty.Write([]byte("n"))
+			if err = within(ctx, seen, "a bare frame after a key"); err == nil {
+				bareKeys = append(bareKeys, time.Since(began))
+			}
+		}
+		bare.end()
+		if err != nil {
+			return
+		}
+
+		// The explorer, with n pressed at once.
+		start = time.Now()
+		explorer, e := startPty("lease-overrun", "--lang", "en")
+		if e != nil {
+			return frame, first, step, e
+		}
+		if err = within(ctx, explorer.expect("fencelab", false), "the explorer's first frame"); err == nil {
+			frames = append(frames, time.Since(start))
+			seen := explorer.expect("guided 1/9", true)
+			explorer.tty.Write([]byte("n"))
+			if err = within(ctx, seen, "the first step"); err == nil {
+				firsts = append(firsts, time.Since(start))
+			}
+		}
+		for k := 2; k <= 9 && err == nil; k++ {
+			want := fmt.Sprintf("guided %d/9", k)
+			seen := explorer.expect(want, true)
+			began := time.Now()
+			explorer.tty.Write([]byte("n"))
+			if err = within(ctx, seen, want); err == nil {
+				steps = append(steps, time.Since(began))
+			}
+		}
+		explorer.end()
+		if err != nil {
+			return
+		}
+	}
+	frame.Value, frame.FloorValue = medianMs(frames), medianMs(bares)
+	first.Value, step.Value = medianMs(firsts), medianMs(steps)
+
+	// The floors of a step: the bare start's connection, and the step on a
+	// lab alone.
+	var readies []time.Duration
+	for range runs {
+		ready, _, e := bareStart(ctx)
+		if e != nil {
+			return frame, first, step, e
+		}
+		readies = append(readies, ready)
+	}
+	raw, e := rawSteps(ctx, c, runs)
+	if e != nil {
+		return frame, first, step, e
+	}
+	step.FloorValue = medianMs(bareKeys) + medianMs(raw)
+	first.FloorValue = frame.FloorValue + medianMs(readies) + medianMs(raw)
+	return
+}
+
+// rawSteps times the guided steps of lease-overrun on a lab alone, each
+// with the snapshot a frame shows.
+func rawSteps(ctx context.Context, c config, runs int) ([]time.Duration, error) {
+	b, err := startBackends(ctx, c, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer b.stop()
+	s, _ := scenarios.ByID("lease-overrun")
+	lab, err := engine.NewLab(ctx, b.Backends, s, engine.Safe)
+	if err != nil {
+		return nil, err
+	}
+	defer lab.Close(context.WithoutCancel(ctx))
+	var times []time.Duration
+	for range runs {
+		if err := lab.Reset(ctx); err != nil {
+			return nil, err
+		}
+		if _, err := lab.Snapshot(ctx); err != nil {
+			return nil, err
+		}
+		for {
+			began := time.Now()
+			err := lab.Next(ctx)
+			if errors.Is(err, engine.ErrGuidedDone) {
+				break
+			}
+			if err != nil {
+				return nil, err
+			}
+			if _, err := lab.Snapshot(ctx); err != nil {
+				return nil, err
+			}
+			times = append(times, time.Since(began))
+		}
+	}
+	return times, nil
+}
+
+// benchCheck: a check's states a second on one lab, beside that lab's bare
+// restores a second: a state saved and put back (its keys and its rows),
+// which a check does for every state it goes on from. Each side runs runs
+// times, one after the other; medians.
+func benchCheck(ctx context.Context, c config, id string, runs int) (benchPair, error) {
+	p := benchPair{Name: "check " + id, Unit: "states/s",
+		What:  fmt.Sprintf("check %s SAFE on one lab: distinct states explored a second", id),
+		Floor: "the same lab putting back a saved state (keys and rows) a second, nothing else"}
+	s, ok := scenarios.ByID(id)
+	if !ok {
+		return p, fmt.Errorf("no scenario %s", id)
+	}
+	b, err := startBackends(ctx, c, nil)
+	if err != nil {
+		return p, err
+	}
+	defer b.stop()
+	var checks, bares []float64
+	for range runs {
+		report, err := checkOne(ctx, []*backends{b}, s, engine.Safe, 0, engine.CheckOptions{})
+		if err != nil {
+			return p, err
+		}
+		checks = append(checks, statesPerSecond(report))
+		rate, err := bareRestores(ctx, b, s, max(200, report.States))
+		if err != nil {
+			return p, err
+		}
+		bares = append(bares, rate)
+	}
+	slices.Sort(checks)
+	slices.Sort(bares)
+	p.Value, p.FloorValue = checks[len(checks)/2], bares[len(bares)/2]
+	return p, nil
+}
+
+// bareRestores is how many times a second a lab puts back a saved state:
+// the seed's and the guided order's end, in turn.
+func bareRestores(ctx context.Context, b *backends, s *engine.Scenario, n int) (float64, error) {
+	lab, err := engine.NewLab(ctx, b.Backends, s, engine.Safe)
+	if err != nil {
+		return 0, err
+	}
+	defer lab.Close(context.WithoutCancel(ctx))
+	seed, err := lab.Bookmark(ctx)
+	if err != nil {
+		return 0, err
+	}
+	if err := lab.RunGuided(ctx); err != nil {
+		return 0, err
+	}
+	end, err := lab.Bookmark(ctx)
+	if err != nil {
+		return 0, err
+	}
+	began := time.Now()
+	for i := range n {
+		to := seed
+		if i%2 == 1 {
+			to = end
+		}
+		if err := lab.Return(ctx, to); err != nil {
+			return 0, err
+		}
+		if err := lab.Settle(ctx); err != nil {
+			return 0, err
+		}
+	}
+	return float64(n) / time.Since(began).Seconds(), nil
+}
