@@ -7,9 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -21,6 +26,8 @@ import (
 	"github.com/fencelab/fencelab/lang"
 	"github.com/fencelab/fencelab/scenarios"
 	"github.com/fencelab/fencelab/store/pgcluster"
+	"github.com/fencelab/fencelab/store/pgledger"
+	"github.com/fencelab/fencelab/stress"
 )
 
 // `fencelab bench` measures what fencelab costs beside the floor under
@@ -94,6 +101,16 @@ func runBench(ctx context.Context, c config, req benchRequest, stdout, stderr io
 		if err := add(benchCheck(ctx, c, id, req.runs)); err != nil {
 			return err
 		}
+	}
+	say("stress beside pgbench")
+	stressPairs, err := benchStress(ctx, c)
+	for _, p := range stressPairs {
+		if err := add(p, nil); err != nil {
+			return err
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("bench stress: %w", err)
 	}
 	meter.done()
 	if req.json {
@@ -485,4 +502,132 @@ func bareRestores(ctx context.Context, b *backends, s *engine.Scenario, n int) (
 		}
 	}
 	return float64(n) / time.Since(began).Seconds(), nil
+}
+
+// benchStressSeconds is how long each side of the stress pair runs.
+const benchStressSeconds = 3
+
+// benchStress: stress SAFE's accepted commits a second at 1, 8 and 32
+// workers on fencelab's own backends, beside the fair floor of a commit:
+// pgbench running the same one statement a SAFE write sends (-M prepared,
+// as many clients), plus a lease's round trips (the acquire and release
+// scripts) timed by a bare loop on the same Redis. The lease makes the
+// workers' commits one after another, so the floor is one commit after
+// another: 1 / (1/pgbench tps + acquire and release).
+func benchStress(ctx context.Context, c config) ([]benchPair, error) {
+	var pairs []benchPair
+	for _, workers := range []int{1, 8, 32} {
+		p := benchPair{Name: fmt.Sprintf("stress %d workers", workers), Unit: "commits/s",
+			What:  fmt.Sprintf("stress SAFE, %d workers, no pauses: accepted fenced commits a second", workers),
+			Floor: "pgbench running the same fenced statement (-M prepared, as many clients), plus a bare loop's lease acquire and release, one after another"}
+		cc := c
+		cc.leaseTTL, cc.pgConnections, cc.wallClock = 500*time.Millisecond, workers+10, true
+		b, err := startBackends(ctx, cc, nil)
+		if err != nil {
+			return pairs, err
+		}
+		err = func() error {
+			defer b.redis.FollowWallClock()()
+			report, err := stress.Run(ctx, stress.Config{Workers: workers, Duration: benchStressSeconds * time.Second, Mode: engine.Safe,
+				LeaseTTL: cc.leaseTTL}, stress.Backends{Coordination: b.Coordination, Database: b.Database}, stress.Goroutines())
+			if err != nil {
+				return err
+			}
+			if !report.Held() {
+				return errors.New("stress SAFE did not hold")
+			}
+			p.Value = report.CommitsPerSecond
+			lease, err := leaseCycle(ctx, b, cc.leaseTTL)
+			if err != nil {
+				return err
+			}
+			tps, err := pgbenchFenced(ctx, b, workers)
+			if err != nil {
+				return err
+			}
+			p.FloorValue = 1 / (1/tps + lease.Seconds())
+			return nil
+		}()
+		b.stop()
+		if err != nil {
+			return pairs, err
+		}
+		pairs = append(pairs, p)
+	}
+	return pairs, nil
+}
+
+// leaseCycle is a lease's acquire and release scripts, one after the
+// other, on the Redis a stress run used: the median of a second of them.
+func leaseCycle(ctx context.Context, b *backends, ttl time.Duration) (time.Duration, error) {
+	res := stress.Resource("")
+	leases := b.Coordination.Client("bench")
+	var times []time.Duration
+	for until := time.Now().Add(time.Second); time.Now().Before(until); {
+		began := time.Now()
+		grant, err := leases.AcquireLease(ctx, res.ConflictKey, "bench", ttl, res.NamespaceEpoch, 0)
+		if err != nil {
+			return 0, err
+		}
+		if grant.Outcome == engine.LeaseContended { // a worker's lease still running out
+			time.Sleep(ttl / 10)
+			continue
+		}
+		if _, err := leases.ReleaseLease(ctx, res.ConflictKey, "bench", grant.Token, res.NamespaceEpoch, 0); err != nil {
+			return 0, err
+		}
+		times = append(times, time.Since(began))
+	}
+	if len(times) == 0 {
+		return 0, errors.New("the lease stayed taken for a second")
+	}
+	slices.Sort(times)
+	return times[len(times)/2], nil
+}
+
+// pgbenchFenced runs pgbench on the stress run's database: the fenced
+// write's statement, its parameters as pgbench variables (-M prepared
+// sends them as parameters too), a token and operation id of its own
+// for every transaction, and the fence check left out, so every write
+// commits — as a lease holder's does.
+func pgbenchFenced(ctx context.Context, b *backends, clients int) (float64, error) {
+	dir, err := os.MkdirTemp("", "fencelab-bench-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(dir)
+	res := stress.Resource("")
+	statement := regexp.MustCompile(`\$(\d+)`).ReplaceAllStringFunc(pgledger.FencedWriteSQL, func(m string) string {
+		switch m {
+		case "$3", "$14": // the token, and the operation id made of it
+			return ":tok"
+		}
+		return ":p" + m[1:]
+	})
+	script := "\\set n :n + 1\n\\set tok :client_id * 1000000000 + :n\n" + strings.TrimSpace(statement) + ";\n"
+	path := filepath.Join(dir, "fenced.sql")
+	if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
+		return 0, err
+	}
+	vars := map[string]string{"n": "0",
+		"p1": res.TenantID, "p2": res.ConflictKey, "p4": fmt.Sprint(res.NamespaceEpoch), "p5": fmt.Sprint(res.MembershipRevision),
+		"p6": res.RegionID, "p7": fmt.Sprint(res.RegionEpoch), "p8": fmt.Sprint(max(res.MinimumWriterVersion, res.CheckpointSchemaVersion)),
+		"p9": "true", "p10": "1", "p11": "0", "p12": "0", "p13": "2026-07-01 00:00:00+00", "p15": "pgbench", "p16": "pgbench",
+		"p17": fmt.Sprint(res.CheckpointSchemaVersion), "p18": "publish-summary",
+		"p19": "false", "p20": "false", "p21": "false", "p22": "false", "p23": "true", "p24": "true"}
+	args := []string{"-n", "-M", "prepared", "-c", fmt.Sprint(clients), "-j", fmt.Sprint(min(clients, runtime.NumCPU())),
+		"-T", fmt.Sprint(benchStressSeconds), "-f", path}
+	for _, k := range slices.Sorted(maps.Keys(vars)) {
+		args = append(args, "-D", k+"="+vars[k])
+	}
+	args = append(args, b.cluster.DSN(pgcluster.Database))
+	out, err := exec.CommandContext(ctx, filepath.Join(b.cluster.Binaries.Dir, "pgbench"), args...).CombinedOutput()
+	if err != nil {
+		return 0, fmt.Errorf("pgbench: %v: %s", err, pgcluster.ReasonLine(out))
+	}
+	m := regexp.MustCompile(`tps = ([0-9.]+) \(without initial connection time\)`).FindSubmatch(out)
+	if m == nil {
+		return 0, fmt.Errorf("pgbench said no tps: %s", pgcluster.ReasonLine(out))
+	}
+	return strconv.ParseFloat(string(m[1]), 64)
 }

@@ -280,6 +280,10 @@ func (l *Ledger) RecordWrite(ctx context.Context, w engine.Write, r engine.Write
 // locked, the rollout marker, the tenant's assignment (NULLs: none) —, the
 // value it wrote and the one it replaced (NULL when it wrote nothing), and
 // the reason it would refuse for.
+// FencedWriteSQL is the statement of a fenced write, for bench's pgbench
+// floor: the one statement a SAFE write sends.
+const FencedWriteSQL = fencedWrite
+
 const fencedWrite = `
 	WITH t AS (
 	  SELECT membership_revision, region_id, region_epoch, active
