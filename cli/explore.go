@@ -88,26 +88,40 @@ func explore(ctx context.Context, c config, mode engine.Mode, open exploreOpen) 
 	case len(open.more) > 0:
 		first, opening = open.more[0].ID, open.more[0]
 	}
+	// enter marks work on fencelab's started backends (the split screen's,
+	// a check's, a diff's): refused once the explorer quits or before they
+	// started; the caller calls inFlight.Done when it is done.
+	enter := func() (*backends, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		if quitting || started == nil {
+			return nil, false
+		}
+		inFlight.Add(1)
+		return started, true
+	}
+	// beside makes backends of their own beside b's (moreBackends), kept
+	// to be stopped when the explorer ends.
+	beside := func(ctx context.Context, b *backends, name string) (*backends, error) {
+		extra, err := moreBackends(ctx, b, c, name)
+		if extra != nil {
+			mu.Lock()
+			others = append(others, extra)
+			mu.Unlock()
+		}
+		return extra, err
+	}
 	// The split screen's other side runs on backends of its own, beside
 	// fencelab's own: not on a user's server.
 	var startOther func(ctx context.Context) (engine.Backends, error)
 	if c.pgDSN == "" {
 		startOther = func(ctx context.Context) (engine.Backends, error) {
-			mu.Lock()
-			if quitting || started == nil {
-				mu.Unlock()
+			b, ok := enter()
+			if !ok {
 				return engine.Backends{}, context.Canceled
 			}
-			b := started
-			inFlight.Add(1)
-			mu.Unlock()
 			defer inFlight.Done()
-			extra, err := moreBackends(ctx, b, c, "fencelab_split")
-			if extra != nil {
-				mu.Lock()
-				others = append(others, extra)
-				mu.Unlock()
-			}
+			extra, err := beside(ctx, b, "fencelab_split")
 			if err != nil {
 				return engine.Backends{}, err
 			}
@@ -120,22 +134,13 @@ func explore(ctx context.Context, c config, mode engine.Mode, open exploreOpen) 
 	if c.pgDSN == "" {
 		var whyPool []*backends // made on the first check, kept for the next
 		check = func(ctx context.Context, s *engine.Scenario, mode engine.Mode, without engine.GuardSet, progress func(engine.CheckProgress)) (*engine.Why, error) {
-			mu.Lock()
-			if quitting || started == nil {
-				mu.Unlock()
+			b, ok := enter()
+			if !ok {
 				return nil, context.Canceled
 			}
-			b := started
-			inFlight.Add(1)
-			mu.Unlock()
 			defer inFlight.Done()
 			for len(whyPool) < explorerCheckLabs {
-				extra, err := moreBackends(ctx, b, c, fmt.Sprintf("fencelab_why_%d", len(whyPool)+1))
-				if extra != nil {
-					mu.Lock()
-					others = append(others, extra)
-					mu.Unlock()
-				}
+				extra, err := beside(ctx, b, fmt.Sprintf("fencelab_why_%d", len(whyPool)+1))
 				if err != nil {
 					return nil, err
 				}
@@ -154,22 +159,13 @@ func explore(ctx context.Context, c config, mode engine.Mode, open exploreOpen) 
 	if c.pgDSN == "" {
 		var diffBackends *backends // made on the first export, kept for the next
 		exportDiff = func(ctx context.Context, format string, s *engine.Scenario, schedule []engine.Action, sides [2]engine.DiffSpec) (string, error) {
-			mu.Lock()
-			if quitting || started == nil {
-				mu.Unlock()
+			b, ok := enter()
+			if !ok {
 				return "", context.Canceled
 			}
-			b := started
-			inFlight.Add(1)
-			mu.Unlock()
 			defer inFlight.Done()
 			if diffBackends == nil {
-				extra, err := moreBackends(ctx, b, c, "fencelab_diff")
-				if extra != nil {
-					mu.Lock()
-					others = append(others, extra)
-					mu.Unlock()
-				}
+				extra, err := beside(ctx, b, "fencelab_diff")
 				if err != nil {
 					return "", err
 				}

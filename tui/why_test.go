@@ -18,14 +18,11 @@ import (
 	"github.com/fencelab/fencelab/tui"
 )
 
-// c checks the scenario on screen in the background; then the timeline
-// shows each action's share of broken futures, the header the point of no
-// return, and b what can happen next with its shares — the numbers of
-// `check --why` (stale-read UNSAFE: 24% from the seed, every future broken
-// once A's stale write committed, at action 8).
-func TestTheExplorerShowsTheShareOfBrokenFutures(t *testing.T) {
+// checkOnALab is the explorer's check (c), as the command line wires it,
+// on one lab of its own backends.
+func checkOnALab(t *testing.T) func(ctx context.Context, s *engine.Scenario, mode engine.Mode, without engine.GuardSet, progress func(engine.CheckProgress)) (*engine.Why, error) {
 	backends := engine.Backends{Coordination: storetest.Embedded(t), Database: storetest.Database(t), Provider: provider.New(), LeaseTTL: 30 * time.Second}
-	check := func(ctx context.Context, s *engine.Scenario, mode engine.Mode, without engine.GuardSet, progress func(engine.CheckProgress)) (*engine.Why, error) {
+	return func(ctx context.Context, s *engine.Scenario, mode engine.Mode, without engine.GuardSet, progress func(engine.CheckProgress)) (*engine.Why, error) {
 		b := backends
 		b.Without = without
 		lab, err := engine.NewLab(ctx, b, s, mode)
@@ -36,7 +33,15 @@ func TestTheExplorerShowsTheShareOfBrokenFutures(t *testing.T) {
 		report, err := engine.Check(ctx, []*engine.Lab{lab}, engine.CheckOptions{Why: true, Progress: progress})
 		return report.Why, err
 	}
-	tm := exploreOn(t, tui.Options{Catalog: scenarios.All(), Scenario: "stale-read", Mode: engine.Unsafe, Check: check}, 160, 48, false)
+}
+
+// c checks the scenario on screen in the background; then the timeline
+// shows each action's share of broken futures, the header the point of no
+// return, and b what can happen next with its shares — the numbers of
+// `check --why` (stale-read UNSAFE: 24% from the seed, every future broken
+// once A's stale write committed, at action 8).
+func TestTheExplorerShowsTheShareOfBrokenFutures(t *testing.T) {
+	tm := exploreOn(t, tui.Options{Catalog: scenarios.All(), Scenario: "stale-read", Mode: engine.Unsafe, Check: checkOnALab(t)}, 160, 48, false)
 	waitFor(t, tm, "stale-read in UNSAFE mode, from its seeded state")
 	press(tm, "b")
 	waitFor(t, tm, "no check yet for UNSAFE: c runs it")
@@ -57,17 +62,7 @@ func TestTheExplorerShowsTheShareOfBrokenFutures(t *testing.T) {
 // In SAFE, no future of any state breaks an invariant, and the header
 // says so.
 func TestTheExplorerSaysNoFutureBreaksInSafe(t *testing.T) {
-	backends := engine.Backends{Coordination: storetest.Embedded(t), Database: storetest.Database(t), Provider: provider.New(), LeaseTTL: 30 * time.Second}
-	check := func(ctx context.Context, s *engine.Scenario, mode engine.Mode, without engine.GuardSet, progress func(engine.CheckProgress)) (*engine.Why, error) {
-		lab, err := engine.NewLab(ctx, backends, s, mode)
-		if err != nil {
-			return nil, err
-		}
-		defer lab.Close(context.WithoutCancel(ctx))
-		report, err := engine.Check(ctx, []*engine.Lab{lab}, engine.CheckOptions{Why: true, Progress: progress})
-		return report.Why, err
-	}
-	tm := exploreOn(t, tui.Options{Catalog: scenarios.All(), Scenario: "lease-overrun", Check: check}, 100, 30, false)
+	tm := exploreOn(t, tui.Options{Catalog: scenarios.All(), Scenario: "lease-overrun", Check: checkOnALab(t)}, 100, 30, false)
 	waitFor(t, tm, "lease-overrun in SAFE mode, from its seeded state")
 	press(tm, "c")
 	waitFor(t, tm, "no future of this state breaks an invariant")
