@@ -668,3 +668,23 @@ func onARealRedis(t *testing.T, width, height int) (*tui.Model, *teatest.TestMod
 	waitFor(t, tm, "lease-overrun in SAFE mode")
 	return m, tm, redis
 }
+
+// On a short terminal the last line is the status when there is news, and
+// the keys when there is none — never a bare "· ? help" (an empty status
+// still renders its style's escape codes).
+func TestTheShortFooterShowsTheKeysWhenNothingIsSaid(t *testing.T) {
+	// Coloured, as on a terminal (no test of this package runs in
+	// parallel with it).
+	was := lipgloss.ColorProfile()
+	lipgloss.SetColorProfile(termenv.ANSI256)
+	t.Cleanup(func() { lipgloss.SetColorProfile(was) })
+	tm := exploreOn(t, tui.Options{Catalog: scenarios.All(), Scenario: "lease-overrun"}, 80, 24, false)
+	waitFor(t, tm, "lease-overrun in SAFE mode, from its seeded state")
+	press(tm, "n")
+	waitFor(t, tm, "guided 1/9")
+	press(tm, "q")
+	lines := strings.Split(strings.TrimRight(tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View(), "\n"), "\n")
+	last := ansi.Strip(lines[len(lines)-1])
+	require.False(t, strings.HasPrefix(strings.TrimSpace(last), "·"), "last line: %q", last)
+	require.Contains(t, last, "next guided step")
+}

@@ -264,8 +264,10 @@ func (m *Model) footer() []string {
 	footer := []string{m.statusLine(), m.help.ShortHelpView(keys)}
 	if m.height < 30 {
 		footer = footer[1:]
-		if status := m.statusLine(); status != "" {
-			footer = []string{status + m.styles.dim.Render(" · ? "+m.styles.T("help"))}
+		// The status's text, not its line: an empty status still renders
+		// its style's escape codes.
+		if text, _ := m.statusText(); text != "" {
+			footer = []string{m.statusLine() + m.styles.dim.Render(" · ? "+m.styles.T("help"))}
 		}
 	}
 	return footer
