@@ -134,3 +134,18 @@ func TestKeysPressedBeforeTheLabOpensWaitForIt(t *testing.T) {
 	press(tm, "q")
 	tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
 }
+
+// A talk scene with why = true checks itself when it opens, and o (a
+// talk's b blanks the screen) lists what can happen next.
+func TestATalkSceneChecksItselfAndOListsTheBranches(t *testing.T) {
+	s, _ := scenarios.ByID("stale-read")
+	talk := &tui.Talk{Title: "t", Scenes: []tui.TalkScene{{Scenario: s, Mode: engine.Unsafe, Why: true, Steps: map[int]tui.TalkStep{}}}}
+	tm := exploreOn(t, tui.Options{Catalog: scenarios.All(), Talk: talk, Check: checkOnALab(t)}, 160, 48, false)
+	waitFor(t, tm, "futures here: 24% break")
+	press(tm, "o")
+	waitForAll(t, tm, "What can happen next", "stale-read, at the seeded state", "one call of A")
+	press(tm, "x")
+	press(tm, "b") // blanks, as a talk's b does
+	press(tm, "q")
+	tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
+}
