@@ -119,7 +119,7 @@ func TestCheckWhy(t *testing.T) {
 	require.Equal(t, exitOK, code, stderr)
 	require.Contains(t, stdout, "point of no return: from action 8 on, every schedule breaks invariant\n          7 (LOST_UPDATE)\n")
 
-	code, stdout, stderr = call(t, "check", "stale-read", "--mode", "unsafe", "--why", "--max-schedules", "5", "--out", t.TempDir())
+	code, stdout, stderr = call(t, "check", "stale-read", "--why", "--max-schedules", "5", "--allow-bounded", "--out", t.TempDir())
 	require.Equal(t, exitOK, code, stderr)
 	require.Contains(t, stdout, "why: no shares — the check was bounded: not every schedule was explored, so no share is exact")
 }
