@@ -274,6 +274,12 @@ func (d *Database) Close() error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
+	// The run lock is let go by a round trip, before the connection
+	// closes: the server ends a closed connection's session (and its
+	// locks) a moment later, and a run started right after this one would
+	// find the lock still held and say it waits. A server that does not
+	// answer lets it go when the connection ends, as before.
+	d.lock.Exec(ctx, `SELECT pg_advisory_unlock_all()`)
 	err := d.lock.Close(ctx)
 	d.lock = nil
 	return err
