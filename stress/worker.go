@@ -214,16 +214,19 @@ func (w *Worker) release(ctx context.Context, report func(Record), token int64) 
 // errWritesDone ends a worker whose run has made all its writes.
 var errWritesDone = errors.New("stress: the run's writes are made")
 
-// backoff spaces a worker's tries at a lease another worker holds: short
-// at first, so the lease changes hands quickly, then longer, so many
-// waiting workers do not swamp Redis — the more of them, the longer; with
-// jitter, so they do not retry in step.
+// backoff spaces a worker's tries at a lease another worker holds: about
+// a commit's time at first (a holder keeps the lease for its write, a
+// millisecond or two), then longer, so many waiting workers do not swamp
+// Redis and the cores the holder needs — the more of them, the longer;
+// with jitter, so they do not retry in step. Tries much sooner than the
+// holder can be done only cost it: from 50 µs, 32 workers committed less
+// than half as often (fencelab bench's stress pairs).
 type backoff struct{ next, most time.Duration }
 
 const (
-	firstBackoff = 50 * time.Microsecond
+	firstBackoff = 1500 * time.Microsecond
 	// Between tries: at most this much a contending worker, within bounds.
-	backoffPerWorker = 250 * time.Microsecond
+	backoffPerWorker = 1000 * time.Microsecond
 	leastMaxBackoff  = 2 * time.Millisecond
 	mostMaxBackoff   = 50 * time.Millisecond
 )
