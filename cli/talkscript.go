@@ -84,10 +84,6 @@ func (e *talkError) phrase() lang.Phrase {
 	return lang.P("%d: %s", e.line, e.what)
 }
 
-// parseTalk reads a talk script's text; its scenario files are found from
-// the current directory.
-func parseTalk(text, language string) (tui.Talk, error) { return parseTalkIn(text, language, ".") }
-
 // parseTalkIn reads a talk script's text; a scene's scenario file is found
 // from dir, the script's own directory.
 func parseTalkIn(text, language, dir string) (tui.Talk, error) {

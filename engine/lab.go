@@ -428,15 +428,9 @@ func (l *Lab) record(entry loggedAction) {
 	l.eventsAfter = append(l.eventsAfter, len(l.events))
 }
 
-// apply performs one action and checks the invariants afterwards. A failed
-// action leaves no entry in the log.
-func (l *Lab) apply(ctx context.Context, action Action) error {
-	_, err := l.applyLogged(ctx, action)
-	return err
-}
-
-// applyLogged is apply, returning the log entry the action makes. A step
-// is taken call by call, with the invariants checked after each, so a
+// applyLogged performs one action, checks the invariants afterwards and
+// returns the log entry the action makes (a failed action makes none; the
+// caller records it). A step is taken call by call, with the invariants checked after each, so a
 // break is pinned on the round trip that made it.
 func (l *Lab) applyLogged(ctx context.Context, action Action) (loggedAction, error) {
 	entry := loggedAction{Action: action}

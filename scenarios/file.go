@@ -145,8 +145,6 @@ func lastKey(path string) string {
 
 func (t *table) key(k string) string { return join(t.path, k) }
 
-func (t *table) has(k string) bool { _, ok := t.m[k]; return ok }
-
 func (t *table) get(k string) (any, bool) {
 	t.used[k] = true
 	v, ok := t.m[k]
