@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"strconv"
 	"strings"
 	"sync"
@@ -60,10 +61,48 @@ func StartEmbedded() (*Coordination, error) {
 	if err := mr.Start(); err != nil {
 		return nil, fmt.Errorf("redisstore: start miniredis: %w", err)
 	}
-	c := newCoordination(server{single: &redis.Options{Addr: mr.Addr()}}, "miniredis", keyspace{prefix: Prefix})
+	// Its TCP address is for what runs outside the process (stress
+	// --procs, a redis-cli); the process's own clients talk to it over
+	// in-memory pipes: a lab's every step is a few Redis calls, and a
+	// loopback socket costs each of them system calls on both ends.
+	inProcess := func(context.Context, string, string) (net.Conn, error) {
+		client, served := net.Pipe()
+		mr.Server().ServeConn(served)
+		return pipeConn{client}, nil
+	}
+	c := newCoordination(server{single: &redis.Options{Addr: mr.Addr(), Dialer: inProcess}}, "miniredis", keyspace{prefix: Prefix})
 	c.embedded = mr
 	c.url = "redis://" + mr.Addr()
 	return c, nil
+}
+
+// pipeConn is a client's end of an in-memory pipe to the embedded server.
+// The server closing it (a lab's Redis restart) is io.EOF to every call,
+// as a socket the server closed is to go-redis, which then sends the
+// command again on a new connection: over a pipe, a command that failed
+// so never reached the server.
+type pipeConn struct{ net.Conn }
+
+// closedIsEOF says io.EOF for a pipe the server closed (net.Pipe says
+// io.ErrClosedPipe to a write or a deadline set).
+func closedIsEOF(err error) error {
+	if errors.Is(err, io.ErrClosedPipe) {
+		return io.EOF
+	}
+	return err
+}
+
+func (p pipeConn) Write(b []byte) (int, error) {
+	n, err := p.Conn.Write(b)
+	return n, closedIsEOF(err)
+}
+
+func (p pipeConn) SetDeadline(t time.Time) error { return closedIsEOF(p.Conn.SetDeadline(t)) }
+
+func (p pipeConn) SetReadDeadline(t time.Time) error { return closedIsEOF(p.Conn.SetReadDeadline(t)) }
+
+func (p pipeConn) SetWriteDeadline(t time.Time) error {
+	return closedIsEOF(p.Conn.SetWriteDeadline(t))
 }
 
 // Connect uses the real server behind a redis:// URL — or the Redis

@@ -288,3 +288,21 @@ func TestKilledRunsKeysAreSwept(t *testing.T) {
 	require.Empty(t, storetest.ServerKeys(t, url, killed.Namespace()+"*"), "the killed run's keys stay")
 	require.Len(t, storetest.ServerKeys(t, url, live.Namespace()+"*"), 2, "the live run lost its keys")
 }
+
+// The process's own clients reach the embedded server over in-memory
+// pipes; a restart of the server closes them, and the next call goes on a
+// new one (as over a socket the server closed), finding the history gone.
+func TestEmbeddedRestartClosesThePipesAndTheNextCallReconnects(t *testing.T) {
+	ctx := context.Background()
+	c := storetest.Embedded(t)
+	a := c.Client("A")
+	require.NoError(t, a.Bootstrap(ctx, key, 2, 40))
+	_, err := a.AcquireLease(ctx, key, "worker-A", time.Minute, 2, 0)
+	require.NoError(t, err)
+
+	restarted, err := c.Restart(ctx)
+	require.NoError(t, err)
+	require.True(t, restarted)
+	_, err = a.AcquireLease(ctx, key, "worker-A", time.Minute, 2, 0)
+	require.ErrorIs(t, err, engine.ErrHistoryLost, "a new connection to the emptied server")
+}
