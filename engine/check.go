@@ -174,8 +174,14 @@ func Check(ctx context.Context, labs []*Lab, opts CheckOptions) (CheckReport, er
 		c.graph = newStateGraph()
 	}
 	for _, lab := range labs {
+		// A lab's actors take turns, and the checks read the schema after
+		// every step that wrote: the write reads it back.
 		lab.checking = true
-		defer func() { lab.checking = false }()
+		lab.backends.Database.ReadBack(true)
+		defer func() {
+			lab.checking = false
+			lab.backends.Database.ReadBack(false)
+		}()
 	}
 	start := time.Now()
 	ctx, cancel := context.WithCancelCause(ctx)

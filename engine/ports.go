@@ -558,6 +558,11 @@ type Database interface {
 	// have changed the schema: while it stands still, a State read earlier
 	// still holds.
 	Writes() uint64
+	// ReadBack, on, has every write its connections send read the whole
+	// schema back in its own round trip, so the State read after it asks
+	// nothing. Only for connections that write one at a time: the
+	// checker's labs.
+	ReadBack(on bool)
 }
 
 // ErrNotFound is what a store returns for a row or key that is not there.

@@ -74,6 +74,7 @@ type Database struct {
 	// writes counts the transactions and statements its connections sent
 	// that may change the schema.
 	writes atomic.Uint64
+	back   readBack
 }
 
 // ParseConfig parses a DSN (URL or keyword/value) with fencelab's timeouts.
@@ -294,7 +295,7 @@ func (d *Database) Connect(ctx context.Context, actor string) (engine.Ledger, er
 	if err != nil {
 		return nil, fmt.Errorf("pgledger: connect %s: %w", actor, err)
 	}
-	return &Ledger{conn: conn, writes: &d.writes}, nil
+	return &Ledger{conn: conn, db: d}, nil
 }
 
 // Writes counts the transactions and statements that may have changed

@@ -1,9 +1,11 @@
 package pgledger
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -17,28 +19,49 @@ import (
 // the checker keeps the dump of a state it will come back to and restores
 // it there, instead of replaying the schedule that led to it.
 
-// table is a table of schema fencelab and the order its rows are dumped
-// in, so equal tables dump to equal text.
-type table struct{ name, order string }
+// table is a table of schema fencelab: its name, its primary key's
+// columns (the order its rows are dumped in, so equal tables dump to equal
+// text), and whether it has another unique key.
+type table struct {
+	name, order string
+	// alsoUnique: a row that changed is written again (deleted, then
+	// inserted with the rest) rather than updated in place, since an
+	// update of one row could collide with another's old value of that
+	// key before the statement is done.
+	alsoUnique bool
+}
 
 // tables are the lab's tables of schema fencelab, which Seed empties and a
 // dump copies (the shared resources' rows are out of them: shared.go).
 var tables = []table{
-	{"tenant_assignments", "tenant_id"},
-	{"rollout_markers", "marker_name"},
-	{"resources", "conflict_key"},
-	{"executions", "execution_id"},
-	{"checkpoints", "conflict_key"},
-	{"outbox", "outbox_id"},
-	{"effect_receipts", "provider, operation_id"},
-	{"job_results", "target, job_id"},
+	{name: "tenant_assignments", order: "tenant_id"},
+	{name: "rollout_markers", order: "marker_name"},
+	{name: "resources", order: "conflict_key"},
+	{name: "executions", order: "execution_id", alsoUnique: true}, // operation_id
+	{name: "checkpoints", order: "conflict_key"},
+	{name: "outbox", order: "outbox_id", alsoUnique: true}, // operation_id
+	{name: "effect_receipts", order: "provider, operation_id"},
+	{name: "job_results", order: "target, job_id"},
 }
+
+// key is the primary key's columns.
+func (t table) key() []string { return strings.Split(t.order, ", ") }
 
 // sequences are the serial columns whose sequences a dump keeps: the next
 // execution or outbox row gets the id it would have got.
-var sequences = []struct{ table, column string }{
+var sequences = []sequence{
 	{"executions", "execution_id"},
 	{"outbox", "outbox_id"},
+}
+
+type sequence struct{ table, column string }
+
+// regclass is the sequence as a constant of a statement, found once when
+// the statement is planned: its name is the one PostgreSQL gave the
+// bigserial column's sequence (pg_get_serial_sequence would look it up on
+// every call, and a check makes thousands a second).
+func (s sequence) regclass() string {
+	return fmt.Sprintf("'fencelab.%s_%s_seq'::regclass", s.table, s.column)
 }
 
 // sqlDump reads a dump in one statement.
@@ -50,44 +73,74 @@ var sqlDump = func() string {
 	}
 	for _, s := range sequences {
 		// NULL while the sequence has not handed out a value.
-		parts = append(parts, fmt.Sprintf(`'%s_seq', pg_sequence_last_value(pg_get_serial_sequence('fencelab.%s', '%s')::regclass)`,
-			s.table, s.table, s.column))
+		parts = append(parts, fmt.Sprintf(`'%s_seq', pg_sequence_last_value(%s)`, s.table, s.regclass()))
 	}
 	return "SELECT json_build_object(" + strings.Join(parts, ", ") + ")::text"
 }()
 
 // Restore makes the schema hold exactly a dump, in one transaction sent as
 // one round trip. from is the dump the schema holds now, if the caller
-// knows it (empty: it does not): only the tables whose rows differ, and the
-// sequences that moved, are written — sibling states of a search differ in
-// a table or two.
+// knows it (empty: it does not). Known, only the rows that differ are
+// written, and the sequences that moved: sibling states of a search
+// differ in a row or two, and a row written again when it did not change
+// is a dead row every later scan of the table reads until VACUUM comes
+// (a check restores thousands of times a second). A row whose key stayed
+// and whose columns changed is updated in place, so PostgreSQL keeps the
+// new version on the same page (a HOT update) and prunes the old one as it
+// reads the page. Not known, every table is emptied and filled.
 func (l *Ledger) Restore(ctx context.Context, from, to engine.LedgerDump) error {
-	var parts, now map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(to), &parts); err != nil {
+	want, err := l.dumps.parse(to)
+	if err != nil {
 		return fmt.Errorf("pgledger: restore: not a dump: %w", err)
 	}
+	parts := want.parts
+	var have *parsedDump // nil: not known
 	if from != "" {
-		if err := json.Unmarshal([]byte(from), &now); err != nil {
-			now = nil // restore everything
+		if have, err = l.dumps.parse(from); err != nil {
+			have = nil // restore everything
 		}
 	}
 	same := func(name string) bool {
-		have, ok := now[name]
-		return ok && string(have) == string(parts[name])
+		if have == nil {
+			return false
+		}
+		now, ok := have.parts[name]
+		return ok && string(now) == string(parts[name])
 	}
-	batch := &pgx.Batch{}
+	var changes []tableChange
 	for _, t := range tables {
 		if _, ok := parts[t.name]; !ok {
 			return fmt.Errorf("pgledger: restore: the dump has no table %s", t.name)
 		}
-		if !same(t.name) {
-			batch.Queue("DELETE FROM fencelab." + t.name)
+		if same(t.name) {
+			continue
+		}
+		change, err := diffTable(t, have, want)
+		if err != nil {
+			return fmt.Errorf("pgledger: restore: %w", err)
+		}
+		changes = append(changes, change)
+	}
+	// Deletes first, then updates, then inserts: no statement meets a key
+	// another is about to free.
+	batch := &pgx.Batch{}
+	for _, c := range changes {
+		switch {
+		case c.all:
+			batch.Queue("DELETE FROM fencelab." + c.table.name)
+		case c.delete != "":
+			batch.Queue(c.deleteSQL(), c.delete)
 		}
 	}
-	for _, t := range tables {
-		if !same(t.name) {
+	for _, c := range changes {
+		if c.update != "" {
+			batch.Queue(c.updateSQL(), c.update)
+		}
+	}
+	for _, c := range changes {
+		if c.insert != "" {
 			batch.Queue(fmt.Sprintf("INSERT INTO fencelab.%[1]s SELECT * FROM json_populate_recordset(NULL::fencelab.%[1]s, $1::json)",
-				t.name), string(parts[t.name]))
+				c.table.name), c.insert)
 		}
 	}
 	for _, s := range sequences {
@@ -97,18 +150,249 @@ func (l *Ledger) Restore(ctx context.Context, from, to engine.LedgerDump) error 
 			return fmt.Errorf("pgledger: restore: the sequence of %s: %w", s.table, err)
 		}
 		if !same(name) {
-			batch.Queue(fmt.Sprintf("SELECT setval(pg_get_serial_sequence('fencelab.%s', '%s'), coalesce($1::bigint, 1), $1::bigint IS NOT NULL)",
-				s.table, s.column), last)
+			batch.Queue(fmt.Sprintf("SELECT setval(%s, coalesce($1::bigint, 1), $1::bigint IS NOT NULL)", s.regclass()), last)
 		}
 	}
 	if batch.Len() == 0 {
 		return nil
 	}
-	err := l.inTx(ctx, pgx.TxOptions{}, func(ctx context.Context, tx pgx.Tx) error {
-		return tx.SendBatch(ctx, batch).Close()
-	})
-	if err != nil {
+	// Nothing read back: the caller knows the schema holds to.
+	if err := l.oneTrip(ctx, batch, false, nil); err != nil {
 		return fmt.Errorf("pgledger: restore: %w", err)
 	}
 	return nil
+}
+
+// tableChange is what a restore writes in one table: the rows to delete
+// (only their keys are used), to update in place and to insert, each a
+// JSON array as the dump has them ("": none); all: every row goes first.
+type tableChange struct {
+	table                  table
+	all                    bool
+	delete, update, insert string
+	columns                []string // the table's, in order: an update sets them all
+}
+
+// diffTable compares a table's rows in two dumps by primary key. from nil:
+// the rows now are not known, so all go and all of to comes in.
+func diffTable(t table, from, to *parsedDump) (tableChange, error) {
+	change := tableChange{table: t}
+	want, err := to.rowsOf(t)
+	if err != nil {
+		return change, err
+	}
+	if from == nil {
+		change.all = true
+		if len(want.rows) > 0 {
+			change.insert = string(to.parts[t.name])
+		}
+		return change, nil
+	}
+	have, err := from.rowsOf(t)
+	if err != nil {
+		return change, err
+	}
+	var deleted, updated, inserted []json.RawMessage
+	for i, k := range have.keys {
+		if _, kept := want.byKey[k]; !kept {
+			deleted = append(deleted, have.rows[i])
+		}
+	}
+	for i, k := range want.keys {
+		row := want.rows[i]
+		j, had := have.byKey[k]
+		switch {
+		case !had:
+			inserted = append(inserted, row)
+		case string(have.rows[j]) == string(row):
+		case t.alsoUnique:
+			deleted, inserted = append(deleted, have.rows[j]), append(inserted, row)
+		default:
+			updated = append(updated, row)
+			if change.columns == nil {
+				if change.columns, err = columnsOf(row); err != nil {
+					return change, err
+				}
+			}
+		}
+	}
+	change.delete, change.update, change.insert = jsonArray(deleted), jsonArray(updated), jsonArray(inserted)
+	return change, nil
+}
+
+// deleteSQL deletes the rows of $1, found by key.
+func (c tableChange) deleteSQL() string {
+	return fmt.Sprintf("DELETE FROM fencelab.%[1]s x USING json_populate_recordset(NULL::fencelab.%[1]s, $1::json) r WHERE %[2]s",
+		c.table.name, c.keyMatch())
+}
+
+// updateSQL sets every column of the rows of $1, found by key.
+func (c tableChange) updateSQL() string {
+	var set, from []string
+	for _, col := range c.columns {
+		quoted := pgx.Identifier{col}.Sanitize()
+		set, from = append(set, quoted), append(from, "r."+quoted)
+	}
+	return fmt.Sprintf("UPDATE fencelab.%[1]s x SET (%[2]s) = ROW(%[3]s) FROM json_populate_recordset(NULL::fencelab.%[1]s, $1::json) r WHERE %[4]s",
+		c.table.name, strings.Join(set, ", "), strings.Join(from, ", "), c.keyMatch())
+}
+
+func (c tableChange) keyMatch() string {
+	var match []string
+	for _, col := range c.table.key() {
+		match = append(match, fmt.Sprintf("x.%[1]s = r.%[1]s", col))
+	}
+	return strings.Join(match, " AND ")
+}
+
+// parsedDump is a dump taken apart: its tables' JSON.
+type parsedDump struct {
+	parts map[string]json.RawMessage
+	cache *dumpCache
+}
+
+// dumpCache keeps what a connection's restores took apart: a check
+// restores the same states again and again, its states share most of
+// their tables, and taking JSON apart costs more than the restore's round
+// trip. Its sizes are bounded: when full it starts again.
+type dumpCache struct {
+	byText map[engine.LedgerDump]*parsedDump
+	states map[engine.LedgerDump]engine.LedgerState // what State decoded
+	tables map[string]map[string]rowsByKey          // by table, by the table's JSON
+	held   int                                      // tables' entries
+}
+
+// dumpCacheSize is how many dumps (a few kilobytes each), and how many
+// tables, a dumpCache holds at most.
+const dumpCacheSize = 4096
+
+func (c *dumpCache) parse(dump engine.LedgerDump) (*parsedDump, error) {
+	if p, ok := c.byText[dump]; ok {
+		return p, nil
+	}
+	p := &parsedDump{cache: c}
+	if err := json.Unmarshal([]byte(dump), &p.parts); err != nil {
+		return nil, err
+	}
+	if c.byText == nil || len(c.byText) >= dumpCacheSize {
+		c.byText = make(map[engine.LedgerDump]*parsedDump, dumpCacheSize)
+	}
+	c.byText[dump] = p
+	return p, nil
+}
+
+// state is a dump decoded as the lab's rows: the checker reaches most
+// states again by another schedule, and reads the same dump again there.
+// Each caller gets slices of its own.
+func (c *dumpCache) state(dump engine.LedgerDump) (engine.LedgerState, error) {
+	s, ok := c.states[dump]
+	if !ok {
+		var err error
+		if s, err = stateOf(dump); err != nil {
+			return s, err
+		}
+		if c.states == nil || len(c.states) >= dumpCacheSize {
+			c.states = make(map[engine.LedgerDump]engine.LedgerState, dumpCacheSize)
+		}
+		c.states[dump] = s
+	}
+	s.Resources, s.Tenants, s.Executions = slices.Clone(s.Resources), slices.Clone(s.Tenants), slices.Clone(s.Executions)
+	s.Checkpoints, s.Outbox = slices.Clone(s.Checkpoints), slices.Clone(s.Outbox)
+	s.Receipts, s.JobResults = slices.Clone(s.Receipts), slices.Clone(s.JobResults)
+	return s, nil
+}
+
+// rowsOf is a table's rows by key.
+func (p *parsedDump) rowsOf(t table) (rowsByKey, error) {
+	text := p.parts[t.name]
+	c := p.cache
+	if rows, ok := c.tables[t.name][string(text)]; ok {
+		return rows, nil
+	}
+	rows, err := keyedRows(t, text)
+	if err != nil {
+		return rows, err
+	}
+	if c.tables == nil || c.held >= dumpCacheSize {
+		c.tables, c.held = map[string]map[string]rowsByKey{}, 0
+	}
+	if c.tables[t.name] == nil {
+		c.tables[t.name] = map[string]rowsByKey{}
+	}
+	c.tables[t.name][string(text)] = rows
+	c.held++
+	return rows, nil
+}
+
+// rowsByKey is a table's rows in dump order, and where each key's row is.
+type rowsByKey struct {
+	keys  []string
+	rows  []json.RawMessage
+	byKey map[string]int
+}
+
+func keyedRows(t table, array json.RawMessage) (rowsByKey, error) {
+	var out rowsByKey
+	if err := json.Unmarshal(array, &out.rows); err != nil {
+		return out, fmt.Errorf("the rows of %s: %w", t.name, err)
+	}
+	out.byKey = make(map[string]int, len(out.rows))
+	key := t.key()
+	for i, row := range out.rows {
+		var columns map[string]json.RawMessage
+		if err := json.Unmarshal(row, &columns); err != nil {
+			return out, fmt.Errorf("a row of %s: %w", t.name, err)
+		}
+		var k strings.Builder
+		for _, col := range key {
+			value, ok := columns[col]
+			if !ok {
+				return out, fmt.Errorf("a row of %s has no %s", t.name, col)
+			}
+			k.Write(value)
+			k.WriteByte(0)
+		}
+		out.keys = append(out.keys, k.String())
+		out.byKey[k.String()] = i
+	}
+	return out, nil
+}
+
+// columnsOf is a row's column names in the order the row has them: the
+// table's, as row_to_json writes them.
+func columnsOf(row json.RawMessage) ([]string, error) {
+	d := json.NewDecoder(bytes.NewReader(row))
+	if _, err := d.Token(); err != nil { // {
+		return nil, err
+	}
+	var columns []string
+	for d.More() {
+		name, err := d.Token()
+		if err != nil {
+			return nil, err
+		}
+		columns = append(columns, name.(string))
+		var skip json.RawMessage
+		if err := d.Decode(&skip); err != nil {
+			return nil, err
+		}
+	}
+	return columns, nil
+}
+
+// jsonArray is rows as one JSON array; "" for none.
+func jsonArray(rows []json.RawMessage) string {
+	if len(rows) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, row := range rows {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(row)
+	}
+	b.WriteByte(']')
+	return b.String()
 }

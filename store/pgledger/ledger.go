@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -19,27 +18,29 @@ import (
 
 // Ledger is one actor's connection.
 type Ledger struct {
-	conn   *pgx.Conn
-	writes *atomic.Uint64 // its Database's: every write goes through inTx or exec
+	conn  *pgx.Conn
+	db    *Database // counts every write (inTx, exec, oneTrip, batchedTx), keeps a dump read back
+	dumps dumpCache // what Restore took apart
 }
 
 // inTx runs fn in one transaction within CallTimeout: rolled back when fn
 // fails, committed otherwise (pgx.BeginTxFunc), so no caller handles a
 // half-done transaction.
 func (l *Ledger) inTx(ctx context.Context, opts pgx.TxOptions, fn func(context.Context, pgx.Tx) error) error {
-	l.writes.Add(1)
+	l.db.writes.Add(1)
 	return within(ctx, func(ctx context.Context) error {
 		return pgx.BeginTxFunc(ctx, l.conn, opts, func(tx pgx.Tx) error { return fn(ctx, tx) })
 	})
 }
 
-// exec runs one statement within CallTimeout.
+// exec runs one statement within CallTimeout, in one round trip.
 func (l *Ledger) exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
-	l.writes.Add(1)
 	var tag pgconn.CommandTag
-	err := within(ctx, func(ctx context.Context) error {
+	batch := &pgx.Batch{}
+	batch.Queue(sql, args...)
+	err := l.oneTrip(ctx, batch, true, func(results pgx.BatchResults) error {
 		var err error
-		tag, err = l.conn.Exec(ctx, sql, args...)
+		tag, err = results.Exec()
 		return err
 	})
 	return tag, err
@@ -53,7 +54,8 @@ func (l *Ledger) exec(ctx context.Context, sql string, args ...any) (pgconn.Comm
 // rolls back, within CallTimeout.
 func (l *Ledger) batchedTx(ctx context.Context, first *pgx.Batch,
 	read func(pgx.BatchResults) (*pgx.Batch, error), wrote func(pgx.BatchResults) error) error {
-	l.writes.Add(1)
+	at := l.db.writes.Add(1)
+	readBack := l.db.reading()
 	return within(ctx, func(ctx context.Context) error {
 		first.QueuedQueries = append([]*pgx.QueuedQuery{{SQL: "BEGIN"}}, first.QueuedQueries...)
 		results := l.conn.SendBatch(ctx, first)
@@ -66,13 +68,25 @@ func (l *Ledger) batchedTx(ctx context.Context, first *pgx.Batch,
 			err = closed
 		}
 		if err == nil {
+			if readBack {
+				second.Queue(sqlDump) // the transaction's own writes, as they commit
+			}
 			second.Queue("COMMIT")
 			results = l.conn.SendBatch(ctx, second)
 			err = wrote(results)
+			var dump string
+			if err == nil && readBack {
+				if err = results.QueryRow().Scan(&dump); err != nil {
+					err = fmt.Errorf("pgledger: read the schema back: %w", err)
+				}
+			}
 			if err == nil {
 				if _, err = results.Exec(); err != nil {
 					err = fmt.Errorf("pgledger: commit: %w", err)
 				}
+			}
+			if err == nil && readBack {
+				l.db.readAt(at, dump)
 			}
 			if closed := results.Close(); err == nil {
 				err = closed
@@ -98,29 +112,26 @@ func (l *Ledger) rollback(ctx context.Context) {
 
 // Seed empties the lab's tables and inserts a scenario's starting rows.
 func (l *Ledger) Seed(ctx context.Context, s engine.Seed) error {
-	err := l.inTx(ctx, pgx.TxOptions{}, func(ctx context.Context, tx pgx.Tx) error {
-		batch := &pgx.Batch{}
-		// DELETE, not TRUNCATE: the tables hold a few rows, and TRUNCATE
-		// makes new files for every table and index, a cost the checker
-		// would pay on every schedule.
-		for _, t := range tables {
-			batch.Queue("DELETE FROM fencelab." + t.name)
-		}
-		for _, s := range sequences {
-			batch.Queue(fmt.Sprintf("SELECT setval(pg_get_serial_sequence('fencelab.%s', '%s'), 1, false)", s.table, s.column))
-		}
-		batch.Queue(`INSERT INTO fencelab.tenant_assignments
-			(tenant_id, membership_revision, region_id, region_epoch, active) VALUES ($1, $2, $3, $4, true)`,
-			s.TenantID, s.MembershipRevision, s.RegionID, s.RegionEpoch)
-		batch.Queue(`INSERT INTO fencelab.rollout_markers
-			(marker_name, namespace_epoch, minimum_writer_version, checkpoint_schema_version) VALUES ('current', $1, $2, $3)`,
-			s.NamespaceEpoch, s.MinimumWriterVersion, s.CheckpointSchemaVersion)
-		batch.Queue(`INSERT INTO fencelab.resources
-			(conflict_key, namespace_epoch, last_accepted_fence, summary_value, updated_at) VALUES ($1, $2, 0, $3, $4)`,
-			s.ConflictKey, s.NamespaceEpoch, s.InitialValue, s.Now)
-		return tx.SendBatch(ctx, batch).Close()
-	})
-	if err != nil {
+	batch := &pgx.Batch{}
+	// DELETE, not TRUNCATE: the tables hold a few rows, and TRUNCATE
+	// makes new files for every table and index, a cost the checker
+	// would pay on every schedule.
+	for _, t := range tables {
+		batch.Queue("DELETE FROM fencelab." + t.name)
+	}
+	for _, s := range sequences {
+		batch.Queue(fmt.Sprintf("SELECT setval(%s, 1, false)", s.regclass()))
+	}
+	batch.Queue(`INSERT INTO fencelab.tenant_assignments
+		(tenant_id, membership_revision, region_id, region_epoch, active) VALUES ($1, $2, $3, $4, true)`,
+		s.TenantID, s.MembershipRevision, s.RegionID, s.RegionEpoch)
+	batch.Queue(`INSERT INTO fencelab.rollout_markers
+		(marker_name, namespace_epoch, minimum_writer_version, checkpoint_schema_version) VALUES ('current', $1, $2, $3)`,
+		s.NamespaceEpoch, s.MinimumWriterVersion, s.CheckpointSchemaVersion)
+	batch.Queue(`INSERT INTO fencelab.resources
+		(conflict_key, namespace_epoch, last_accepted_fence, summary_value, updated_at) VALUES ($1, $2, 0, $3, $4)`,
+		s.ConflictKey, s.NamespaceEpoch, s.InitialValue, s.Now)
+	if err := l.oneTrip(ctx, batch, true, nil); err != nil {
 		return fmt.Errorf("pgledger: seed: %w", err)
 	}
 	return nil
@@ -184,16 +195,16 @@ func (l *Ledger) FencedMutation(ctx context.Context, w engine.Write) (engine.Wri
 	)
 	off := func(g engine.Guard) bool { return w.Without.Has(g) }
 	record := !off(engine.GuardOutbox)
-	l.writes.Add(1)
-	err := within(ctx, func(ctx context.Context) error {
-		return l.conn.QueryRow(ctx, fencedWrite, w.TenantID, w.ConflictKey, w.Token, w.NamespaceEpoch,
-			w.MembershipRevision, w.RegionID, w.RegionEpoch, w.ContractVersion, w.AddUnderLock, w.Delta, w.Value,
-			w.ReadValue, w.Now, w.OperationID, w.JobName, w.Owner, w.CheckpointSchema, effect,
-			off(engine.GuardMembership), off(engine.GuardRegion), off(engine.GuardVersion), off(engine.GuardNamespace),
-			off(engine.GuardFence), record).
-			Scan(&r.fence, &r.value, &r.epoch, &c.rollout.NamespaceEpoch, &c.rollout.MinimumWriterVersion,
-				&c.rollout.CheckpointSchemaVersion, &tenant.revision, &tenant.region, &tenant.regionEpoch, &tenant.active,
-				&written, &previous, &reason)
+	batch := &pgx.Batch{}
+	batch.Queue(fencedWrite, w.TenantID, w.ConflictKey, w.Token, w.NamespaceEpoch,
+		w.MembershipRevision, w.RegionID, w.RegionEpoch, w.ContractVersion, w.AddUnderLock, w.Delta, w.Value,
+		w.ReadValue, w.Now, w.OperationID, w.JobName, w.Owner, w.CheckpointSchema, effect,
+		off(engine.GuardMembership), off(engine.GuardRegion), off(engine.GuardVersion), off(engine.GuardNamespace),
+		off(engine.GuardFence), record)
+	err := l.oneTrip(ctx, batch, true, func(results pgx.BatchResults) error {
+		return results.QueryRow().Scan(&r.fence, &r.value, &r.epoch, &c.rollout.NamespaceEpoch, &c.rollout.MinimumWriterVersion,
+			&c.rollout.CheckpointSchemaVersion, &tenant.revision, &tenant.region, &tenant.regionEpoch, &tenant.active,
+			&written, &previous, &reason)
 	})
 	if errors.Is(err, pgx.ErrNoRows) {
 		return engine.WriteResult{}, fmt.Errorf("pgledger: resource %s or the rollout marker: %w", w.ConflictKey, engine.ErrNotFound)
@@ -247,22 +258,19 @@ func (l *Ledger) RecordWrite(ctx context.Context, w engine.Write, r engine.Write
 	if w.AddUnderLock {
 		value, readValue = r.Value, &r.Read
 	}
-	err := l.inTx(ctx, pgx.TxOptions{}, func(ctx context.Context, tx pgx.Tx) error {
-		batch := &pgx.Batch{}
-		if r.Committed {
-			previous := r.Previous
-			batch.Queue(insertExecution+` ON CONFLICT (operation_id) DO NOTHING`, w.OperationID, w.JobName, w.TenantID, w.ConflictKey, w.Owner,
-				nullToken(w.Token), w.NamespaceEpoch, "COMMITTED", nil, w.ContractVersion, value, w.Now,
-				w.MembershipRevision, w.RegionID, w.RegionEpoch, readValue, &previous)
-			batch.Queue(insertOutbox, w.OperationID, effect, w.Now)
-		} else {
-			batch.Queue(insertExecution+` ON CONFLICT (operation_id) DO NOTHING`, w.OperationID, w.JobName, w.TenantID, w.ConflictKey, w.Owner,
-				nullToken(w.Token), w.NamespaceEpoch, "REJECTED", r.Rejection, w.ContractVersion, value, w.Now,
-				w.MembershipRevision, w.RegionID, w.RegionEpoch, readValue, nil)
-		}
-		return tx.SendBatch(ctx, batch).Close()
-	})
-	if err != nil {
+	batch := &pgx.Batch{}
+	if r.Committed {
+		previous := r.Previous
+		batch.Queue(insertExecution+` ON CONFLICT (operation_id) DO NOTHING`, w.OperationID, w.JobName, w.TenantID, w.ConflictKey, w.Owner,
+			nullToken(w.Token), w.NamespaceEpoch, "COMMITTED", nil, w.ContractVersion, value, w.Now,
+			w.MembershipRevision, w.RegionID, w.RegionEpoch, readValue, &previous)
+		batch.Queue(insertOutbox, w.OperationID, effect, w.Now)
+	} else {
+		batch.Queue(insertExecution+` ON CONFLICT (operation_id) DO NOTHING`, w.OperationID, w.JobName, w.TenantID, w.ConflictKey, w.Owner,
+			nullToken(w.Token), w.NamespaceEpoch, "REJECTED", r.Rejection, w.ContractVersion, value, w.Now,
+			w.MembershipRevision, w.RegionID, w.RegionEpoch, readValue, nil)
+	}
+	if err := l.oneTrip(ctx, batch, true, nil); err != nil {
 		return fmt.Errorf("pgledger: record the write of %s: %w", w.OperationID, err)
 	}
 	return nil
@@ -535,12 +543,14 @@ func (l *Ledger) UnfencedMutation(ctx context.Context, w engine.Write) (engine.W
 // statement reads the dump (every row of every table, PostgreSQL's own
 // JSON); the rows the lab looks at are decoded from it.
 func (l *Ledger) State(ctx context.Context) (engine.LedgerState, error) {
-	var dump string
-	err := within(ctx, func(ctx context.Context) error { return l.conn.QueryRow(ctx, sqlDump).Scan(&dump) })
-	if err != nil {
-		return engine.LedgerState{}, fmt.Errorf("pgledger: read state: %w", err)
+	dump, ok := l.db.lastDump()
+	if !ok {
+		err := within(ctx, func(ctx context.Context) error { return l.conn.QueryRow(ctx, sqlDump).Scan(&dump) })
+		if err != nil {
+			return engine.LedgerState{}, fmt.Errorf("pgledger: read state: %w", err)
+		}
 	}
-	s, err := stateOf(engine.LedgerDump(dump))
+	s, err := l.dumps.state(engine.LedgerDump(dump))
 	if err != nil {
 		return engine.LedgerState{}, fmt.Errorf("pgledger: read state: %w", err)
 	}

@@ -39,16 +39,12 @@ func (l *Ledger) Rollout(ctx context.Context, minimumWriter, checkpointSchema in
 // the resource move together, and the resource's fence restarts at none,
 // since tokens of the new epoch start from the beginning.
 func (l *Ledger) BumpNamespace(ctx context.Context, conflictKey string, epoch int64, now time.Time) error {
-	err := l.inTx(ctx, pgx.TxOptions{}, func(ctx context.Context, tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `UPDATE fencelab.rollout_markers SET namespace_epoch = $1 WHERE marker_name = 'current'`, epoch); err != nil {
-			return err
-		}
-		_, err := tx.Exec(ctx, `
-			UPDATE fencelab.resources SET namespace_epoch = $2, last_accepted_fence = 0, updated_at = $3
-			 WHERE conflict_key = $1`, conflictKey, epoch, now)
-		return err
-	})
-	if err != nil {
+	batch := &pgx.Batch{}
+	batch.Queue(`UPDATE fencelab.rollout_markers SET namespace_epoch = $1 WHERE marker_name = 'current'`, epoch)
+	batch.Queue(`
+		UPDATE fencelab.resources SET namespace_epoch = $2, last_accepted_fence = 0, updated_at = $3
+		 WHERE conflict_key = $1`, conflictKey, epoch, now)
+	if err := l.oneTrip(ctx, batch, true, nil); err != nil {
 		return fmt.Errorf("pgledger: bump namespace epoch to %d: %w", epoch, err)
 	}
 	return nil

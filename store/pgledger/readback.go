@@ -1,0 +1,118 @@
+package pgledger
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// The checker reads the whole schema (State) after every step that wrote,
+// on the lab's own connection: a second round trip for each write. With
+// read-back on, a write sends the dump statement behind its own, in the
+// same round trip, and the State read after it takes that dump instead of
+// asking again. A round trip costs both processes about as much as the
+// dump itself on a small machine, and the checker makes thousands a
+// second.
+//
+// A dump read back is the schema as it was after that write, so it stands
+// for the schema only while no other write was sent: it is kept with the
+// write count it was read at. A database whose connections write at once
+// (the explorer's actors need not wait for each other) must leave it off:
+// a dump read back by one write may miss another one's commit counted
+// before it. The checker's labs write one step at a time.
+
+// readBack is a Database's last dump read back, and whether writes read
+// one.
+type readBack struct {
+	mu   sync.Mutex
+	on   bool
+	at   uint64 // the write count the dump was read at
+	dump string
+}
+
+// ReadBack turns read-back on or off for every connection of the database.
+// Off, the last dump read back is forgotten.
+func (d *Database) ReadBack(on bool) {
+	d.back.mu.Lock()
+	defer d.back.mu.Unlock()
+	d.back.on, d.back.at, d.back.dump = on, 0, ""
+}
+
+// reading says whether a write should read the dump back.
+func (d *Database) reading() bool {
+	d.back.mu.Lock()
+	defer d.back.mu.Unlock()
+	return d.back.on
+}
+
+// readAt keeps a dump read back by the write counted as the at-th.
+func (d *Database) readAt(at uint64, dump string) {
+	d.back.mu.Lock()
+	defer d.back.mu.Unlock()
+	if d.back.on {
+		d.back.at, d.back.dump = at, dump
+	}
+}
+
+// lastDump is the dump the last write read back, while no write was
+// counted since it.
+func (d *Database) lastDump() (string, bool) {
+	d.back.mu.Lock()
+	defer d.back.mu.Unlock()
+	if !d.back.on || d.back.dump == "" || d.back.at != d.writes.Load() {
+		return "", false
+	}
+	return d.back.dump, true
+}
+
+// oneTrip runs a batch of writes as one round trip: its statements, then
+// one Sync, so they run in one implicit transaction — all or none — with
+// no BEGIN and COMMIT of their own to wait for. each, if set, reads the
+// statements' results in order (nil: they are only executed). With
+// read-back on and readBack set, the dump follows in the same trip.
+func (l *Ledger) oneTrip(ctx context.Context, batch *pgx.Batch, readBack bool, each func(pgx.BatchResults) error) error {
+	at := l.db.writes.Add(1)
+	readBack = readBack && l.db.reading()
+	if readBack {
+		batch.Queue(sqlDump)
+	}
+	return within(ctx, func(ctx context.Context) error {
+		results := l.conn.SendBatch(ctx, batch)
+		var err error
+		if each != nil {
+			err = each(results)
+		} else {
+			for range batch.Len() - boolInt(readBack) {
+				if _, err = results.Exec(); err != nil {
+					break
+				}
+			}
+		}
+		if err == nil && readBack {
+			err = l.keepDump(results, at)
+		}
+		if closed := results.Close(); err == nil {
+			err = closed
+		}
+		return err
+	})
+}
+
+// keepDump reads the dump a batch read back as the at-th write.
+func (l *Ledger) keepDump(results pgx.BatchResults, at uint64) error {
+	var dump string
+	if err := results.QueryRow().Scan(&dump); err != nil {
+		return fmt.Errorf("read the schema back: %w", err)
+	}
+	l.db.readAt(at, dump)
+	return nil
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
