@@ -394,11 +394,6 @@ func (c *Cluster) launch(ctx context.Context) error {
 		"-c", "full_page_writes=off",
 		"-c", fmt.Sprintf("max_connections=%d", max(50, c.maxConns)),
 		"-c", "shared_buffers=32MB",
-		"-c", "autovacuum_naptime=1s",
-		"-c", "autovacuum_vacuum_threshold=20",
-		"-c", "autovacuum_vacuum_scale_factor=0",
-		"-c", "autovacuum_vacuum_insert_threshold=-1",
-		"-c", "autovacuum_vacuum_cost_delay=0",
 		"-c", "logging_collector=off",
 		"-c", "log_min_messages=warning",
 	)
