@@ -452,7 +452,7 @@ func benchCheck(ctx context.Context, c config, id string, runs int) (benchPair, 
 	defer b.stop()
 	var checks, bares []float64
 	for range runs {
-		report, err := checkOne(ctx, []*backends{b}, s, engine.Safe, 0, engine.CheckOptions{})
+		report, err := checkOne(ctx, fixedPool(b), s, engine.Safe, 0, engine.CheckOptions{})
 		if err != nil {
 			return p, err
 		}

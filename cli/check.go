@@ -34,18 +34,24 @@ type checkRequest struct {
 	why bool
 }
 
-// checkLabs is how many labs explore at once on fencelab's own backends:
-// each has a miniredis and a database of its own on the ephemeral cluster.
-// The work is mostly PostgreSQL's, so a few more labs than cores keep the
-// server busy while the labs wait on it.
+// checkLabs is how many labs a check starts with on fencelab's own
+// backends, each with a miniredis and a database of its own on the
+// ephemeral cluster: a few more than cores keep the server busy while the
+// labs wait on it, and cost a short check little to open.
 var checkLabs = func() int { return min(8, runtime.NumCPU()+2) }
+
+// mostCheckLabs is how many labs a long check grows to (engine.GrowAfter):
+// a lab spends most of its time waiting on a round trip, and on the
+// 2-core machine counter-loss SAFE took 18.6-19.4 s on 4 labs, 14.8-16.7
+// on 8, 11.5-12.3 on 16 and 10.9-12.2 on 24 (three runs each, alternated).
+var mostCheckLabs = func() int { return max(checkLabs(), min(24, 8*runtime.NumCPU())) }
 
 // runCheck explores every schedule of each scenario in each mode and says,
 // per scenario × mode, what it found; counterexamples are written as
 // traces.
 func runCheck(ctx context.Context, c config, req checkRequest, stdout, stderr io.Writer) error {
 	c.pgConnections = labConnections(req.scenarios)
-	return withLabPool(ctx, c, stderr, func(pool []*backends) error { return check(ctx, c, req, pool, stdout, stderr) })
+	return withLabPool(ctx, c, stderr, func(pool *labPool) error { return check(ctx, c, req, pool, stdout, stderr) })
 }
 
 // labConnections is what the labs of a check need of the ephemeral
@@ -58,31 +64,81 @@ func labConnections(ss []*engine.Scenario) int {
 			most = max(most, len(s.Actors(m)))
 		}
 	}
-	return checkLabs()*(most+3) + 10
+	return mostCheckLabs()*(most+3) + 10
 }
 
-// withLabPool starts the backends and as many labs' more as explore at
-// once (labBackends), runs search on them, and stops them all.
-func withLabPool(ctx context.Context, c config, stderr io.Writer, search func(pool []*backends) error) (err error) {
+// withLabPool starts the backends and as many labs' more as a check
+// starts with (labPool), runs search on them, and stops them all, those
+// the checks grew too.
+func withLabPool(ctx context.Context, c config, stderr io.Writer, search func(pool *labPool) error) (err error) {
 	b, err := startBackends(ctx, c, func(waiting string) { fmt.Fprintf(stderr, "fencelab: %s\n", waiting) })
 	if err != nil {
 		return err
 	}
 	defer func() { warnLeftovers(stderr, b.stop(), err) }()
-	pool, err := labBackends(ctx, b, c)
-	defer func() {
-		for _, extra := range pool[1:] {
-			extra.stop()
-		}
-	}()
-	if err != nil {
+	pool := newLabPool(b, c)
+	defer pool.stop()
+	if _, err := pool.take(ctx, checkLabs()); err != nil {
 		return err
 	}
 	return search(pool)
 }
 
+// labPool is the backends a command's labs run on: the command's own
+// first, then more, started the first time a check needs them and kept
+// for the next — on fencelab's own backends a miniredis and a database
+// each; with --redis a namespace each on that server; with --pg the one
+// lab only (fencelab uses no database there but the one given).
+type labPool struct {
+	c    config
+	mu   sync.Mutex
+	all  []*backends // all[0] is the command's own
+	most int
+}
+
+func newLabPool(b *backends, c config) *labPool {
+	most := mostCheckLabs()
+	if !b.ephemeral {
+		most = 1
+	}
+	return &labPool{c: c, all: []*backends{b}, most: most}
+}
+
+// fixedPool is a pool of backends started already, which does not grow.
+func fixedPool(bs ...*backends) *labPool { return &labPool{all: bs, most: len(bs)} }
+
+// first is the command's own backends.
+func (p *labPool) first() *backends { return p.all[0] }
+
+// take is the first n backends (fewer when the pool holds fewer at most),
+// starting those not started yet.
+func (p *labPool) take(ctx context.Context, n int) ([]*backends, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for len(p.all) < min(n, p.most) {
+		extra, err := moreBackends(ctx, p.all[0], p.c, fmt.Sprintf("fencelab_check_%d", len(p.all)))
+		if extra != nil {
+			p.all = append(p.all, extra)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return slices.Clone(p.all[:min(n, len(p.all))]), nil
+}
+
+// stop stops the backends the pool started (not the command's own).
+func (p *labPool) stop() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, extra := range p.all[1:] {
+		extra.stop()
+	}
+	p.all = p.all[:1]
+}
+
 // check is runCheck on a pool of backends.
-func check(ctx context.Context, c config, req checkRequest, pool []*backends, stdout, stderr io.Writer) error {
+func check(ctx context.Context, c config, req checkRequest, pool *labPool, stdout, stderr io.Writer) error {
 	meter := newProgress(stderr, "")
 	total := len(req.scenarios) * len(req.modes)
 	var reports []engine.CheckReport
@@ -99,7 +155,7 @@ func check(ctx context.Context, c config, req checkRequest, pool []*backends, st
 				}})
 			var why *whyRun
 			if err == nil && req.why {
-				why, err = whyAlong(ctx, pool[0], report, c.without)
+				why, err = whyAlong(ctx, pool.first(), report, c.without)
 			}
 			if err != nil {
 				meter.done()
@@ -211,53 +267,59 @@ func claimed(r engine.CheckReport, allowBounded bool) bool {
 	return !failed
 }
 
-func checkOne(ctx context.Context, pool []*backends, s *engine.Scenario, mode engine.Mode, without engine.GuardSet, opts engine.CheckOptions) (engine.CheckReport, error) {
-	var labs []*engine.Lab
+func checkOne(ctx context.Context, pool *labPool, s *engine.Scenario, mode engine.Mode, without engine.GuardSet, opts engine.CheckOptions) (engine.CheckReport, error) {
+	var (
+		mu   sync.Mutex
+		labs []*engine.Lab
+	)
 	defer func() {
+		mu.Lock()
+		defer mu.Unlock()
 		for _, lab := range labs {
 			lab.Close(context.WithoutCancel(ctx))
 		}
 	}()
-	// The labs open their connections at once: a scenario's labs open a
-	// few dozen, and the catalog has two dozen scenarios × modes.
-	labs = make([]*engine.Lab, len(pool))
-	errs := make([]error, len(pool))
-	var wg sync.WaitGroup
-	for i, b := range pool {
+	open := func(b *backends) (*engine.Lab, error) {
 		bk := b.Backends
 		bk.Without = without
-		wg.Go(func() { labs[i], errs[i] = engine.NewLab(ctx, bk, s, mode) })
+		lab, err := engine.NewLab(ctx, bk, s, mode)
+		if lab != nil {
+			mu.Lock()
+			labs = append(labs, lab)
+			mu.Unlock()
+		}
+		return lab, err
+	}
+	first, err := pool.take(ctx, checkLabs())
+	if err != nil {
+		return engine.CheckReport{}, err
+	}
+	// The labs open their connections at once: a scenario's labs open a
+	// few dozen, and the catalog has two dozen scenarios × modes.
+	start := make([]*engine.Lab, len(first))
+	errs := make([]error, len(first))
+	var wg sync.WaitGroup
+	for i, b := range first {
+		wg.Go(func() { start[i], errs[i] = open(b) })
 	}
 	wg.Wait()
-	labs = slices.DeleteFunc(labs, func(l *engine.Lab) bool { return l == nil })
 	for _, err := range errs {
 		if err != nil {
 			return engine.CheckReport{}, err // the first: they tend to say the same
 		}
 	}
-	return engine.Check(ctx, labs, opts)
-}
-
-// labBackends is the first lab's backends and as many more as can explore
-// in parallel: on fencelab's own backends a miniredis and a database each;
-// with --redis a namespace each on that server; with --pg one lab only
-// (fencelab uses no database there but the one given). The first entry is
-// b itself; the caller stops the others.
-func labBackends(ctx context.Context, b *backends, c config) ([]*backends, error) {
-	pool := []*backends{b}
-	if !b.ephemeral {
-		return pool, nil
-	}
-	for i := 1; i < checkLabs(); i++ {
-		extra, err := moreBackends(ctx, b, c, fmt.Sprintf("fencelab_check_%d", i))
-		if extra != nil {
-			pool = append(pool, extra)
-		}
-		if err != nil {
-			return pool, err
+	if pool.most > len(first) {
+		opened := len(first)
+		opts.Grow = func(ctx context.Context) (*engine.Lab, error) {
+			more, err := pool.take(ctx, opened+1)
+			if err != nil || len(more) <= opened {
+				return nil, err
+			}
+			opened++
+			return open(more[opened-1])
 		}
 	}
-	return pool, nil
+	return engine.Check(ctx, start, opts)
 }
 
 // moreBackends are backends of their own beside b's, for a lab that runs
@@ -446,8 +508,11 @@ type jsonCheck struct {
 	Trace      string         `json:"trace,omitempty"`
 	Seconds    float64        `json:"seconds"`
 	// StatesPerSecond is the distinct states the check reached a second.
-	StatesPerSecond float64  `json:"statesPerSecond"`
-	Why             *jsonWhy `json:"why,omitempty"`
+	StatesPerSecond float64 `json:"statesPerSecond"`
+	// Labs is how many labs explored: a long check takes more while they
+	// make it faster.
+	Labs int      `json:"labs"`
+	Why  *jsonWhy `json:"why,omitempty"`
 }
 
 // jsonGuided is how the guided order ended when run on its own.
@@ -465,7 +530,7 @@ func printCheckJSON(w io.Writer, reports []engine.CheckReport, traces []string, 
 			Progress: r.Progressed(), Schedules: r.Schedules,
 			States: r.States, Pruned: r.Pruned, Exhaustive: r.Exhaustive, Broken: map[string]int{},
 			Verdicts: r.Verdicts, AsClaimed: claimed(r, allowBounded), Trace: traces[i], Seconds: r.Elapsed.Seconds(),
-			StatesPerSecond: statesPerSecond(r)}
+			StatesPerSecond: statesPerSecond(r), Labs: r.Labs}
 		if j.Consulted == nil {
 			j.Consulted = []string{}
 		}

@@ -146,7 +146,7 @@ func explore(ctx context.Context, c config, mode engine.Mode, open exploreOpen) 
 				}
 				whyPool = append(whyPool, extra)
 			}
-			report, err := checkOne(ctx, whyPool, s, mode, without, engine.CheckOptions{Why: true, Progress: progress})
+			report, err := checkOne(ctx, fixedPool(whyPool...), s, mode, without, engine.CheckOptions{Why: true, Progress: progress})
 			if err != nil {
 				return nil, err
 			}

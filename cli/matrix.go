@@ -84,11 +84,11 @@ type matrixReport struct {
 // asked) cannot change that scenario: its cell says so without a search.
 func runMatrix(ctx context.Context, c config, req matrixRequest, stdout, stderr io.Writer) error {
 	c.pgConnections = labConnections(req.scenarios)
-	return withLabPool(ctx, c, stderr, func(pool []*backends) error { return matrix(ctx, c, req, pool, stdout, stderr) })
+	return withLabPool(ctx, c, stderr, func(pool *labPool) error { return matrix(ctx, c, req, pool, stdout, stderr) })
 }
 
 // matrix is runMatrix on a pool of backends.
-func matrix(ctx context.Context, c config, req matrixRequest, pool []*backends, stdout, stderr io.Writer) error {
+func matrix(ctx context.Context, c config, req matrixRequest, pool *labPool, stdout, stderr io.Writer) error {
 	guards := engine.AllGuards()
 	report := matrixReport{Needed: map[string]bool{}}
 	for _, g := range guards {

@@ -76,7 +76,18 @@ type CheckOptions struct {
 	// the shares of broken futures (why.go). It turns the reduction off:
 	// counting schedules needs every order of commuting calls.
 	Why bool
+	// Grow, if set, opens one more lab of the same scenario and mode for
+	// the search, or says nil when there are no more. A search still
+	// going after GrowAfter takes more labs, one at a time, while it goes
+	// on: labs spend most of their time waiting on their backends, so on
+	// a long search more of them keep the cores busy, while a short one
+	// pays for no more than it started with.
+	Grow func(context.Context) (*Lab, error)
 }
+
+// GrowAfter is how long a search runs on the labs it started with before
+// it takes more (CheckOptions.Grow).
+const GrowAfter = 300 * time.Millisecond
 
 // CheckProgress is how far a check has come.
 type CheckProgress struct {
@@ -90,6 +101,8 @@ type CheckReport struct {
 	// Schedules run to their end or to a state already explored; Pruned of
 	// them stopped at such a state; States is the distinct states reached.
 	Schedules, States, Pruned int
+	// Labs is how many labs explored, those CheckOptions.Grow added too.
+	Labs int
 	// Exhaustive: every schedule was explored (MaxSchedules did not cut it).
 	Exhaustive bool
 	// Broken counts, per invariant, the schedules that broke it;
@@ -168,30 +181,46 @@ func Check(ctx context.Context, labs []*Lab, opts CheckOptions) (CheckReport, er
 		report: CheckReport{Scenario: first.scenario, Mode: first.mode, Exhaustive: true, Without: first.without,
 			Broken: map[int]int{}, Anomalies: map[string]int{}, Verdicts: map[string]int{}},
 		queue: []workItem{{}},
+		over:  make(chan struct{}),
 	}
 	c.cond = sync.NewCond(&c.mu)
 	if opts.Why {
 		c.graph = newStateGraph()
 	}
-	for _, lab := range labs {
-		// A lab's actors take turns, and the checks read the schema after
-		// every step that wrote: the write reads it back.
-		lab.checking = true
-		lab.backends.Database.ReadBack(true)
-		defer func() {
+	var all []*Lab // the labs at work, those Grow opened too
+	defer func() {
+		for _, lab := range all {
 			lab.checking = false
 			lab.backends.Database.ReadBack(false)
-		}()
-	}
+		}
+	}()
 	start := time.Now()
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var wg sync.WaitGroup
-	for _, lab := range labs {
+	startLab := func(lab *Lab) {
+		// A lab's actors take turns, and the checks read the schema after
+		// every step that wrote: the write reads it back.
+		lab.checking = true
+		lab.backends.Database.ReadBack(true)
+		all = append(all, lab)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			if err := c.work(ctx, lab); err != nil {
+				c.fail(err)
+				cancel(err)
+			}
+		}()
+	}
+	for _, lab := range labs {
+		startLab(lab)
+	}
+	if opts.Grow != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := c.grow(ctx, startLab); err != nil {
 				c.fail(err)
 				cancel(err)
 			}
@@ -215,15 +244,80 @@ func Check(ctx context.Context, labs []*Lab, opts CheckOptions) (CheckReport, er
 	if err := c.runGuided(ctx, first); err != nil {
 		return c.report, err
 	}
-	for _, lab := range labs {
+	for _, lab := range all {
 		c.report.Consulted |= lab.consulted
 	}
+	c.report.Labs = len(all)
 	if c.graph != nil {
 		c.report.Why = c.graph.why(c.report)
 	}
 	c.report.Elapsed = time.Since(start)
 	return c.report, nil
 }
+
+// grow adds the labs CheckOptions.Grow opens while they pay: from
+// GrowAfter on it counts the schedules run in each growWindow, opens
+// growStep labs more, and goes on while a window ran a twentieth more
+// schedules than the one before — a search bound by the cores, as one on
+// the embedded Redis alone is, gains nothing from labs that wait for a
+// core — until the search is over or Grow has none. startLab is called from this goroutine
+// alone once the first labs are at work; the wait group counts this
+// goroutine, so a lab started here is waited for.
+func (c *checker) grow(ctx context.Context, startLab func(*Lab)) error {
+	// pause waits d; false when the search ended meanwhile.
+	pause := func(d time.Duration) bool {
+		wait := time.NewTimer(d)
+		defer wait.Stop()
+		select {
+		case <-wait.C:
+			return true
+		case <-c.over:
+		case <-ctx.Done():
+		}
+		return false
+	}
+	schedules := func() int {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return c.report.Schedules
+	}
+	if !pause(GrowAfter) {
+		return nil
+	}
+	before := schedules()
+	if !pause(growWindow) {
+		return nil
+	}
+	last := schedules()
+	rate := last - before
+	for {
+		for range growStep {
+			lab, err := c.opts.Grow(ctx)
+			if err != nil || lab == nil {
+				if ctx.Err() != nil {
+					return nil // the search failed or was stopped meanwhile
+				}
+				return err
+			}
+			startLab(lab)
+		}
+		if !pause(growWindow) {
+			return nil
+		}
+		now := schedules()
+		if 20*(now-last) < 21*rate {
+			return nil
+		}
+		rate, last = now-last, now
+	}
+}
+
+// growWindow is how long grow counts schedules between steps, and
+// growStep how many labs a step opens.
+const (
+	growWindow = 250 * time.Millisecond
+	growStep   = 2
+)
 
 // runGuided runs the guided order on its own, from the seeded state, for
 // progress: the value it ends at, or why it could not be followed (with a
@@ -311,6 +405,9 @@ type checker struct {
 	best    counterexampleRank // the counterexample's
 	graph   *stateGraph        // the states and their edges (CheckOptions.Why)
 	err     error
+	// over is closed once the search is over (next said so to a lab).
+	over     chan struct{}
+	overOnce sync.Once
 }
 
 // durationBudget is a clock advance of the guided order and how often the
@@ -366,6 +463,7 @@ func (c *checker) next(ctx context.Context) (workItem, bool) {
 	}
 	if len(c.queue) == 0 || c.err != nil || ctx.Err() != nil || c.full() {
 		c.cond.Broadcast()
+		c.overOnce.Do(func() { close(c.over) })
 		return workItem{}, false
 	}
 	// Last in, first out: the search goes deep first, which keeps the queue

@@ -188,3 +188,27 @@ func TestJobWhoseKeysExpiredBeforeItsSuccess(t *testing.T) {
 	require.NoError(t, err)
 	require.Zero(t, result.Final, "no results applied")
 }
+
+// A check still going after engine.GrowAfter takes more labs while they
+// make it faster: started on one lab, a search of a few seconds asks for
+// more, explores on them, and reaches the very states the fixed labs
+// reach (a lab started late is waited for, and its states counted).
+func TestACheckGrowsItsLabs(t *testing.T) {
+	t.Parallel()
+	s, _ := scenarios.ByID("counter-loss")
+	labs := checkLabs(t, s, engine.Unsafe, 5)
+	asked := 0
+	report, err := engine.Check(context.Background(), labs[:1], engine.CheckOptions{
+		Grow: func(context.Context) (*engine.Lab, error) {
+			asked++
+			if asked >= len(labs) {
+				return nil, nil
+			}
+			return labs[asked], nil
+		}})
+	require.NoError(t, err)
+	require.True(t, report.Exhaustive)
+	require.Equal(t, 3281, report.States)
+	require.GreaterOrEqual(t, report.Labs, 3, "one lab, then two more at the first step")
+	require.Equal(t, report.Labs, min(asked, len(labs)-1)+1)
+}
