@@ -67,7 +67,7 @@ func StartEmbedded() (*Coordination, error) {
 	// loopback socket costs each of them system calls on both ends.
 	inProcess := func(context.Context, string, string) (net.Conn, error) {
 		client, served := net.Pipe()
-		mr.Server().ServeConn(served)
+		mr.Server().ServeConn(newReplyBuffer(served))
 		return pipeConn{client}, nil
 	}
 	c := newCoordination(server{single: &redis.Options{Addr: mr.Addr(), Dialer: inProcess}}, "miniredis", keyspace{prefix: Prefix})

@@ -2,6 +2,7 @@ package redisstore_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -305,4 +306,20 @@ func TestEmbeddedRestartClosesThePipesAndTheNextCallReconnects(t *testing.T) {
 	require.True(t, restarted)
 	_, err = a.AcquireLease(ctx, key, "worker-A", time.Minute, 2, 0)
 	require.ErrorIs(t, err, engine.ErrHistoryLost, "a new connection to the emptied server")
+}
+
+// A long pipeline to the embedded server — Wipe unlinks its keys 500 to a
+// round trip — goes through its in-memory pipe: the server's replies wait
+// in memory while the client is still sending, as a socket's buffers would
+// let them.
+func TestALongPipelineReachesTheEmbeddedServer(t *testing.T) {
+	ctx := context.Background()
+	c := storetest.Embedded(t)
+	for i := range 1200 {
+		require.NoError(t, redisstore.SetRaw(ctx, c, fmt.Sprintf("%sjunk:%d", redisstore.Prefix, i), "x"))
+	}
+	require.NoError(t, c.Wipe(ctx))
+	left, err := redisstore.ScanRaw(ctx, c, redisstore.Prefix+"junk:*")
+	require.NoError(t, err)
+	require.Empty(t, left)
 }
