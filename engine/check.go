@@ -198,33 +198,28 @@ func Check(ctx context.Context, labs []*Lab, opts CheckOptions) (CheckReport, er
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var wg sync.WaitGroup
+	// goCheck runs part of the search; its failure is the search's.
+	goCheck := func(part func() error) {
+		wg.Go(func() {
+			if err := part(); err != nil {
+				c.fail(err)
+				cancel(err)
+			}
+		})
+	}
 	startLab := func(lab *Lab) {
 		// A lab's actors take turns, and the checks read the schema after
 		// every step that wrote: the write reads it back.
 		lab.checking = true
 		lab.backends.Database.ReadBack(true)
 		all = append(all, lab)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := c.work(ctx, lab); err != nil {
-				c.fail(err)
-				cancel(err)
-			}
-		}()
+		goCheck(func() error { return c.work(ctx, lab) })
 	}
 	for _, lab := range labs {
 		startLab(lab)
 	}
 	if opts.Grow != nil {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := c.grow(ctx, startLab); err != nil {
-				c.fail(err)
-				cancel(err)
-			}
-		}()
+		goCheck(func() error { return c.grow(ctx, startLab) })
 	}
 	wg.Wait()
 	if c.err != nil {
