@@ -310,13 +310,20 @@ func checkOne(ctx context.Context, pool *labPool, s *engine.Scenario, mode engin
 	}
 	if pool.most > len(first) {
 		opened := len(first)
+		// A lab more that cannot be had (the server's connections are
+		// spent, say) ends the growing, not the check: the labs at work
+		// go on, and meet a server that went away themselves.
 		opts.Grow = func(ctx context.Context) (*engine.Lab, error) {
 			more, err := pool.take(ctx, opened+1)
 			if err != nil || len(more) <= opened {
-				return nil, err
+				return nil, nil
 			}
 			opened++
-			return open(more[opened-1])
+			lab, err := open(more[opened-1])
+			if err != nil {
+				return nil, nil // open keeps a partly opened lab, to close it
+			}
+			return lab, nil
 		}
 	}
 	return engine.Check(ctx, start, opts)
