@@ -17,6 +17,7 @@ import (
 
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
+	lua "github.com/yuin/gopher-lua"
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/lang"
@@ -52,6 +53,17 @@ type Coordination struct {
 	// clock keeps a real server's lab keys on the lab clock while a lab
 	// runs (FollowLabClock); nil on the embedded server and for stress.
 	clock *labClock
+}
+
+// The embedded server builds a Lua state for every script call, with a
+// value stack (RegistrySize slots) and a call stack (CallStackSize frames)
+// of a fixed size, zeroed and then collected each time: at gopher-lua's
+// defaults, 80 and 30 KB, two thirds of what a lease's acquire and release
+// allocate. fencelab's scripts (scripts/) are flat, a few dozen values
+// deep at most; these still leave any of them ample room.
+func init() {
+	lua.RegistrySize = 1024
+	lua.CallStackSize = 64
 }
 
 // StartEmbedded starts an in-process miniredis. Its clock is the lab clock:
