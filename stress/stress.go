@@ -613,6 +613,7 @@ func (g *goroutines) start(ctx context.Context, workers []WorkerConfig, b Backen
 	ctx, g.cancel = context.WithCancel(ctx)
 	g.halt, g.woken = make(chan struct{}), make(chan struct{}, 1)
 	built := make([]*Worker, len(workers))
+	handoff := NewHandoff()
 	var ledgers []engine.Ledger
 	for i, cfg := range workers {
 		ledger, err := b.Database.Connect(ctx, Owner(cfg.ID))
@@ -625,7 +626,8 @@ func (g *goroutines) start(ctx context.Context, workers []WorkerConfig, b Backen
 		ledgers = append(ledgers, ledger)
 		built[i] = &Worker{Config: cfg, Leases: b.Coordination.Client(Owner(cfg.ID)), Ledger: ledger,
 			More: hooks.more, Claim: hooks.claim, Pause: g.pause(cfg.ID, hooks.pause, &g.armed, &g.frozen, g.armRead, g.woken),
-			PauseRead: g.pause(cfg.ID, hooks.readPause, &g.armedRead, &g.frozenRead, func(int) { g.wake() }, nil), Gone: hooks.gone}
+			PauseRead: g.pause(cfg.ID, hooks.readPause, &g.armedRead, &g.frozenRead, func(int) { g.wake() }, nil), Gone: hooks.gone,
+			Handoff: handoff}
 	}
 	for _, w := range built {
 		g.wg.Go(func() {

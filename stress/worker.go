@@ -81,12 +81,19 @@ type Worker struct {
 	// Gone tells a failure that is a backend's absence (it cannot be
 	// reached, or stopped answering) from another; nil: none is.
 	Gone func(error) bool
+	// Handoff, if set, is shared with the other workers of this process:
+	// a worker waits on it for the lease to be released rather than only
+	// poll, and one that releases the lease while another waits passes it
+	// on. Nil: the worker polls (a worker process).
+	Handoff *Handoff
+	// turns is how many times in a row this worker took the lease.
+	turns int
 }
 
 // Run loops until ctx ends or More says no, reporting what it does. A
 // backend failure ends it, reported as Failed and returned.
 func (w *Worker) Run(ctx context.Context, report func(Record)) error {
-	backoff := newBackoff(w.Config.Workers)
+	backoff := newBackoff(w.Config.Workers, w.Config.LeaseTTL, w.Handoff != nil)
 	for w.More() && ctx.Err() == nil {
 		done, err := w.round(ctx, report, backoff)
 		if errors.Is(err, errWritesDone) {
@@ -100,7 +107,7 @@ func (w *Worker) Run(ctx context.Context, report func(Record)) error {
 			return err
 		}
 		if !done {
-			backoff.wait(ctx)
+			backoff.wait(ctx, w.Handoff.released())
 		}
 	}
 	return nil
@@ -122,6 +129,7 @@ func (w *Worker) round(ctx context.Context, report func(Record), backoff *backof
 		return false, fmt.Errorf("%s: acquire the lease: %w", owner, err)
 	}
 	if grant.Outcome == engine.LeaseContended {
+		w.turns = 0
 		report(Record{Worker: cfg.ID, Kind: Idle, Return: Now()})
 		return false, nil
 	}
@@ -184,7 +192,18 @@ func (w *Worker) round(ctx context.Context, report func(Record), backoff *backof
 	}
 	report(Record{Worker: cfg.ID, Kind: Write, Call: call, Return: Now(), Token: token,
 		Value: result.Value, Prev: result.Read, Accepted: result.Committed, Rejection: result.Rejection})
-	return true, w.release(ctx, report, token)
+	if err := w.release(ctx, report, token); err != nil {
+		return false, err
+	}
+	// After a run of turns, a worker that was waiting for the lease takes
+	// its turn; this one waits for the next release, as it would have had
+	// it asked now.
+	w.turns++
+	if w.turns >= handoffTurns && w.Handoff.pass() {
+		w.turns = 0
+		return false, nil
+	}
+	return true, nil
 }
 
 // fencedWrite is SAFE's write: one statement, or, without the outbox
@@ -221,7 +240,12 @@ var errWritesDone = errors.New("stress: the run's writes are made")
 // with jitter, so they do not retry in step. Tries much sooner than the
 // holder can be done only cost it: from 50 µs, 32 workers committed less
 // than half as often (fencelab bench's stress pairs).
-type backoff struct{ next, most time.Duration }
+//
+// With a handoff a release wakes a waiting worker, and a worker's own
+// tries are only for a lease that ran out unreleased (its holder froze):
+// they are spaced so the waiting workers together try about a hundred
+// times a second, and none waits much longer than a lease TTL.
+type backoff struct{ first, next, most time.Duration }
 
 const (
 	firstBackoff = 1500 * time.Microsecond
@@ -229,22 +253,76 @@ const (
 	backoffPerWorker = 1000 * time.Microsecond
 	leastMaxBackoff  = 2 * time.Millisecond
 	mostMaxBackoff   = 50 * time.Millisecond
+	// Between tries of a worker that waits for a handoff, per worker.
+	handoffPollPerWorker = 10 * time.Millisecond
 )
 
-func newBackoff(workers int) *backoff {
+func newBackoff(workers int, ttl time.Duration, handoff bool) *backoff {
+	if handoff {
+		poll := min(max(time.Duration(workers)*handoffPollPerWorker, leastMaxBackoff), max(ttl, leastMaxBackoff))
+		return &backoff{first: poll, next: poll, most: poll}
+	}
 	most := min(max(time.Duration(workers)*backoffPerWorker, leastMaxBackoff), mostMaxBackoff)
-	return &backoff{next: firstBackoff, most: most}
+	return &backoff{first: firstBackoff, next: firstBackoff, most: most}
 }
 
-func (b *backoff) reset() { b.next = firstBackoff }
+func (b *backoff) reset() { b.next = b.first }
 
-func (b *backoff) wait(ctx context.Context) {
+// wait sleeps until the next try is due, or until the lease is released
+// (released: a nil channel never is).
+func (b *backoff) wait(ctx context.Context, released <-chan struct{}) {
 	d := b.next/2 + rand.N(b.next)
 	b.next = min(2*b.next, b.most)
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-t.C:
+	case <-released:
 	case <-ctx.Done():
+	}
+}
+
+// Handoff passes a released lease from one worker to another waiting for
+// it in the same process, so the lease does not lie free until a waiting
+// worker's next try is due: each commit then follows the one before at
+// once, as they would with a notification from Redis. It only says when
+// to try: the lease is still taken by the acquire script, and a worker
+// told may find it taken (a lease that ran out was taken by a third).
+// Workers in processes of their own poll.
+//
+// A worker passes the lease on after handoffTurns turns in a row, not
+// after each: the one that just wrote has its connections and its
+// server process warm, where a handoff wakes a goroutine and a server
+// process that slept. Every worker still gets its turns, and the history
+// interleaves them.
+type Handoff struct{ waiting chan struct{} }
+
+// handoffTurns is how many turns in a row a worker takes while another
+// waits.
+const handoffTurns = 8
+
+// NewHandoff is a handoff for one process's workers.
+func NewHandoff() *Handoff { return &Handoff{waiting: make(chan struct{})} }
+
+// released is what a waiting worker waits on; nil (never) without one.
+func (h *Handoff) released() <-chan struct{} {
+	if h == nil {
+		return nil
+	}
+	return h.waiting
+}
+
+// pass wakes one worker waiting for the lease, and reports whether one
+// was: the channel has no buffer, so a send goes through only to a worker
+// waiting on it now.
+func (h *Handoff) pass() bool {
+	if h == nil {
+		return false
+	}
+	select {
+	case h.waiting <- struct{}{}:
+		return true
+	default:
+		return false
 	}
 }
