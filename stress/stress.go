@@ -627,7 +627,7 @@ func (g *goroutines) start(ctx context.Context, workers []WorkerConfig, b Backen
 		built[i] = &Worker{Config: cfg, Leases: b.Coordination.Client(Owner(cfg.ID)), Ledger: ledger,
 			More: hooks.more, Claim: hooks.claim, Pause: g.pause(cfg.ID, hooks.pause, &g.armed, &g.frozen, g.armRead, g.woken),
 			PauseRead: g.pause(cfg.ID, hooks.readPause, &g.armedRead, &g.frozenRead, func(int) { g.wake() }, nil), Gone: hooks.gone,
-			Handoff: handoff}
+			Handoff: handoff, Halt: g.halt}
 	}
 	for _, w := range built {
 		g.wg.Go(func() {

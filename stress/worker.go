@@ -86,6 +86,9 @@ type Worker struct {
 	// poll, and one that releases the lease while another waits passes it
 	// on. Nil: the worker polls (a worker process).
 	Handoff *Handoff
+	// Halt, if set, is closed when the run stops: a worker waiting for
+	// the lease stops waiting (More then says no).
+	Halt <-chan struct{}
 	// turns is how many times in a row this worker took the lease.
 	turns int
 }
@@ -107,7 +110,7 @@ func (w *Worker) Run(ctx context.Context, report func(Record)) error {
 			return err
 		}
 		if !done {
-			backoff.wait(ctx, w.Handoff.released())
+			backoff.wait(ctx, w.Handoff.released(), w.Halt)
 		}
 	}
 	return nil
@@ -268,9 +271,9 @@ func newBackoff(workers int, ttl time.Duration, handoff bool) *backoff {
 
 func (b *backoff) reset() { b.next = b.first }
 
-// wait sleeps until the next try is due, or until the lease is released
-// (released: a nil channel never is).
-func (b *backoff) wait(ctx context.Context, released <-chan struct{}) {
+// wait sleeps until the next try is due, until the lease is released, or
+// until the run halts (a nil channel never is).
+func (b *backoff) wait(ctx context.Context, released, halt <-chan struct{}) {
 	d := b.next/2 + rand.N(b.next)
 	b.next = min(2*b.next, b.most)
 	t := time.NewTimer(d)
@@ -278,6 +281,7 @@ func (b *backoff) wait(ctx context.Context, released <-chan struct{}) {
 	select {
 	case <-t.C:
 	case <-released:
+	case <-halt:
 	case <-ctx.Done():
 	}
 }
