@@ -414,6 +414,9 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer,
 		return err
 	}
 	defer closeAll()
+	if err := warm(ctx, worker.Ledger); err != nil {
+		return err
+	}
 	var mu sync.Mutex
 	report := func(r Record) {
 		mu.Lock()

@@ -624,6 +624,12 @@ func (g *goroutines) start(ctx context.Context, workers []WorkerConfig, b Backen
 			return err
 		}
 		ledgers = append(ledgers, ledger)
+		if err := warm(ctx, ledger); err != nil {
+			for _, l := range ledgers {
+				l.Close(context.WithoutCancel(ctx))
+			}
+			return err
+		}
 		built[i] = &Worker{Config: cfg, Leases: b.Coordination.Client(Owner(cfg.ID)), Ledger: ledger,
 			More: hooks.more, Claim: hooks.claim, Pause: g.pause(cfg.ID, hooks.pause, &g.armed, &g.frozen, g.armRead, g.woken),
 			PauseRead: g.pause(cfg.ID, hooks.readPause, &g.armedRead, &g.frozenRead, func(int) { g.wake() }, nil), Gone: hooks.gone,
@@ -646,6 +652,18 @@ func (g *goroutines) start(ctx context.Context, workers []WorkerConfig, b Backen
 
 // stop lets each worker finish its round: a write in flight lands, and
 // the lease is released; a pause ends at once.
+// warm readies a worker's new connection for its rounds, when its
+// database can (pgledger prepares the statements it sends), before the
+// run's clock starts: a new server process parses a statement and reads
+// its tables' catalog entries the first time, and 32 workers' first
+// writes are a good part of a short run.
+func warm(ctx context.Context, ledger engine.Ledger) error {
+	if w, ok := ledger.(interface{ Warm(context.Context) error }); ok {
+		return w.Warm(ctx)
+	}
+	return nil
+}
+
 func (g *goroutines) stop() { g.halted.Do(func() { close(g.halt) }) }
 
 func (g *goroutines) wait() error {

@@ -470,3 +470,24 @@ func TestWithoutTheOutboxTheWriteComesInTwo(t *testing.T) {
 	require.Len(t, state.Executions, 2)
 	require.Equal(t, engine.StaleFence, state.Executions[1].Rejection)
 }
+
+// Warm has the server process behind a connection prepare the statements
+// a writer sends round after round, and the writes that follow use them.
+func TestWarmPreparesTheWritersStatements(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	l := seeded(t)
+	require.NoError(t, l.(interface{ Warm(context.Context) error }).Warm(ctx))
+	var prepared int
+	require.NoError(t, pgledger.RawConn(t, l).QueryRow(ctx,
+		`SELECT count(*) FROM pg_prepared_statements WHERE statement IN ($1, $2)`,
+		pgledger.FencedWriteSQL, `SELECT summary_value FROM fencelab.resources WHERE conflict_key = $1`).Scan(&prepared))
+	require.Equal(t, 2, prepared, "the fenced write and the summary's read")
+
+	result, err := l.FencedMutation(ctx, write(41, 410))
+	require.NoError(t, err)
+	require.True(t, result.Committed)
+	value, err := l.ReadSummary(ctx, seed().ConflictKey)
+	require.NoError(t, err)
+	require.EqualValues(t, 410, value)
+}
