@@ -507,9 +507,9 @@ func bareRestores(ctx context.Context, b *backends, s *engine.Scenario, n int) (
 // The stress pair runs in slices, each side in turn: this machine's speed
 // drifts within seconds, and a pair measured one side after the other
 // compares two machines. Each slice runs stress, then a lease loop, then
-// pgbench; the pair is the medians of the slices. A slice of 1 s was too
-// short: each side's new connections, and the new server processes behind
-// them, weighed on it (32 workers 0.40× the floor, 0.67× in 2 s slices).
+// pgbench; the pair is the medians of the slices. Each side opens new
+// connections, whose server processes are slow at their first statements;
+// a slice of 2 s, not 1, weighs that less.
 const (
 	benchStressSlices = 3
 	benchStressSlice  = 2 * time.Second // pgbench -T counts in whole seconds
