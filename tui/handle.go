@@ -299,9 +299,24 @@ func (m *Model) handlePickerKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m, m.openLab(item.s, m.mode)
 		}
 	}
+	filtering := m.picker.FilterState() == list.Filtering
 	var cmd tea.Cmd
 	m.picker, cmd = m.picker.Update(msg)
+	if filtering && m.picker.FilterState() == list.Filtering {
+		m.filterNow()
+	}
 	return m, cmd
+}
+
+// filterNow filters the picker on the text typed so far, at once. The
+// list filters in a command of its own, whose answer came after an Enter
+// typed in the same burst (a paste, a fast typist, a busy machine): the
+// Enter then took the matches of an earlier text, or none, and opened the
+// first scenario of the whole catalog. The catalog is a few dozen entries;
+// the command's answer is dropped (Update).
+func (m *Model) filterNow() {
+	m.picker.SetFilterText(m.picker.FilterValue()) // leaves the filter applied
+	m.picker.SetFilterState(list.Filtering)        // still being typed
 }
 
 // describe turns an operation's error into the status line: a user's

@@ -290,11 +290,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.spinner, cmd = m.spinner.Update(msg)
 		return m, cmd
 	case list.FilterMatchesMsg:
-		// The picker filters in a command of its own; its answer comes back
-		// here and belongs to it.
-		var cmd tea.Cmd
-		m.picker, cmd = m.picker.Update(msg)
-		return m, cmd
+		// The picker's own filtering answers here, perhaps for a text typed
+		// since: filterNow filtered on each key already.
+		return m, nil
 	case StartingMsg:
 		m.opts.Starting = msg.Text
 		return m, nil
