@@ -58,9 +58,10 @@ type Coordination struct {
 // The embedded server builds a Lua state for every script call, with a
 // value stack (RegistrySize slots) and a call stack (CallStackSize frames)
 // of a fixed size, zeroed and then collected each time: at gopher-lua's
-// defaults, 80 and 30 KB, two thirds of what a lease's acquire and release
-// allocate. fencelab's scripts (scripts/) are flat, a few dozen values
-// deep at most; these still leave any of them ample room.
+// defaults, 80 and 30 KB a call, about half of what a lease's acquire and
+// release allocated (432 KB; 273 KB with these sizes). fencelab's scripts
+// (scripts/) are flat, a few dozen values deep at most; these still leave
+// any of them ample room.
 func init() {
 	lua.RegistrySize = 1024
 	lua.CallStackSize = 64
