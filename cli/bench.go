@@ -463,9 +463,7 @@ func benchCheck(ctx context.Context, c config, id string, runs int) (benchPair, 
 		}
 		bares = append(bares, rate)
 	}
-	slices.Sort(checks)
-	slices.Sort(bares)
-	p.Value, p.FloorValue = checks[len(checks)/2], bares[len(bares)/2]
+	p.Value, p.FloorValue = median(checks), median(bares)
 	return p, nil
 }
 

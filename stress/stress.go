@@ -617,14 +617,11 @@ func (g *goroutines) start(ctx context.Context, workers []WorkerConfig, b Backen
 	var ledgers []engine.Ledger
 	for i, cfg := range workers {
 		ledger, err := b.Database.Connect(ctx, Owner(cfg.ID))
-		if err != nil {
-			for _, l := range ledgers {
-				l.Close(context.WithoutCancel(ctx))
-			}
-			return err
+		if err == nil {
+			ledgers = append(ledgers, ledger)
+			err = warm(ctx, ledger)
 		}
-		ledgers = append(ledgers, ledger)
-		if err := warm(ctx, ledger); err != nil {
+		if err != nil {
 			for _, l := range ledgers {
 				l.Close(context.WithoutCancel(ctx))
 			}
