@@ -151,8 +151,13 @@ func Open(ctx context.Context, dsn string, opts Options) (*Database, error) {
 	if d.lock, err = takeRunLock(ctx, config, opts); err != nil {
 		return nil, err
 	}
-	if !opts.Shared && readyAsItIs(ctx, d.lock) {
-		return d, nil
+	if !opts.Shared {
+		if ready, labBytes := readyAsItIs(ctx, d.lock); ready {
+			if labBytes > bloatedLab {
+				compactLab(ctx, d.lock)
+			}
+			return d, nil
+		}
 	}
 	// Runs that share the database migrate one at a time.
 	if err := holdLock(ctx, d.lock, migrateLockKey, false, nil); err != nil {

@@ -491,3 +491,73 @@ func TestWarmPreparesTheWritersStatements(t *testing.T) {
 	require.NoError(t, err)
 	require.EqualValues(t, 410, value)
 }
+
+// A stress run leaves the lab's tables full of dead rows, which the
+// ephemeral server's autovacuum never gets to: Open empties tables grown
+// that far (a later reset deletes their rows anyway), leaves a lab of
+// ordinary size as it is, and gives up at once on a table a session of
+// the user's holds.
+func TestOpenEmptiesBloatedLabTables(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dsn := storetest.NewDatabaseDSN(t, true)
+	db, err := pgledger.Open(ctx, dsn, pgledger.Options{})
+	require.NoError(t, err)
+	require.NoError(t, db.Close())
+	conn, err := pgx.Connect(ctx, dsn)
+	require.NoError(t, err)
+	defer conn.Close(ctx)
+	size := func(table string) int64 {
+		var n int64
+		require.NoError(t, conn.QueryRow(ctx, `SELECT pg_relation_size($1::regclass)`, "fencelab."+table).Scan(&n))
+		return n
+	}
+	bloat := func() {
+		_, err := conn.Exec(ctx, `INSERT INTO fencelab.resources (conflict_key, namespace_epoch, last_accepted_fence, summary_value, updated_at)
+			SELECT 'bloat-' || i, 1, 0, 0, now() FROM generate_series(1, 20000) i`)
+		require.NoError(t, err)
+		_, err = conn.Exec(ctx, `DELETE FROM fencelab.resources WHERE conflict_key LIKE 'bloat-%'`)
+		require.NoError(t, err)
+		require.Greater(t, size("resources"), int64(1<<20))
+	}
+	_, err = conn.Exec(ctx, `INSERT INTO fencelab.job_results (target, job_id, results, applied_at)
+		VALUES ('t', 'j', 'r', now())`)
+	require.NoError(t, err)
+	rows := func() (n int) {
+		require.NoError(t, conn.QueryRow(ctx, `SELECT count(*) FROM fencelab.job_results`).Scan(&n))
+		return n
+	}
+
+	t.Run("ordinary size", func(t *testing.T) {
+		db, err := pgledger.Open(ctx, dsn, pgledger.Options{})
+		require.NoError(t, err)
+		require.NoError(t, db.Close())
+		require.Equal(t, 1, rows(), "a lab of ordinary size is left as it is")
+	})
+
+	t.Run("held by a session of the user's", func(t *testing.T) {
+		bloat()
+		holder, err := pgx.Connect(ctx, dsn)
+		require.NoError(t, err)
+		defer holder.Close(ctx)
+		tx, err := holder.Begin(ctx)
+		require.NoError(t, err)
+		_, err = tx.Exec(ctx, `LOCK TABLE fencelab.outbox IN ACCESS SHARE MODE`)
+		require.NoError(t, err)
+		started := time.Now()
+		db, err := pgledger.Open(ctx, dsn, pgledger.Options{})
+		require.NoError(t, err)
+		require.NoError(t, db.Close())
+		require.Less(t, time.Since(started), 2*time.Second, "Open waited for the user's session")
+		require.Greater(t, size("resources"), int64(1<<20), "emptied past a lock")
+		require.NoError(t, tx.Rollback(ctx))
+	})
+
+	t.Run("bloated", func(t *testing.T) {
+		db, err := pgledger.Open(ctx, dsn, pgledger.Options{})
+		require.NoError(t, err)
+		require.NoError(t, db.Close())
+		require.Less(t, size("resources"), int64(64<<10))
+		require.Zero(t, rows())
+	})
+}

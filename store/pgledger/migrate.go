@@ -121,11 +121,13 @@ func latestMigration() (int64, error) {
 // has rows to put aside (none is shared, none is parked). That is the usual
 // start, which then opens no connection for goose and takes no migration
 // lock. Anything else — no schema yet, a table missing, an error — says
-// no, and Open goes the whole way, which says what is wrong.
-func readyAsItIs(ctx context.Context, conn *pgx.Conn) bool {
+// no, and Open goes the whole way, which says what is wrong. labBytes is
+// what the lab's tables take on disk, without their indexes (see
+// compactLab).
+func readyAsItIs(ctx context.Context, conn *pgx.Conn) (ready bool, labBytes int64) {
 	latest, err := latestMigration()
 	if err != nil {
-		return false
+		return false, 0
 	}
 	var comment *string
 	var version *int64
@@ -134,8 +136,54 @@ func readyAsItIs(ctx context.Context, conn *pgx.Conn) bool {
 		return conn.QueryRow(ctx, `
 			SELECT obj_description(n.oid, 'pg_namespace'),
 			       (SELECT max(version_id) FROM fencelab.goose_db_version WHERE is_applied),
-			       EXISTS (SELECT FROM fencelab.shared_resources) OR EXISTS (SELECT FROM fencelab.parked_rows)
-			  FROM pg_namespace n WHERE n.nspname = 'fencelab'`).Scan(&comment, &version, &shared)
+			       EXISTS (SELECT FROM fencelab.shared_resources) OR EXISTS (SELECT FROM fencelab.parked_rows),
+			       (SELECT coalesce(sum(pg_relation_size(c.oid)), 0)::bigint FROM pg_class c
+			         WHERE c.relnamespace = n.oid AND c.relkind = 'r' AND c.relname = ANY($1))
+			  FROM pg_namespace n WHERE n.nspname = 'fencelab'`, labTableNames()).Scan(&comment, &version, &shared, &labBytes)
 	})
-	return err == nil && comment != nil && *comment == schemaMark && version != nil && *version == latest && !shared
+	ready = err == nil && comment != nil && *comment == schemaMark && version != nil && *version == latest && !shared
+	return ready, labBytes
+}
+
+// labTableNames are the names of the lab's tables (dump.go's tables).
+func labTableNames() []string {
+	names := make([]string, len(tables))
+	for i, t := range tables {
+		names[i] = t.name
+	}
+	return names
+}
+
+// bloatedLab is the size of the lab's tables past which Open empties them
+// at once: a scenario's rows take a page or two a table. A stress run
+// leaves tens of thousands of dead rows behind (15 MB after a minute, with
+// indexes), and every later run's reset and read of the schema went
+// through them all: `run lease-overrun` took 100 ms more.
+const bloatedLab = 1 << 20
+
+// compactLab empties the lab's tables with TRUNCATE, which gives them new,
+// empty files. Open calls it, holding the run lock alone, when they have
+// grown past bloatedLab. Dead rows are what makes them grow: nothing else
+// clears them on the ephemeral server, which lives one command at a time,
+// so its autovacuum (a minute between looks) never gets to them; and
+// VACUUM would leave a table as long as its last live row. The rows it
+// drops are a former run's, which the coming reset deletes anyway.
+//
+// It is a saving, not a step a run needs: a session of a user's that holds
+// a lock on a lab table (a psql in a transaction) makes it give up after
+// a moment, and the run goes on as it would have.
+func compactLab(ctx context.Context, conn *pgx.Conn) {
+	qualified := make([]string, len(tables))
+	for i, name := range labTableNames() {
+		qualified[i] = "fencelab." + name
+	}
+	_ = within(ctx, func(ctx context.Context) error {
+		return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, `SET LOCAL lock_timeout = '100ms'`); err != nil {
+				return err
+			}
+			_, err := tx.Exec(ctx, "TRUNCATE "+strings.Join(qualified, ", "))
+			return err
+		})
+	})
 }
