@@ -162,6 +162,16 @@ var catalog = map[string]map[engine.Mode]row{
 
 func TestCatalog(t *testing.T) {
 	require.ElementsMatch(t, scenarios.IDs(), keys(catalog), "every scenario has its row here")
+	// The ids come from the files' names, a scenario from its file alone:
+	// they must agree with the compiled catalog, and be one scenario.
+	var ids []string
+	for _, s := range scenarios.All() {
+		ids = append(ids, s.ID)
+		byID, ok := scenarios.ByID(s.ID)
+		require.True(t, ok, s.ID)
+		require.Same(t, s, byID, s.ID)
+	}
+	require.Equal(t, ids, scenarios.IDs(), "the catalog's ids, in its order")
 	storetest.Redises(t, func(t *testing.T, redis *redisstore.Coordination) {
 		// One database for the whole catalog: every run starts by seeding it.
 		db := storetest.Database(t)
