@@ -95,6 +95,9 @@ type config struct {
 	// race); every other command runs labs, whose keys a real Redis keeps
 	// on the lab clock.
 	wallClock bool
+	// firstLab names the connections of the first lab the command opens
+	// (engine.LabConnections): the database opens them ahead.
+	firstLab []string
 }
 
 // labLeaseTTL is a lab's lease TTL: its keys expire on the lab clock, on
@@ -188,7 +191,7 @@ func startBackends(ctx context.Context, c config, notify func(string)) (*backend
 		}
 	}
 	if c.pgDSN != "" {
-		b.database, err = pgledger.Open(ctx, c.pgDSN, pgledger.Options{Waiting: waiting, Parked: parked, Shared: c.shared != "", Purpose: c.purpose})
+		b.database, err = pgledger.Open(ctx, c.pgDSN, pgledger.Options{Waiting: waiting, Parked: parked, Shared: c.shared != "", Purpose: c.purpose, Ahead: c.firstLab})
 		if err != nil {
 			b.stop()
 			return nil, classify(ctx, err)
@@ -220,6 +223,7 @@ func startBackends(ctx context.Context, c config, notify func(string)) (*backend
 		Describe: c.lang.T("postgres %d (ephemeral)", b.cluster.Binaries.Major),
 		Waiting:  waiting,
 		Dial:     b.cluster.Dial,
+		Ahead:    c.firstLab,
 	})
 	if err != nil {
 		b.stop()

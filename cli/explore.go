@@ -88,6 +88,14 @@ func explore(ctx context.Context, c config, mode engine.Mode, open exploreOpen) 
 	case len(open.more) > 0:
 		first, opening = open.more[0].ID, open.more[0]
 	}
+	// The database opens the first lab's connections while it starts.
+	firstLab := opening
+	if i := slices.IndexFunc(catalog, func(s *engine.Scenario) bool { return s.ID == first }); firstLab == nil && i >= 0 {
+		firstLab = catalog[i]
+	}
+	if firstLab != nil {
+		c.firstLab = engine.LabConnections(firstLab, mode)
+	}
 	// enter marks work on fencelab's started backends (the split screen's,
 	// a check's, a diff's): refused once the explorer quits or before they
 	// started; the caller calls inFlight.Done when it is done.

@@ -70,6 +70,7 @@ func parseRunRequest(command string, args []string, all bool, mode string, asJSO
 // the timelines and result strips (or JSON). It fails with exitUnexpected
 // when a run did not end as the catalog predicts.
 func runHeadless(ctx context.Context, c config, req runRequest, stdout, stderr io.Writer) (err error) {
+	c.firstLab = engine.LabConnections(req.scenarios[0], req.modes[0])
 	b, err := startBackends(ctx, c, func(waiting string) { fmt.Fprintf(stderr, "fencelab: %s\n", waiting) })
 	if err != nil {
 		return err

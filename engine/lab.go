@@ -132,6 +132,16 @@ func (b Backends) LeaseTTLFor(s *Scenario) time.Duration {
 	return b.LeaseTTL
 }
 
+// LabConnections names a lab's connections to the database, in the order
+// NewLab opens them: the lab's own, then one per actor.
+func LabConnections(scenario *Scenario, mode Mode) []string {
+	names := []string{"lab"}
+	for _, spec := range scenario.Actors(mode) {
+		names = append(names, spec.Name)
+	}
+	return names
+}
+
 // NewLab opens the lab's connections and resets the backends to the
 // scenario's seeded state.
 func NewLab(ctx context.Context, backends Backends, scenario *Scenario, mode Mode) (*Lab, error) {
@@ -147,14 +157,11 @@ func NewLab(ctx context.Context, backends Backends, scenario *Scenario, mode Mod
 	// connection is most of what opening a lab costs, and they do not
 	// wait on one another.
 	specs := scenario.Actors(mode)
-	ledgers := make([]Ledger, len(specs)+1)
-	errs := make([]error, len(specs)+1)
+	names := LabConnections(scenario, mode)
+	ledgers := make([]Ledger, len(names))
+	errs := make([]error, len(names))
 	var wg sync.WaitGroup
-	for i := range ledgers {
-		name := "lab"
-		if i > 0 {
-			name = specs[i-1].Name
-		}
+	for i, name := range names {
 		wg.Go(func() { ledgers[i], errs[i] = backends.Database.Connect(ctx, name) })
 	}
 	wg.Wait()

@@ -75,6 +75,7 @@ type Database struct {
 	// that may change the schema.
 	writes atomic.Uint64
 	back   readBack
+	ahead  ahead
 }
 
 // ParseConfig parses a DSN (URL or keyword/value) with fencelab's timeouts.
@@ -121,6 +122,10 @@ type Options struct {
 	// Purpose is what the run is, for the lock holder's name that another
 	// run waiting for it shows ("run", "stress"); empty: "run".
 	Purpose string
+	// Ahead names connections Connect will be asked for soon (the first
+	// lab's): Open opens them while it takes the run lock, and warms them
+	// once the schema is ready (ahead.go).
+	Ahead []string
 	// Parked hears, once, the shared resources (stress --shared) whose
 	// rows a run that is not Shared finds or puts aside (shared.go): they
 	// are out of the lab's tables until the next shared run.
@@ -148,7 +153,11 @@ func Open(ctx context.Context, dsn string, opts Options) (*Database, error) {
 	if opts.Joining {
 		return d, nil
 	}
-	if d.lock, err = takeRunLock(ctx, config, opts); err != nil {
+	// The connections opened ahead wait for the run lock's: the first
+	// connection to a server just started is slower when others start
+	// beside it, and the lock's is on the way of the whole start.
+	if d.lock, err = takeRunLock(ctx, config, opts, func() { d.openAhead(ctx, opts.Ahead) }); err != nil {
+		d.closeAheads()
 		return nil, err
 	}
 	if !opts.Shared {
@@ -156,6 +165,7 @@ func Open(ctx context.Context, dsn string, opts Options) (*Database, error) {
 			if labBytes > bloatedLab {
 				compactLab(ctx, d.lock)
 			}
+			d.schemaReady(true)
 			return d, nil
 		}
 	}
@@ -189,6 +199,7 @@ func Open(ctx context.Context, dsn string, opts Options) (*Database, error) {
 		d.Close()
 		return nil, fmt.Errorf("pgledger: after migrating: %w", err)
 	}
+	d.schemaReady(true)
 	return d, nil
 }
 
@@ -203,7 +214,8 @@ const (
 // takeRunLock holds the run lock on a connection of its own — exclusive,
 // or shared with the runs that share it too (Options.Shared); the server
 // releases it when that connection ends, however the run ends.
-func takeRunLock(ctx context.Context, config *pgx.ConnConfig, opts Options) (*pgx.Conn, error) {
+// connected runs once the connection is open, before the lock is asked.
+func takeRunLock(ctx context.Context, config *pgx.ConnConfig, opts Options, connected func()) (*pgx.Conn, error) {
 	config = config.Copy()
 	host, _ := os.Hostname()
 	purpose := opts.Purpose
@@ -215,6 +227,7 @@ func takeRunLock(ctx context.Context, config *pgx.ConnConfig, opts Options) (*pg
 	if err != nil {
 		return nil, fmt.Errorf("pgledger: connect: %w", err)
 	}
+	connected()
 	if err := holdLock(ctx, conn, runLockKey, opts.Shared, opts.Waiting); err != nil {
 		conn.Close(context.WithoutCancel(ctx))
 		return nil, err
@@ -275,6 +288,7 @@ func lockHolder(ctx context.Context, conn *pgx.Conn) string {
 
 // Close releases the run lock. The rows stay, for psql.
 func (d *Database) Close() error {
+	d.closeAheads()
 	if d.lock == nil {
 		return nil
 	}
@@ -292,15 +306,24 @@ func (d *Database) Close() error {
 }
 
 // Connect opens a connection of the actor's own, named after it in
-// pg_stat_activity.
+// pg_stat_activity. One Open opened ahead under that name (Options.Ahead)
+// is handed out once it is warm.
 func (d *Database) Connect(ctx context.Context, actor string) (engine.Ledger, error) {
-	config := d.config.Copy()
-	config.RuntimeParams["application_name"] = "fencelab-" + actor
-	conn, err := connect(ctx, config)
+	conn, err := d.takeAhead(ctx, actor)
+	if err == nil && conn == nil {
+		conn, err = connect(ctx, d.named(actor))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("pgledger: connect %s: %w", actor, err)
 	}
 	return &Ledger{conn: conn, db: d}, nil
+}
+
+// named is the configuration of an actor's connection.
+func (d *Database) named(actor string) *pgx.ConnConfig {
+	config := d.config.Copy()
+	config.RuntimeParams["application_name"] = "fencelab-" + actor
+	return config
 }
 
 // Writes counts the transactions and statements that may have changed

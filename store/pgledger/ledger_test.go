@@ -561,3 +561,58 @@ func TestOpenEmptiesBloatedLabTables(t *testing.T) {
 		require.Zero(t, rows())
 	})
 }
+
+// The connections Open opens ahead are the ones Connect hands out, named
+// after their actors and warm; one asked for that was not opened ahead is
+// opened then; those nobody took end with Close, and with an Open that
+// gave up.
+func TestConnectionsOpenedAhead(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dsn := storetest.NewDatabaseDSN(t, true)
+	watcher, err := pgx.Connect(ctx, dsn)
+	require.NoError(t, err)
+	defer watcher.Close(ctx)
+	sessions := func() (names []string) {
+		rows, err := watcher.Query(ctx, `SELECT application_name FROM pg_stat_activity
+			WHERE datname = current_database() AND application_name LIKE 'fencelab-%' ORDER BY 1`)
+		require.NoError(t, err)
+		names, err = pgx.CollectRows(rows, pgx.RowTo[string])
+		require.NoError(t, err)
+		return names
+	}
+	gone := func(msg string) {
+		require.Eventually(t, func() bool { return len(sessions()) == 0 }, 5*time.Second, 10*time.Millisecond, msg)
+	}
+
+	db, err := pgledger.Open(ctx, dsn, pgledger.Options{Ahead: []string{"lab", "A", "unused"}})
+	require.NoError(t, err)
+	a, err := db.Connect(ctx, "A")
+	require.NoError(t, err)
+	var name string
+	var warm bool
+	require.NoError(t, pgledger.RawConn(t, a).QueryRow(ctx, `SELECT current_setting('application_name'),
+		EXISTS (SELECT FROM pg_prepared_statements WHERE statement LIKE 'SELECT json_build_object(%')`).Scan(&name, &warm))
+	require.Equal(t, "fencelab-A", name)
+	require.True(t, warm, "the connection opened ahead read the schema once")
+	b, err := db.Connect(ctx, "B")
+	require.NoError(t, err)
+	require.NoError(t, pgledger.RawConn(t, b).QueryRow(ctx,
+		`SELECT EXISTS (SELECT FROM pg_prepared_statements WHERE statement LIKE 'SELECT json_build_object(%')`).Scan(&warm))
+	require.False(t, warm, "B was not opened ahead")
+	require.ElementsMatch(t, []string{"fencelab-A", "fencelab-B", "fencelab-lab", "fencelab-unused"}, sessions())
+	require.NoError(t, a.Close(ctx))
+	require.NoError(t, b.Close(ctx))
+	require.NoError(t, db.Close())
+	gone("the connections nobody took outlived Close")
+
+	// An Open that gives up while another run holds the database.
+	holder, err := pgledger.Open(ctx, dsn, pgledger.Options{})
+	require.NoError(t, err)
+	defer holder.Close()
+	cancelled, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	_, err = pgledger.Open(cancelled, dsn, pgledger.Options{Ahead: []string{"lab", "A"}})
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	gone("an Open that gave up left its connections opened ahead")
+}
