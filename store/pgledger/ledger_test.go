@@ -513,12 +513,13 @@ func TestOpenEmptiesBloatedLabTables(t *testing.T) {
 		return n
 	}
 	bloat := func() {
-		_, err := conn.Exec(ctx, `INSERT INTO fencelab.resources (conflict_key, namespace_epoch, last_accepted_fence, summary_value, updated_at)
-			SELECT 'bloat-' || i, 1, 0, 0, now() FROM generate_series(1, 20000) i`)
+		_, err := conn.Exec(ctx, `INSERT INTO fencelab.executions (operation_id, job_name, tenant_id, conflict_key, owner,
+			membership_revision, region_id, region_epoch, state, contract_version, created_at, updated_at)
+			SELECT 'bloat-' || i, 'job', 't', 'k', 'o', 1, 'r', 1, 'COMMITTED', 1, now(), now() FROM generate_series(1, 20000) i`)
 		require.NoError(t, err)
-		_, err = conn.Exec(ctx, `DELETE FROM fencelab.resources WHERE conflict_key LIKE 'bloat-%'`)
+		_, err = conn.Exec(ctx, `DELETE FROM fencelab.executions`)
 		require.NoError(t, err)
-		require.Greater(t, size("resources"), int64(1<<20))
+		require.Greater(t, size("executions"), int64(1<<20))
 	}
 	_, err = conn.Exec(ctx, `INSERT INTO fencelab.job_results (target, job_id, results, applied_at)
 		VALUES ('t', 'j', 'r', now())`)
@@ -549,7 +550,7 @@ func TestOpenEmptiesBloatedLabTables(t *testing.T) {
 		require.NoError(t, err)
 		require.NoError(t, db.Close())
 		require.Less(t, time.Since(started), 2*time.Second, "Open waited for the user's session")
-		require.Greater(t, size("resources"), int64(1<<20), "emptied past a lock")
+		require.Greater(t, size("executions"), int64(1<<20), "emptied past a lock")
 		require.NoError(t, tx.Rollback(ctx))
 	})
 
@@ -557,7 +558,7 @@ func TestOpenEmptiesBloatedLabTables(t *testing.T) {
 		db, err := pgledger.Open(ctx, dsn, pgledger.Options{})
 		require.NoError(t, err)
 		require.NoError(t, db.Close())
-		require.Less(t, size("resources"), int64(64<<10))
+		require.Less(t, size("executions"), int64(64<<10))
 		require.Zero(t, rows())
 	})
 }

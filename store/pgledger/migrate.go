@@ -122,8 +122,8 @@ func latestMigration() (int64, error) {
 // start, which then opens no connection for goose and takes no migration
 // lock. Anything else — no schema yet, a table missing, an error — says
 // no, and Open goes the whole way, which says what is wrong. labBytes is
-// what the lab's tables take on disk, without their indexes (see
-// compactLab).
+// what table executions takes on disk, without its indexes: every write
+// adds a row to it, so it is the first to grow (see compactLab).
 func readyAsItIs(ctx context.Context, conn *pgx.Conn) (ready bool, labBytes int64) {
 	latest, err := latestMigration()
 	if err != nil {
@@ -137,28 +137,19 @@ func readyAsItIs(ctx context.Context, conn *pgx.Conn) (ready bool, labBytes int6
 			SELECT obj_description(n.oid, 'pg_namespace'),
 			       (SELECT max(version_id) FROM fencelab.goose_db_version WHERE is_applied),
 			       EXISTS (SELECT FROM fencelab.shared_resources) OR EXISTS (SELECT FROM fencelab.parked_rows),
-			       (SELECT coalesce(sum(pg_relation_size(c.oid)), 0)::bigint FROM pg_class c
-			         WHERE c.relnamespace = n.oid AND c.relkind = 'r' AND c.relname = ANY($1))
-			  FROM pg_namespace n WHERE n.nspname = 'fencelab'`, labTableNames()).Scan(&comment, &version, &shared, &labBytes)
+			       pg_relation_size('fencelab.executions'::regclass)
+			  FROM pg_namespace n WHERE n.nspname = 'fencelab'`).Scan(&comment, &version, &shared, &labBytes)
 	})
 	ready = err == nil && comment != nil && *comment == schemaMark && version != nil && *version == latest && !shared
 	return ready, labBytes
 }
 
-// labTableNames are the names of the lab's tables (dump.go's tables).
-func labTableNames() []string {
-	names := make([]string, len(tables))
-	for i, t := range tables {
-		names[i] = t.name
-	}
-	return names
-}
-
-// bloatedLab is the size of the lab's tables past which Open empties them
-// at once: a scenario's rows take a page or two a table. A stress run
-// leaves tens of thousands of dead rows behind (15 MB after a minute, with
-// indexes), and every later run's reset and read of the schema went
-// through them all: `run lease-overrun` took 100 ms more.
+// bloatedLab is the size of table executions past which Open empties the
+// lab's tables at once: a scenario's rows take a page. A stress run leaves
+// tens of thousands of dead rows behind (15 MB after a minute, in
+// executions, outbox and their indexes), and every later run's reset and
+// read of the schema went through them all: `run lease-overrun` took 100
+// ms more.
 const bloatedLab = 1 << 20
 
 // compactLab empties the lab's tables with TRUNCATE, which gives them new,
@@ -174,8 +165,8 @@ const bloatedLab = 1 << 20
 // a moment, and the run goes on as it would have.
 func compactLab(ctx context.Context, conn *pgx.Conn) {
 	qualified := make([]string, len(tables))
-	for i, name := range labTableNames() {
-		qualified[i] = "fencelab." + name
+	for i, t := range tables {
+		qualified[i] = "fencelab." + t.name
 	}
 	_ = within(ctx, func(ctx context.Context) error {
 		return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
