@@ -223,7 +223,9 @@ func startBackends(ctx context.Context, c config, notify func(string)) (*backend
 		Describe: c.lang.T("postgres %d (ephemeral)", b.cluster.Binaries.Major),
 		Waiting:  waiting,
 		Dial:     b.cluster.Dial,
-		Ahead:    c.firstLab,
+		// The slot is this process's: no other run reaches its server.
+		Exclusive: true,
+		Ahead:     c.firstLab,
 	})
 	if err != nil {
 		b.stop()

@@ -72,6 +72,19 @@ func (d *Database) schemaReady(ok bool) {
 	})
 }
 
+// adopt hands conn out as the connection opened ahead under name, warmed
+// as the others are (Options.Exclusive: the connection Open used).
+func (d *Database) adopt(ctx context.Context, name string, conn *pgx.Conn) {
+	a := &aheadConn{name: name, conn: conn, done: make(chan struct{})}
+	d.ahead.mu.Lock()
+	d.ahead.conns = append(d.ahead.conns, a)
+	d.ahead.mu.Unlock()
+	go func() {
+		defer close(a.done)
+		_ = (&Ledger{conn: conn, db: d}).Warm(ctx)
+	}()
+}
+
 // takeAhead hands out the connection opened ahead under name, if any, once
 // it is open and warmed; nil if there is none, or it could not be opened
 // (the caller opens one itself, and says why if that fails too).

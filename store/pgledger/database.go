@@ -122,6 +122,12 @@ type Options struct {
 	// Purpose is what the run is, for the lock holder's name that another
 	// run waiting for it shows ("run", "stress"); empty: "run".
 	Purpose string
+	// Exclusive: the database is the caller's alone — fencelab's own
+	// cluster, whose slot it holds locked, so no other run reaches it.
+	// Open takes no run lock, and the connection it checks the schema on
+	// is handed out as the first of Ahead: a server process fewer to
+	// start and to stop.
+	Exclusive bool
 	// Ahead names connections Connect will be asked for soon (the first
 	// lab's): Open opens them while it takes the run lock, and warms them
 	// once the schema is ready (ahead.go).
@@ -156,7 +162,11 @@ func Open(ctx context.Context, dsn string, opts Options) (*Database, error) {
 	// The connections opened ahead wait for the run lock's: the first
 	// connection to a server just started is slower when others start
 	// beside it, and the lock's is on the way of the whole start.
-	if d.lock, err = takeRunLock(ctx, config, opts, func() { d.openAhead(ctx, opts.Ahead) }); err != nil {
+	ahead := opts.Ahead
+	if opts.Exclusive && len(ahead) > 0 {
+		ahead = ahead[1:] // the lock's connection becomes the first
+	}
+	if d.lock, err = takeRunLock(ctx, config, opts, func() { d.openAhead(ctx, ahead) }); err != nil {
 		d.closeAheads()
 		return nil, err
 	}
@@ -165,7 +175,7 @@ func Open(ctx context.Context, dsn string, opts Options) (*Database, error) {
 			if labBytes > bloatedLab {
 				compactLab(ctx, d.lock)
 			}
-			d.schemaReady(true)
+			d.opened(ctx, opts)
 			return d, nil
 		}
 	}
@@ -199,8 +209,19 @@ func Open(ctx context.Context, dsn string, opts Options) (*Database, error) {
 		d.Close()
 		return nil, fmt.Errorf("pgledger: after migrating: %w", err)
 	}
-	d.schemaReady(true)
+	d.opened(ctx, opts)
 	return d, nil
+}
+
+// opened ends an Open that succeeded: the connections opened ahead may
+// warm, and on a database of the caller's alone the connection Open used
+// joins them as the first.
+func (d *Database) opened(ctx context.Context, opts Options) {
+	d.schemaReady(true)
+	if opts.Exclusive && len(opts.Ahead) > 0 {
+		d.adopt(ctx, opts.Ahead[0], d.lock)
+		d.lock = nil
+	}
 }
 
 // The advisory locks (per database) of fencelab's runs: the run lock, held
@@ -213,8 +234,10 @@ const (
 
 // takeRunLock holds the run lock on a connection of its own — exclusive,
 // or shared with the runs that share it too (Options.Shared); the server
-// releases it when that connection ends, however the run ends.
-// connected runs once the connection is open, before the lock is asked.
+// releases it when that connection ends, however the run ends. connected
+// runs once the connection is open, before the lock is asked. A database
+// of the caller's alone (Options.Exclusive) needs no lock: the connection
+// is Open's only, named as the first of Options.Ahead, which it becomes.
 func takeRunLock(ctx context.Context, config *pgx.ConnConfig, opts Options, connected func()) (*pgx.Conn, error) {
 	config = config.Copy()
 	host, _ := os.Hostname()
@@ -223,11 +246,17 @@ func takeRunLock(ctx context.Context, config *pgx.ConnConfig, opts Options, conn
 		purpose = "run"
 	}
 	config.RuntimeParams["application_name"] = fmt.Sprintf("fencelab %s (pid %d on %s)", purpose, os.Getpid(), host)
+	if opts.Exclusive && len(opts.Ahead) > 0 {
+		config.RuntimeParams["application_name"] = "fencelab-" + opts.Ahead[0]
+	}
 	conn, err := connect(ctx, config)
 	if err != nil {
 		return nil, fmt.Errorf("pgledger: connect: %w", err)
 	}
 	connected()
+	if opts.Exclusive {
+		return conn, nil
+	}
 	if err := holdLock(ctx, conn, runLockKey, opts.Shared, opts.Waiting); err != nil {
 		conn.Close(context.WithoutCancel(ctx))
 		return nil, err

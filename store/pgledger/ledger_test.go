@@ -617,3 +617,47 @@ func TestConnectionsOpenedAhead(t *testing.T) {
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 	gone("an Open that gave up left its connections opened ahead")
 }
+
+// On a database of the caller's alone, Open takes no run lock, and the
+// connection it checked the schema on is the first opened ahead: one
+// server process fewer.
+func TestExclusiveOpenTakesNoLockAndKeepsItsConnection(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dsn := storetest.NewDatabaseDSN(t, true)
+	prepared, err := pgledger.Open(ctx, dsn, pgledger.Options{}) // migrates
+	require.NoError(t, err)
+	require.NoError(t, prepared.Close())
+	watcher, err := pgx.Connect(ctx, dsn)
+	require.NoError(t, err)
+	defer watcher.Close(ctx)
+	require.Eventually(t, func() bool { // its server process ends a moment after Close
+		var n int
+		require.NoError(t, watcher.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity
+			WHERE datname = current_database() AND application_name LIKE 'fencelab%'`).Scan(&n))
+		return n == 0
+	}, 5*time.Second, 5*time.Millisecond)
+
+	db, err := pgledger.Open(ctx, dsn, pgledger.Options{Exclusive: true, Ahead: []string{"lab", "A"}})
+	require.NoError(t, err)
+	defer db.Close()
+	lab, err := db.Connect(ctx, "lab")
+	require.NoError(t, err)
+	defer lab.Close(ctx)
+	var sessions []string
+	var locks int
+	var warm bool
+	conn := pgledger.RawConn(t, lab)
+	rows, err := conn.Query(ctx, `SELECT application_name FROM pg_stat_activity
+		WHERE datname = current_database() AND application_name LIKE 'fencelab%' ORDER BY 1`)
+	require.NoError(t, err)
+	sessions, err = pgx.CollectRows(rows, pgx.RowTo[string])
+	require.NoError(t, err)
+	require.Equal(t, []string{"fencelab-A", "fencelab-lab"}, sessions, "no connection of Open's own beside the lab's")
+	require.NoError(t, conn.QueryRow(ctx, `SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'
+		AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`).Scan(&locks))
+	require.Zero(t, locks, "a run lock taken")
+	require.NoError(t, conn.QueryRow(ctx,
+		`SELECT EXISTS (SELECT FROM pg_prepared_statements WHERE statement LIKE 'SELECT json_build_object(%')`).Scan(&warm))
+	require.True(t, warm, "the connection Open used is warmed as the others")
+}
