@@ -14,8 +14,9 @@ import (
 // processes are slow at their first statements (they read the catalog
 // entries of every table they touch: a first fenced write took four times
 // a later one). Open takes the names of the first lab's connections and
-// opens them while it takes the run lock; once the schema is ready each is
-// warmed (Warm); Connect hands them out by name.
+// opens them as soon as its own connection is open, while it takes the
+// run lock and checks the schema; once the schema is ready each is warmed
+// (Warm); Connect hands them out by name.
 
 // aheadConn is a connection Open opens before Connect asks for it.
 type aheadConn struct {
@@ -43,7 +44,9 @@ func (d *Database) openAhead(ctx context.Context, names []string) {
 	d.ahead.schema = make(chan struct{})
 	for _, name := range names {
 		a := &aheadConn{name: name, done: make(chan struct{})}
+		d.ahead.mu.Lock()
 		d.ahead.conns = append(d.ahead.conns, a)
+		d.ahead.mu.Unlock()
 		go func() {
 			defer close(a.done)
 			a.conn, a.err = connect(ctx, d.named(name))

@@ -315,7 +315,8 @@ func lockHolder(ctx context.Context, conn *pgx.Conn) string {
 	return holder
 }
 
-// Close releases the run lock. The rows stay, for psql.
+// Close releases the run lock and closes the connections opened ahead
+// that nobody took. The rows stay, for psql.
 func (d *Database) Close() error {
 	d.closeAheads()
 	if d.lock == nil {
