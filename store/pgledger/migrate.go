@@ -149,8 +149,13 @@ func readyAsItIs(ctx context.Context, conn *pgx.Conn) (ready bool, labBytes int6
 // tens of thousands of dead rows behind (15 MB after a minute, in
 // executions, outbox and their indexes), and every later run's reset and
 // read of the schema went through them all: `run lease-overrun` took 100
-// ms more.
-const bloatedLab = 1 << 20
+// ms more. A check leaves less, a few thousand rows a run in its labs'
+// databases, but reads the schema twice a state: tables grown to 600 KB
+// over a dozen checks made check counter-loss about a tenth slower than
+// tables kept under 64 KB. Emptying costs Open about 10 ms (new files for
+// every table and index): past 64 KB it comes every few checks, while
+// runs and the explorer keep executions within a page or two.
+const bloatedLab = 64 << 10
 
 // compactLab empties the lab's tables with TRUNCATE, which gives them new,
 // empty files. Open calls it, holding the run lock alone, when they have
