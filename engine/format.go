@@ -34,7 +34,9 @@ func FenceIn(f int64, l lang.Lang) string {
 
 // OneLine flattens an error to one line for a terminal: drivers (pgx)
 // spread theirs over several, and text that came from a server loses any
-// control character (an escape sequence would act on the screen).
+// control character (an escape sequence would act on the screen). A line
+// said again is left out: pgx lists each try of a connection, and with
+// sslmode=prefer (the default) a refused one is tried twice, alike.
 func OneLine(err error) string {
 	printable := strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) && !unicode.IsSpace(r) {
@@ -42,5 +44,16 @@ func OneLine(err error) string {
 		}
 		return r
 	}, err.Error())
-	return strings.Join(strings.Fields(printable), " ")
+	var words []string
+	seen := map[string]bool{}
+	for _, line := range strings.Split(printable, "\n") {
+		fields := strings.Fields(line)
+		key := strings.Join(fields, " ")
+		if key != "" && seen[key] {
+			continue
+		}
+		seen[key] = true
+		words = append(words, fields...)
+	}
+	return strings.Join(words, " ")
 }

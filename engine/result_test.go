@@ -166,4 +166,9 @@ func TestOneLine(t *testing.T) {
 	if got != "ERROR: bad thing [2Jcleared" {
 		t.Errorf("OneLine = %q", got)
 	}
+	// pgx's two alike tries of a refused connection (sslmode=prefer).
+	tries := "failed to connect to `user=u database=d`:\n\t127.0.0.1:1 (localhost): dial error: refused\n\t127.0.0.1:1 (localhost): dial error: refused\n\t::1:1 (localhost): dial error: refused"
+	if got := OneLine(errors.New(tries)); got != "failed to connect to `user=u database=d`: 127.0.0.1:1 (localhost): dial error: refused ::1:1 (localhost): dial error: refused" {
+		t.Errorf("OneLine = %q", got)
+	}
 }
