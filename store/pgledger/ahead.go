@@ -43,10 +43,7 @@ type ahead struct {
 func (d *Database) openAhead(ctx context.Context, names []string) {
 	d.ahead.schema = make(chan struct{})
 	for _, name := range names {
-		a := &aheadConn{name: name, done: make(chan struct{})}
-		d.ahead.mu.Lock()
-		d.ahead.conns = append(d.ahead.conns, a)
-		d.ahead.mu.Unlock()
+		a := d.keepAhead(name, nil)
 		go func() {
 			defer close(a.done)
 			a.conn, a.err = connect(ctx, d.named(name))
@@ -64,6 +61,16 @@ func (d *Database) openAhead(ctx context.Context, names []string) {
 	}
 }
 
+// keepAhead lists a connection opened ahead under name, for takeAhead;
+// conn is nil while it is being opened.
+func (d *Database) keepAhead(name string, conn *pgx.Conn) *aheadConn {
+	a := &aheadConn{name: name, conn: conn, done: make(chan struct{})}
+	d.ahead.mu.Lock()
+	defer d.ahead.mu.Unlock()
+	d.ahead.conns = append(d.ahead.conns, a)
+	return a
+}
+
 // schemaReady tells the connections opened ahead whether they may warm.
 func (d *Database) schemaReady(ok bool) {
 	if d.ahead.schema == nil {
@@ -78,10 +85,7 @@ func (d *Database) schemaReady(ok bool) {
 // adopt hands conn out as the connection opened ahead under name, warmed
 // as the others are (Options.Exclusive: the connection Open used).
 func (d *Database) adopt(ctx context.Context, name string, conn *pgx.Conn) {
-	a := &aheadConn{name: name, conn: conn, done: make(chan struct{})}
-	d.ahead.mu.Lock()
-	d.ahead.conns = append(d.ahead.conns, a)
-	d.ahead.mu.Unlock()
+	a := d.keepAhead(name, conn)
 	go func() {
 		defer close(a.done)
 		_ = (&Ledger{conn: conn, db: d}).Warm(ctx)
@@ -111,10 +115,7 @@ func (d *Database) takeAhead(ctx context.Context, name string) (*pgx.Conn, error
 		go closeAhead(a)
 		return nil, ctx.Err()
 	}
-	if a.err != nil {
-		return nil, nil
-	}
-	if a.conn.IsClosed() {
+	if a.err != nil || a.conn.IsClosed() {
 		return nil, nil
 	}
 	return a.conn, nil
