@@ -29,19 +29,35 @@ func (l *Lab) putOffRestore(dump LedgerDump) {
 	l.pending = &pendingRestore{from: holds, to: dump}
 }
 
-// syncLedger runs a restore put off, if any.
-func (l *Lab) syncLedger(ctx context.Context) error {
+// syncLedger runs a restore put off, if any, before a call on the
+// connection via (nil: now, on the lab's connection). A connection that
+// can send it in front of its next statement (RestoreWithNext) takes it:
+// the call is that statement, in the same round trip.
+func (l *Lab) syncLedger(ctx context.Context, via Ledger) error {
 	if l.pending == nil {
 		return nil
 	}
 	p := l.pending
 	l.pending = nil
-	if err := l.ledger.Restore(ctx, p.from, p.to); err != nil {
+	var err error
+	if r, ok := via.(restorerWithNext); ok {
+		err = r.RestoreWithNext(p.from, p.to)
+	} else {
+		err = l.ledger.Restore(ctx, p.from, p.to)
+	}
+	if err != nil {
 		return err
 	}
 	// The world is the restored state's; nothing has written since.
 	l.ledgerRead, l.readAt = true, l.backends.Database.Writes()
 	return nil
+}
+
+// restorerWithNext is a Ledger that can send a restore in front of the
+// next statement it sends, in its round trip and transaction; if that
+// trip fails, it sends the restore again on its own.
+type restorerWithNext interface {
+	RestoreWithNext(from, to LedgerDump) error
 }
 
 // lazyLedger is an actor's connection that runs the lab's put-off restore
@@ -54,49 +70,49 @@ type lazyLedger struct {
 var _ Ledger = lazyLedger{}
 
 func (z lazyLedger) RemoveTenant(ctx context.Context, tenantID string, revision int64, now time.Time) error {
-	if err := z.lab.syncLedger(ctx); err != nil {
+	if err := z.lab.syncLedger(ctx, z.Ledger); err != nil {
 		return err
 	}
 	return z.Ledger.RemoveTenant(ctx, tenantID, revision, now)
 }
 
 func (z lazyLedger) Rollout(ctx context.Context, minimumWriter, checkpointSchema int) error {
-	if err := z.lab.syncLedger(ctx); err != nil {
+	if err := z.lab.syncLedger(ctx, z.Ledger); err != nil {
 		return err
 	}
 	return z.Ledger.Rollout(ctx, minimumWriter, checkpointSchema)
 }
 
 func (z lazyLedger) BumpNamespace(ctx context.Context, conflictKey string, epoch int64, now time.Time) error {
-	if err := z.lab.syncLedger(ctx); err != nil {
+	if err := z.lab.syncLedger(ctx, z.Ledger); err != nil {
 		return err
 	}
 	return z.Ledger.BumpNamespace(ctx, conflictKey, epoch, now)
 }
 
 func (z lazyLedger) ClaimNextOutbox(ctx context.Context, now time.Time, claimTimeout time.Duration) (OutboxRow, bool, error) {
-	if err := z.lab.syncLedger(ctx); err != nil {
+	if err := z.lab.syncLedger(ctx, z.Ledger); err != nil {
 		return OutboxRow{}, false, err
 	}
 	return z.Ledger.ClaimNextOutbox(ctx, now, claimTimeout)
 }
 
 func (z lazyLedger) ClaimForReconciliation(ctx context.Context, now time.Time, claimTimeout time.Duration) (OutboxRow, bool, error) {
-	if err := z.lab.syncLedger(ctx); err != nil {
+	if err := z.lab.syncLedger(ctx, z.Ledger); err != nil {
 		return OutboxRow{}, false, err
 	}
 	return z.Ledger.ClaimForReconciliation(ctx, now, claimTimeout)
 }
 
 func (z lazyLedger) RecordOutcome(ctx context.Context, o Outcome) error {
-	if err := z.lab.syncLedger(ctx); err != nil {
+	if err := z.lab.syncLedger(ctx, z.Ledger); err != nil {
 		return err
 	}
 	return z.Ledger.RecordOutcome(ctx, o)
 }
 
 func (z lazyLedger) ApplyJobResults(ctx context.Context, jobID, target, results string, now time.Time) error {
-	if err := z.lab.syncLedger(ctx); err != nil {
+	if err := z.lab.syncLedger(ctx, z.Ledger); err != nil {
 		return err
 	}
 	return z.Ledger.ApplyJobResults(ctx, jobID, target, results, now)
@@ -108,35 +124,35 @@ func (z lazyLedger) Seed(ctx context.Context, seed Seed) error {
 }
 
 func (z lazyLedger) ReadSummary(ctx context.Context, conflictKey string) (int64, error) {
-	if err := z.lab.syncLedger(ctx); err != nil {
+	if err := z.lab.syncLedger(ctx, z.Ledger); err != nil {
 		return 0, err
 	}
 	return z.Ledger.ReadSummary(ctx, conflictKey)
 }
 
 func (z lazyLedger) FencedMutation(ctx context.Context, w Write) (WriteResult, error) {
-	if err := z.lab.syncLedger(ctx); err != nil {
+	if err := z.lab.syncLedger(ctx, z.Ledger); err != nil {
 		return WriteResult{}, err
 	}
 	return z.Ledger.FencedMutation(ctx, w)
 }
 
 func (z lazyLedger) RecordWrite(ctx context.Context, w Write, result WriteResult) error {
-	if err := z.lab.syncLedger(ctx); err != nil {
+	if err := z.lab.syncLedger(ctx, z.Ledger); err != nil {
 		return err
 	}
 	return z.Ledger.RecordWrite(ctx, w, result)
 }
 
 func (z lazyLedger) UnfencedMutation(ctx context.Context, w Write) (WriteResult, error) {
-	if err := z.lab.syncLedger(ctx); err != nil {
+	if err := z.lab.syncLedger(ctx, z.Ledger); err != nil {
 		return WriteResult{}, err
 	}
 	return z.Ledger.UnfencedMutation(ctx, w)
 }
 
 func (z lazyLedger) State(ctx context.Context) (LedgerState, error) {
-	if err := z.lab.syncLedger(ctx); err != nil {
+	if err := z.lab.syncLedger(ctx, z.Ledger); err != nil {
 		return LedgerState{}, err
 	}
 	return z.Ledger.State(ctx)

@@ -474,7 +474,7 @@ func (l *Lab) Return(ctx context.Context, b *Bookmark) error {
 }
 
 // Settle puts back the rows a Return put off.
-func (l *Lab) Settle(ctx context.Context) error { return l.syncLedger(ctx) }
+func (l *Lab) Settle(ctx context.Context) error { return l.syncLedger(ctx, nil) }
 
 // BreaksAnInvariant reports whether a verdict is an invariant's anomaly
 // (a lost update, a stale overwrite), not a matter of progress (STUCK)

@@ -21,6 +21,9 @@ var _ engine.Auditor = (*Ledger)(nil)
 // commits, so a later id is a later commit.
 func (l *Ledger) Audit(ctx context.Context, conflictKey string) (engine.Audit, error) {
 	a := engine.Audit{ConflictKey: conflictKey, Rejections: map[string]int{}}
+	if err := l.sendRestore(ctx); err != nil {
+		return a, err
+	}
 	err := within(ctx, func(ctx context.Context) error {
 		tx, err := l.conn.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 		if err != nil {

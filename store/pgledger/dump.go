@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/jackc/pgx/v5"
 
@@ -89,14 +90,28 @@ var sqlDump = func() string {
 // new version on the same page (a HOT update) and prunes the old one as it
 // reads the page. Not known, every table is emptied and filled.
 func (l *Ledger) Restore(ctx context.Context, from, to engine.LedgerDump) error {
-	want, err := l.dumps.parse(to)
+	batch, err := l.restoreBatch(from, to)
+	if err != nil || batch.Len() == 0 {
+		return err
+	}
+	// Nothing read back: the caller knows the schema holds to.
+	if err := l.oneTrip(ctx, batch, false, nil); err != nil {
+		return fmt.Errorf("pgledger: restore: %w", err)
+	}
+	return nil
+}
+
+// restoreBatch is the statements that make the schema, holding from
+// (empty: not known), hold to.
+func (l *Ledger) restoreBatch(from, to engine.LedgerDump) (*pgx.Batch, error) {
+	want, err := dumps.parse(to)
 	if err != nil {
-		return fmt.Errorf("pgledger: restore: not a dump: %w", err)
+		return nil, fmt.Errorf("pgledger: restore: not a dump: %w", err)
 	}
 	parts := want.parts
 	var have *parsedDump // nil: not known
 	if from != "" {
-		if have, err = l.dumps.parse(from); err != nil {
+		if have, err = dumps.parse(from); err != nil {
 			have = nil // restore everything
 		}
 	}
@@ -110,14 +125,14 @@ func (l *Ledger) Restore(ctx context.Context, from, to engine.LedgerDump) error 
 	var changes []tableChange
 	for _, t := range tables {
 		if _, ok := parts[t.name]; !ok {
-			return fmt.Errorf("pgledger: restore: the dump has no table %s", t.name)
+			return nil, fmt.Errorf("pgledger: restore: the dump has no table %s", t.name)
 		}
 		if same(t.name) {
 			continue
 		}
 		change, err := diffTable(t, have, want)
 		if err != nil {
-			return fmt.Errorf("pgledger: restore: %w", err)
+			return nil, fmt.Errorf("pgledger: restore: %w", err)
 		}
 		changes = append(changes, change)
 	}
@@ -147,20 +162,13 @@ func (l *Ledger) Restore(ctx context.Context, from, to engine.LedgerDump) error 
 		name := s.table + "_seq"
 		var last *int64
 		if err := json.Unmarshal(parts[name], &last); err != nil {
-			return fmt.Errorf("pgledger: restore: the sequence of %s: %w", s.table, err)
+			return nil, fmt.Errorf("pgledger: restore: the sequence of %s: %w", s.table, err)
 		}
 		if !same(name) {
 			batch.Queue(fmt.Sprintf("SELECT setval(%s, coalesce($1::bigint, 1), $1::bigint IS NOT NULL)", s.regclass()), last)
 		}
 	}
-	if batch.Len() == 0 {
-		return nil
-	}
-	// Nothing read back: the caller knows the schema holds to.
-	if err := l.oneTrip(ctx, batch, false, nil); err != nil {
-		return fmt.Errorf("pgledger: restore: %w", err)
-	}
-	return nil
+	return batch, nil
 }
 
 // tableChange is what a restore writes in one table: the rows to delete
@@ -251,29 +259,43 @@ type parsedDump struct {
 	cache *dumpCache
 }
 
-// dumpCache keeps what a connection's restores took apart: a check
-// restores the same states again and again, its states share most of
-// their tables, and taking JSON apart costs more than the restore's round
-// trip. Its sizes are bounded: when full it starts again.
+// dumpCache keeps what restores and State took apart: a check restores
+// the same states again and again, on each of its labs (their dumps are
+// the same text, since a state restored on any lab is the same rows, ids
+// and sequences alike), its states share most of their tables, and taking
+// JSON apart costs more than the restore's round trip. One cache serves
+// every connection of the process (dumps): a lab's restores are sent on
+// the connection of the actor that writes next, its reads on its own.
+// Its sizes are bounded: when full it starts again.
 type dumpCache struct {
+	mu     sync.Mutex
 	byText map[engine.LedgerDump]*parsedDump
 	states map[engine.LedgerDump]engine.LedgerState // what State decoded
 	tables map[string]map[string]rowsByKey          // by table, by the table's JSON
 	held   int                                      // tables' entries
 }
 
+// dumps is the process's dumpCache.
+var dumps = &dumpCache{}
+
 // dumpCacheSize is how many dumps (a few kilobytes each), and how many
 // tables, a dumpCache holds at most.
 const dumpCacheSize = 4096
 
+// parse takes a dump apart; what it returns is shared, and read only.
 func (c *dumpCache) parse(dump engine.LedgerDump) (*parsedDump, error) {
-	if p, ok := c.byText[dump]; ok {
+	c.mu.Lock()
+	p, ok := c.byText[dump]
+	c.mu.Unlock()
+	if ok {
 		return p, nil
 	}
-	p := &parsedDump{cache: c}
+	p = &parsedDump{cache: c}
 	if err := json.Unmarshal([]byte(dump), &p.parts); err != nil {
 		return nil, err
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	if c.byText == nil || len(c.byText) >= dumpCacheSize {
 		c.byText = make(map[engine.LedgerDump]*parsedDump, dumpCacheSize)
 	}
@@ -285,16 +307,20 @@ func (c *dumpCache) parse(dump engine.LedgerDump) (*parsedDump, error) {
 // states again by another schedule, and reads the same dump again there.
 // Each caller gets slices of its own.
 func (c *dumpCache) state(dump engine.LedgerDump) (engine.LedgerState, error) {
+	c.mu.Lock()
 	s, ok := c.states[dump]
+	c.mu.Unlock()
 	if !ok {
 		var err error
 		if s, err = stateOf(dump); err != nil {
 			return s, err
 		}
+		c.mu.Lock()
 		if c.states == nil || len(c.states) >= dumpCacheSize {
 			c.states = make(map[engine.LedgerDump]engine.LedgerState, dumpCacheSize)
 		}
 		c.states[dump] = s
+		c.mu.Unlock()
 	}
 	s.Resources, s.Tenants, s.Executions = slices.Clone(s.Resources), slices.Clone(s.Tenants), slices.Clone(s.Executions)
 	s.Checkpoints, s.Outbox = slices.Clone(s.Checkpoints), slices.Clone(s.Outbox)
@@ -302,17 +328,22 @@ func (c *dumpCache) state(dump engine.LedgerDump) (engine.LedgerState, error) {
 	return s, nil
 }
 
-// rowsOf is a table's rows by key.
+// rowsOf is a table's rows by key; shared, and read only.
 func (p *parsedDump) rowsOf(t table) (rowsByKey, error) {
 	text := p.parts[t.name]
 	c := p.cache
-	if rows, ok := c.tables[t.name][string(text)]; ok {
+	c.mu.Lock()
+	rows, ok := c.tables[t.name][string(text)]
+	c.mu.Unlock()
+	if ok {
 		return rows, nil
 	}
 	rows, err := keyedRows(t, text)
 	if err != nil {
 		return rows, err
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	if c.tables == nil || c.held >= dumpCacheSize {
 		c.tables, c.held = map[string]map[string]rowsByKey{}, 0
 	}

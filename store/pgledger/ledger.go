@@ -18,15 +18,20 @@ import (
 
 // Ledger is one actor's connection.
 type Ledger struct {
-	conn  *pgx.Conn
-	db    *Database // counts every write (inTx, exec, oneTrip, batchedTx), keeps a dump read back
-	dumps dumpCache // what Restore took apart
+	conn *pgx.Conn
+	db   *Database // counts every write (inTx, exec, oneTrip, batchedTx), keeps a dump read back
+	// restoreNext is a restore waiting to go in front of the next
+	// statement sent (RestoreWithNext).
+	restoreNext *waitingRestore
 }
 
 // inTx runs fn in one transaction within CallTimeout: rolled back when fn
 // fails, committed otherwise (pgx.BeginTxFunc), so no caller handles a
 // half-done transaction.
 func (l *Ledger) inTx(ctx context.Context, opts pgx.TxOptions, fn func(context.Context, pgx.Tx) error) error {
+	if err := l.sendRestore(ctx); err != nil {
+		return err
+	}
 	l.db.writes.Add(1)
 	return within(ctx, func(ctx context.Context) error {
 		return pgx.BeginTxFunc(ctx, l.conn, opts, func(tx pgx.Tx) error { return fn(ctx, tx) })
@@ -56,10 +61,15 @@ func (l *Ledger) batchedTx(ctx context.Context, first *pgx.Batch,
 	read func(pgx.BatchResults) (*pgx.Batch, error), wrote func(pgx.BatchResults) error) error {
 	at := l.db.writes.Add(1)
 	readBack := l.db.reading()
-	return within(ctx, func(ctx context.Context) error {
+	restore := l.takeRestore()
+	err := within(ctx, func(ctx context.Context) error {
 		first.QueuedQueries = append([]*pgx.QueuedQuery{{SQL: "BEGIN"}}, first.QueuedQueries...)
+		restored := restore.queue(first, 1) // in the transaction
 		results := l.conn.SendBatch(ctx, first)
 		_, err := results.Exec()
+		if err == nil {
+			err = readRestore(results, restored)
+		}
 		var second *pgx.Batch
 		if err == nil {
 			second, err = read(results)
@@ -97,6 +107,10 @@ func (l *Ledger) batchedTx(ctx context.Context, first *pgx.Batch,
 		}
 		return err
 	})
+	if err != nil {
+		l.sendAgain(ctx, restore)
+	}
+	return err
 }
 
 // rollback ends a transaction that failed, if the connection still can,
@@ -144,6 +158,9 @@ func (l *Ledger) Seed(ctx context.Context, s engine.Seed) error {
 // first round: a stress worker's first write, or a lab actor's, cost
 // about four times a later one.
 func (l *Ledger) Warm(ctx context.Context) error {
+	if err := l.sendRestore(ctx); err != nil {
+		return err
+	}
 	return within(ctx, func(ctx context.Context) error {
 		for _, sql := range []string{fencedWrite, readSummary, sqlDump} {
 			if _, err := l.conn.Prepare(ctx, sql, sql); err != nil {
@@ -163,7 +180,11 @@ const readSummary = `SELECT summary_value FROM fencelab.resources WHERE conflict
 // ReadSummary reads a resource's business value.
 func (l *Ledger) ReadSummary(ctx context.Context, conflictKey string) (int64, error) {
 	var value int64
-	err := within(ctx, func(ctx context.Context) error {
+	err := l.sendRestore(ctx)
+	if err != nil {
+		return 0, err
+	}
+	err = within(ctx, func(ctx context.Context) error {
 		return l.conn.QueryRow(ctx, readSummary, conflictKey).Scan(&value)
 	})
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -235,6 +256,9 @@ func (l *Ledger) FencedMutation(ctx context.Context, w engine.Write) (engine.Wri
 	} else {
 		// Nothing to read back (a stress run's writes): the statement
 		// alone, without a batch's pipeline, a few percent of a write.
+		if err := l.sendRestore(ctx); err != nil {
+			return engine.WriteResult{}, err
+		}
 		l.db.writes.Add(1)
 		err = within(ctx, func(ctx context.Context) error { return scan(l.conn.QueryRow(ctx, fencedWrite, args...)) })
 	}
@@ -575,6 +599,9 @@ func (l *Ledger) UnfencedMutation(ctx context.Context, w engine.Write) (engine.W
 // statement reads the dump (every row of every table, PostgreSQL's own
 // JSON); the rows the lab looks at are decoded from it.
 func (l *Ledger) State(ctx context.Context) (engine.LedgerState, error) {
+	if err := l.sendRestore(ctx); err != nil {
+		return engine.LedgerState{}, err
+	}
 	dump, ok := l.db.lastDump()
 	if !ok {
 		err := within(ctx, func(ctx context.Context) error { return l.conn.QueryRow(ctx, sqlDump).Scan(&dump) })
@@ -582,7 +609,7 @@ func (l *Ledger) State(ctx context.Context) (engine.LedgerState, error) {
 			return engine.LedgerState{}, fmt.Errorf("pgledger: read state: %w", err)
 		}
 	}
-	s, err := l.dumps.state(engine.LedgerDump(dump))
+	s, err := dumps.state(engine.LedgerDump(dump))
 	if err != nil {
 		return engine.LedgerState{}, fmt.Errorf("pgledger: read state: %w", err)
 	}

@@ -73,18 +73,20 @@ func (d *Database) lastDump() (string, bool) {
 // statements' results in order (nil: they are only executed). With
 // read-back on and readBack set, the dump follows in the same trip.
 func (l *Ledger) oneTrip(ctx context.Context, batch *pgx.Batch, readBack bool, each func(pgx.BatchResults) error) error {
+	restore := l.takeRestore()
+	restored := restore.queue(batch, 0)
 	at := l.db.writes.Add(1)
 	readBack = readBack && l.db.reading()
 	if readBack {
 		batch.Queue(sqlDump)
 	}
-	return within(ctx, func(ctx context.Context) error {
+	err := within(ctx, func(ctx context.Context) error {
 		results := l.conn.SendBatch(ctx, batch)
-		var err error
-		if each != nil {
+		err := readRestore(results, restored)
+		if err == nil && each != nil {
 			err = each(results)
-		} else {
-			for range batch.Len() - boolInt(readBack) {
+		} else if err == nil {
+			for range batch.Len() - restored - boolInt(readBack) {
 				if _, err = results.Exec(); err != nil {
 					break
 				}
@@ -98,6 +100,10 @@ func (l *Ledger) oneTrip(ctx context.Context, batch *pgx.Batch, readBack bool, e
 		}
 		return err
 	})
+	if err != nil {
+		l.sendAgain(ctx, restore)
+	}
+	return err
 }
 
 // keepDump reads the dump a batch read back as the at-th write.
