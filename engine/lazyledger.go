@@ -9,8 +9,10 @@ import (
 // takes from its queue, and many of those schedules end after one action
 // that touches Redis alone (it reaches a state already explored). So the
 // database part of a restore waits until something uses the database: a
-// step's SQL, the invariant check's read, a snapshot. Until then the lab's
-// world is the saved state's, which is what the database will hold.
+// step's SQL, a snapshot, a read of the schema the invariant checks cannot
+// do without. Until then the lab's world is the saved state's, which is
+// what the database will hold. A step's SQL carries the restore in its own
+// round trip, on a connection that can (restorerWithNext).
 
 // pendingRestore is a database restore put off: the database holds from
 // and must hold to before its next use.
