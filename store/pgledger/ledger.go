@@ -19,7 +19,7 @@ import (
 // Ledger is one actor's connection.
 type Ledger struct {
 	conn *pgx.Conn
-	db   *Database // counts every write (inTx, exec, oneTrip, batchedTx), keeps a dump read back
+	db   *Database // counts every write (inTx, exec, oneTrip), keeps a dump read back
 	// restoreNext is a restore waiting to go in front of the next
 	// statement sent (RestoreWithNext).
 	restoreNext *waitingRestore
@@ -49,79 +49,6 @@ func (l *Ledger) exec(ctx context.Context, sql string, args ...any) (pgconn.Comm
 		return err
 	})
 	return tag, err
-}
-
-// batchedTx is a transaction of two round trips, for the writes a long run
-// makes thousands of a second: BEGIN goes with the first batch, COMMIT
-// with the second. read takes the first batch's results and returns the
-// second batch, or an error — a rejection, say — which rolls the
-// transaction back; wrote takes the second batch's results. Any failure
-// rolls back, within CallTimeout.
-func (l *Ledger) batchedTx(ctx context.Context, first *pgx.Batch,
-	read func(pgx.BatchResults) (*pgx.Batch, error), wrote func(pgx.BatchResults) error) error {
-	at := l.db.writes.Add(1)
-	readBack := l.db.reading()
-	restore := l.takeRestore()
-	err := within(ctx, func(ctx context.Context) error {
-		first.QueuedQueries = append([]*pgx.QueuedQuery{{SQL: "BEGIN"}}, first.QueuedQueries...)
-		restored := restore.queue(first, 1) // in the transaction
-		results := l.conn.SendBatch(ctx, first)
-		_, err := results.Exec()
-		if err == nil {
-			err = readRestore(results, restored)
-		}
-		var second *pgx.Batch
-		if err == nil {
-			second, err = read(results)
-		}
-		if closed := results.Close(); err == nil {
-			err = closed
-		}
-		if err == nil {
-			if readBack {
-				second.Queue(sqlDump) // the transaction's own writes, as they commit
-			}
-			second.Queue("COMMIT")
-			results = l.conn.SendBatch(ctx, second)
-			err = wrote(results)
-			var dump string
-			if err == nil && readBack {
-				if err = results.QueryRow().Scan(&dump); err != nil {
-					err = fmt.Errorf("pgledger: read the schema back: %w", err)
-				}
-			}
-			if err == nil {
-				if _, err = results.Exec(); err != nil {
-					err = fmt.Errorf("pgledger: commit: %w", err)
-				}
-			}
-			if err == nil && readBack {
-				l.db.readAt(at, dump)
-			}
-			if closed := results.Close(); err == nil {
-				err = closed
-			}
-		}
-		if err != nil {
-			l.rollback(ctx)
-		}
-		return err
-	})
-	if err != nil {
-		l.sendAgain(ctx, restore)
-	}
-	return err
-}
-
-// rollback ends a transaction that failed, if the connection still can,
-// within a second (a server that stopped answering is not waited on).
-func (l *Ledger) rollback(ctx context.Context) {
-	if l.conn.PgConn().TxStatus() == 'I' || l.conn.IsClosed() {
-		return
-	}
-	bounded, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
-	defer cancel()
-	l.conn.Exec(bounded, "ROLLBACK")
 }
 
 // Seed empties the lab's tables and inserts a scenario's starting rows.
@@ -422,21 +349,6 @@ type configuration struct {
 // lockedResource is what a mutation read of the resource row under its lock.
 type lockedResource struct{ fence, value, epoch int64 }
 
-const lockResourceSQL = `SELECT last_accepted_fence, summary_value, namespace_epoch FROM fencelab.resources WHERE conflict_key = $1 FOR UPDATE`
-
-// scanLocked reads the locked resource row.
-func scanLocked(row pgx.Row, conflictKey string) (lockedResource, error) {
-	var r lockedResource
-	err := row.Scan(&r.fence, &r.value, &r.epoch)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return r, fmt.Errorf("pgledger: resource %s: %w", conflictKey, engine.ErrNotFound)
-	}
-	if err != nil {
-		return r, fmt.Errorf("pgledger: lock resource: %w", err)
-	}
-	return r, nil
-}
-
 // failedCheck is a check of DESIGN §4 that a write fails: its guard, the
 // reason it refuses with, and the check as evaluated.
 type failedCheck struct {
@@ -504,52 +416,11 @@ func failedChecks(w engine.Write, c configuration, r lockedResource) []failedChe
 	return out
 }
 
-// commitBatch is a write's UPDATE of the resource (sql and args) followed
-// by its checkpoint, execution and outbox rows, sent as one round trip.
-func commitBatch(w engine.Write, previous int64, sql string, args ...any) *pgx.Batch {
-	effect := w.EffectType
-	if effect == "" {
-		effect = "publish-summary"
-	}
-	batch := &pgx.Batch{}
-	batch.Queue(sql, args...)
-	batch.Queue(`
-		INSERT INTO fencelab.checkpoints (conflict_key, fencing_token, schema_version, summary_value, updated_at)
-		VALUES ($1, $2, $3, $4, $5)
-		ON CONFLICT (conflict_key) DO UPDATE
-		   SET fencing_token = EXCLUDED.fencing_token, schema_version = EXCLUDED.schema_version,
-		       summary_value = EXCLUDED.summary_value, updated_at = EXCLUDED.updated_at`,
-		w.ConflictKey, nullToken(w.Token), w.CheckpointSchema, w.Value, w.Now)
-	batch.Queue(insertExecution+` ON CONFLICT (operation_id) DO NOTHING`, w.OperationID, w.JobName, w.TenantID, w.ConflictKey, w.Owner,
-		nullToken(w.Token), w.NamespaceEpoch, "COMMITTED", nil, w.ContractVersion, w.Value, w.Now,
-		w.MembershipRevision, w.RegionID, w.RegionEpoch, w.ReadValue, &previous)
-	batch.Queue(insertOutbox, w.OperationID, effect, w.Now)
-	return batch
-}
-
 // insertOutbox enqueues a commit's effect, once per OperationId.
 const insertOutbox = `
 	INSERT INTO fencelab.outbox (operation_id, effect_type, status, attempt_count, next_attempt_at, created_at, updated_at)
 	VALUES ($1, $2, 'PENDING', 0, $3, $3, $3)
 	ON CONFLICT (operation_id) DO NOTHING`
-
-// readCommitBatch reads a commit batch's results: the UPDATE must have
-// changed the one row, and every insert gone in.
-func readCommitBatch(results pgx.BatchResults, w engine.Write) error {
-	tag, err := results.Exec()
-	if err != nil {
-		return fmt.Errorf("pgledger: update resource %s: %w", w.ConflictKey, err)
-	}
-	if tag.RowsAffected() != 1 {
-		return fmt.Errorf("pgledger: resource %s changed under its lock: %w", w.ConflictKey, engine.ErrNotFound)
-	}
-	for range 3 { // checkpoint, execution, outbox
-		if _, err := results.Exec(); err != nil {
-			return fmt.Errorf("pgledger: record commit of %s: %w", w.OperationID, err)
-		}
-	}
-	return nil
-}
 
 const insertExecution = `
 	INSERT INTO fencelab.executions (operation_id, job_name, tenant_id, conflict_key, owner, fencing_token,
@@ -565,34 +436,75 @@ func nullToken(token int64) *int64 {
 }
 
 // UnfencedMutation is the naive write: no re-check, an unconditional UPDATE
-// that takes the writer's token (if any) as the last accepted fence.
+// that takes the writer's token (if any) as the last accepted fence, with
+// the checkpoint, execution and outbox rows a commit writes — one
+// statement, one round trip (unfencedWrite).
 func (l *Ledger) UnfencedMutation(ctx context.Context, w engine.Write) (engine.WriteResult, error) {
-	written := w
-	lock := &pgx.Batch{}
-	lock.Queue(lockResourceSQL, w.ConflictKey)
-	err := l.batchedTx(ctx, lock, func(results pgx.BatchResults) (*pgx.Batch, error) {
-		previous, err := scanLocked(results.QueryRow(), w.ConflictKey)
-		if err != nil {
-			return nil, err
-		}
-		if w.AddUnderLock {
-			w.ReadValue, w.Value = &previous.value, previous.value+w.Delta
-		}
-		written = w
-		return commitBatch(w, previous.value, `
-			UPDATE fencelab.resources
-			   SET summary_value = $2, updated_at = $3,
-			       last_accepted_fence = CASE WHEN $4::bigint > 0 THEN $4::bigint ELSE last_accepted_fence END
-			 WHERE conflict_key = $1`,
-			w.ConflictKey, w.Value, w.Now, w.Token), nil
-	}, func(results pgx.BatchResults) error { return readCommitBatch(results, written) })
+	effect := w.EffectType
+	if effect == "" {
+		effect = "publish-summary"
+	}
+	var value, previous int64
+	batch := &pgx.Batch{}
+	batch.Queue(unfencedWrite, w.ConflictKey, w.Value, w.Now, w.Token, w.AddUnderLock, w.Delta, w.ReadValue,
+		w.OperationID, w.JobName, w.TenantID, w.Owner, w.NamespaceEpoch, w.ContractVersion,
+		w.MembershipRevision, w.RegionID, w.RegionEpoch, w.CheckpointSchema, effect)
+	err := l.oneTrip(ctx, batch, true, func(results pgx.BatchResults) error {
+		return results.QueryRow().Scan(&value, &previous)
+	})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return engine.WriteResult{}, fmt.Errorf("pgledger: resource %s: %w", w.ConflictKey, engine.ErrNotFound)
+	}
 	if err != nil {
-		return engine.WriteResult{}, err
+		return engine.WriteResult{}, fmt.Errorf("pgledger: unfenced write of %s: %w", w.OperationID, err)
+	}
+	if w.AddUnderLock {
+		w.ReadValue, w.Value = &previous, value
 	}
 	result := engine.WriteResult{Committed: true, Guard: lang.P("no guard (UNSAFE): unconditional UPDATE").String()}
-	addedUnderLock(&result, written)
+	addedUnderLock(&result, w)
 	return result, nil
 }
+
+// unfencedWrite is the naive write as one statement: the resource row
+// locked, updated whatever it holds, and the checkpoint, execution and
+// outbox rows written as a fenced commit writes them. $1 conflict key, $2
+// value (a blind write's), $3 now, $4 token (0: none), $5 adds under the
+// lock, $6 delta, $7 the value it was computed from, $8 operation id, $9
+// job, $10 tenant, $11 owner, $12 namespace epoch, $13 contract version,
+// $14 membership revision, $15 region, $16 region epoch, $17 checkpoint
+// schema, $18 effect type. It returns the value written and the one it
+// replaced; no row: there is no such resource.
+const unfencedWrite = `
+	WITH r AS (
+	  SELECT summary_value FROM fencelab.resources WHERE conflict_key = $1 FOR UPDATE
+	), u AS (
+	  UPDATE fencelab.resources x
+	     SET summary_value = CASE WHEN $5::boolean THEN r.summary_value + $6::bigint ELSE $2::bigint END,
+	         updated_at = $3,
+	         last_accepted_fence = CASE WHEN $4::bigint > 0 THEN $4::bigint ELSE x.last_accepted_fence END
+	    FROM r
+	   WHERE x.conflict_key = $1
+	  RETURNING x.summary_value AS value, r.summary_value AS previous
+	), checkpoint AS (
+	  INSERT INTO fencelab.checkpoints (conflict_key, fencing_token, schema_version, summary_value, updated_at)
+	  SELECT $1, nullif($4::bigint, 0), $17::int, value, $3 FROM u
+	  ON CONFLICT (conflict_key) DO UPDATE
+	     SET fencing_token = EXCLUDED.fencing_token, schema_version = EXCLUDED.schema_version,
+	         summary_value = EXCLUDED.summary_value, updated_at = EXCLUDED.updated_at
+	), execution AS (
+	  INSERT INTO fencelab.executions (operation_id, job_name, tenant_id, conflict_key, owner, fencing_token,
+	         namespace_epoch, state, rejection, contract_version, summary_value, created_at, updated_at,
+	         membership_revision, region_id, region_epoch, read_value, previous_value)
+	  SELECT $8, $9, $10, $1, $11, nullif($4::bigint, 0), $12::bigint, 'COMMITTED', NULL, $13::int, value, $3, $3,
+	         $14::bigint, $15, $16::bigint, CASE WHEN $5::boolean THEN previous ELSE $7::bigint END, previous FROM u
+	  ON CONFLICT (operation_id) DO NOTHING
+	), outbox AS (
+	  INSERT INTO fencelab.outbox (operation_id, effect_type, status, attempt_count, next_attempt_at, created_at, updated_at)
+	  SELECT $8, $18, 'PENDING', 0, $3, $3, $3 FROM u
+	  ON CONFLICT (operation_id) DO NOTHING
+	)
+	SELECT value, previous FROM u`
 
 // State reads the whole schema: one statement, so one snapshot and one
 // round trip — what the checker pays after every step that wrote. The

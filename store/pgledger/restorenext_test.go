@@ -3,6 +3,7 @@ package pgledger_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -16,7 +17,8 @@ import (
 // the restored schema. A trip that fails leaves the schema restored all
 // the same, whether PostgreSQL refused a statement (its transaction took
 // the restore back) or the statements went through and the answer did
-// not do (the restore had committed), and the connection goes on.
+// not do (the restore had committed), and the connection goes on. A
+// transaction of several round trips, or a read, sends it first.
 func TestRestoreWithNextGoesWithTheNextWrite(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -26,6 +28,8 @@ func TestRestoreWithNextGoesWithTheNextWrite(t *testing.T) {
 	t.Cleanup(func() { l.Close(ctx) })
 	require.NoError(t, l.Seed(ctx, seed()))
 	db.ReadBack(true)
+	seeded, err := l.State(ctx)
+	require.NoError(t, err)
 	raw := pgledger.RawConn(t, l)
 	executions := func() int {
 		t.Helper()
@@ -94,15 +98,27 @@ func TestRestoreWithNextGoesWithTheNextWrite(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, two, s)
 
-	// A transaction of several round trips carries it after its BEGIN.
+	// The unfenced write carries it as the fenced one does.
 	require.NoError(t, l.Restore(ctx, "", two.Dump))
 	withNext(two.Dump, one.Dump)
+	sent = db.Writes()
 	_, err = l.UnfencedMutation(ctx, write(45, 450))
 	require.NoError(t, err)
+	require.Equal(t, sent+1, db.Writes())
 	s, err = l.State(ctx)
 	require.NoError(t, err)
 	require.Len(t, s.Executions, 2)
 	require.Equal(t, "op-45", s.Executions[1].OperationID)
+
+	// A transaction of several round trips sends it on its own first:
+	// the seeded state has no outbox row to claim.
+	withNext(s.Dump, seeded.Dump)
+	_, ok, err := l.ClaimNextOutbox(ctx, start.Add(time.Minute), 30*time.Second)
+	require.NoError(t, err)
+	require.False(t, ok, "the outbox of the restored state")
+	s, err = l.State(ctx)
+	require.NoError(t, err)
+	require.Equal(t, seeded, s)
 
 	// A read sends it first.
 	withNext(s.Dump, one.Dump)
