@@ -158,8 +158,10 @@ func readyAsItIs(ctx context.Context, conn *pgx.Conn) (ready bool, labBytes int6
 const bloatedLab = 64 << 10
 
 // compactLab empties the lab's tables with TRUNCATE, which gives them new,
-// empty files. Open calls it, holding the run lock alone, when they have
-// grown past bloatedLab. Dead rows are what makes them grow: nothing else
+// empty files. Open calls it when they have grown past bloatedLab, before
+// the run's other connections read a table (those opened ahead wait for
+// the schema to be ready), and no other run is there: Open holds the run
+// lock, or on fencelab's own cluster (Options.Exclusive) the slot. Dead rows are what makes them grow: nothing else
 // clears them on the ephemeral server, which lives one command at a time,
 // so its autovacuum (a minute between looks) never gets to them; and
 // VACUUM would leave a table as long as its last live row. The rows it
