@@ -273,9 +273,9 @@ func (l *Ledger) RecordWrite(ctx context.Context, w engine.Write, r engine.Write
 // the reason it would refuse for.
 // FencedWriteSQL is the statement of a fenced write, for bench's pgbench
 // floor: the one statement a SAFE write sends.
-const FencedWriteSQL = fencedWrite
+var FencedWriteSQL = fencedWrite
 
-const fencedWrite = `
+var fencedWrite = `
 	WITH t AS (
 	  SELECT membership_revision, region_id, region_epoch, active
 	    FROM fencelab.tenant_assignments WHERE tenant_id = $1 FOR SHARE
@@ -305,24 +305,7 @@ const fencedWrite = `
 	    FROM r, v
 	   WHERE x.conflict_key = $2 AND v.reason = ''
 	  RETURNING x.summary_value AS value, r.summary_value AS previous
-	), checkpoint AS (
-	  INSERT INTO fencelab.checkpoints (conflict_key, fencing_token, schema_version, summary_value, updated_at)
-	  SELECT $2, nullif($3::bigint, 0), $17::int, value, $13 FROM u
-	  ON CONFLICT (conflict_key) DO UPDATE
-	     SET fencing_token = EXCLUDED.fencing_token, schema_version = EXCLUDED.schema_version,
-	         summary_value = EXCLUDED.summary_value, updated_at = EXCLUDED.updated_at
-	), execution AS (
-	  INSERT INTO fencelab.executions (operation_id, job_name, tenant_id, conflict_key, owner, fencing_token,
-	         namespace_epoch, state, rejection, contract_version, summary_value, created_at, updated_at,
-	         membership_revision, region_id, region_epoch, read_value, previous_value)
-	  SELECT $14, $15, $1, $2, $16, nullif($3::bigint, 0), $4::bigint, 'COMMITTED', NULL, $8::int, value, $13, $13,
-	         $5, $6, $7, CASE WHEN $9::boolean THEN previous ELSE $12::bigint END, previous FROM u WHERE $24::boolean
-	  ON CONFLICT (operation_id) DO NOTHING
-	), outbox AS (
-	  INSERT INTO fencelab.outbox (operation_id, effect_type, status, attempt_count, next_attempt_at, created_at, updated_at)
-	  SELECT $14, $18, 'PENDING', 0, $13, $13, $13 FROM u WHERE $24::boolean
-	  ON CONFLICT (operation_id) DO NOTHING
-	), rejected AS (
+	), ` + commitRows("$24::boolean") + `, rejected AS (
 	  INSERT INTO fencelab.executions (operation_id, job_name, tenant_id, conflict_key, owner, fencing_token,
 	         namespace_epoch, state, rejection, contract_version, summary_value, created_at, updated_at,
 	         membership_revision, region_id, region_epoch, read_value, previous_value)
@@ -446,9 +429,9 @@ func (l *Ledger) UnfencedMutation(ctx context.Context, w engine.Write) (engine.W
 	}
 	var value, previous int64
 	batch := &pgx.Batch{}
-	batch.Queue(unfencedWrite, w.ConflictKey, w.Value, w.Now, w.Token, w.AddUnderLock, w.Delta, w.ReadValue,
-		w.OperationID, w.JobName, w.TenantID, w.Owner, w.NamespaceEpoch, w.ContractVersion,
-		w.MembershipRevision, w.RegionID, w.RegionEpoch, w.CheckpointSchema, effect)
+	batch.Queue(unfencedWrite, w.TenantID, w.ConflictKey, w.Token, w.NamespaceEpoch,
+		w.MembershipRevision, w.RegionID, w.RegionEpoch, w.ContractVersion, w.AddUnderLock, w.Delta, w.Value,
+		w.ReadValue, w.Now, w.OperationID, w.JobName, w.Owner, w.CheckpointSchema, effect)
 	err := l.oneTrip(ctx, batch, true, func(results pgx.BatchResults) error {
 		return results.QueryRow().Scan(&value, &previous)
 	})
@@ -467,28 +450,34 @@ func (l *Ledger) UnfencedMutation(ctx context.Context, w engine.Write) (engine.W
 }
 
 // unfencedWrite is the naive write as one statement: the resource row
-// locked, updated whatever it holds, and the checkpoint, execution and
-// outbox rows written as a fenced commit writes them. $1 conflict key, $2
-// value (a blind write's), $3 now, $4 token (0: none), $5 adds under the
-// lock, $6 delta, $7 the value it was computed from, $8 operation id, $9
-// job, $10 tenant, $11 owner, $12 namespace epoch, $13 contract version,
-// $14 membership revision, $15 region, $16 region epoch, $17 checkpoint
-// schema, $18 effect type. It returns the value written and the one it
-// replaced; no row: there is no such resource.
-const unfencedWrite = `
+// locked, updated whatever it holds, and the rows a commit writes
+// (commitRows). Its parameters are the fenced write's first 18 ($1
+// tenant, $2 conflict key, $3 token, 0: none, $4 namespace epoch, …, $18
+// effect type). It returns the value written and the one it replaced; no
+// row: there is no such resource.
+var unfencedWrite = `
 	WITH r AS (
-	  SELECT summary_value FROM fencelab.resources WHERE conflict_key = $1 FOR UPDATE
+	  SELECT summary_value FROM fencelab.resources WHERE conflict_key = $2 FOR UPDATE
 	), u AS (
 	  UPDATE fencelab.resources x
-	     SET summary_value = CASE WHEN $5::boolean THEN r.summary_value + $6::bigint ELSE $2::bigint END,
-	         updated_at = $3,
-	         last_accepted_fence = CASE WHEN $4::bigint > 0 THEN $4::bigint ELSE x.last_accepted_fence END
+	     SET summary_value = CASE WHEN $9::boolean THEN r.summary_value + $10::bigint ELSE $11::bigint END,
+	         updated_at = $13,
+	         last_accepted_fence = CASE WHEN $3::bigint > 0 THEN $3::bigint ELSE x.last_accepted_fence END
 	    FROM r
-	   WHERE x.conflict_key = $1
+	   WHERE x.conflict_key = $2
 	  RETURNING x.summary_value AS value, r.summary_value AS previous
-	), checkpoint AS (
+	), ` + commitRows("true") + `
+	SELECT value, previous FROM u`
+
+// commitRows is what a write that landed writes beside the resource row,
+// as data-modifying WITH items over u (the UPDATE's RETURNING: value
+// written, previous value): the checkpoint, the execution COMMITTED and
+// the outbox row, the last two once per OperationId and only where
+// record holds. The parameters are the fenced write's ($1–$18).
+func commitRows(record string) string {
+	return `checkpoint AS (
 	  INSERT INTO fencelab.checkpoints (conflict_key, fencing_token, schema_version, summary_value, updated_at)
-	  SELECT $1, nullif($4::bigint, 0), $17::int, value, $3 FROM u
+	  SELECT $2, nullif($3::bigint, 0), $17::int, value, $13 FROM u
 	  ON CONFLICT (conflict_key) DO UPDATE
 	     SET fencing_token = EXCLUDED.fencing_token, schema_version = EXCLUDED.schema_version,
 	         summary_value = EXCLUDED.summary_value, updated_at = EXCLUDED.updated_at
@@ -496,15 +485,15 @@ const unfencedWrite = `
 	  INSERT INTO fencelab.executions (operation_id, job_name, tenant_id, conflict_key, owner, fencing_token,
 	         namespace_epoch, state, rejection, contract_version, summary_value, created_at, updated_at,
 	         membership_revision, region_id, region_epoch, read_value, previous_value)
-	  SELECT $8, $9, $10, $1, $11, nullif($4::bigint, 0), $12::bigint, 'COMMITTED', NULL, $13::int, value, $3, $3,
-	         $14::bigint, $15, $16::bigint, CASE WHEN $5::boolean THEN previous ELSE $7::bigint END, previous FROM u
+	  SELECT $14, $15, $1, $2, $16, nullif($3::bigint, 0), $4::bigint, 'COMMITTED', NULL, $8::int, value, $13, $13,
+	         $5, $6, $7, CASE WHEN $9::boolean THEN previous ELSE $12::bigint END, previous FROM u WHERE ` + record + `
 	  ON CONFLICT (operation_id) DO NOTHING
 	), outbox AS (
 	  INSERT INTO fencelab.outbox (operation_id, effect_type, status, attempt_count, next_attempt_at, created_at, updated_at)
-	  SELECT $8, $18, 'PENDING', 0, $3, $3, $3 FROM u
+	  SELECT $14, $18, 'PENDING', 0, $13, $13, $13 FROM u WHERE ` + record + `
 	  ON CONFLICT (operation_id) DO NOTHING
-	)
-	SELECT value, previous FROM u`
+	)`
+}
 
 // State reads the whole schema: one statement, so one snapshot and one
 // round trip — what the checker pays after every step that wrote. The
