@@ -71,7 +71,10 @@ func (d *Database) lastDump() (string, bool) {
 // one Sync, so they run in one implicit transaction — all or none — with
 // no BEGIN and COMMIT of their own to wait for. each, if set, reads the
 // statements' results in order (nil: they are only executed). With
-// read-back on and readBack set, the dump follows in the same trip.
+// read-back on and readBack set, the dump follows in the same trip. A
+// restore waiting for the connection's next statement (RestoreWithNext)
+// goes in front, and each never sees its results; if the trip fails, the
+// restore is sent again (sendAgain).
 func (l *Ledger) oneTrip(ctx context.Context, batch *pgx.Batch, readBack bool, each func(pgx.BatchResults) error) error {
 	restore := l.takeRestore()
 	restored := restore.queue(batch, 0)
