@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
+	miniserver "github.com/alicebob/miniredis/v2/server"
 	"github.com/redis/go-redis/v9"
 	lua "github.com/yuin/gopher-lua"
 
@@ -490,34 +491,66 @@ func (c *Coordination) LeaseHolder(ctx context.Context, conflictKey string) (str
 // as a real server's do, until stop is called: many workers racing for a
 // lease with a real TTL (stress) need no lab clock. A real server follows
 // it anyway.
+//
+// The embedded server's clock moves by steps: a ticker's, and, before a
+// command, a step up to now (unless another command is running then). A
+// real server checks a key's TTL against its clock when a command touches
+// the key, so a command does not find a key its TTL has ended; the ticker
+// alone let one, when a busy machine kept the ticker's goroutine waiting
+// (under -race, more than 100 ms was seen), and a lease outlived its TTL.
 func (c *Coordination) FollowWallClock() (stop func()) {
 	if c.embedded == nil {
 		return func() {}
 	}
+	var mu sync.Mutex
+	last := time.Now()
+	catchUp := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		now := time.Now()
+		c.embedded.FastForward(now.Sub(last))
+		last = now
+	}
+	server := c.embedded.Server()
+	server.SetPreHook(func(*miniserver.Peer, string, ...string) bool {
+		// A script's own calls come here too, while the script holds the
+		// server's lock (which FastForward takes): its command caught up
+		// before it began.
+		if !c.embedded.TryLock() {
+			return false
+		}
+		c.embedded.Unlock()
+		catchUp()
+		return false // the command runs as usual
+	})
 	done := make(chan struct{})
 	stopped := make(chan struct{})
 	go func() {
 		defer close(stopped)
 		// A few milliseconds is as fine as a real server's expiry, which
-		// also lets a key outlive its TTL by a little.
-		tick := time.NewTicker(2 * time.Millisecond)
+		// also lets a key outlive its TTL by a little when nothing
+		// touches it.
+		tick := time.NewTicker(wallClockTick)
 		defer tick.Stop()
-		last := time.Now()
 		for {
 			select {
 			case <-done:
 				return
-			case now := <-tick.C:
-				c.embedded.FastForward(now.Sub(last))
-				last = now
+			case <-tick.C:
+				catchUp()
 			}
 		}
 	}()
 	return func() {
+		server.SetPreHook(nil)
 		close(done)
 		<-stopped
 	}
 }
+
+// wallClockTick is how often FollowWallClock's ticker moves the embedded
+// server's clock (a test starves it).
+var wallClockTick = 2 * time.Millisecond
 
 // urlOf is the URL of options built by hand (a unix socket in tests).
 func urlOf(o *redis.Options) string {

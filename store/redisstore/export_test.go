@@ -1,11 +1,19 @@
 package redisstore
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // SetRaw and GetRaw reach around the scripts, for tests that need a key no
 // script would write.
 func SetRaw(ctx context.Context, c *Coordination, key, value string) error {
 	return c.admin.Set(ctx, key, value, 0).Err()
+}
+
+// SetRawFor is SetRaw with a TTL.
+func SetRawFor(ctx context.Context, c *Coordination, key, value string, ttl time.Duration) error {
+	return c.admin.Set(ctx, key, value, ttl).Err()
 }
 
 func GetRaw(ctx context.Context, c *Coordination, key string) (string, error) {
@@ -31,3 +39,11 @@ func Abandon(ctx context.Context, c *Coordination) error {
 
 // Given is the TTL a call set, as the lab clock learns it.
 var Given = given
+
+// SetWallClockTick sets how often FollowWallClock's ticker moves the
+// embedded server's clock, until the test ends.
+func SetWallClockTick(d time.Duration) (restore func()) {
+	old := wallClockTick
+	wallClockTick = d
+	return func() { wallClockTick = old }
+}
