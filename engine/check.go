@@ -35,9 +35,10 @@ import (
 // or when nothing can happen any more (an actor waiting for a lease that
 // never expires).
 //
-// Pruning is by state: a schedule stops at a state already explored by a
-// schedule no longer than it, because everything after it was explored
-// there. A state is everything the lab can observe and everything that
+// Pruning is by state: a schedule stops at a state already explored,
+// because everything after it was explored there (the shortest
+// counterexample is then found over the explored graph, shortest.go).
+// A state is everything the lab can observe and everything that
 // decides what happens next: every key of the lab in Redis with its value
 // and TTL, every row of schema fencelab, what the provider applied and
 // remembers, each actor's program position (step and call), pause and
@@ -178,6 +179,7 @@ func Check(ctx context.Context, labs []*Lab, opts CheckOptions) (CheckReport, er
 		durations: guidedDurations(first.scenario.Guided(first.mode)),
 		guided:    withoutPauses(first.scenario.Guided(first.mode)),
 		visited:   map[[32]byte]*visit{},
+		paths:     newPathGraph(),
 		report: CheckReport{Scenario: first.scenario, Mode: first.mode, Exhaustive: true, Without: first.without,
 			Broken: map[int]int{}, Anomalies: map[string]int{}, Verdicts: map[string]int{}},
 		queue: []workItem{{}},
@@ -228,13 +230,8 @@ func Check(ctx context.Context, labs []*Lab, opts CheckOptions) (CheckReport, er
 	if err := ctx.Err(); err != nil {
 		return c.report, context.Cause(ctx)
 	}
-	if t := c.report.Counterexample; t != nil {
-		// Its events and result are those of exactly its schedule.
-		recorded, err := first.recordStory(ctx, t.Schedule)
-		if err != nil {
-			return c.report, err
-		}
-		c.report.Counterexample = &recorded
+	if err := c.counterexample(ctx, first); err != nil {
+		return c.report, err
 	}
 	if err := c.runGuided(ctx, first); err != nil {
 		return c.report, err
@@ -397,8 +394,8 @@ type checker struct {
 	busy    int        // labs working on a schedule
 	visited map[[32]byte]*visit
 	report  CheckReport
-	best    counterexampleRank // the counterexample's
-	graph   *stateGraph        // the states and their edges (CheckOptions.Why)
+	paths   *pathGraph  // every action taken, for the counterexample (shortest.go)
+	graph   *stateGraph // the states and their edges (CheckOptions.Why)
 	err     error
 	// over is closed once the search is over (next said so to a lab).
 	over     chan struct{}
@@ -462,7 +459,7 @@ func (c *checker) next(ctx context.Context) (workItem, bool) {
 		return workItem{}, false
 	}
 	// Last in, first out: the search goes deep first, which keeps the queue
-	// short; shorter schedules that reach a known state again still win.
+	// short.
 	item := c.queue[len(c.queue)-1]
 	c.queue = c.queue[:len(c.queue)-1]
 	c.busy++
@@ -518,6 +515,7 @@ func (c *checker) explore(ctx context.Context, lab *Lab, item workItem) error {
 	// from and via: the edge the last action took, for the graph.
 	var from [32]byte
 	var via *Action
+	var step takenStep // what the last action did, for the counterexample
 	if item.from == nil {
 		if err := lab.Reset(ctx); err != nil {
 			return err
@@ -531,7 +529,8 @@ func (c *checker) explore(ctx context.Context, lab *Lab, item workItem) error {
 			return err
 		}
 		before = item.from.fingerprint
-		if err := c.take(ctx, lab, item.action); err != nil {
+		var err error
+		if step, err = c.take(ctx, lab, item.action); err != nil {
 			return fmt.Errorf("%s after %d actions: %w", item.action, len(item.from.log), err)
 		}
 		from, via = before, &item.action
@@ -543,29 +542,34 @@ func (c *checker) explore(ctx context.Context, lab *Lab, item workItem) error {
 	for {
 		keys := lab.keys
 		state := lab.fingerprint(keys)
+		c.mu.Lock()
+		if via == nil {
+			c.paths.root = c.paths.node(state)
+		} else {
+			c.paths.took(from, step, state)
+		}
 		if c.graph != nil {
-			c.mu.Lock()
 			if via == nil {
 				c.graph.root = c.graph.node(state)
 			} else {
 				c.graph.edge(from, *via, state, lab.found)
 			}
-			c.mu.Unlock()
 		}
+		c.mu.Unlock()
 		if state != before {
 			enabled := c.enabled(lab, keys)
 			var ok bool
-			todo, ok = c.claim(state, len(lab.log), sleep, enabled)
+			todo, ok = c.claim(state, sleep, enabled)
 			if !ok {
-				c.end(lab, true)
+				c.end(lab, state, true)
 				return nil
 			}
 			if len(enabled) == 0 {
-				c.end(lab, false)
+				c.end(lab, state, false)
 				return nil
 			}
 			if len(todo) == 0 {
-				c.end(lab, true) // every action here is asleep: explored from elsewhere
+				c.end(lab, state, true) // every action here is asleep: explored from elsewhere
 				return nil
 			}
 			before, i, enabledHere, asleepHere = state, 0, len(enabled), sleep
@@ -579,13 +583,14 @@ func (c *checker) explore(ctx context.Context, lab *Lab, item workItem) error {
 			if i++; i == len(todo) {
 				// Nothing that is left here changes anything: the schedule
 				// is over, unless an action asleep here would have.
-				c.end(lab, len(todo) < enabledHere)
+				c.end(lab, state, len(todo) < enabledHere)
 				return nil
 			}
 		}
 		next := todo[i]
 		sleep = c.asleepAfter(lab, next, asleepHere, todo[:i])
-		if err := c.take(ctx, lab, next); err != nil {
+		var err error
+		if step, err = c.take(ctx, lab, next); err != nil {
 			return fmt.Errorf("%s after %d actions: %w", next, len(lab.log), err)
 		}
 		from, via = before, &next
@@ -624,18 +629,35 @@ func (c *checker) asleepAfter(lab *Lab, action Action, asleep, before []Action) 
 	return out
 }
 
-// take applies an action of the search, logs it, and follows the guided
-// order's story: whether the schedule is still the guided order's (a
-// call of the guided step's actor stays on it; the step's end moves it on).
-func (c *checker) take(ctx context.Context, lab *Lab, action Action) error {
+// take applies an action of the search, logs it, follows the guided
+// order's story (whether the schedule is still the guided order's: a call
+// of the guided step's actor stays on it; the step's end moves it on), and
+// says what the action did.
+func (c *checker) take(ctx context.Context, lab *Lab, action Action) (takenStep, error) {
+	events := len(lab.events)
 	entry, err := lab.applyLogged(ctx, action)
 	if err != nil {
-		return err
+		return takenStep{}, err
 	}
 	lab.record(entry)
+	c.followStory(lab, action)
+	step := takenStep{action: entry.Action, broke: lab.found != 0, onStory: lab.storyLen == len(lab.log)}
+	if entry.whole {
+		step.action.Kind = StepActor
+	}
+	for _, e := range lab.events[events:] {
+		if e.Refusal != "" {
+			step.refusal = e.Refusal
+		}
+	}
+	step.catalog = lab.mode == Unsafe && slices.Contains(lab.foundAnomalies, lab.scenario.Predicted[Unsafe].Verdict)
+	return step, nil
+}
+
+func (c *checker) followStory(lab *Lab, action Action) {
 	if lab.story < 0 || lab.story >= len(c.guided) {
 		lab.story = -1
-		return nil
+		return
 	}
 	want := c.guided[lab.story]
 	switch {
@@ -647,10 +669,9 @@ func (c *checker) take(ctx context.Context, lab *Lab, action Action) error {
 		lab.story++
 	default:
 		lab.story = -1
-		return nil
+		return
 	}
 	lab.storyLen = len(lab.log)
-	return nil
 }
 
 // workItem is an action to take at a state already explored; nil from is
@@ -662,11 +683,9 @@ type workItem struct {
 	sleep  []Action
 }
 
-// visit is what the search remembers of a state: the shortest schedule
-// that reached it, and the actions enabled there it has not taken (they
-// were asleep each time it came).
+// visit is what the search remembers of a state: the actions enabled there
+// it has not taken (they were asleep each time it came).
 type visit struct {
-	depth  int
 	asleep []Action
 }
 
@@ -765,24 +784,21 @@ func (l *Lab) restore(ctx context.Context, s *labState) error {
 	return nil
 }
 
-// claim marks a state as reached by a schedule of length depth with the
-// actions asleep, and says which of the enabled actions it must take: all
-// but the asleep at a first visit or by a shorter schedule; at a later
-// visit, those asleep before and awake now. false: none (the state was
-// explored already, as far as this schedule needs).
-func (c *checker) claim(state [32]byte, depth int, asleep, enabled []Action) ([]Action, bool) {
+// claim marks a state as reached by a schedule with the actions asleep,
+// and says which of the enabled actions it must take: all but the asleep
+// at a first visit; at a later visit, those asleep before and awake now.
+// false: none (the state was explored already, as far as this schedule
+// needs). A later visit by a shorter schedule explores nothing again: the
+// counterexample is the graph's shortest, whichever schedule took each
+// edge (shortest.go).
+func (c *checker) claim(state [32]byte, asleep, enabled []Action) ([]Action, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	v, seen := c.visited[state]
 	awake := func(a Action) bool { return !slices.Contains(asleep, a) }
-	switch {
-	case !seen:
+	if !seen {
 		c.report.States++
-		c.visited[state] = &visit{depth: depth, asleep: slices.Clone(asleep)}
-		return filter(enabled, awake), true
-	case depth < v.depth:
-		v.depth = depth
-		v.asleep = filter(v.asleep, func(a Action) bool { return !awake(a) })
+		c.visited[state] = &visit{asleep: slices.Clone(asleep)}
 		return filter(enabled, awake), true
 	}
 	todo := filter(enabled, func(a Action) bool { return slices.Contains(v.asleep, a) && awake(a) })
@@ -875,9 +891,10 @@ func (c *checker) guidedFirst(lab *Lab, enabled []Action) []Action {
 	return enabled
 }
 
-// end counts a schedule that ran to its end (or, pruned, to a state already
-// explored) and keeps it if it is the shortest counterexample so far.
-func (c *checker) end(lab *Lab, pruned bool) {
+// end counts a schedule that ran to its end at state (or, pruned, to a
+// state already explored); one that ran to its end marks state as a
+// place where schedules end, with the value they measure there.
+func (c *checker) end(lab *Lab, state [32]byte, pruned bool) {
 	result := lab.resultFrom(lab.world)
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -886,6 +903,7 @@ func (c *checker) end(lab *Lab, pruned bool) {
 	if pruned {
 		r.Pruned++
 	} else {
+		c.paths.ended(state, result.Final)
 		r.Verdicts[result.Verdict]++
 		r.Complete++
 		if result.Final == result.Expected {
@@ -908,81 +926,45 @@ func (c *checker) end(lab *Lab, pruned bool) {
 	for a := range anomalies {
 		r.Anomalies[a]++
 	}
-	// In UNSAFE the counterexample to keep is one that tells the
-	// catalog's story: it breaks the invariant of the catalog's anomaly, or
-	// ends with the catalog's verdict; any other break comes after those.
-	want := ""
-	if lab.mode == Unsafe {
-		want = lab.scenario.Predicted[Unsafe].Verdict
-	}
-	cut, onCatalog := 0, false // cut: the break the schedule is cut after
-	for _, b := range result.Breaks {
-		if want != "" && b.Anomaly == want {
-			cut, onCatalog = b.Sequence, true
-			break
-		}
-	}
-	if !onCatalog && len(result.Breaks) > 0 {
-		cut = result.Breaks[0].Sequence
-	}
-	if !onCatalog && !pruned && want != "" && result.Verdict == want {
-		cut, onCatalog = 0, true // the verdict is the whole schedule's
-	}
-	if len(broken) > 0 || onCatalog {
-		n := len(lab.log)
-		// A schedule that broke an invariant is cut after the step that
-		// broke it: what follows adds nothing to the story.
-		if cut > 0 {
-			n = lab.actionOf(cut)
-		}
-		schedule := lab.Schedule()[:n]
-		rank := c.rank(schedule, cut > 0, min(lab.storyLen, n))
-		rank.offCatalog = want != "" && !onCatalog
-		if r.Counterexample == nil || rank.before(c.best) {
-			t := NewTrace(lab.backends.LeaseTTL, schedule, result)
-			t.Carry(lab.scenario)
-			t.Events, t.Result = nil, TraceResult{} // recorded by running exactly that prefix
-			r.Counterexample, c.best = &t, rank
-		}
-	}
 	if c.opts.Progress != nil {
 		c.opts.Progress(CheckProgress{Schedules: r.Schedules, States: r.States, Pruned: r.Pruned, Queued: len(c.queue)})
 	}
 }
 
-// counterexampleRank orders counterexamples: in UNSAFE one with the
-// catalog's anomaly first; then one that broke an invariant before a bare
-// verdict, then the shorter, then the one that follows the guided order
-// longer (it tells the catalog's story), then by its text, so the labs'
-// interleaving never changes which one a check writes.
-type counterexampleRank struct {
-	offCatalog bool
-	unbroken   bool
-	length     int
-	offStory   int // actions after the guided order's prefix
-	text       string
-}
-
-func (c *checker) rank(schedule []Action, broke bool, onStory int) counterexampleRank {
-	if onStory < 0 {
-		onStory = 0
+// counterexample finds the shortest schedule of the explored graph that
+// broke an invariant — in UNSAFE, preferably the catalog's anomaly, or
+// else one that ended with the catalog's verdict (shortest.go) — and
+// records it by running exactly that schedule from the seeded state, so
+// its events and result are its own. A recorded run that does not end as
+// the graph said is the checker's fault, and fails the check.
+func (c *checker) counterexample(ctx context.Context, lab *Lab) error {
+	want := ""
+	if lab.mode == Unsafe {
+		want = lab.scenario.Predicted[Unsafe].Verdict
 	}
-	return counterexampleRank{unbroken: !broke, length: len(schedule), offStory: len(schedule) - onStory,
-		text: fmt.Sprint(schedule)}
-}
-
-func (a counterexampleRank) before(b counterexampleRank) bool {
-	switch {
-	case a.offCatalog != b.offCatalog:
-		return !a.offCatalog
-	case a.unbroken != b.unbroken:
-		return !a.unbroken
-	case a.length != b.length:
-		return a.length < b.length
-	case a.offStory != b.offStory:
-		return a.offStory < b.offStory
+	s := lab.scenario
+	verdict := func(final int64, refusal string) string {
+		var refusals []string
+		if refusal != "" {
+			refusals = []string{refusal}
+		}
+		return Verdict(s.Expected, final, refusals, nil, s.Shortfall)
 	}
-	return a.text < b.text
+	schedule, kind := c.paths.counterexample(want, verdict)
+	if schedule == nil {
+		return nil
+	}
+	t := NewTrace(lab.backends.LeaseTTL, schedule, Result{})
+	recorded, err := lab.recordStory(ctx, t.Schedule)
+	if err != nil {
+		return err
+	}
+	if !kind.keeps(recorded.Result, want) {
+		return fmt.Errorf("check: the counterexample %v, run again, ended %s with %d breaks, not as the search saw it",
+			schedule, recorded.Result.Verdict, len(recorded.Result.Broken))
+	}
+	c.report.Counterexample = &recorded
+	return nil
 }
 
 // actionOf is how many actions of the log it took to reach event seq.

@@ -355,9 +355,10 @@ func (l *Lab) checkInvariants(ctx context.Context) error {
 	found = append(found, l.jobWatch.check(jobs, l.cause.clock || l.cause.restart)...)
 	found = append(found, checkLeases(l.keys, keys, l.cause)...)
 	l.keys, l.keysRead, l.cause = keys, true, cause{}
-	l.found = 0
+	l.found, l.foundAnomalies = 0, l.foundAnomalies[:0]
 	for _, b := range found {
 		l.found = l.found.with(b.Invariant)
+		l.foundAnomalies = append(l.foundAnomalies, b.Anomaly)
 	}
 	for _, b := range found {
 		if seen[b.Detail] {

@@ -94,8 +94,10 @@ type Lab struct {
 	cause cause
 	// found is the invariants the last check found broken, before the
 	// breaks already recorded are left out: what the last call did, as a
-	// function of the state and the call alone (why.go's edges).
-	found invariantSet
+	// function of the state and the call alone (why.go's edges);
+	// foundAnomalies, the anomalies of those breaks (shortest.go's edges).
+	found          invariantSet
+	foundAnomalies []string
 	// hashed is the hash of the world's rows, for fingerprints.
 	hashed *ledgerSum
 	// pending is a restore of the database the checker put off until the
