@@ -522,7 +522,7 @@ const (
 // workers' commits one after another, so the floor is one commit after
 // another: 1 / (1/pgbench tps + acquire and release).
 func benchStress(ctx context.Context, c config) ([]benchPair, error) {
-	defer stressGC()() // both sides, as the stress command runs
+	defer stressRuntime()() // both sides, as the stress command runs
 	var pairs []benchPair
 	for _, workers := range []int{1, 8, 32} {
 		p := benchPair{Name: fmt.Sprintf("stress %d workers", workers), Unit: "commits/s",
