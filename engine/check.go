@@ -133,7 +133,12 @@ type CheckReport struct {
 	// the catalog's verdict (ties go to the one closest to the guided
 	// order). Nil when there is none.
 	Counterexample *Trace
-	Elapsed        time.Duration
+	// ShowsCatalog: in UNSAFE, the counterexample breaks the catalog's
+	// anomaly or ends with its verdict. The explored graph says so even
+	// where no schedule that ran to its end did (a schedule stops at a
+	// state explored already, and a verdict depends on the way).
+	ShowsCatalog bool
+	Elapsed      time.Duration
 }
 
 // Holds reports whether the check agrees with the catalog: SAFE broke no
@@ -153,7 +158,7 @@ func (r CheckReport) Holds() bool {
 		return true
 	}
 	want := r.Scenario.Predicted[Unsafe].Verdict
-	return r.Verdicts[want] > 0 || r.Anomalies[want] > 0
+	return r.Verdicts[want] > 0 || r.Anomalies[want] > 0 || r.ShowsCatalog
 }
 
 // Progressed reports whether SAFE did the work: the guided order reached
@@ -520,7 +525,7 @@ func (c *checker) explore(ctx context.Context, lab *Lab, item workItem) error {
 		if err := lab.Reset(ctx); err != nil {
 			return err
 		}
-		lab.story, lab.storyLen = 0, 0
+		lab.story = 0
 		if err := lab.checkInvariants(ctx); err != nil { // reads the seeded world
 			return err
 		}
@@ -630,9 +635,7 @@ func (c *checker) asleepAfter(lab *Lab, action Action, asleep, before []Action) 
 }
 
 // take applies an action of the search, logs it, follows the guided
-// order's story (whether the schedule is still the guided order's: a call
-// of the guided step's actor stays on it; the step's end moves it on), and
-// says what the action did.
+// order's story, and says what the action did.
 func (c *checker) take(ctx context.Context, lab *Lab, action Action) (takenStep, error) {
 	events := len(lab.events)
 	entry, err := lab.applyLogged(ctx, action)
@@ -641,9 +644,12 @@ func (c *checker) take(ctx context.Context, lab *Lab, action Action) (takenStep,
 	}
 	lab.record(entry)
 	c.followStory(lab, action)
-	step := takenStep{action: entry.Action, broke: lab.found != 0, onStory: lab.storyLen == len(lab.log)}
+	step := takenStep{action: entry.Action, broke: lab.found != 0}
 	if entry.whole {
 		step.action.Kind = StepActor
+	}
+	if a, _ := lab.Actor(action.Actor); a != nil && action.Kind == CallActor {
+		step.stepEnded = !a.MidStep()
 	}
 	for _, e := range lab.events[events:] {
 		if e.Refusal != "" {
@@ -654,6 +660,9 @@ func (c *checker) take(ctx context.Context, lab *Lab, action Action) (takenStep,
 	return step, nil
 }
 
+// followStory moves the schedule's place on the guided order on (the
+// order guidedFirst takes actions in): a call of the guided step's actor
+// stays on it, the step's end moves it on, any other action leaves it.
 func (c *checker) followStory(lab *Lab, action Action) {
 	if lab.story < 0 || lab.story >= len(c.guided) {
 		lab.story = -1
@@ -669,9 +678,7 @@ func (c *checker) followStory(lab *Lab, action Action) {
 		lab.story++
 	default:
 		lab.story = -1
-		return
 	}
-	lab.storyLen = len(lab.log)
 }
 
 // workItem is an action to take at a state already explored; nil from is
@@ -709,8 +716,8 @@ type labState struct {
 	seenExecs   int
 	world       World
 	jobs        *jobWatch
-	// story, storyLen: the search's place on the guided order (checker.take).
-	story, storyLen int
+	// story: the search's place on the guided order (checker.take).
+	story int
 }
 
 // actorState is an actor's part of a lab state.
@@ -730,7 +737,7 @@ func (l *Lab) save(keys []RedisKey, fingerprint [32]byte) *labState {
 	s := &labState{fingerprint: fingerprint, dump: l.world.Ledger.Dump, provider: l.backends.Provider.Snapshot(),
 		clock: l.clock, events: slices.Clip(l.events), breaks: slices.Clip(l.breaks), log: slices.Clip(l.log),
 		eventsAfter: slices.Clip(l.eventsAfter), seenExecs: l.seenExecs, world: l.world,
-		jobs: l.jobWatch.clone(), story: l.story, storyLen: l.storyLen}
+		jobs: l.jobWatch.clone(), story: l.story}
 	s.keys = make([]RedisKey, len(keys))
 	for i, k := range keys {
 		k.Key = strings.TrimPrefix(k.Key, namespace)
@@ -780,7 +787,7 @@ func (l *Lab) restore(ctx context.Context, s *labState) error {
 	}
 	l.keysRead, l.readAhead = true, nil
 	l.guidedNext, l.offPath = 0, true // the search follows its own story (story)
-	l.story, l.storyLen = s.story, s.storyLen
+	l.story = s.story
 	return nil
 }
 
@@ -950,6 +957,7 @@ func (c *checker) counterexample(ctx context.Context, lab *Lab) error {
 		}
 		return Verdict(s.Expected, final, refusals, nil, s.Shortfall)
 	}
+	c.paths.markStory(c.guided)
 	schedule, kind := c.paths.counterexample(want, verdict)
 	if schedule == nil {
 		return nil
@@ -964,6 +972,7 @@ func (c *checker) counterexample(ctx context.Context, lab *Lab) error {
 			schedule, recorded.Result.Verdict, len(recorded.Result.Broken))
 	}
 	c.report.Counterexample = &recorded
+	c.report.ShowsCatalog = kind == breaksCatalog || kind == endsAsCatalog
 	return nil
 }
 

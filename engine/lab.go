@@ -104,9 +104,9 @@ type Lab struct {
 	// database is next used (lazyledger.go).
 	pending *pendingRestore
 	// story is how far a search's schedule follows the guided order (its
-	// next action's index; -1: it left it), storyLen how many of the
-	// schedule's actions that was (the checker's).
-	story, storyLen int
+	// next action's index; -1: it left it), for the order it takes actions
+	// in (the checker's).
+	story int
 	// checking: the checker runs the lab, and nobody else writes its
 	// database, so a ledger state read at Database.Writes() == readAt
 	// still holds (ledgerRead: world.Ledger is such a read).

@@ -27,8 +27,10 @@ import (
 //
 // Ties between paths of one length go to the one that follows the guided
 // order longer (it tells the catalog's story), then to the one whose
-// actions, read in order, come first — so the labs' interleaving never
-// changes which counterexample a check writes.
+// actions, read in order, come first — so which lab reached a state first
+// does not decide between two counterexamples the graph holds. (Which
+// actions the graph holds may still depend on it, where sleep sets leave
+// one of two orders out.)
 
 // pathGraph is the explored graph as the counterexample needs it, under the
 // checker's lock: every action taken from every state, with what it broke
@@ -52,9 +54,10 @@ type pathEdge struct {
 	action, to int32
 	refusal    int32 // the last guard that refused during it; 0: none
 	// broke: it broke an invariant; catalog: one of its breaks is the
-	// catalog's anomaly. onStory: the schedule that took it had followed
-	// the guided order to here, and this action goes on with it.
-	broke, catalog, onStory bool
+	// catalog's anomaly. stepEnded: the call ended its actor's step.
+	// onStory: it is the guided order's action from its state, on the
+	// guided order's path from the seeded state (markStory).
+	broke, catalog, stepEnded, onStory bool
 }
 
 func newPathGraph() *pathGraph {
@@ -90,13 +93,45 @@ func (g *pathGraph) took(from [32]byte, step takenStep, to [32]byte) {
 		g.refusals = append(g.refusals, step.refusal)
 		g.refused[step.refusal] = r
 	}
-	for i, e := range g.out[f] {
+	for _, e := range g.out[f] {
 		if e.action == a {
-			g.out[f][i].onStory = e.onStory || step.onStory
 			return
 		}
 	}
-	g.out[f] = append(g.out[f], pathEdge{action: a, to: t, refusal: r, broke: step.broke, catalog: step.catalog, onStory: step.onStory})
+	g.out[f] = append(g.out[f], pathEdge{action: a, to: t, refusal: r, broke: step.broke, catalog: step.catalog, stepEnded: step.stepEnded})
+}
+
+// markStory marks the guided order's path through the graph, from the
+// seeded state, as far as the graph has it: a step of the guided order is
+// its actor's calls until one ends the step (guided is without pauses:
+// not scheduling an actor is its pause). It is marked after the search,
+// not as schedules go: a schedule that follows the guided order stops at
+// a state another lab reached first, by another way.
+func (g *pathGraph) markStory(guided []Action) {
+	n := g.root
+	for k := 0; n >= 0 && k < len(guided); {
+		want := guided[k]
+		i := slices.IndexFunc(g.out[n], func(e pathEdge) bool {
+			a := g.actions[e.action]
+			if want.Kind == StepActor {
+				return (a.Kind == StepActor || a.Kind == CallActor) && a.Actor == want.Actor
+			}
+			return a == want
+		})
+		if i < 0 {
+			return
+		}
+		e := &g.out[n][i]
+		advanced := want.Kind != StepActor || e.stepEnded
+		if e.to == n && !advanced {
+			return // a call that changed nothing, again and again
+		}
+		e.onStory = true
+		if advanced {
+			k++
+		}
+		n = e.to
+	}
 }
 
 // ended records that a schedule ended at state, not pruned, with the value
@@ -111,7 +146,7 @@ type takenStep struct {
 	action         Action // as the schedule writes it (a whole step as a step)
 	refusal        string
 	broke, catalog bool
-	onStory        bool
+	stepEnded      bool // a call that ended its actor's step
 }
 
 // counterexample is the shortest schedule of the graph that breaks an
@@ -269,7 +304,7 @@ func (g *pathGraph) shortest(refusals bool, atEdge func(pathEdge) bool, follow f
 // path reads back the actions of the path to step i of the last breadth,
 // and last after them.
 func (g *pathGraph) path(breadths [][]pathStep, i int32, last *Action) []Action {
-	var out []Action
+	out := make([]Action, 0, len(breadths)) // none is a path too: not nil
 	if last != nil {
 		out = append(out, *last)
 	}
