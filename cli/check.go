@@ -393,6 +393,10 @@ func printCheckReport(w io.Writer, r engine.CheckReport, trace string, allowBoun
 	}
 	sort.Strings(verdicts)
 	fmt.Fprint(w, l.T("  verdicts of complete schedules: %s\n", strings.Join(verdicts, ", ")))
+	if want := r.Scenario.Predicted[engine.Unsafe].Verdict; r.Mode == engine.Unsafe && r.ShowsCatalog &&
+		r.Verdicts[want] == 0 && r.Anomalies[want] == 0 {
+		fmt.Fprint(w, l.T("  (%s: no schedule ran to its end so — each stopped at a state explored already — but the counterexample does)\n", want))
+	}
 	if r.Mode == engine.Safe {
 		guided := l.T("reached it")
 		switch {
@@ -512,8 +516,12 @@ type jsonCheck struct {
 	Broken     map[string]int `json:"brokenInvariants"`
 	Verdicts   map[string]int `json:"verdicts"`
 	AsClaimed  bool           `json:"asClaimed"`
-	Trace      string         `json:"trace,omitempty"`
-	Seconds    float64        `json:"seconds"`
+	// ShowsCatalog: the UNSAFE counterexample breaks the catalog's
+	// anomaly or ends with its verdict, which no complete schedule may
+	// have (one stops at a state explored already).
+	ShowsCatalog bool    `json:"showsCatalog,omitempty"`
+	Trace        string  `json:"trace,omitempty"`
+	Seconds      float64 `json:"seconds"`
 	// StatesPerSecond is the distinct states the check reached a second.
 	StatesPerSecond float64 `json:"statesPerSecond"`
 	// Labs is how many labs explored: a long check takes more while they
@@ -536,7 +544,7 @@ func printCheckJSON(w io.Writer, reports []engine.CheckReport, traces []string, 
 			Consulted: r.Consulted.Names(), Complete: r.Complete, Reached: r.Reached, Stuck: r.Stuck,
 			Progress: r.Progressed(), Schedules: r.Schedules,
 			States: r.States, Pruned: r.Pruned, Exhaustive: r.Exhaustive, Broken: map[string]int{},
-			Verdicts: r.Verdicts, AsClaimed: claimed(r, allowBounded), Trace: traces[i], Seconds: r.Elapsed.Seconds(),
+			Verdicts: r.Verdicts, AsClaimed: claimed(r, allowBounded), ShowsCatalog: r.ShowsCatalog, Trace: traces[i], Seconds: r.Elapsed.Seconds(),
 			StatesPerSecond: statesPerSecond(r), Labs: r.Labs}
 		if j.Consulted == nil {
 			j.Consulted = []string{}

@@ -143,8 +143,8 @@ type CheckReport struct {
 
 // Holds reports whether the check agrees with the catalog: SAFE broke no
 // invariant on any schedule of an exhaustive search and made progress;
-// UNSAFE reached the catalog's anomaly on one (a bounded search that found
-// it found it).
+// UNSAFE reached the catalog's anomaly or verdict on one, counted or shown
+// by the counterexample (a bounded search that found it found it).
 //
 // A scenario file may predict nothing for a mode: its SAFE must then break
 // no invariant (progress is reported, not required), and its UNSAFE may

@@ -113,7 +113,8 @@ func (g *pathGraph) markStory(guided []Action) {
 		want := guided[k]
 		i := slices.IndexFunc(g.out[n], func(e pathEdge) bool {
 			a := g.actions[e.action]
-			if want.Kind == StepActor {
+			if want.Kind == StepActor || want.Kind == CallActor {
+				// A call is kept as a step when it was the whole step.
 				return (a.Kind == StepActor || a.Kind == CallActor) && a.Actor == want.Actor
 			}
 			return a == want

@@ -202,6 +202,16 @@ func TestTheGuidedOrderIsMarkedCallByCall(t *testing.T) {
 		}
 	}
 	require.ElementsMatch(t, []string{"A@0", "A@1", "B@2"}, marked)
+
+	// A guided "call A" goes on through a call kept as a step (it was the
+	// whole step), as the search follows it.
+	g = newPathGraph()
+	g.root = g.node(state("s"))
+	g.took(state("s"), takenStep{action: Do("A"), stepEnded: true}, state("a"))
+	g.took(state("a"), takenStep{action: DoCall("B")}, state("b"))
+	g.markStory([]Action{DoCall("A"), DoCall("B")})
+	require.True(t, g.out[0][0].onStory)
+	require.True(t, g.out[1][0].onStory)
 }
 
 func TestARecordedRunMustKeepItsKind(t *testing.T) {

@@ -512,6 +512,7 @@ var ko = map[string]string{
 	"  invariant %d broken on %s: %s\n":              "  불변식 %d이(가) %s에서 깨짐: %s\n",
 	"  every invariant held on every schedule run\n": "  실행한 모든 스케줄에서 모든 불변식이 지켜짐\n",
 	"  verdicts of complete schedules: %s\n":         "  끝까지 간 스케줄의 판정: %s\n",
+	"  (%s: no schedule ran to its end so — each stopped at a state explored already — but the counterexample does)\n":                                                                 "  (%s: 그렇게 끝까지 간 스케줄은 없습니다 — 모두 이미 탐색한 상태에서 멈췄습니다 — 하지만 반례가 그렇게 끝납니다)\n",
 	"  (%s: schedules that kept every invariant but could not finish the work — a write\n   refused and not retried, an actor left waiting — safe, and short of the expected value)\n": "  (%s: 모든 불변식을 지켰지만 일을 끝내지 못한 스케줄 — 거절된 뒤 재시도하지 않은\n   쓰기, 기다린 채 남은 액터 — 안전하지만 기대값에 못 미침)\n",
 	"  as the catalog claims\n":                              "  카탈로그의 주장대로\n",
 	"  NOT as the catalog claims: SAFE broke an invariant\n": "  카탈로그의 주장과 다름: SAFE가 불변식을 깼습니다\n",

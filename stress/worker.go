@@ -138,6 +138,9 @@ func (w *Worker) round(ctx context.Context, report func(Record), backoff *backof
 		return false, nil
 	}
 	backoff.reset()
+	if w.turnsSince.IsZero() {
+		w.turnsSince = time.Now()
+	}
 	token := grant.Token
 	report(Record{Worker: cfg.ID, Kind: Acquired, Call: call, Return: Now(), Token: token})
 	if w.Claim != nil && !w.Claim() {
@@ -202,9 +205,6 @@ func (w *Worker) round(ctx context.Context, report func(Record), backoff *backof
 	// After a run of turns, a worker that was waiting for the lease takes
 	// its turn; this one waits for the next release, as it would have had
 	// it asked now.
-	if w.turnsSince.IsZero() {
-		w.turnsSince = time.Now()
-	}
 	if time.Since(w.turnsSince) >= handoffAfter && w.Handoff.pass() {
 		w.turnsSince = time.Time{}
 		return false, nil
