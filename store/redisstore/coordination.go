@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
@@ -376,7 +377,19 @@ func (c *Coordination) Restart(ctx context.Context) (bool, error) {
 	}
 	c.embedded.Close()
 	c.embedded.FlushAll()
-	if err := c.embedded.Restart(); err != nil {
+	err := c.embedded.Restart()
+	if errors.Is(err, syscall.EADDRINUSE) {
+		// While it was down, the kernel handed its port to another
+		// listener (a port given back is given out again: a check's labs
+		// start servers of their own all the while). It comes back on
+		// another, as a server restarted elsewhere; the process's own
+		// clients reach it over pipes, and only the address it shows
+		// changes.
+		if err = c.embedded.StartAddr("127.0.0.1:0"); err == nil {
+			c.url = "redis://" + c.embedded.Addr()
+		}
+	}
+	if err != nil {
 		return false, fmt.Errorf("redisstore: restart miniredis: %w", err)
 	}
 	return true, nil

@@ -20,6 +20,14 @@ func GetRaw(ctx context.Context, c *Coordination, key string) (string, error) {
 	return c.admin.Get(ctx, key).Result()
 }
 
+// StopEmbedded stops the embedded server, as Restart does first, and says
+// the address it gave up.
+func StopEmbedded(c *Coordination) string {
+	addr := c.embedded.Addr()
+	c.embedded.Close()
+	return addr
+}
+
 // ScanRaw lists every key matching a pattern, whoever made it.
 func ScanRaw(ctx context.Context, c *Coordination, pattern string) ([]string, error) {
 	return scanKeys(ctx, c.admin, pattern)

@@ -3,10 +3,12 @@ package redisstore_test
 import (
 	"context"
 	"fmt"
+	"net"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
 	"github.com/fencelab/fencelab/engine"
@@ -306,6 +308,32 @@ func TestEmbeddedRestartClosesThePipesAndTheNextCallReconnects(t *testing.T) {
 	require.True(t, restarted)
 	_, err = a.AcquireLease(ctx, key, "worker-A", time.Minute, 2, 0)
 	require.ErrorIs(t, err, engine.ErrHistoryLost, "a new connection to the emptied server")
+}
+
+// A restart whose port another listener took while the server was down
+// comes back on another port: the calls go on, and the address it shows
+// is the new one.
+func TestEmbeddedRestartWhosePortWasTakenComesBackElsewhere(t *testing.T) {
+	ctx := context.Background()
+	c := storetest.Embedded(t)
+	a := c.Client("A")
+	require.NoError(t, a.Bootstrap(ctx, key, 2, 40))
+	addr := redisstore.StopEmbedded(c)
+	taken, err := net.Listen("tcp", addr)
+	require.NoError(t, err)
+	defer taken.Close()
+
+	restarted, err := c.Restart(ctx)
+	require.NoError(t, err)
+	require.True(t, restarted)
+	require.NotEqual(t, "redis://"+addr, c.Endpoint().URL)
+	_, err = a.AcquireLease(ctx, key, "worker-A", time.Minute, 2, 0)
+	require.ErrorIs(t, err, engine.ErrHistoryLost, "a new connection to the emptied server")
+	options, err := redis.ParseURL(c.Endpoint().URL)
+	require.NoError(t, err)
+	outside := redis.NewClient(options) // as redis-cli or a worker process
+	defer outside.Close()
+	require.NoError(t, outside.Ping(ctx).Err())
 }
 
 // A long pipeline to the embedded server — Wipe unlinks its keys 500 to a
