@@ -55,6 +55,10 @@ type Coordination struct {
 	// clock keeps a real server's lab keys on the lab clock while a lab
 	// runs (FollowLabClock); nil on the embedded server and for stress.
 	clock *labClock
+	// catchUp is FollowWallClock's hook before every command of the
+	// embedded server, while it follows the wall clock; a restart, which
+	// makes a new server, sets it again.
+	catchUp miniserver.Hook
 }
 
 // The embedded server builds a Lua state for every script call, with a
@@ -392,6 +396,9 @@ func (c *Coordination) Restart(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("redisstore: restart miniredis: %w", err)
 	}
+	c.mu.Lock()
+	c.embedded.Server().SetPreHook(c.catchUp)
+	c.mu.Unlock()
 	return true, nil
 }
 
@@ -524,8 +531,7 @@ func (c *Coordination) FollowWallClock() (stop func()) {
 		c.embedded.FastForward(now.Sub(last))
 		last = now
 	}
-	server := c.embedded.Server()
-	server.SetPreHook(func(*miniserver.Peer, string, ...string) bool {
+	hook := func(*miniserver.Peer, string, ...string) bool {
 		// A script's own calls come here too, while the script holds the
 		// server's lock (which FastForward takes): its command caught up
 		// before it began.
@@ -535,7 +541,14 @@ func (c *Coordination) FollowWallClock() (stop func()) {
 		c.embedded.Unlock()
 		catchUp()
 		return false // the command runs as usual
-	})
+	}
+	setHook := func(hook miniserver.Hook) {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.catchUp = hook
+		c.embedded.Server().SetPreHook(hook)
+	}
+	setHook(hook)
 	done := make(chan struct{})
 	stopped := make(chan struct{})
 	go func() {
@@ -555,7 +568,7 @@ func (c *Coordination) FollowWallClock() (stop func()) {
 		}
 	}()
 	return func() {
-		server.SetPreHook(nil)
+		setHook(nil)
 		close(done)
 		<-stopped
 	}

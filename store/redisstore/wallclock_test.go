@@ -29,4 +29,13 @@ func TestFollowingTheWallClockACommandNeverFindsAKeyPastItsTTL(t *testing.T) {
 	time.Sleep(60 * time.Millisecond)
 	_, err = redisstore.GetRaw(ctx, c, "short")
 	require.ErrorIs(t, err, redis.Nil, "its TTL has ended")
+
+	// A restart makes a new server, which follows the wall clock too.
+	restarted, err := c.Restart(ctx)
+	require.NoError(t, err)
+	require.True(t, restarted)
+	require.NoError(t, redisstore.SetRawFor(ctx, c, "short", "x", 30*time.Millisecond))
+	time.Sleep(60 * time.Millisecond)
+	_, err = redisstore.GetRaw(ctx, c, "short")
+	require.ErrorIs(t, err, redis.Nil, "its TTL has ended, after a restart")
 }
