@@ -541,9 +541,9 @@ func (c *checker) explore(ctx context.Context, lab *Lab, item workItem) error {
 		from, via = before, &item.action
 	}
 	// At the state the schedule is at: what it may take (todo), which one
-	// it took (i), and how many actions were enabled there.
-	var todo []Action
-	i, enabledHere, asleepHere := 0, 0, []Action(nil)
+	// it took (i), and the actions enabled there.
+	var todo, enabledHere []Action
+	i, asleepHere := 0, []Action(nil)
 	for {
 		keys := lab.keys
 		state := lab.fingerprint(keys)
@@ -573,12 +573,17 @@ func (c *checker) explore(ctx context.Context, lab *Lab, item workItem) error {
 				c.end(lab, state, false)
 				return nil
 			}
+			before, i, enabledHere, asleepHere = state, 0, enabled, sleep
 			if len(todo) == 0 {
-				c.end(lab, state, true) // every action here is asleep: explored from elsewhere
-				return nil
+				// Every action here is asleep: explored from elsewhere. The
+				// schedule takes them only to learn whether the state is
+				// one where schedules end (every action changes nothing,
+				// below); the first that changes something goes on to a
+				// state reached from elsewhere too.
+				todo = slices.Clone(enabled)
+			} else {
+				c.pushSiblings(lab, keys, state, todo, sleep)
 			}
-			before, i, enabledHere, asleepHere = state, 0, len(enabled), sleep
-			c.pushSiblings(lab, keys, state, todo, sleep)
 		} else {
 			// The action changed nothing (an actor waiting on a lease that
 			// waits again).
@@ -586,10 +591,18 @@ func (c *checker) explore(ctx context.Context, lab *Lab, item workItem) error {
 				return nil // a queued action: the others here were queued beside it
 			}
 			if i++; i == len(todo) {
-				// Nothing that is left here changes anything: the schedule
-				// is over, unless an action asleep here would have.
-				c.end(lab, state, len(todo) < enabledHere)
-				return nil
+				// Nothing taken here changed anything. The schedule is over
+				// if the actions not taken change nothing either (asleep:
+				// explored from elsewhere, or taken at an earlier visit), so
+				// they are taken too: a state where schedules end is then
+				// known as one whichever schedule reached it first, as the
+				// counterexample needs (pathGraph.ended).
+				rest := filter(enabledHere, func(a Action) bool { return !slices.Contains(todo, a) })
+				if len(rest) == 0 {
+					c.end(lab, state, false)
+					return nil
+				}
+				todo = append(todo, rest...)
 			}
 		}
 		next := todo[i]

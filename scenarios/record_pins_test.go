@@ -87,7 +87,10 @@ func pinCheck(t *testing.T, s *engine.Scenario, mode engine.Mode) pinnedCheck {
 // explored graph's shortest path): the same states everywhere, fewer
 // schedules, and two counterexamples that changed — worker-start-failure
 // UNSAFE's a step shorter, terminal-transition UNSAFE's as long and
-// closer to the guided order.
+// closer to the guided order. And again when a schedule that finds every
+// action asleep, or every action it took changing nothing, takes the rest
+// to learn whether the state is one where schedules end: a few more
+// complete schedules, the same states and counterexamples.
 func TestCatalogFilesAsPinned(t *testing.T) {
 	b, err := os.ReadFile("testdata/pinned.json")
 	require.NoError(t, err)
