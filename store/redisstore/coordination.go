@@ -55,10 +55,10 @@ type Coordination struct {
 	// clock keeps a real server's lab keys on the lab clock while a lab
 	// runs (FollowLabClock); nil on the embedded server and for stress.
 	clock *labClock
-	// catchUp is FollowWallClock's hook before every command of the
+	// wallClockHook is FollowWallClock's hook before every command of the
 	// embedded server, while it follows the wall clock; a restart, which
 	// makes a new server, sets it again.
-	catchUp miniserver.Hook
+	wallClockHook miniserver.Hook
 }
 
 // The embedded server builds a Lua state for every script call, with a
@@ -397,7 +397,7 @@ func (c *Coordination) Restart(ctx context.Context) (bool, error) {
 		return false, fmt.Errorf("redisstore: restart miniredis: %w", err)
 	}
 	c.mu.Lock()
-	c.embedded.Server().SetPreHook(c.catchUp)
+	c.embedded.Server().SetPreHook(c.wallClockHook)
 	c.mu.Unlock()
 	return true, nil
 }
@@ -545,7 +545,7 @@ func (c *Coordination) FollowWallClock() (stop func()) {
 	setHook := func(hook miniserver.Hook) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		c.catchUp = hook
+		c.wallClockHook = hook
 		c.embedded.Server().SetPreHook(hook)
 	}
 	setHook(hook)
