@@ -129,8 +129,8 @@ func printBench(w io.Writer, pairs []benchPair, l lang.Lang) {
 		if p.Unit == "ms" {
 			extra = l.T(" · %+.1f ms", p.Value-p.FloorValue)
 		}
-		fmt.Fprintf(w, "%-24s %10.1f %-9s beside %10.1f  %5.2f×%s\n", p.Name, p.Value, p.Unit, p.FloorValue, p.Ratio, extra)
-		fmt.Fprintf(w, "%-24s %s\n%-24s %s\n", "", p.What, "", l.T("floor: %s", p.Floor))
+		fmt.Fprintf(w, "%-27s %10.1f %-9s beside %10.1f  %5.2f×%s\n", p.Name, p.Value, p.Unit, p.FloorValue, p.Ratio, extra)
+		fmt.Fprintf(w, "%-27s %s\n%-27s %s\n", "", p.What, "", l.T("floor: %s", p.Floor))
 	}
 }
 
@@ -520,7 +520,10 @@ const (
 // as many clients), plus a lease's round trips (the acquire and release
 // scripts) timed by a bare loop on the same Redis. The lease makes the
 // workers' commits one after another, so the floor is one commit after
-// another: 1 / (1/pgbench tps + acquire and release).
+// another: 1 / (1/pgbench tps + acquire and release). At 1 worker a
+// second pair puts stress beside a bare loop of the same calls
+// (bareCycles), which tells fencelab's own cost from what the calls cost
+// one after another.
 func benchStress(ctx context.Context, c config) ([]benchPair, error) {
 	defer stressRuntime()() // both sides, as the stress command runs
 	var pairs []benchPair
@@ -528,6 +531,7 @@ func benchStress(ctx context.Context, c config) ([]benchPair, error) {
 		p := benchPair{Name: fmt.Sprintf("stress %d workers", workers), Unit: "commits/s",
 			What:  fmt.Sprintf("stress SAFE, %d workers, no pauses: accepted fenced commits a second", workers),
 			Floor: "pgbench running the same fenced statement (-M prepared, as many clients), plus a bare loop's lease acquire and release, one after another"}
+		var pb *benchPair // at 1 worker: stress beside its own calls, bare
 		cc := c
 		cc.leaseTTL, cc.pgConnections, cc.wallClock = 500*time.Millisecond, workers+10, true
 		b, err := startBackends(ctx, cc, nil)
@@ -536,7 +540,7 @@ func benchStress(ctx context.Context, c config) ([]benchPair, error) {
 		}
 		err = func() error {
 			defer b.redis.FollowWallClock()()
-			var rates, floors []float64
+			var rates, floors, bare []float64
 			for range benchStressSlices {
 				report, err := stress.Run(ctx, stress.Config{Workers: workers, Duration: benchStressSlice, Mode: engine.Safe,
 					LeaseTTL: cc.leaseTTL}, stress.Backends{Coordination: b.Coordination, Database: b.Database}, stress.Goroutines())
@@ -545,6 +549,14 @@ func benchStress(ctx context.Context, c config) ([]benchPair, error) {
 				}
 				if !report.Held() {
 					return errors.New("stress SAFE did not hold")
+				}
+				if workers == 1 {
+					// Before pgbench, whose tokens are above any the lease hands out.
+					rate, err := bareCycles(ctx, b, cc.leaseTTL, benchStressSlice)
+					if err != nil {
+						return err
+					}
+					bare = append(bare, rate)
 				}
 				lease, err := leaseCycle(ctx, b, cc.leaseTTL, benchLeaseSlice)
 				if err != nil {
@@ -558,6 +570,11 @@ func benchStress(ctx context.Context, c config) ([]benchPair, error) {
 				floors = append(floors, 1/(1/tps+lease.Seconds()))
 			}
 			p.Value, p.FloorValue = median(rates), median(floors)
+			if len(bare) > 0 {
+				pb = &benchPair{Name: "stress 1 worker, bare loop", Unit: "commits/s", Value: p.Value, FloorValue: median(bare),
+					What:  "stress SAFE, 1 worker: the same commits a second",
+					Floor: "the same acquire, fenced write and release in a bare loop, one after another: no records, no collector, no checks"}
+			}
 			return nil
 		}()
 		b.stop()
@@ -565,6 +582,9 @@ func benchStress(ctx context.Context, c config) ([]benchPair, error) {
 			return pairs, err
 		}
 		pairs = append(pairs, p)
+		if pb != nil {
+			pairs = append(pairs, *pb)
+		}
 	}
 	return pairs, nil
 }
@@ -605,6 +625,55 @@ func leaseCycle(ctx context.Context, b *backends, ttl, d time.Duration) (time.Du
 		return 0, errors.New("the lease stayed taken all the while")
 	}
 	return spent / time.Duration(cycles), nil
+}
+
+// bareCycles is stress's one worker without stress around it: the same
+// lease acquire, fenced write (the read under the row lock) and release,
+// through the same stores, in a bare loop for d — commits a second. The
+// floor adds two hot loops, each of which keeps its server busy; here
+// each call waits for the one before, as a worker's do, so this is what
+// a worker's calls can reach on this machine, and the gap between it and
+// stress is fencelab's own cost.
+func bareCycles(ctx context.Context, b *backends, ttl, d time.Duration) (float64, error) {
+	res := stress.Resource("")
+	leases := b.Coordination.Client("bench")
+	ledger, err := b.Database.Connect(ctx, "bench")
+	if err != nil {
+		return 0, err
+	}
+	defer ledger.Close(ctx)
+	var commits int
+	began := time.Now()
+	for until := began.Add(d); time.Now().Before(until); {
+		grant, err := leases.AcquireLease(ctx, res.ConflictKey, "bench", ttl, res.NamespaceEpoch, 0)
+		if err != nil {
+			return 0, err
+		}
+		if grant.Outcome == engine.LeaseContended { // a worker's lease still running out
+			time.Sleep(ttl / 10)
+			if commits == 0 { // the loop's time begins with its first lease
+				began, until = time.Now(), time.Now().Add(d)
+			}
+			continue
+		}
+		write := stress.WriteWith(res, "bench", grant.Token)
+		write.AddUnderLock, write.Delta = true, 1
+		result, err := ledger.FencedMutation(ctx, write)
+		if err != nil {
+			return 0, err
+		}
+		if !result.Committed {
+			return 0, fmt.Errorf("the bare loop's write with token %d was refused: %s", grant.Token, result.Rejection)
+		}
+		if _, err := leases.ReleaseLease(ctx, res.ConflictKey, "bench", grant.Token, res.NamespaceEpoch, 0); err != nil {
+			return 0, err
+		}
+		commits++
+	}
+	if commits == 0 {
+		return 0, errors.New("the lease stayed taken all the while")
+	}
+	return float64(commits) / time.Since(began).Seconds(), nil
 }
 
 // pgbenchFenced runs pgbench on the stress run's database: the fenced

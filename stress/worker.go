@@ -156,15 +156,7 @@ func (w *Worker) round(ctx context.Context, report func(Record), backoff *backof
 		w.Pause(ctx, report)
 	}
 
-	write := engine.Write{
-		// Unique per resource and token: a fencing token is handed out once.
-		OperationID: fmt.Sprintf("stress/%s/e%d/t%d", res.ConflictKey, res.NamespaceEpoch, token),
-		JobName:     "stress", TenantID: res.TenantID, ConflictKey: res.ConflictKey, Owner: owner,
-		Token: token, NamespaceEpoch: res.NamespaceEpoch, MembershipRevision: res.MembershipRevision,
-		RegionID: res.RegionID, RegionEpoch: res.RegionEpoch,
-		ContractVersion: max(res.MinimumWriterVersion, res.CheckpointSchemaVersion), CheckpointSchema: res.CheckpointSchemaVersion,
-		Now: time.Now().UTC(),
-	}
+	write := WriteWith(res, owner, token)
 	var result engine.WriteResult
 	if cfg.Mode == engine.Safe && !cfg.Without.Has(engine.GuardReadInTx) {
 		// The read is the fenced transaction's own, under the row lock.
@@ -210,6 +202,21 @@ func (w *Worker) round(ctx context.Context, report func(Record), backoff *backof
 		return false, nil
 	}
 	return true, nil
+}
+
+// WriteWith is the write a worker named owner makes to res with token,
+// before the mode decides how: the fields of DESIGN §4's write, and an
+// operation id of the token's own.
+func WriteWith(res engine.Seed, owner string, token int64) engine.Write {
+	return engine.Write{
+		// Unique per resource and token: a fencing token is handed out once.
+		OperationID: fmt.Sprintf("stress/%s/e%d/t%d", res.ConflictKey, res.NamespaceEpoch, token),
+		JobName:     "stress", TenantID: res.TenantID, ConflictKey: res.ConflictKey, Owner: owner,
+		Token: token, NamespaceEpoch: res.NamespaceEpoch, MembershipRevision: res.MembershipRevision,
+		RegionID: res.RegionID, RegionEpoch: res.RegionEpoch,
+		ContractVersion: max(res.MinimumWriterVersion, res.CheckpointSchemaVersion), CheckpointSchema: res.CheckpointSchemaVersion,
+		Now: time.Now().UTC(),
+	}
 }
 
 // fencedWrite is SAFE's write: one statement, or, without the outbox
