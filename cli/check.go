@@ -405,7 +405,7 @@ func printCheckReport(w io.Writer, r engine.CheckReport, trace string, allowBoun
 		case r.GuidedFinal != r.Scenario.Expected:
 			guided = l.T("ended at %d (%s)", r.GuidedFinal, r.GuidedVerdict)
 		}
-		fmt.Fprint(w, l.T("  progress: %s of %s complete schedules reached the expected %d, %s ended stuck (an actor left waiting); the guided order %s\n",
+		fmt.Fprint(w, l.T("  progress: %s of %s complete schedules reached the expected %d; %s ended with an actor left waiting; the guided order %s\n",
 			stress.FormatCount(r.Reached), stress.FormatCount(r.Complete), r.Scenario.Expected, stress.FormatCount(r.Stuck), guided))
 	}
 	var short []string
@@ -416,7 +416,7 @@ func printCheckReport(w io.Writer, r engine.CheckReport, trace string, allowBoun
 	}
 	if r.Mode == engine.Safe && len(r.Broken) == 0 && r.Progressed() && len(short) > 0 {
 		// Not a violation, and it would look like one.
-		fmt.Fprint(w, l.T("  (%s: schedules that kept every invariant but could not finish the work — a write\n   refused and not retried, an actor left waiting — safe, and short of the expected value)\n",
+		fmt.Fprint(w, l.T("  (%s: a verdict, not a break — schedules that kept every invariant and ended short of the\n   expected value: a write refused and not retried, or an actor left waiting)\n",
 			strings.Join(short, ", ")))
 	}
 	label := engine.ModeLabel(r.Mode, r.Without)
