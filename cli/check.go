@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"sort"
@@ -486,7 +487,7 @@ func boundedNote(allowed bool, l lang.Lang) string {
 // openCommand is the command line that opens a trace in the explorer, with
 // the backend flags of this run (the DSN without its password).
 func openCommand(path string, c config) string {
-	parts := []string{"fencelab"}
+	parts := []string{invokedAs(os.Args[0], os.TempDir())}
 	if c.redisURL != "" {
 		parts = append(parts, "--redis", redact.Shell(redact.URL(c.redisURL)))
 	}
@@ -497,6 +498,22 @@ func openCommand(path string, c config) string {
 		}
 	}
 	return strings.Join(append(parts, "--trace", redact.Shell(path)), " ")
+}
+
+// invokedAs is how a hint calls this fencelab again: by the path it was run
+// by (./fencelab, bin/fencelab), shell-quoted; or by its name, found on the
+// PATH — also for `go run`, whose binary in the temporary directory is
+// gone when it ends.
+func invokedAs(arg0, tmp string) string {
+	if !strings.ContainsRune(arg0, filepath.Separator) {
+		return "fencelab"
+	}
+	if abs, err := filepath.Abs(arg0); err == nil {
+		if rel, err := filepath.Rel(tmp, abs); err == nil && filepath.IsLocal(rel) && strings.HasPrefix(rel, "go-build") {
+			return "fencelab"
+		}
+	}
+	return redact.Shell(arg0)
 }
 
 type jsonCheck struct {
