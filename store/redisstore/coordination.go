@@ -175,7 +175,8 @@ func SharedNamespace(name string) string { return Prefix + "shared:" + name + ":
 
 // noAnswerIfTimedOut names a probe that ran out of CallTimeout.
 func noAnswerIfTimedOut(ctx context.Context, err error) error {
-	if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+	var timeout net.Error
+	if ctx.Err() == nil && (errors.Is(err, context.DeadlineExceeded) || errors.As(err, &timeout) && timeout.Timeout()) {
 		return errNoAnswer
 	}
 	return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"sort"
 	"strings"
@@ -180,10 +181,24 @@ func detectCluster(ctx context.Context, s server) (server, error) {
 // that keeps a user to its keys usually denies (-@dangerous), is asked
 // only of a server whose HELLO does not say; if it is denied too, the
 // server is taken for a single one.
+//
+// The question is the run's first: one dial and no retries, so that a
+// server that is not there says so at once (go-redis would dial again and
+// again until the call's deadline, and the run then said the server did
+// not answer, "frozen or overloaded?", of a refused connection).
 func clusterEnabled(ctx context.Context, options *redis.Options) (bool, error) {
-	probe := redis.NewClient(server{single: options}.bounded().single)
+	o := server{single: options}.bounded().single
+	o.DialerRetries, o.MaxRetries = 1, -1
+	probe := redis.NewClient(o)
 	defer probe.Close()
 	hello, err := probe.Do(ctx, "HELLO").Result()
+	var reply redis.Error
+	if errors.Is(err, io.EOF) {
+		return false, lang.Error("it hung up without an answer (%w): not a Redis server, or one that wants TLS (rediss://)", err)
+	}
+	if err != nil && !errors.As(err, &reply) {
+		return false, err // not reached: no answer to ask INFO either
+	}
 	if err == nil {
 		if mode, ok := replyField(hello, "mode"); ok {
 			return mode == "cluster", nil
