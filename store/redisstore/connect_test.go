@@ -3,6 +3,8 @@ package redisstore_test
 import (
 	"context"
 	"net"
+	"path/filepath"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -46,21 +48,73 @@ func TestConnectTellsARefusedPortFromASilentServer(t *testing.T) {
 // deadline: the first question is one dial, no retries.
 func TestConnectAsksAServerThatHangsUpOnce(t *testing.T) {
 	t.Parallel()
-	hangsUp, err := net.Listen("tcp", "127.0.0.1:0")
+	addr, accepted := hangingUp(t, "tcp", "127.0.0.1:0")
+	_, err := redisstore.Connect(context.Background(), "redis://"+addr)
+	require.ErrorContains(t, err, "hung up without an answer")
+	require.ErrorContains(t, err, "wants TLS (rediss://)")
+	require.Equal(t, 1, accepted())
+}
+
+// hangingUp listens on network and address, and closes every connection
+// it takes at once; accepted says how many it took.
+func hangingUp(t *testing.T, network, address string) (addr string, accepted func() int) {
+	l, err := net.Listen(network, address)
 	require.NoError(t, err)
-	accepted := make(chan struct{}, 100)
+	var n atomic.Int32
 	go func() {
 		for {
-			c, err := hangsUp.Accept()
+			c, err := l.Accept()
 			if err != nil {
 				return
 			}
-			accepted <- struct{}{}
+			n.Add(1)
 			c.Close()
 		}
 	}()
-	_, err = redisstore.Connect(context.Background(), "redis://"+hangsUp.Addr().String())
+	t.Cleanup(func() { l.Close() })
+	return l.Addr().String(), func() int { return int(n.Load()) }
+}
+
+// The same of a socket file: asked once, and the hang-up named; a socket
+// file nothing serves is said so.
+func TestConnectOverASocketFileAsksOnce(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	_, err := redisstore.Connect(context.Background(), "unix://"+filepath.Join(dir, "none.sock"))
+	require.ErrorContains(t, err, "no such file or directory")
+
+	path, accepted := hangingUp(t, "unix", filepath.Join(dir, "redis.sock"))
+	_, err = redisstore.Connect(context.Background(), "unix://"+path)
 	require.ErrorContains(t, err, "hung up without an answer")
-	require.NoError(t, hangsUp.Close())
-	require.Len(t, accepted, 1)
+	require.Equal(t, 1, accepted())
+}
+
+// Over TLS (rediss://) a hang-up is not put down to a server that wants
+// TLS.
+func TestConnectOverTLSToAServerThatHangsUp(t *testing.T) {
+	t.Parallel()
+	addr, _ := hangingUp(t, "tcp", "127.0.0.1:0")
+	_, err := redisstore.Connect(context.Background(), "rediss://"+addr)
+	require.ErrorContains(t, err, "one that does not speak TLS")
+	require.NotContains(t, err.Error(), "wants TLS")
+}
+
+// In a cluster's list of nodes, the node that did not answer is named.
+func TestConnectNamesTheClusterNodeThatDidNotAnswer(t *testing.T) {
+	t.Parallel()
+	silent, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer silent.Close()
+	go func() {
+		for {
+			c, err := silent.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close()
+		}
+	}()
+	_, err = redisstore.Connect(context.Background(), "redis://"+silent.Addr().String()+",127.0.0.1:1")
+	require.ErrorIs(t, err, redisstore.ErrNoAnswer)
+	require.ErrorContains(t, err, "node "+silent.Addr().String())
 }

@@ -139,7 +139,7 @@ func Connect(ctx context.Context, url string) (*Coordination, error) {
 	s, err = detectCluster(bounded, s)
 	cancel()
 	if err != nil {
-		return nil, lang.Error("redisstore: reach %s: %w", describe, noAnswerIfTimedOut(ctx, err))
+		return nil, lang.Error("redisstore: reach %s: %w", describe, err)
 	}
 	if s.isCluster() {
 		describe = "cluster " + describe
@@ -173,10 +173,12 @@ func ConnectShared(ctx context.Context, url, name string) (*Coordination, error)
 // SharedNamespace is where the runs sharing name keep their keys.
 func SharedNamespace(name string) string { return Prefix + "shared:" + name + ":" }
 
-// noAnswerIfTimedOut names a probe that ran out of CallTimeout.
-func noAnswerIfTimedOut(ctx context.Context, err error) error {
+// noAnswerIfTimedOut names a probe that ran out of CallTimeout — the
+// call's deadline, or a socket's read or write timeout — as a server that
+// did not answer.
+func noAnswerIfTimedOut(err error) error {
 	var timeout net.Error
-	if ctx.Err() == nil && (errors.Is(err, context.DeadlineExceeded) || errors.As(err, &timeout) && timeout.Timeout()) {
+	if errors.Is(err, context.DeadlineExceeded) || errors.As(err, &timeout) && timeout.Timeout() {
 		return errNoAnswer
 	}
 	return err

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 
 	"github.com/redis/go-redis/v9"
 	"github.com/redis/go-redis/v9/maintnotifications"
@@ -143,6 +144,13 @@ func refused(err error) error {
 	return err
 }
 
+// hungUp tells a connection the other end closed — at once, or before
+// its answer was read — from one it never answered on.
+func hungUp(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
+}
+
 // detectCluster asks a single server whether it is a node of a Redis
 // Cluster; if it is, the cluster is used from it. For a cluster's list of
 // nodes, it asks each: every one must answer, and be a cluster's node.
@@ -152,7 +160,7 @@ func detectCluster(ctx context.Context, s server) (server, error) {
 			enabled, err := clusterEnabled(ctx, &redis.Options{Addr: addr, Username: s.cluster.Username,
 				Password: s.cluster.Password, TLSConfig: s.cluster.TLSConfig})
 			if err != nil {
-				return s, lang.Error("node %s: %w", addr, err)
+				return s, lang.Error("node %s: %w", addr, noAnswerIfTimedOut(err))
 			}
 			if !enabled {
 				return s, lang.Error("%w: %s is not a Redis Cluster node (cluster support is off)", ErrRefused, addr)
@@ -161,14 +169,17 @@ func detectCluster(ctx context.Context, s server) (server, error) {
 		return s, nil
 	}
 	if s.single.Network == "unix" {
-		return s, nil
+		// No cluster over a socket file; the question is asked all the
+		// same, so that a socket nothing serves says so at once.
+		_, err := clusterEnabled(ctx, s.single)
+		return s, noAnswerIfTimedOut(err)
 	}
 	// Database 0 for the question: a cluster's node refuses any other.
 	probe := *s.single
 	probe.DB = 0
 	enabled, err := clusterEnabled(ctx, &probe)
 	if err != nil || !enabled {
-		return s, err
+		return s, noAnswerIfTimedOut(err)
 	}
 	if s.single.DB != 0 {
 		return s, lang.Error("%w: the server is a Redis Cluster node, and a cluster has database 0 only", ErrRefused)
@@ -193,11 +204,14 @@ func clusterEnabled(ctx context.Context, options *redis.Options) (bool, error) {
 	defer probe.Close()
 	hello, err := probe.Do(ctx, "HELLO").Result()
 	var reply redis.Error
-	if errors.Is(err, io.EOF) {
-		return false, lang.Error("it hung up without an answer (%w): not a Redis server, or one that wants TLS (rediss://)", err)
-	}
-	if err != nil && !errors.As(err, &reply) {
-		return false, err // not reached: no answer to ask INFO either
+	switch {
+	case hungUp(err) && options.TLSConfig != nil:
+		return false, lang.Error("it hung up without an answer (%w): not a Redis server, one that does not speak TLS, or one with no room for another client", err)
+	case hungUp(err):
+		return false, lang.Error("it hung up without an answer (%w): not a Redis server, one that wants TLS (rediss://), or one with no room for another client", err)
+	case err != nil && !errors.As(err, &reply):
+		// The server was not reached, or did not answer: INFO would not be either.
+		return false, err
 	}
 	if err == nil {
 		if mode, ok := replyField(hello, "mode"); ok {
