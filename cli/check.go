@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -487,7 +488,7 @@ func boundedNote(allowed bool, l lang.Lang) string {
 // openCommand is the command line that opens a trace in the explorer, with
 // the backend flags of this run (the DSN without its password).
 func openCommand(path string, c config) string {
-	parts := []string{invokedAs(os.Args[0], os.TempDir())}
+	parts := []string{invokedAs(thisInvocation())}
 	if c.redisURL != "" {
 		parts = append(parts, "--redis", redact.Shell(redact.URL(c.redisURL)))
 	}
@@ -500,20 +501,74 @@ func openCommand(path string, c config) string {
 	return strings.Join(append(parts, "--trace", redact.Shell(path)), " ")
 }
 
-// invokedAs is how a hint calls this fencelab again: by the path it was run
-// by (./fencelab, bin/fencelab), shell-quoted; or by its name, found on the
-// PATH — also for `go run`, whose binary in the temporary directory is
-// gone when it ends.
-func invokedAs(arg0, tmp string) string {
-	if !strings.ContainsRune(arg0, filepath.Separator) {
-		return "fencelab"
+// invocation is how this fencelab was run, for a hint that calls it
+// again (invokedAs).
+type invocation struct {
+	arg0 string
+	// temps are where `go run` builds (GOTMPDIR, or the temporary
+	// directory: its go-build* folders); caches, where it keeps what it
+	// built (GOCACHE, since Go 1.24).
+	temps, caches []string
+	onPath        bool // `fencelab` is on the PATH
+	inSource      bool // the working directory is fencelab's module
+}
+
+// thisInvocation is this process's.
+func thisInvocation() invocation {
+	inv := invocation{arg0: os.Args[0], temps: []string{os.TempDir()}}
+	if dir := os.Getenv("GOTMPDIR"); dir != "" {
+		inv.temps = append(inv.temps, dir)
 	}
-	if abs, err := filepath.Abs(arg0); err == nil {
-		if rel, err := filepath.Rel(tmp, abs); err == nil && filepath.IsLocal(rel) && strings.HasPrefix(rel, "go-build") {
-			return "fencelab"
+	if dir := os.Getenv("GOCACHE"); dir != "" {
+		inv.caches = append(inv.caches, dir)
+	}
+	if dir, err := os.UserCacheDir(); err == nil {
+		inv.caches = append(inv.caches, filepath.Join(dir, "go-build"))
+	}
+	_, err := exec.LookPath("fencelab")
+	inv.onPath = err == nil
+	if mod, err := os.ReadFile("go.mod"); err == nil {
+		first, _, _ := strings.Cut(string(mod), "\n")
+		inv.inSource = strings.TrimSpace(first) == "module github.com/fencelab/fencelab"
+	}
+	return inv
+}
+
+// invokedAs is how a hint calls this fencelab again: by the path or the
+// name it was run by (./fencelab, fencelab-dev on the PATH), quoted for a
+// shell. A binary `go run` built is gone when it ends, or deep in the
+// build cache: for that one, fencelab on the PATH, else `go run .` in
+// fencelab's source, else fencelab, as the README calls it.
+func invokedAs(inv invocation) string {
+	if !inv.goRun() {
+		return redact.Shell(inv.arg0)
+	}
+	if !inv.onPath && inv.inSource {
+		return "go run ."
+	}
+	return "fencelab"
+}
+
+// goRun: the binary is one `go run` built.
+func (inv invocation) goRun() bool {
+	if !strings.ContainsRune(inv.arg0, filepath.Separator) {
+		return false // the PATH found it
+	}
+	abs, err := filepath.Abs(inv.arg0)
+	if err != nil {
+		return false
+	}
+	for _, dir := range inv.temps {
+		if rel, err := filepath.Rel(dir, abs); err == nil && filepath.IsLocal(rel) && strings.HasPrefix(rel, "go-build") {
+			return true
 		}
 	}
-	return redact.Shell(arg0)
+	for _, dir := range inv.caches {
+		if rel, err := filepath.Rel(dir, abs); err == nil && filepath.IsLocal(rel) {
+			return true
+		}
+	}
+	return false
 }
 
 type jsonCheck struct {

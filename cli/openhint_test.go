@@ -7,18 +7,34 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The "open it:" hint calls fencelab as it was run: by its name when the
-// PATH found it or `go run` built it in a temporary directory, by its path
-// otherwise, quoted for a shell.
+// The "open it:" hint calls fencelab as it was run: by its path or its
+// name, quoted for a shell; a binary `go run` built — in a temporary
+// go-build folder, or in the build cache — by fencelab on the PATH, else
+// by `go run .` in fencelab's source, else by fencelab.
 func TestTheOpenHintCallsFencelabAsItWasRun(t *testing.T) {
-	tmp := t.TempDir()
+	tmp, gotmp, cache := t.TempDir(), t.TempDir(), t.TempDir()
+	inv := func(arg0 string) invocation {
+		return invocation{arg0: arg0, temps: []string{tmp, gotmp}, caches: []string{cache}}
+	}
 	for arg0, want := range map[string]string{
 		"fencelab":                "fencelab",
+		"fencelab-dev":            "fencelab-dev",
 		"./fencelab":              "./fencelab",
 		"/opt/fence lab/fencelab": "'/opt/fence lab/fencelab'",
 		filepath.Join(tmp, "go-build1234", "b001", "exe", "fencelab"): "fencelab",
+		filepath.Join(gotmp, "go-build99", "b001", "exe", "fencelab"): "fencelab",
+		filepath.Join(cache, "a8", "a84eb04d-d", "fencelab"):          "fencelab",
 		filepath.Join(tmp, "built", "fencelab"):                       filepath.Join(tmp, "built", "fencelab"),
 	} {
-		require.Equal(t, want, invokedAs(arg0, tmp), arg0)
+		require.Equal(t, want, invokedAs(inv(arg0)), arg0)
 	}
+
+	built := inv(filepath.Join(cache, "a8", "a84eb04d-d", "fencelab"))
+	built.inSource = true
+	require.Equal(t, "go run .", invokedAs(built), "not on the PATH, in the source")
+	built.onPath = true
+	require.Equal(t, "fencelab", invokedAs(built), "on the PATH")
+	own := inv("./fencelab")
+	own.inSource = true
+	require.Equal(t, "./fencelab", invokedAs(own), "a binary of its own, in the source")
 }
