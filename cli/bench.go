@@ -522,7 +522,7 @@ const (
 // workers' commits one after another, so the floor is one commit after
 // another: 1 / (1/pgbench tps + acquire and release). At 1 worker a
 // second pair puts stress beside a bare loop of the same calls
-// (bareCycles), which tells fencelab's own cost from what the calls cost
+// (bareLoopRate), which tells fencelab's own cost from what the calls cost
 // one after another.
 func benchStress(ctx context.Context, c config) ([]benchPair, error) {
 	defer stressRuntime()() // both sides, as the stress command runs
@@ -552,7 +552,7 @@ func benchStress(ctx context.Context, c config) ([]benchPair, error) {
 				}
 				if workers == 1 {
 					// Before pgbench, whose tokens are above any the lease hands out.
-					rate, err := bareCycles(ctx, b, cc.leaseTTL, benchStressSlice)
+					rate, err := bareLoopRate(ctx, b, cc.leaseTTL, benchStressSlice)
 					if err != nil {
 						return err
 					}
@@ -627,14 +627,14 @@ func leaseCycle(ctx context.Context, b *backends, ttl, d time.Duration) (time.Du
 	return spent / time.Duration(cycles), nil
 }
 
-// bareCycles is stress's one worker without stress around it: the same
+// bareLoopRate is stress's one worker without stress around it: the same
 // lease acquire, fenced write (the read under the row lock) and release,
 // through the same stores, in a bare loop for d — commits a second. The
 // floor adds two hot loops, each of which keeps its server busy; here
 // each call waits for the one before, as a worker's do, so this is what
 // a worker's calls can reach on this machine, and the gap between it and
 // stress is fencelab's own cost.
-func bareCycles(ctx context.Context, b *backends, ttl, d time.Duration) (float64, error) {
+func bareLoopRate(ctx context.Context, b *backends, ttl, d time.Duration) (float64, error) {
 	res := stress.Resource("")
 	leases := b.Coordination.Client("bench")
 	ledger, err := b.Database.Connect(ctx, "bench")
