@@ -9,6 +9,7 @@ package lang
 import (
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 )
 
@@ -126,9 +127,13 @@ func (p Phrase) In(l Lang) string {
 		// As T: a format without arguments is the text itself, % and all.
 		return l.T(p.Format)
 	}
-	// %w wraps an error for errors.Is; said, it is the error's text.
-	return l.fit(fmt.Sprintf(strings.ReplaceAll(l.translate(p.Format), "%w", "%v"), args...))
+	// %w wraps an error for errors.Is; said, it is the error's text. A
+	// translation may move it (%[1]w), as any other argument.
+	return l.fit(fmt.Sprintf(wrapVerb.ReplaceAllString(l.translate(p.Format), "%${1}v"), args...))
 }
+
+// wrapVerb is %w, or %[n]w.
+var wrapVerb = regexp.MustCompile(`%(\[\d+\])?w`)
 
 // String is the phrase in English.
 func (p Phrase) String() string { return p.In(En) }

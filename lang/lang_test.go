@@ -236,3 +236,13 @@ func TestPhraseSaysItsArgumentsInTheSameLanguage(t *testing.T) {
 	require.Equal(t, "A이(가) 토큰 41로 커밋합니다: summary = 10. 체크포인트, 실행 기록, 아웃박스 행과 함께", p.In(lang.Ko))
 	require.Equal(t, "100%", lang.P("100%").In(lang.En), "a format without arguments is the text itself")
 }
+
+// An error a translation moves (%[1]w) is still said as its text, in the
+// same language.
+func TestATranslationMovesAWrappedError(t *testing.T) {
+	inner := lang.Error("Redis did not answer")
+	err := lang.Error("%w within %s (stopped, frozen or overloaded?)", inner, "3s")
+	require.ErrorIs(t, err, inner)
+	require.Equal(t, "Redis did not answer within 3s (stopped, frozen or overloaded?)", err.Error())
+	require.Equal(t, "3s 안에 Redis가 응답하지 않았습니다 (멈췄거나, 얼었거나, 과부하?)", err.(*lang.Err).In(lang.Ko))
+}

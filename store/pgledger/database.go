@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/lang"
 	"github.com/fencelab/fencelab/store/redact"
 )
 
@@ -34,10 +35,10 @@ const ConnectTimeout = 3 * time.Second
 const CallTimeout = 5 * time.Second
 
 // ErrNoAnswer is a call or connection the server did not answer in time.
-var ErrNoAnswer = errors.New("PostgreSQL did not answer")
+var ErrNoAnswer = lang.Error("PostgreSQL did not answer")
 
 func noAnswer(within time.Duration) error {
-	return fmt.Errorf("%w within %s (stopped, frozen or overloaded?)", ErrNoAnswer, within)
+	return lang.Error("%w within %s (stopped, frozen or overloaded?)", ErrNoAnswer, within)
 }
 
 // within runs fn with a context that ends after CallTimeout; a call that

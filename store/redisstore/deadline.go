@@ -2,12 +2,12 @@ package redisstore
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/fencelab/fencelab/lang"
 )
 
 // CallTimeout bounds each command or pipeline, its one retry included: a
@@ -18,9 +18,9 @@ import (
 const CallTimeout = 3 * time.Second
 
 // ErrNoAnswer is a command the server did not answer within CallTimeout.
-var ErrNoAnswer = errors.New("Redis did not answer")
+var ErrNoAnswer = lang.Error("Redis did not answer")
 
-var errNoAnswer = fmt.Errorf("%w within %s (stopped, frozen or overloaded?)", ErrNoAnswer, CallTimeout)
+var errNoAnswer = lang.Error("%w within %s (stopped, frozen or overloaded?)", ErrNoAnswer, CallTimeout)
 
 // deadlineHook puts CallTimeout on every command and pipeline of a client
 // (the client must have ContextTimeoutEnabled, so the deadline reaches the
