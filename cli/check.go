@@ -391,7 +391,7 @@ func printCheckReport(w io.Writer, r engine.CheckReport, trace string, allowBoun
 	}
 	var verdicts []string
 	for v, k := range r.Verdicts {
-		verdicts = append(verdicts, fmt.Sprintf("%s %d", v, k))
+		verdicts = append(verdicts, v+" "+stress.FormatCount(k))
 	}
 	sort.Strings(verdicts)
 	fmt.Fprint(w, l.T("  verdicts of complete schedules: %s\n", strings.Join(verdicts, ", ")))
