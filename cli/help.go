@@ -118,8 +118,11 @@ const usageCommands = `  fencelab [--mode unsafe] [flags]        the explorer (l
                                           exit 0 when SAFE held or UNSAFE broke, 1 if not
   fencelab bench [--runs 5] [--json]      what fencelab costs beside the floor under it:
                                           start, the explorer's first frame and step,
-                                          a step, check's states a second; each pair
-                                          one after the other, medians, and the ratio
+                                          a step, check's states a second, stress's
+                                          commits beside pgbench and a lease loop (at
+                                          1 worker also beside a bare loop of its own
+                                          calls); each pair one after the other,
+                                          medians, and the ratio
   fencelab version                        the version and commit this was built from
   fencelab COMMAND --help                 that command's help
 `
