@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math/big"
@@ -51,8 +50,7 @@ func whyAlong(ctx context.Context, b *backends, report engine.CheckReport, witho
 		}
 	}
 	run.guided, err = report.Why.Along(ctx, lab, report.Scenario.Guided(report.Mode))
-	var said interface{ In(lang.Lang) string }
-	if err != nil && errors.As(err, &said) && !lab.ConnectionLost() {
+	if err != nil && engine.StoryStopped(err) && !lab.ConnectionLost() {
 		run.guidedErr, err = err, nil
 	}
 	return run, err

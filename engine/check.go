@@ -14,8 +14,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/fencelab/fencelab/lang"
 )
 
 // The checker explores every schedule of a scenario in one mode on the real
@@ -326,8 +324,7 @@ func (c *checker) runGuided(ctx context.Context, lab *Lab) error {
 	}
 	defer lab.Reset(context.WithoutCancel(ctx))
 	if err := lab.RunGuided(ctx); err != nil {
-		var said interface{ In(lang.Lang) string }
-		if !errors.As(err, &said) {
+		if !StoryStopped(err) {
 			return err
 		}
 		c.report.GuidedErr = err.Error()

@@ -2,10 +2,7 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"slices"
-
-	"github.com/fencelab/fencelab/lang"
 )
 
 // A Diff is one schedule run twice, the same actions in the same order:
@@ -122,8 +119,7 @@ func play(ctx context.Context, b Backends, s *Scenario, spec DiffSpec, schedule 
 	for k, a := range schedule {
 		before := len(lab.Events())
 		if err := lab.Do(ctx, a); err != nil {
-			var said interface{ In(lang.Lang) string }
-			if !errors.As(err, &said) || lab.ConnectionLost() {
+			if !StoryStopped(err) || lab.ConnectionLost() {
 				return side, err
 			}
 			side.Stopped, side.Why = k, err

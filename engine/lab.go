@@ -45,6 +45,22 @@ var (
 	ErrNoGuards      = lang.Error("UNSAFE is the naive code: it has no guards to remove")
 )
 
+// StoryStopped reports whether err is the lab's own: its story could not
+// go on — an actor paused or done, the guided order left or over, no key
+// to expire, the clock at its bound, keys gone outside the lab clock — as
+// opposed to a backend that failed or stopped answering. A backend's
+// error may be said in a language too (a server that did not answer), so
+// being a lang.Error does not tell them apart.
+func StoryStopped(err error) bool {
+	for _, story := range []error{ErrPaused, ErrProgramDone, ErrUnknownActor, ErrGuidedDone, ErrNothingToUndo,
+		ErrWallClock, ErrNoExpiry, ErrOffPath, ErrNoGuards, ErrClockBound, ErrKeysLost} {
+		if errors.Is(err, story) {
+			return true
+		}
+	}
+	return false
+}
+
 // loggedAction is an entry of the action log. whole marks a call that
 // made its step whole (it began the step and ended it): a schedule writes
 // it as a step, which is what it was.
