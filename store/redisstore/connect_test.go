@@ -3,9 +3,11 @@ package redisstore_test
 import (
 	"context"
 	"net"
+	"os"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -79,13 +81,18 @@ func hangingUp(t *testing.T, network, address string) (addr string, accepted fun
 // file nothing serves is said so.
 func TestConnectOverASocketFileAsksOnce(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	_, err := redisstore.Connect(context.Background(), "unix://"+filepath.Join(dir, "none.sock"))
+	// Short: a socket's path holds about a hundred bytes, and macOS's
+	// t.TempDir() is nearly that long already.
+	dir, err := os.MkdirTemp("", "fl")
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	_, err = redisstore.Connect(context.Background(), "unix://"+filepath.Join(dir, "none.sock"))
 	require.ErrorContains(t, err, "no such file or directory")
 
 	path, accepted := hangingUp(t, "unix", filepath.Join(dir, "redis.sock"))
 	_, err = redisstore.Connect(context.Background(), "unix://"+path)
 	require.ErrorContains(t, err, "hung up without an answer")
+	require.ErrorContains(t, err, "not a Redis server's socket")
 	require.Equal(t, 1, accepted())
 }
 
@@ -117,4 +124,27 @@ func TestConnectNamesTheClusterNodeThatDidNotAnswer(t *testing.T) {
 	_, err = redisstore.Connect(context.Background(), "redis://"+silent.Addr().String()+",127.0.0.1:1")
 	require.ErrorIs(t, err, redisstore.ErrNoAnswer)
 	require.ErrorContains(t, err, "node "+silent.Addr().String())
+}
+
+// The caller's own end (Ctrl-C) while a server is silent is the caller's,
+// not a server that did not answer.
+func TestConnectCancelledIsNotNoAnswer(t *testing.T) {
+	t.Parallel()
+	silent, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer silent.Close()
+	go func() {
+		for {
+			c, err := silent.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close()
+		}
+	}()
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	_, err = redisstore.Connect(ctx, "redis://"+silent.Addr().String())
+	require.ErrorIs(t, err, context.Canceled)
+	require.NotErrorIs(t, err, redisstore.ErrNoAnswer)
 }

@@ -135,9 +135,10 @@ func Connect(ctx context.Context, url string) (*Coordination, error) {
 		return nil, fmt.Errorf("redisstore: %w", err)
 	}
 	describe := redact.URL(url)
-	bounded, cancel := context.WithTimeout(ctx, CallTimeout)
-	s, err = detectCluster(bounded, s)
-	cancel()
+	s, err = detectCluster(ctx, s)
+	if err != nil && ctx.Err() != nil {
+		return nil, context.Cause(ctx) // the caller's end, not the server's silence
+	}
 	if err != nil {
 		return nil, lang.Error("redisstore: reach %s: %w", describe, err)
 	}
@@ -174,8 +175,8 @@ func ConnectShared(ctx context.Context, url, name string) (*Coordination, error)
 func SharedNamespace(name string) string { return Prefix + "shared:" + name + ":" }
 
 // noAnswerIfTimedOut names a probe that ran out of CallTimeout — the
-// call's deadline, or a socket's read or write timeout — as a server that
-// did not answer.
+// probe's deadline, or a socket's read or write timeout — as a server that
+// did not answer. The caller's own end (Ctrl-C) is told apart by Connect.
 func noAnswerIfTimedOut(err error) error {
 	var timeout net.Error
 	if errors.Is(err, context.DeadlineExceeded) || errors.As(err, &timeout) && timeout.Timeout() {

@@ -154,6 +154,7 @@ func hungUp(err error) bool {
 // detectCluster asks a single server whether it is a node of a Redis
 // Cluster; if it is, the cluster is used from it. For a cluster's list of
 // nodes, it asks each: every one must answer, and be a cluster's node.
+// Each question has CallTimeout of its own.
 func detectCluster(ctx context.Context, s server) (server, error) {
 	if s.isCluster() {
 		for _, addr := range s.cluster.Addrs {
@@ -198,6 +199,8 @@ func detectCluster(ctx context.Context, s server) (server, error) {
 // again until the call's deadline, and the run then said the server did
 // not answer, "frozen or overloaded?", of a refused connection).
 func clusterEnabled(ctx context.Context, options *redis.Options) (bool, error) {
+	ctx, cancel := context.WithTimeout(ctx, CallTimeout)
+	defer cancel()
 	o := server{single: options}.bounded().single
 	o.DialerRetries, o.MaxRetries = 1, -1
 	probe := redis.NewClient(o)
@@ -205,6 +208,8 @@ func clusterEnabled(ctx context.Context, options *redis.Options) (bool, error) {
 	hello, err := probe.Do(ctx, "HELLO").Result()
 	var reply redis.Error
 	switch {
+	case hungUp(err) && options.Network == "unix":
+		return false, lang.Error("it hung up without an answer (%w): not a Redis server's socket, or one with no room for another client", err)
 	case hungUp(err) && options.TLSConfig != nil:
 		return false, lang.Error("it hung up without an answer (%w): not a Redis server, one that does not speak TLS, or one with no room for another client", err)
 	case hungUp(err):
