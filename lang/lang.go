@@ -129,11 +129,22 @@ func (p Phrase) In(l Lang) string {
 	}
 	// %w wraps an error for errors.Is; said, it is the error's text. A
 	// translation may move it (%[1]w), as any other argument.
-	return l.fit(fmt.Sprintf(wrapVerb.ReplaceAllString(l.translate(p.Format), "%${1}v"), args...))
+	return l.fit(fmt.Sprintf(saidWraps(l.translate(p.Format)), args...))
 }
 
-// wrapVerb is %w, or %[n]w.
-var wrapVerb = regexp.MustCompile(`%(\[\d+\])?w`)
+// wrapVerb is %w, or %[n]w — or %%, a percent sign, which is skipped as
+// a whole so that the w after it stays a letter.
+var wrapVerb = regexp.MustCompile(`%%|%(\[\d+\])?w`)
+
+// saidWraps turns a format's %w and %[n]w into %v and %[n]v.
+func saidWraps(format string) string {
+	return wrapVerb.ReplaceAllStringFunc(format, func(verb string) string {
+		if verb == "%%" {
+			return verb
+		}
+		return verb[:len(verb)-1] + "v"
+	})
+}
 
 // String is the phrase in English.
 func (p Phrase) String() string { return p.In(En) }

@@ -1,6 +1,7 @@
 package lang_test
 
 import (
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -245,4 +246,5 @@ func TestATranslationMovesAWrappedError(t *testing.T) {
 	require.ErrorIs(t, err, inner)
 	require.Equal(t, "Redis did not answer within 3s (stopped, frozen or overloaded?)", err.Error())
 	require.Equal(t, "3s 안에 Redis가 응답하지 않았습니다 (멈췄거나, 얼었거나, 과부하?)", err.(*lang.Err).In(lang.Ko))
+	require.Equal(t, "50%would: x", lang.P("50%%would: %w", errors.New("x")).In(lang.En), "%% then w is a percent sign and a letter")
 }
