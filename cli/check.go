@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -509,7 +509,6 @@ type invocation struct {
 	// directory: its go-build* folders); caches, where it keeps what it
 	// built (GOCACHE, since Go 1.24).
 	temps, caches []string
-	onPath        bool // `fencelab` is on the PATH
 	inSource      bool // the working directory is fencelab's module
 }
 
@@ -525,25 +524,39 @@ func thisInvocation() invocation {
 	if dir, err := os.UserCacheDir(); err == nil {
 		inv.caches = append(inv.caches, filepath.Join(dir, "go-build"))
 	}
-	_, err := exec.LookPath("fencelab")
-	inv.onPath = err == nil
 	if mod, err := os.ReadFile("go.mod"); err == nil {
-		first, _, _ := strings.Cut(string(mod), "\n")
-		inv.inSource = strings.TrimSpace(first) == "module github.com/fencelab/fencelab"
+		inv.inSource = modulePath(string(mod)) == "github.com/fencelab/fencelab"
 	}
 	return inv
+}
+
+// modulePath is a go.mod's module path: its module directive's, past any
+// comments before it, quoted or not ("" if it has none).
+func modulePath(mod string) string {
+	for line := range strings.Lines(mod) {
+		line, _, _ = strings.Cut(line, "//")
+		fields := strings.Fields(line)
+		if len(fields) == 2 && fields[0] == "module" {
+			if unquoted, err := strconv.Unquote(fields[1]); err == nil {
+				return unquoted
+			}
+			return fields[1]
+		}
+	}
+	return ""
 }
 
 // invokedAs is how a hint calls this fencelab again: by the path or the
 // name it was run by (./fencelab, fencelab-dev on the PATH), quoted for a
 // shell. A binary `go run` built is gone when it ends, or deep in the
-// build cache: for that one, fencelab on the PATH, else `go run .` in
-// fencelab's source, else fencelab, as the README calls it.
+// build cache: for that one, `go run .` in fencelab's source (the same
+// code; a fencelab on the PATH may be older), else fencelab, as the
+// README calls it.
 func invokedAs(inv invocation) string {
-	if !inv.goRun() {
+	switch {
+	case !inv.goRun():
 		return redact.Shell(inv.arg0)
-	}
-	if !inv.onPath && inv.inSource {
+	case inv.inSource:
 		return "go run ."
 	}
 	return "fencelab"

@@ -9,8 +9,8 @@ import (
 
 // The "open it:" hint calls fencelab as it was run: by its path or its
 // name, quoted for a shell; a binary `go run` built — in a temporary
-// go-build folder, or in the build cache — by fencelab on the PATH, else
-// by `go run .` in fencelab's source, else by fencelab.
+// go-build folder, or in the build cache — by `go run .` in fencelab's
+// source, else by fencelab.
 func TestTheOpenHintCallsFencelabAsItWasRun(t *testing.T) {
 	tmp, gotmp, cache := t.TempDir(), t.TempDir(), t.TempDir()
 	inv := func(arg0 string) invocation {
@@ -31,10 +31,17 @@ func TestTheOpenHintCallsFencelabAsItWasRun(t *testing.T) {
 
 	built := inv(filepath.Join(cache, "a8", "a84eb04d-d", "fencelab"))
 	built.inSource = true
-	require.Equal(t, "go run .", invokedAs(built), "not on the PATH, in the source")
-	built.onPath = true
-	require.Equal(t, "fencelab", invokedAs(built), "on the PATH")
+	require.Equal(t, "go run .", invokedAs(built), "in the source")
 	own := inv("./fencelab")
 	own.inSource = true
 	require.Equal(t, "./fencelab", invokedAs(own), "a binary of its own, in the source")
+}
+
+// The source is known by go.mod's module directive, wherever it is in the
+// file and however it is written.
+func TestModulePath(t *testing.T) {
+	require.Equal(t, "github.com/fencelab/fencelab", modulePath("module github.com/fencelab/fencelab\n\ngo 1.26\n"))
+	require.Equal(t, "github.com/fencelab/fencelab", modulePath("// a fork\n\nmodule \"github.com/fencelab/fencelab\" // ours\n"))
+	require.Equal(t, "example.com/other", modulePath("module example.com/other\n"))
+	require.Empty(t, modulePath("go 1.26\n"))
 }
