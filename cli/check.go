@@ -23,6 +23,7 @@ import (
 	"github.com/fencelab/fencelab/store/provider"
 	"github.com/fencelab/fencelab/store/redact"
 	"github.com/fencelab/fencelab/stress"
+	"github.com/fencelab/fencelab/untrusted"
 )
 
 // checkRequest is a parsed `fencelab check`.
@@ -524,8 +525,11 @@ func thisInvocation() invocation {
 	if dir, err := os.UserCacheDir(); err == nil {
 		inv.caches = append(inv.caches, filepath.Join(dir, "go-build"))
 	}
-	if mod, err := os.ReadFile("go.mod"); err == nil {
-		inv.inSource = modulePath(string(mod)) == "github.com/fencelab/fencelab"
+	if inv.goRun() {
+		// The working directory's go.mod may be anything (a FIFO, a link
+		// to a device): read as a file from anyone, and only when asked.
+		mod, err := untrusted.ReadFile("go.mod", untrusted.Limits{MaxBytes: 64 << 10, MaxDepth: 64, Syntax: untrusted.JSON})
+		inv.inSource = err == nil && modulePath(string(mod)) == "github.com/fencelab/fencelab"
 	}
 	return inv
 }
