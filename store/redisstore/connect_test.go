@@ -30,19 +30,8 @@ func TestConnectTellsARefusedPortFromASilentServer(t *testing.T) {
 	require.ErrorContains(t, err, "connection refused")
 	require.NotErrorIs(t, err, redisstore.ErrNoAnswer)
 
-	silent, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer silent.Close()
-	go func() { // takes connections, reads nothing, answers nothing
-		for {
-			c, err := silent.Accept()
-			if err != nil {
-				return
-			}
-			defer c.Close()
-		}
-	}()
-	_, err = redisstore.Connect(ctx, "redis://"+silent.Addr().String())
+	silent := silentServer(t)
+	_, err = redisstore.Connect(ctx, "redis://"+silent)
 	require.ErrorIs(t, err, redisstore.ErrNoAnswer)
 }
 
@@ -55,6 +44,24 @@ func TestConnectAsksAServerThatHangsUpOnce(t *testing.T) {
 	require.ErrorContains(t, err, "hung up without an answer")
 	require.ErrorContains(t, err, "wants TLS (rediss://)")
 	require.Equal(t, 1, accepted())
+}
+
+// silentServer listens on a local TCP port, takes every connection and
+// reads nothing, answers nothing; its address.
+func silentServer(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close()
+		}
+	}()
+	t.Cleanup(func() { l.Close() })
+	return l.Addr().String()
 }
 
 // hangingUp listens on network and address, and closes every connection
@@ -109,42 +116,20 @@ func TestConnectOverTLSToAServerThatHangsUp(t *testing.T) {
 // In a cluster's list of nodes, the node that did not answer is named.
 func TestConnectNamesTheClusterNodeThatDidNotAnswer(t *testing.T) {
 	t.Parallel()
-	silent, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer silent.Close()
-	go func() {
-		for {
-			c, err := silent.Accept()
-			if err != nil {
-				return
-			}
-			defer c.Close()
-		}
-	}()
-	_, err = redisstore.Connect(context.Background(), "redis://"+silent.Addr().String()+",127.0.0.1:1")
+	silent := silentServer(t)
+	_, err := redisstore.Connect(context.Background(), "redis://"+silent+",127.0.0.1:1")
 	require.ErrorIs(t, err, redisstore.ErrNoAnswer)
-	require.ErrorContains(t, err, "node "+silent.Addr().String())
+	require.ErrorContains(t, err, "node "+silent)
 }
 
 // The caller's own end (Ctrl-C) while a server is silent is the caller's,
 // not a server that did not answer.
 func TestConnectCancelledIsNotNoAnswer(t *testing.T) {
 	t.Parallel()
-	silent, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer silent.Close()
-	go func() {
-		for {
-			c, err := silent.Accept()
-			if err != nil {
-				return
-			}
-			defer c.Close()
-		}
-	}()
+	silent := silentServer(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(100*time.Millisecond, cancel)
-	_, err = redisstore.Connect(ctx, "redis://"+silent.Addr().String())
+	_, err := redisstore.Connect(ctx, "redis://"+silent)
 	require.ErrorIs(t, err, context.Canceled)
 	require.NotErrorIs(t, err, redisstore.ErrNoAnswer)
 }
