@@ -475,8 +475,42 @@ func printCheckReport(w io.Writer, r engine.CheckReport, trace string, allowBoun
 			shown = l.T(" (and %d pauses and resumes it implies)", k)
 		}
 		fmt.Fprint(w, l.T("  counterexample: %d actions%s, verdict %s → %s\n", steps, shown, t.Result.Verdict, trace))
+		writeRoundTrips(w, t.Schedule)
 		fmt.Fprint(w, l.T("  open it:  %s\n", openCommand(trace, c)))
 	}
+}
+
+// writeRoundTrips lists a counterexample's actions with the round trips
+// each sent, when it cuts a step between two of its round trips (a call
+// action): the break lies between them.
+func writeRoundTrips(w io.Writer, schedule []engine.TraceAction) {
+	if !slices.ContainsFunc(schedule, func(a engine.TraceAction) bool { return a.Action == "call" }) {
+		return
+	}
+	n := 0
+	for _, a := range schedule {
+		if a.Action == "pause" || a.Action == "resume" {
+			continue
+		}
+		n++
+		what := a.Action + " " + a.Actor
+		if a.Actor == "" {
+			what = a.Action + " " + a.By
+		}
+		sent := "(nothing sent)"
+		if len(a.Sent) > 0 {
+			sent = shortTrip(strings.Join(a.Sent, " | "))
+		}
+		fmt.Fprintf(w, "    %2d. %-10s %s\n", n, strings.TrimSpace(what), sent)
+	}
+}
+
+// shortTrip is a round trip on one line of a terminal.
+func shortTrip(s string) string {
+	if r := []rune(s); len(r) > 96 {
+		return string(r[:95]) + "…"
+	}
+	return s
 }
 
 func boundedNote(allowed bool, l lang.Lang) string {

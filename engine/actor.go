@@ -74,6 +74,9 @@ type Actor struct {
 	call   int
 	redis  RedisClient
 	ledger Ledger
+	// live is the call in progress, between two of its round trips (nil:
+	// none; wire.go).
+	live *liveCall
 }
 
 // memoryJSON is the actor's memory encoded, for a state's fingerprint,
@@ -144,7 +147,7 @@ func (a *Actor) NextCall() (name string, i, of int) {
 }
 
 // MidStep reports whether the actor is between two calls of a step.
-func (a *Actor) MidStep() bool { return a.call > 0 }
+func (a *Actor) MidStep() bool { return a.call > 0 || a.live != nil }
 
 // Turn is what a step sees: its actor, the actor's connections, the lab clock.
 type Turn struct {
@@ -161,7 +164,7 @@ func (t *Turn) Jobs() JobStore             { return t.Actor.redis }
 func (t *Turn) Ledger() Ledger             { return t.Actor.ledger }
 func (t *Turn) Memory() *Memory            { return &t.Actor.Memory }
 func (t *Turn) Coordination() Coordination { return t.lab.backends.Coordination }
-func (t *Turn) Provider() Provider         { return t.lab.backends.Provider }
+func (t *Turn) Provider() Provider         { return gatedProvider{t.lab.backends.Provider} }
 
 // Off reports whether guard g is removed from this run (SAFE --without g,
 // or a scenario file whose design leaves g out)

@@ -532,7 +532,7 @@ func (c *checker) explore(ctx context.Context, lab *Lab, item workItem) error {
 		}
 		before = item.from.fingerprint
 		var err error
-		if step, err = c.take(ctx, lab, item.action); err != nil {
+		if step, err = c.take(ctx, lab, item.action, before); err != nil {
 			return fmt.Errorf("%s after %d actions: %w", item.action, len(item.from.log), err)
 		}
 		from, via = before, &item.action
@@ -605,7 +605,7 @@ func (c *checker) explore(ctx context.Context, lab *Lab, item workItem) error {
 		next := todo[i]
 		sleep = c.asleepAfter(lab, next, asleepHere, todo[:i])
 		var err error
-		if step, err = c.take(ctx, lab, next); err != nil {
+		if step, err = c.take(ctx, lab, next, before); err != nil {
 			return fmt.Errorf("%s after %d actions: %w", next, len(lab.log), err)
 		}
 		from, via = before, &next
@@ -646,13 +646,21 @@ func (c *checker) asleepAfter(lab *Lab, action Action, asleep, before []Action) 
 
 // take applies an action of the search, logs it, follows the guided
 // order's story, and says what the action did.
-func (c *checker) take(ctx context.Context, lab *Lab, action Action) (takenStep, error) {
+func (c *checker) take(ctx context.Context, lab *Lab, action Action, before [32]byte) (takenStep, error) {
 	events := len(lab.events)
+	if lab.quiescent() {
+		// The way back to any state inside the call this action may start.
+		if lab.anchor == nil || lab.anchor.fingerprint != before {
+			lab.anchor = lab.save(lab.keys, before)
+		}
+		lab.since = nil
+	}
 	entry, err := lab.applyLogged(ctx, action)
 	if err != nil {
 		return takenStep{}, err
 	}
 	lab.record(entry)
+	lab.since = append(lab.since, action)
 	c.followStory(lab, action)
 	step := takenStep{action: entry.Action, broke: lab.found != 0}
 	if entry.whole {
@@ -728,6 +736,12 @@ type labState struct {
 	jobs        *jobWatch
 	// story: the search's place on the guided order (checker.take).
 	story int
+	// A state inside a call (an actor's goroutine parked between two of
+	// its round trips, a transaction open) cannot be copied: it is saved
+	// as the last state before it that can (anchor) and the actions taken
+	// since, and restored by taking them again from there.
+	anchor *labState
+	since  []Action
 }
 
 // actorState is an actor's part of a lab state.
@@ -743,6 +757,10 @@ type actorState struct {
 // invariant check read. The slices are clipped, so the lab's later appends
 // never write into the copy's arrays.
 func (l *Lab) save(keys []RedisKey, fingerprint [32]byte) *labState {
+	if !l.quiescent() {
+		return &labState{fingerprint: fingerprint, anchor: l.anchor, since: slices.Clone(l.since), story: l.story,
+			log: slices.Clip(l.log)}
+	}
 	namespace := l.backends.Coordination.Namespace()
 	s := &labState{fingerprint: fingerprint, dump: l.world.Ledger.Dump, provider: l.backends.Provider.Snapshot(),
 		clock: l.clock, events: slices.Clip(l.events), breaks: slices.Clip(l.breaks), log: slices.Clip(l.log),
@@ -764,6 +782,10 @@ func (l *Lab) save(keys []RedisKey, fingerprint [32]byte) *labState {
 // it differs from the saved one (the dump the last check read is what the
 // database holds now), and only when the database is next used.
 func (l *Lab) restore(ctx context.Context, s *labState) error {
+	l.abandonAll(ctx)
+	if s.anchor != nil {
+		return l.restoreInside(ctx, s)
+	}
 	var from []RedisKey // unknown: every key is written
 	if l.keysRead {
 		namespace := l.backends.Coordination.Namespace()
@@ -798,6 +820,31 @@ func (l *Lab) restore(ctx context.Context, s *labState) error {
 	l.keysRead, l.readAhead = true, nil
 	l.guidedNext, l.offPath = 0, true // the search follows its own story (story)
 	l.story = s.story
+	return nil
+}
+
+// restoreInside puts the lab in a saved state inside a call: at the state
+// before the call, then through the actions taken since. The code is the
+// same and so are the backends, so the actions lead to the same state; one
+// that does not is a step that is not deterministic, which the search
+// cannot explore.
+func (l *Lab) restoreInside(ctx context.Context, s *labState) error {
+	if err := l.restore(ctx, s.anchor); err != nil {
+		return err
+	}
+	l.anchor, l.since = s.anchor, nil
+	for _, a := range s.since {
+		entry, err := l.applyLogged(ctx, a)
+		if err != nil {
+			return fmt.Errorf("check: taking %s again to a state inside a call: %w", a, err)
+		}
+		l.record(entry)
+		l.since = append(l.since, a)
+	}
+	l.story = s.story
+	if got := l.fingerprint(l.keys); got != s.fingerprint {
+		return fmt.Errorf("check: taking %v again from the state before did not reach the same state inside the call: a step's code does not do the same thing twice", s.since)
+	}
 	return nil
 }
 
@@ -862,12 +909,16 @@ func (c *checker) enabled(lab *Lab, keys []RedisKey) []Action {
 // order while the schedule has taken fewer of it than the guided order
 // does; none once every actor has finished.
 func (l *Lab) moves(keys []RedisKey, durations []durationBudget) (out []Action) {
+	waiting := false
 	for _, a := range l.actors {
-		if !a.Done() {
+		switch {
+		case a.Blocked():
+			waiting = true // not enabled until the lock it waits for is released
+		case !a.Done():
 			out = append(out, DoCall(a.Name))
 		}
 	}
-	if len(out) == 0 {
+	if len(out) == 0 && !waiting {
 		return nil
 	}
 	if hasTTL(keys) {
@@ -1035,12 +1086,7 @@ type ledgerSum struct {
 // field by field rather than encoded whole; an actor's memory is encoded
 // as JSON (every field of it, whatever is added later), once per change.
 func (l *Lab) fingerprint(keys []RedisKey) [32]byte {
-	namespace := l.backends.Coordination.Namespace()
 	h := stateHash{sha256.New()}
-	// Moments are taken relative to the lab clock, not the clock itself:
-	// nothing a step does depends on the hour, only on how long ago (a
-	// deadline, a due time, a TTL), so states a whole number of expiries
-	// apart that are otherwise alike are one.
 	now := l.Now()
 	// How often each clock advance was taken: the guided order's budget
 	// of them decides which advances can come next.
@@ -1055,6 +1101,61 @@ func (l *Lab) fingerprint(keys []RedisKey) [32]byte {
 		h.int(int64(advances[by]))
 	}
 	h.mark()
+	shared := l.sharedSumOf(keys)
+	h.Write(shared[:])
+	// A pause is no part of a state: the search never pauses an actor (not
+	// scheduling one is its pause), and the explorer's paused actor stands
+	// where the search's unscheduled one does (why.go looks it up).
+	for _, a := range l.actors {
+		h.int(int64(a.pc))
+		h.int(int64(a.call))
+		h.Write(a.memoryJSON(now))
+		// Inside a call, what the goroutine knows is what it began with
+		// and the replies it had: each trip's text and the world it went
+		// out in (and, one that waited for a lock, the world it came back
+		// to) decide them.
+		if lc := a.live; lc != nil {
+			h.bool(true)
+			h.Write(lc.memory)
+			for _, t := range lc.trips {
+				h.str(t.Backend, t.Text)
+				h.Write(t.before[:])
+				h.bool(t.resumed)
+				h.Write(t.after[:])
+			}
+			h.bool(lc.blocked)
+			h.mark()
+		}
+	}
+	h.mark()
+	for _, m := range []map[string]string{l.jobWatch.terminal, l.jobWatch.pointers} {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			h.str(k, m[k])
+		}
+		h.mark()
+	}
+	for _, k := range slices.Sorted(maps.Keys(l.jobWatch.orphaned)) {
+		h.str(k)
+		h.bool(l.jobWatch.orphaned[k])
+	}
+	var out [32]byte
+	h.Sum(out[:0])
+	return out
+}
+
+// sharedSum hashes what the backends hold as the last invariant check
+// read it: the state a round trip goes out in.
+func (l *Lab) sharedSum() [32]byte { return l.sharedSumOf(l.keys) }
+
+// sharedSumOf hashes the lab's keys (as just read), rows and provider.
+func (l *Lab) sharedSumOf(keys []RedisKey) [32]byte {
+	namespace := l.backends.Coordination.Namespace()
+	h := stateHash{sha256.New()}
+	// Moments are taken relative to the lab clock, not the clock itself:
+	// nothing a step does depends on the hour, only on how long ago (a
+	// deadline, a due time, a TTL), so states a whole number of expiries
+	// apart that are otherwise alike are one.
+	now := l.Now()
 	sorted := slices.Clone(keys)
 	slices.SortFunc(sorted, func(a, b RedisKey) int { return strings.Compare(a.Key, b.Key) })
 	for _, k := range sorted {
@@ -1088,26 +1189,6 @@ func (l *Lab) fingerprint(keys []RedisKey) [32]byte {
 	answers := l.backends.Provider.Answers()
 	for _, id := range slices.Sorted(maps.Keys(answers)) {
 		h.str(id, answers[id].Status, answers[id].Receipt)
-	}
-	h.mark()
-	// A pause is no part of a state: the search never pauses an actor (not
-	// scheduling one is its pause), and the explorer's paused actor stands
-	// where the search's unscheduled one does (why.go looks it up).
-	for _, a := range l.actors {
-		h.int(int64(a.pc))
-		h.int(int64(a.call))
-		h.Write(a.memoryJSON(now))
-	}
-	h.mark()
-	for _, m := range []map[string]string{l.jobWatch.terminal, l.jobWatch.pointers} {
-		for _, k := range slices.Sorted(maps.Keys(m)) {
-			h.str(k, m[k])
-		}
-		h.mark()
-	}
-	for _, k := range slices.Sorted(maps.Keys(l.jobWatch.orphaned)) {
-		h.str(k)
-		h.bool(l.jobWatch.orphaned[k])
 	}
 	var out [32]byte
 	h.Sum(out[:0])

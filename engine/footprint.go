@@ -60,6 +60,11 @@ func (l *Lab) footprint(a Action) (owner string, f Footprint) {
 // commute: different actors (or an actor and the clock), neither writing
 // what the other touches, neither touching the other's memory.
 func (l *Lab) independent(a, b Action) bool {
+	if l.blocked() {
+		// Which action releases the lock a statement waits for, and so
+		// where the statement comes back, is not declared.
+		return false
+	}
 	ownerA, fa := l.footprint(a)
 	ownerB, fb := l.footprint(b)
 	switch {

@@ -67,6 +67,8 @@ func StoryStopped(err error) bool {
 type loggedAction struct {
 	Action
 	whole bool
+	// sent are the round trips the action sent, in order.
+	sent []RoundTrip
 }
 
 // Lab is one scenario in one mode on one set of backends.
@@ -129,6 +131,15 @@ type Lab struct {
 	checking   bool
 	ledgerRead bool
 	readAt     uint64
+	// sent are the round trips the action being taken has sent; resumed,
+	// the actors whose blocked statement came back during it (wire.go).
+	sent    []RoundTrip
+	resumed []*Actor
+	// anchor is the last state of the checker's schedule where no actor
+	// was inside a call, and since the actions taken after it: a state
+	// inside a call is saved as the way back to it (check.go).
+	anchor *labState
+	since  []Action
 	// restoring is the log a Reconnect is putting the lab back to, kept
 	// until a replay of it has succeeded (reconnect.go).
 	restoring []Action
@@ -216,6 +227,7 @@ func NewLab(ctx context.Context, backends Backends, scenario *Scenario, mode Mod
 // Close closes the lab's connections. The backends keep their state, so a
 // user can look at the rows afterwards.
 func (l *Lab) Close(ctx context.Context) {
+	l.abandonAll(ctx)
 	if l.ledger != nil {
 		l.ledger.Close(ctx)
 	}
@@ -250,6 +262,7 @@ func (l *Lab) Now() time.Time { return l.scenario.Seed.Now.Add(l.clock) }
 // Reset brings Redis and PostgreSQL back to the scenario's seeded state,
 // whatever an earlier run left, and clears the actors and the timeline.
 func (l *Lab) Reset(ctx context.Context) error {
+	l.abandonAll(ctx)
 	seed := l.scenario.Seed
 	if err := l.backends.Coordination.Wipe(ctx); err != nil {
 		return err
@@ -457,8 +470,10 @@ func (l *Lab) record(entry loggedAction) {
 // returns the log entry the action makes (a failed action makes none; the
 // caller records it). A step is taken call by call, with the invariants checked after each, so a
 // break is pinned on the round trip that made it.
-func (l *Lab) applyLogged(ctx context.Context, action Action) (loggedAction, error) {
-	entry := loggedAction{Action: action}
+func (l *Lab) applyLogged(ctx context.Context, action Action) (entry loggedAction, err error) {
+	entry = loggedAction{Action: action}
+	l.sent = l.sent[:0]
+	defer func() { entry.sent = slices.Clone(l.sent) }()
 	if err := l.noticeLostKeys(ctx); err != nil {
 		return entry, err
 	}
@@ -467,7 +482,14 @@ func (l *Lab) applyLogged(ctx context.Context, action Action) (loggedAction, err
 		if err := l.perform(ctx, action); err != nil {
 			return entry, err
 		}
-		return entry, l.checkInvariants(ctx)
+		if err := l.settle(ctx); err != nil {
+			return entry, err
+		}
+		if err := l.checkInvariants(ctx); err != nil {
+			return entry, err
+		}
+		l.noteResumed()
+		return entry, nil
 	}
 	a, err := l.stepping(action.Actor)
 	if err != nil {
@@ -480,10 +502,19 @@ func (l *Lab) applyLogged(ctx context.Context, action Action) (loggedAction, err
 		if err != nil {
 			return entry, err
 		}
+		for _, peer := range l.actors {
+			if peer.Done() && peer.live != nil {
+				l.abandon(ctx, peer) // halted by the call (a crash) inside one of its own
+			}
+		}
+		if err := l.settle(ctx); err != nil {
+			return entry, err
+		}
 		if err := l.checkInvariants(ctx); err != nil {
 			return entry, err
 		}
-		if ended || action.Kind == CallActor {
+		l.noteResumed()
+		if ended || action.Kind == CallActor || a.Blocked() {
 			entry.whole = action.Kind == CallActor && began && ended
 			return entry, nil
 		}
@@ -521,16 +552,45 @@ func (l *Lab) stepping(name string) (*Actor, error) {
 	return a, nil
 }
 
-// call makes the actor's next call, one round trip, and reports whether
-// it ended the step.
+// call takes the actor through its next round trip (wire.go): its current
+// call starts if it has not, sends one message to a backend and runs on
+// until it parks before the next or ends. It reports whether the step
+// ended. A call that sends nothing ends in one action.
 func (l *Lab) call(ctx context.Context, a *Actor) (ended bool, err error) {
-	step := a.program[a.pc]
-	calls := step.calls()
-	c := calls[a.call]
+	if a.Blocked() {
+		return false, lang.Error("%s %w", a.Name, ErrBlocked)
+	}
 	a.encoded = nil    // the call may change its memory
 	l.keysRead = false // and the keys, until the invariant check reads them
-	outcome, err := c.Run(ctx, &Turn{lab: l, Actor: a})
-	if err != nil {
+	var ev wireEvent
+	done := false
+	if a.live == nil {
+		c := a.program[a.pc].calls()[a.call]
+		if ev, err = l.startCall(ctx, a, c); err != nil {
+			return false, err
+		}
+		done = ev.kind == wireExited
+	}
+	if !done {
+		if ev, done, err = l.tripOnce(ctx, a); err != nil {
+			return false, err
+		}
+	}
+	if !done {
+		return false, nil // parked at its next round trip, or blocked
+	}
+	return l.endCall(a, ev)
+}
+
+// endCall takes in what the actor's call returned: the step goes on with
+// another call, ends, or waits.
+func (l *Lab) endCall(a *Actor, ev wireEvent) (ended bool, err error) {
+	a.live = nil
+	a.encoded = nil
+	calls := a.program[a.pc].calls()
+	c := calls[a.call]
+	outcome := ev.outcome
+	if err := ev.err; err != nil {
 		l.emit(Event{Actor: a.Name, Layer: LayerAPI, Code: a.Name + "_ERROR", State: "ERROR", Detail: err.Error()})
 		return false, fmt.Errorf("%s: %s: %w", a.Name, c.Name, err)
 	}

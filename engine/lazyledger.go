@@ -45,7 +45,7 @@ func (l *Lab) syncLedger(ctx context.Context, via Ledger) error {
 	if r, ok := via.(restorerWithNext); ok {
 		err = r.RestoreWithNext(p.from, p.to)
 	} else {
-		err = l.ledger.Restore(ctx, p.from, p.to)
+		err = l.ledger.Restore(Housekeeping(ctx), p.from, p.to) // the lab's, in an actor's call or not
 	}
 	if err != nil {
 		return err

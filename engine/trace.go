@@ -60,6 +60,10 @@ type TraceAction struct {
 	Note string `json:"note,omitempty"`
 	// Caption is what a speaker says at this action; the explorer shows it.
 	Caption string `json:"caption,omitempty"`
+	// Sent are the round trips the action sent, as sent ("redis: evalsha
+	// …", "postgres: UPDATE …"): what a replay does not need, and a reader
+	// of a counterexample does.
+	Sent []string `json:"sent,omitempty"`
 }
 
 // TraceEvent is an event as a trace records it: what a replay must see again.
@@ -402,6 +406,11 @@ func (l *Lab) Trace(ctx context.Context) (Trace, error) {
 		return Trace{}, err
 	}
 	t := NewTrace(l.backends.LeaseTTL, l.Schedule(), result)
+	for i, entry := range l.log {
+		for _, trip := range entry.sent {
+			t.Schedule[i].Sent = append(t.Schedule[i].Sent, trip.String())
+		}
+	}
 	t.Carry(l.scenario)
 	return t, nil
 }

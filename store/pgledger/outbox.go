@@ -19,37 +19,44 @@ func scanOutbox(row pgx.Row) (engine.OutboxRow, error) {
 	return o, err
 }
 
+// Each outbox method is one statement, sent as one round trip: the claim
+// is the row lock and the update together, so no other actor can act
+// between them (and the checker need not explore what cannot happen).
+
+// claimNext claims the oldest due PENDING row that no other transaction
+// has locked.
+const claimNext = `
+	UPDATE fencelab.outbox
+	   SET status = 'CLAIMED', attempt_count = attempt_count + 1, next_attempt_at = $2, updated_at = $3
+	 WHERE outbox_id = (SELECT outbox_id FROM fencelab.outbox
+	                     WHERE status = 'PENDING' AND next_attempt_at <= $1
+	                     ORDER BY next_attempt_at, outbox_id
+	                     LIMIT 1 FOR UPDATE SKIP LOCKED)
+	RETURNING ` + outboxColumns
+
 // ClaimNextOutbox claims the oldest due PENDING row and commits the claim
 // before anyone calls the provider, so the call happens outside any
 // transaction and a second worker skips the row.
 func (l *Ledger) ClaimNextOutbox(ctx context.Context, now time.Time, claimTimeout time.Duration) (engine.OutboxRow, bool, error) {
-	var claimed engine.OutboxRow
-	found := false
-	err := l.inTx(ctx, pgx.TxOptions{}, func(ctx context.Context, tx pgx.Tx) error {
-		o, err := scanOutbox(tx.QueryRow(ctx, `
-			SELECT `+outboxColumns+` FROM fencelab.outbox
-			 WHERE status = 'PENDING' AND next_attempt_at <= $1
-			 ORDER BY next_attempt_at, outbox_id
-			 LIMIT 1 FOR UPDATE SKIP LOCKED`, now))
-		if errors.Is(err, pgx.ErrNoRows) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		claimed, err = scanOutbox(tx.QueryRow(ctx, `
-			UPDATE fencelab.outbox
-			   SET status = 'CLAIMED', attempt_count = attempt_count + 1, next_attempt_at = $2, updated_at = $3
-			 WHERE operation_id = $1
-			RETURNING `+outboxColumns, o.OperationID, now.Add(claimTimeout), now))
-		found = err == nil
-		return err
-	})
+	claimed, found, err := l.claim(ctx, claimNext, now, now.Add(claimTimeout), now)
 	if err != nil {
 		return engine.OutboxRow{}, false, fmt.Errorf("pgledger: claim outbox: %w", err)
 	}
 	return claimed, found, nil
 }
+
+// claimToReconcile claims the oldest row whose outcome is unknown and
+// returns it as it was found.
+const claimToReconcile = `
+	WITH found AS (
+	    SELECT outbox_id, ` + outboxColumns + ` FROM fencelab.outbox
+	     WHERE status = 'RECONCILIATION_REQUIRED' OR (status = 'CLAIMED' AND next_attempt_at <= $1)
+	     ORDER BY next_attempt_at, outbox_id
+	     LIMIT 1 FOR UPDATE SKIP LOCKED),
+	claimed AS (
+	    UPDATE fencelab.outbox o SET status = 'CLAIMED', next_attempt_at = $2, updated_at = $3
+	      FROM found WHERE o.outbox_id = found.outbox_id)
+	SELECT ` + outboxColumns + ` FROM found`
 
 // ClaimForReconciliation claims the oldest row whose outcome is unknown: one
 // marked RECONCILIATION_REQUIRED, or a claim that expired (its worker died
@@ -57,58 +64,57 @@ func (l *Ledger) ClaimNextOutbox(ctx context.Context, now time.Time, claimTimeou
 // queried, as a delivery's is, so a second reconciler skips the row; the
 // row is returned as found, its status saying why it needs reconciling.
 func (l *Ledger) ClaimForReconciliation(ctx context.Context, now time.Time, claimTimeout time.Duration) (engine.OutboxRow, bool, error) {
-	var row engine.OutboxRow
-	found := false
-	err := l.inTx(ctx, pgx.TxOptions{}, func(ctx context.Context, tx pgx.Tx) error {
-		o, err := scanOutbox(tx.QueryRow(ctx, `
-			SELECT `+outboxColumns+` FROM fencelab.outbox
-			 WHERE status = 'RECONCILIATION_REQUIRED' OR (status = 'CLAIMED' AND next_attempt_at <= $1)
-			 ORDER BY next_attempt_at, outbox_id
-			 LIMIT 1 FOR UPDATE SKIP LOCKED`, now))
-		if errors.Is(err, pgx.ErrNoRows) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `
-			UPDATE fencelab.outbox SET status = 'CLAIMED', next_attempt_at = $2, updated_at = $3
-			 WHERE operation_id = $1`, o.OperationID, now.Add(claimTimeout), now); err != nil {
-			return err
-		}
-		row, found = o, true
-		return nil
-	})
+	row, found, err := l.claim(ctx, claimToReconcile, now, now.Add(claimTimeout), now)
 	if err != nil {
 		return engine.OutboxRow{}, false, fmt.Errorf("pgledger: claim a row to reconcile: %w", err)
 	}
 	return row, found, nil
 }
 
-// RecordOutcome stores what the provider answered. A final answer writes a
-// receipt in the same transaction.
-func (l *Ledger) RecordOutcome(ctx context.Context, o engine.Outcome) error {
-	err := l.inTx(ctx, pgx.TxOptions{}, func(ctx context.Context, tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `
-			UPDATE fencelab.outbox SET status = $2, updated_at = $3
-			 WHERE operation_id = $1 AND status IN ('CLAIMED', 'RECONCILIATION_REQUIRED')`,
-			o.OperationID, o.Status, o.Now)
-		if err != nil {
-			return err
-		}
-		if tag.RowsAffected() != 1 {
-			return fmt.Errorf("outbox row %s is not awaiting an outcome: %w", o.OperationID, engine.ErrNotFound)
-		}
-		if o.Status != engine.ProviderConfirmed && o.Status != engine.ProviderDeclined {
+// claim runs a claiming statement that returns the row, or none.
+func (l *Ledger) claim(ctx context.Context, sql string, args ...any) (engine.OutboxRow, bool, error) {
+	var row engine.OutboxRow
+	found := false
+	batch := &pgx.Batch{}
+	batch.Queue(sql, args...)
+	err := l.oneTrip(ctx, batch, true, func(results pgx.BatchResults) error {
+		var err error
+		row, err = scanOutbox(results.QueryRow())
+		if errors.Is(err, pgx.ErrNoRows) {
 			return nil
 		}
-		_, err = tx.Exec(ctx, `
-			INSERT INTO fencelab.effect_receipts (provider, operation_id, status, receipt, recorded_at)
-			VALUES ($1, $2, $3, $4, $5)
-			ON CONFLICT (provider, operation_id) DO NOTHING`,
-			o.Provider, o.ReceiptOperationID, o.Status, o.Receipt, o.Now)
+		found = err == nil
 		return err
 	})
+	return row, found, err
+}
+
+// recordOutcome sets a row's outcome and, for a final one, writes its
+// receipt; it counts the rows it set (1, or 0: not awaiting one).
+const recordOutcome = `
+	WITH updated AS (
+	    UPDATE fencelab.outbox SET status = $2::text, updated_at = $3
+	     WHERE operation_id = $1 AND status IN ('CLAIMED', 'RECONCILIATION_REQUIRED')
+	    RETURNING 1),
+	receipt AS (
+	    INSERT INTO fencelab.effect_receipts (provider, operation_id, status, receipt, recorded_at)
+	    SELECT $4, $5, $2::text, $6, $3 FROM updated
+	     WHERE $2::text IN ('CONFIRMED', 'DECLINED')
+	    ON CONFLICT (provider, operation_id) DO NOTHING)
+	SELECT count(*) FROM updated`
+
+// RecordOutcome stores what the provider answered. A final answer writes a
+// receipt in the same statement.
+func (l *Ledger) RecordOutcome(ctx context.Context, o engine.Outcome) error {
+	var updated int64
+	batch := &pgx.Batch{}
+	batch.Queue(recordOutcome, o.OperationID, o.Status, o.Now, o.Provider, o.ReceiptOperationID, o.Receipt)
+	err := l.oneTrip(ctx, batch, true, func(results pgx.BatchResults) error {
+		return results.QueryRow().Scan(&updated)
+	})
+	if err == nil && updated != 1 {
+		err = fmt.Errorf("outbox row %s is not awaiting an outcome: %w", o.OperationID, engine.ErrNotFound)
+	}
 	if err != nil {
 		return fmt.Errorf("pgledger: record outcome of %s: %w", o.OperationID, err)
 	}

@@ -6,6 +6,8 @@ import (
 	"sync"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/fencelab/fencelab/engine"
 )
 
 // The checker reads the whole schema (State) after every step that wrote,
@@ -78,13 +80,22 @@ func (d *Database) lastDump() (string, bool) {
 func (l *Ledger) oneTrip(ctx context.Context, batch *pgx.Batch, readBack bool, each func(pgx.BatchResults) error) error {
 	restore := l.takeRestore()
 	restored := restore.queue(batch, 0)
-	at := l.db.writes.Add(1)
+	// An actor's trip is counted by the tracer as it goes out (wire.go).
+	var at uint64
+	onWire := engine.OnWire(ctx)
+	if !onWire {
+		at = l.db.writes.Add(1)
+	}
 	readBack = readBack && l.db.reading()
 	if readBack {
 		batch.Queue(sqlDump)
 	}
 	err := within(ctx, func(ctx context.Context) error {
-		results := l.conn.SendBatch(ctx, batch)
+		shape := &tripShape{front: restored, back: boolInt(readBack)}
+		results := l.conn.SendBatch(context.WithValue(ctx, tripShapeKey{}, shape), batch)
+		if onWire {
+			at = shape.at
+		}
 		err := readRestore(results, restored)
 		if err == nil && each != nil {
 			err = each(results)

@@ -96,6 +96,7 @@ func readRestore(results pgx.BatchResults, n int) error {
 // sendRestore sends a restore waiting for the next trip on its own, if
 // there is one.
 func (l *Ledger) sendRestore(ctx context.Context) error {
+	ctx = engine.Housekeeping(ctx) // the lab's, not a round trip of the actor's
 	waiting := l.takeRestore()
 	if waiting == nil {
 		return nil
@@ -116,6 +117,7 @@ func (l *Ledger) sendAgain(ctx context.Context, waiting *waitingRestore) {
 	if waiting == nil || l.conn.IsClosed() {
 		return
 	}
+	ctx = engine.Housekeeping(ctx) // the lab's, even after an actor's trip that was not let go
 	whole, err := l.restoreBatch("", waiting.to)
 	if err == nil {
 		err = l.oneTrip(context.WithoutCancel(ctx), whole, false, nil) // within CallTimeout

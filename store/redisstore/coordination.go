@@ -298,7 +298,7 @@ func (c *Coordination) Client(actor string) engine.RedisClient {
 	defer c.mu.Unlock()
 	rdb, ok := c.clients[actor]
 	if !ok {
-		rdb = c.server.client("fencelab-"+actor, &c.unresponsive)
+		rdb = c.server.client("fencelab-"+actor, &c.unresponsive, wireHook{})
 		c.clients[actor] = rdb
 	}
 	return client{Leases: &Leases{rdb: rdb, keys: c.keys, clock: c.clock}, Jobs: &Jobs{rdb: rdb, keys: c.keys, clock: c.clock}}

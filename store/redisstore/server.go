@@ -31,7 +31,7 @@ func (s server) isCluster() bool { return s.cluster != nil }
 
 // client is a go-redis client of the server named name on it (CLIENT
 // SETNAME), with CallTimeout on every command.
-func (s server) client(name string, timedOut *atomic.Bool) redis.UniversalClient {
+func (s server) client(name string, timedOut *atomic.Bool, hooks ...redis.Hook) redis.UniversalClient {
 	var rdb redis.UniversalClient
 	if s.cluster != nil {
 		options := *s.cluster
@@ -41,6 +41,9 @@ func (s server) client(name string, timedOut *atomic.Bool) redis.UniversalClient
 		options := *s.single
 		options.ClientName = name
 		rdb = redis.NewClient(&options)
+	}
+	for _, h := range hooks {
+		rdb.AddHook(h)
 	}
 	rdb.AddHook(deadlineHook{timedOut: timedOut})
 	return rdb

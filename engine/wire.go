@@ -1,0 +1,445 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/fencelab/fencelab/lang"
+)
+
+// Round trips are where a lab cuts an actor's program. Each call of a
+// step runs in a goroutine of its own, and every message that goroutine
+// sends a backend passes through Send first: the stores' driver hooks call
+// it (a go-redis hook, pgx's tracer, the provider's wrapper), whatever the
+// store method that sends the message. There the goroutine parks until the
+// lab lets exactly that round trip go, so one action (CallActor) takes an
+// actor through one round trip, and the checker can interleave another
+// actor between any two — a method that makes three round trips is three
+// steps without anyone declaring it.
+//
+// Only one goroutine runs at a time: the lab hands a baton over (resume)
+// and waits until the goroutine parks at its next round trip or ends its
+// call. A statement that waits for a lock another actor's open transaction
+// holds is the one exception: its actor is blocked, not enabled, until the
+// lock is released; its goroutine then parks again before running on, and
+// the lab hands it the baton after the action that released the lock.
+
+// The backends a round trip goes to.
+const (
+	BackendRedis    = "redis"
+	BackendPostgres = "postgres"
+	BackendProvider = "provider"
+)
+
+// RoundTrip is one message an actor's code sends a backend, as sent: a
+// Redis command or pipeline, a PostgreSQL statement or batch, a provider
+// call.
+type RoundTrip struct {
+	Backend string
+	Text    string
+}
+
+func (t RoundTrip) String() string { return t.Backend + ": " + t.Text }
+
+// ErrAbandoned is what Send answers a call the lab gave up (a restore,
+// a reset, time travel): its round trip was not sent.
+var ErrAbandoned = errors.New("the lab abandoned this call: its round trip was not sent")
+
+// ErrBlocked is an action asked of an actor whose statement waits for a
+// lock.
+var ErrBlocked = lang.Error("waits for a lock another actor's transaction holds")
+
+type gateKey struct{}
+
+// Send is called by a store's driver hook before an actor's round trip
+// goes out; back is called with the reply once it is back. Outside an
+// actor's call (the lab's own housekeeping) it returns at once. An error
+// means the trip must not be sent.
+func Send(ctx context.Context, trip RoundTrip) (back func(reply string), err error) {
+	g, _ := ctx.Value(gateKey{}).(*gate)
+	if g == nil {
+		return noBack, nil
+	}
+	return g.send(trip)
+}
+
+// OnWire reports whether ctx is an actor's call's, whose round trips park.
+func OnWire(ctx context.Context) bool {
+	g, _ := ctx.Value(gateKey{}).(*gate)
+	return g != nil
+}
+
+// Housekeeping is ctx for what a store sends on an actor's connection on
+// the lab's behalf (a restore sent on its own): no round trip of the
+// actor's, so it never parks.
+func Housekeeping(ctx context.Context) context.Context {
+	return context.WithValue(ctx, gateKey{}, (*gate)(nil))
+}
+
+func noBack(string) {}
+
+type wireKind int
+
+const (
+	wireParked   wireKind = iota // at Send, before the trip goes out
+	wireReturned                 // the trip is back; waiting for the baton
+	wireExited                   // the call returned
+)
+
+type wireEvent struct {
+	kind    wireKind
+	trip    RoundTrip
+	reply   string
+	outcome StepOutcome
+	err     error
+}
+
+// gate is one call's goroutine and the lab's hold on it.
+type gate struct {
+	events chan wireEvent // goroutine → lab
+	resume chan bool      // lab → goroutine: go on (true) or give up (false)
+	// Goroutine side: a trip is out and its reply not yet handed back (a
+	// second Send meanwhile is part of the same trip: EVAL after
+	// EVALSHA's NOSCRIPT); the lab gave the call up.
+	inTrip    bool
+	abandoned bool
+}
+
+func (g *gate) send(trip RoundTrip) (func(string), error) {
+	if g.inTrip {
+		return g.back, nil // the same round trip: its reply ends it
+	}
+	if g.abandoned {
+		// An abandoned transaction is rolled back on its way out, so its
+		// connection is left clean.
+		if trip.Backend == BackendPostgres && strings.EqualFold(strings.TrimSpace(trip.Text), "rollback") {
+			return noBack, nil
+		}
+		return nil, ErrAbandoned
+	}
+	g.events <- wireEvent{kind: wireParked, trip: trip}
+	if !<-g.resume {
+		g.abandoned = true
+		return nil, ErrAbandoned
+	}
+	g.inTrip = true
+	return g.back, nil
+}
+
+func (g *gate) back(reply string) {
+	if !g.inTrip {
+		return
+	}
+	g.inTrip = false
+	g.events <- wireEvent{kind: wireReturned, reply: reply}
+	if !<-g.resume {
+		g.abandoned = true
+	}
+}
+
+// liveCall is an actor's call in progress, as the lab holds it.
+type liveCall struct {
+	g     *gate
+	state wireKind // wireParked: at next; wireReturned: waiting for the baton; -1: in flight
+	next  RoundTrip
+	// trips are the round trips the call has sent, with the state of the
+	// world each went out in: with the memory it began with, what decides
+	// what the goroutine knows (for a state's fingerprint).
+	trips   []sentTrip
+	memory  []byte
+	blocked bool
+}
+
+const wireInFlight wireKind = -1
+
+type sentTrip struct {
+	RoundTrip
+	before [32]byte
+	// resumed: it waited for a lock and came back during a later action;
+	// after is the world once that action was done.
+	resumed bool
+	after   [32]byte
+}
+
+// startCall runs the actor's current call in a goroutine of its own and
+// waits until it parks at its first round trip or ends.
+func (l *Lab) startCall(ctx context.Context, a *Actor, c Call) (wireEvent, error) {
+	g := &gate{events: make(chan wireEvent), resume: make(chan bool)}
+	a.live = &liveCall{g: g, memory: a.memoryJSON(l.Now()), state: wireInFlight}
+	callCtx := context.WithValue(context.WithoutCancel(ctx), gateKey{}, g)
+	turn := &Turn{lab: l, Actor: a}
+	go func() {
+		var ev wireEvent
+		defer func() {
+			if p := recover(); p != nil {
+				ev = wireEvent{err: fmt.Errorf("the call panicked: %v", p)}
+			}
+			ev.kind = wireExited
+			g.inTrip = false
+			g.events <- ev
+		}()
+		ev.outcome, ev.err = c.Run(callCtx, turn)
+	}()
+	return l.await(ctx, a, false)
+}
+
+// await waits for the actor's goroutine to say something. A trip to
+// PostgreSQL that does not come back soon is asked about: one waiting for
+// a lock leaves the actor blocked (ok false).
+func (l *Lab) await(ctx context.Context, a *Actor, inFlight bool) (ev wireEvent, err error) {
+	lc := a.live
+	var tick <-chan time.Time
+	if inFlight && lc.next.Backend == BackendPostgres && l.locks() != nil {
+		t := time.NewTicker(2 * time.Millisecond)
+		defer t.Stop()
+		tick = t.C
+	}
+	for {
+		select {
+		case ev = <-lc.g.events:
+			lc.state = ev.kind
+			if ev.kind == wireParked {
+				lc.next = ev.trip
+			}
+			return ev, nil
+		case <-tick:
+			if waiting, err := l.waitsForLock(ctx, a); err != nil {
+				return ev, err
+			} else if waiting {
+				return wireEvent{kind: wireInFlight}, nil
+			}
+		case <-ctx.Done():
+			l.abandon(context.WithoutCancel(ctx), a)
+			return ev, ctx.Err()
+		}
+	}
+}
+
+// locks is what the lab's own connection can say of other connections'
+// lock waits (nil: nothing, and no statement is ever taken as blocked).
+func (l *Lab) locks() LockWatcher {
+	if z, ok := l.ledger.(lazyLedger); ok {
+		w, _ := z.Ledger.(LockWatcher)
+		return w
+	}
+	w, _ := l.ledger.(LockWatcher)
+	return w
+}
+
+// session is an actor's connection as a LockWatcher, if it is one.
+func (a *Actor) session() LockWatcher {
+	if z, ok := a.ledger.(lazyLedger); ok {
+		w, _ := z.Ledger.(LockWatcher)
+		return w
+	}
+	w, _ := a.ledger.(LockWatcher)
+	return w
+}
+
+func (l *Lab) waitsForLock(ctx context.Context, a *Actor) (bool, error) {
+	s, lab := a.session(), l.locks()
+	if s == nil || lab == nil {
+		return false, nil
+	}
+	return lab.WaitsForLock(Housekeeping(ctx), s.BackendPID())
+}
+
+// LockWatcher is a Ledger that can say what its connection is doing, so
+// a lab can tell a statement waiting for a lock from a slow one, and give
+// up a call whose transaction is open.
+type LockWatcher interface {
+	// BackendPID is the server process of this connection.
+	BackendPID() uint32
+	// WaitsForLock asks, on this connection, whether the server process
+	// pid waits for a lock another process holds.
+	WaitsForLock(ctx context.Context, pid uint32) (bool, error)
+	// CancelStatement asks, on this connection, that pid's statement be
+	// cancelled.
+	CancelStatement(ctx context.Context, pid uint32) error
+	// EndTransaction rolls back this connection's open transaction, if
+	// any.
+	EndTransaction(ctx context.Context) error
+}
+
+// tripOnce takes the actor through its call's next round trip: from where
+// it is parked, the trip goes out, and the goroutine runs on until it
+// parks at the one after or ends the call. done: the call ended (ev is its
+// end); blocked: the trip waits for a lock.
+func (l *Lab) tripOnce(ctx context.Context, a *Actor) (ev wireEvent, done bool, err error) {
+	lc := a.live
+	if lc.state == wireExited {
+		return wireEvent{kind: wireExited}, true, nil
+	}
+	lc.trips = append(lc.trips, sentTrip{RoundTrip: lc.next, before: l.sharedSum()})
+	l.sent = append(l.sent, lc.next)
+	lc.state = wireInFlight
+	lc.g.resume <- true
+	return l.afterSend(ctx, a)
+}
+
+// afterSend waits for a trip that went out: its reply, then the goroutine's
+// next park or end.
+func (l *Lab) afterSend(ctx context.Context, a *Actor) (ev wireEvent, done bool, err error) {
+	lc := a.live
+	ev, err = l.await(ctx, a, true)
+	if err != nil {
+		return ev, false, err
+	}
+	if ev.kind == wireInFlight {
+		lc.blocked, lc.state = true, wireInFlight
+		return ev, false, nil
+	}
+	if ev.kind == wireReturned {
+		lc.g.resume <- true
+		if ev, err = l.await(ctx, a, false); err != nil {
+			return ev, false, err
+		}
+	}
+	return ev, ev.kind == wireExited, nil
+}
+
+// settle waits, after an action, for the statements that were blocked:
+// one whose lock the action released comes back, and its actor runs on to
+// its next round trip or the end of its call.
+func (l *Lab) settle(ctx context.Context) error {
+	for progress := true; progress; {
+		progress = false
+		for _, a := range l.actors {
+			if a.live == nil || !a.live.blocked {
+				continue
+			}
+			ev, done, err := l.afterSend(ctx, a)
+			if err != nil {
+				return err
+			}
+			if ev.kind == wireInFlight {
+				continue // still waiting
+			}
+			a.live.blocked = false
+			n := len(a.live.trips) - 1
+			a.live.trips[n].resumed = true
+			l.resumed = append(l.resumed, a)
+			progress = true
+			if done {
+				if _, err := l.endCall(a, ev); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// noteResumed gives each trip that came back during the last action the
+// world the action left, once the invariant check has read it.
+func (l *Lab) noteResumed() {
+	if len(l.resumed) == 0 {
+		return
+	}
+	sum := l.sharedSum()
+	for _, a := range l.resumed {
+		if a.live == nil {
+			continue
+		}
+		for i := range a.live.trips {
+			if t := &a.live.trips[i]; t.resumed && t.after == ([32]byte{}) {
+				t.after = sum
+			}
+		}
+	}
+	l.resumed = l.resumed[:0]
+}
+
+// abandon gives up the actor's call in progress: a parked trip is never
+// sent, a statement in flight is cancelled, the goroutine ends, and an
+// open transaction is rolled back.
+func (l *Lab) abandon(ctx context.Context, a *Actor) {
+	lc := a.live
+	if lc == nil {
+		return
+	}
+	a.live = nil
+	if lc.state == wireInFlight && lc.next.Backend == BackendPostgres {
+		if s, lab := a.session(), l.locks(); s != nil && lab != nil {
+			_ = lab.CancelStatement(Housekeeping(ctx), s.BackendPID())
+		}
+	}
+	state := lc.state
+	for state != wireExited {
+		if state == wireParked || state == wireReturned {
+			lc.g.resume <- false
+		}
+		state = (<-lc.g.events).kind
+	}
+	if s := a.session(); s != nil {
+		_ = s.EndTransaction(Housekeeping(ctx))
+	}
+}
+
+// abandonAll gives up every call in progress.
+func (l *Lab) abandonAll(ctx context.Context) {
+	for _, a := range l.actors {
+		l.abandon(ctx, a)
+	}
+	l.resumed = l.resumed[:0]
+}
+
+// quiescent reports whether no actor is inside a call: every state the
+// backends are in is then in their keys and rows.
+func (l *Lab) quiescent() bool {
+	for _, a := range l.actors {
+		if a.live != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// blocked reports whether some actor's statement waits for a lock.
+func (l *Lab) blocked() bool {
+	for _, a := range l.actors {
+		if a.live != nil && a.live.blocked {
+			return true
+		}
+	}
+	return false
+}
+
+// Blocked reports whether the actor's statement waits for a lock.
+func (a *Actor) Blocked() bool { return a.live != nil && a.live.blocked }
+
+// InCall reports whether the actor is inside a call, between two of its
+// round trips, and the round trip it sends next.
+func (a *Actor) InCall() (next RoundTrip, in bool) {
+	if a.live == nil {
+		return RoundTrip{}, false
+	}
+	return a.live.next, true
+}
+
+// gatedProvider is the provider as an actor's call sees it: each call a
+// round trip.
+type gatedProvider struct{ Provider }
+
+func (p gatedProvider) Execute(ctx context.Context, operationID, effect string) (ProviderAnswer, error) {
+	back, err := Send(ctx, RoundTrip{Backend: BackendProvider, Text: fmt.Sprintf("execute %s (%s)", operationID, effect)})
+	if err != nil {
+		return ProviderAnswer{}, err
+	}
+	answer, err := p.Provider.Execute(ctx, operationID, effect)
+	back(answer.Status)
+	return answer, err
+}
+
+func (p gatedProvider) Query(ctx context.Context, operationID string) (ProviderAnswer, error) {
+	back, err := Send(ctx, RoundTrip{Backend: BackendProvider, Text: "query " + operationID})
+	if err != nil {
+		return ProviderAnswer{}, err
+	}
+	answer, err := p.Provider.Query(ctx, operationID)
+	back(answer.Status)
+	return answer, err
+}

@@ -1,0 +1,128 @@
+package scenarios_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/scenarios"
+	"github.com/fencelab/fencelab/store/provider"
+	"github.com/fencelab/fencelab/store/storetest"
+)
+
+// The checker interleaves actors at every round trip their code sends, not
+// at the store methods the engine calls: each test here takes a guard out
+// by hand *inside* one store method, splitting its one round trip in two
+// or three, and the check of a scenario that held must now break. Before
+// round trips were steps, both checks held: the method was one step.
+
+// readOutsideLock is a ledger whose read-modify-write reads the summary in
+// a query of its own before its statement takes the row lock: a read
+// outside the transaction, the lost update's classic cause.
+type readOutsideLock struct{ engine.Ledger }
+
+func (l readOutsideLock) FencedMutation(ctx context.Context, w engine.Write) (engine.WriteResult, error) {
+	if w.AddUnderLock {
+		read, err := l.Ledger.ReadSummary(ctx, w.ConflictKey)
+		if err != nil {
+			return engine.WriteResult{}, err
+		}
+		w.AddUnderLock, w.Value, w.ReadValue = false, read+w.Delta, &read
+	}
+	return l.Ledger.FencedMutation(ctx, w)
+}
+
+type readOutsideLockDB struct{ engine.Database }
+
+func (d readOutsideLockDB) Connect(ctx context.Context, actor string) (engine.Ledger, error) {
+	l, err := d.Database.Connect(ctx, actor)
+	if err != nil {
+		return nil, err
+	}
+	return readOutsideLock{l}, nil
+}
+
+// getThenSet is a Redis client whose job acquire is GET, then HSET, then
+// SET — three commands where the script is one.
+type getThenSet struct{ engine.RedisClient }
+
+func (c getThenSet) AcquireJob(ctx context.Context, target, jobID string, total int, createdAt time.Time, ttl, pointerTTL time.Duration) (engine.JobGrant, error) {
+	running, found, err := c.GetRunning(ctx, target)
+	if err != nil || found {
+		return engine.JobGrant{Reused: found, JobID: running}, err
+	}
+	if err := c.CreateJobHash(ctx, target, jobID, total, createdAt, ttl); err != nil {
+		return engine.JobGrant{}, err
+	}
+	return engine.JobGrant{JobID: jobID}, c.SetRunning(ctx, target, jobID, pointerTTL)
+}
+
+type getThenSetRedis struct{ engine.Coordination }
+
+func (c getThenSetRedis) Client(actor string) engine.RedisClient {
+	return getThenSet{c.Coordination.Client(actor)}
+}
+
+// checkWith checks one scenario's SAFE on two labs whose backends wrap
+// changes the stores' code.
+func checkWith(t *testing.T, id string, wrap func(*engine.Backends)) engine.CheckReport {
+	t.Helper()
+	s, ok := scenarios.ByID(id)
+	if !ok {
+		t.Fatalf("no scenario %s", id)
+	}
+	var labs []*engine.Lab
+	for range 2 {
+		backends := engine.Backends{Coordination: storetest.Embedded(t), Database: storetest.Database(t),
+			Provider: provider.New(), LeaseTTL: 30 * time.Second}
+		if wrap != nil {
+			wrap(&backends)
+		}
+		lab, err := engine.NewLab(context.Background(), backends, s, engine.Safe)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { lab.Close(context.Background()) })
+		labs = append(labs, lab)
+	}
+	report, err := engine.Check(context.Background(), labs, engine.CheckOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return report
+}
+
+// requireBreak asserts the check broke the anomaly, exhaustively, with a
+// counterexample one of whose actions sent the round trip named.
+func requireBreak(t *testing.T, r engine.CheckReport, anomaly, trip string) {
+	t.Helper()
+	if !r.Exhaustive || r.Anomalies[anomaly] == 0 || r.Counterexample == nil {
+		t.Fatalf("the check found no %s (exhaustive %v, anomalies %v): the round trips inside one store method were one step", anomaly, r.Exhaustive, r.Anomalies)
+	}
+	data, err := json.Marshal(r.Counterexample.Schedule)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), trip) {
+		t.Errorf("the counterexample's steps do not name the round trip %q: %s", trip, data)
+	}
+}
+
+func TestAReadOutsideTheLockIsALostUpdate(t *testing.T) {
+	if r := checkWith(t, "stale-read", nil); !r.Holds() {
+		t.Fatalf("stale-read SAFE does not hold on fencelab's own store: %+v", r.Anomalies)
+	}
+	r := checkWith(t, "stale-read", func(b *engine.Backends) { b.Database = readOutsideLockDB{b.Database} })
+	requireBreak(t, r, "LOST_UPDATE", "SELECT summary_value")
+}
+
+func TestAJobAcquireInThreeCommandsStartsTwoJobs(t *testing.T) {
+	if r := checkWith(t, "async-job-acquire", nil); !r.Holds() {
+		t.Fatalf("async-job-acquire SAFE does not hold on fencelab's own store: %+v", r.Anomalies)
+	}
+	r := checkWith(t, "async-job-acquire", func(b *engine.Backends) { b.Coordination = getThenSetRedis{b.Coordination} })
+	requireBreak(t, r, "DUPLICATE_JOB", "hset fencelab:job")
+}

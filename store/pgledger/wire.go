@@ -1,0 +1,132 @@
+package pgledger
+
+import (
+	"context"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/fencelab/fencelab/engine"
+)
+
+// wireTracer makes every statement and batch an actor's connection sends a
+// round trip of the actor's call (engine.Send), whatever the method that
+// sends it: a transaction is its BEGIN, each statement and its COMMIT, so
+// another actor can act between any two while the transaction holds its
+// locks, as PostgreSQL does. pgx calls a tracer before it writes a
+// statement and once its reply is read, on the caller's goroutine. The
+// deadline of a round trip starts once it is let go, not while it waits
+// for its turn.
+type wireTracer struct{ db *Database }
+
+type (
+	wireBackKey  struct{}
+	tripShapeKey struct{}
+)
+
+// tripShape is what oneTrip puts around an actor's statements in its
+// batch: a restore in front and a read-back behind are the lab's, not
+// part of the round trip's text. at is the write count the trip went out
+// as, for the dump it reads back.
+type tripShape struct {
+	front, back int
+	at          uint64
+}
+
+type wireEnd struct {
+	back   func(string)
+	cancel context.CancelFunc
+}
+
+func (t wireTracer) start(ctx context.Context, text string, shape *tripShape) context.Context {
+	if !engine.OnWire(ctx) {
+		return ctx
+	}
+	back, err := engine.Send(ctx, engine.RoundTrip{Backend: engine.BackendPostgres, Text: text})
+	if err != nil {
+		gone, cancel := context.WithCancelCause(ctx)
+		cancel(err) // pgx sends nothing on a context already done
+		return gone
+	}
+	// Counted when it goes out, not when it was asked for: what the lab
+	// read while it waited for its turn did not see it. Any statement of
+	// a transaction may change what the lab reads.
+	at := t.db.writes.Add(1)
+	if shape != nil {
+		shape.at = at
+	}
+	bounded, cancel := context.WithTimeoutCause(ctx, CallTimeout, engine.ErrAbandoned)
+	return context.WithValue(bounded, wireBackKey{}, wireEnd{back: back, cancel: cancel})
+}
+
+func end(ctx context.Context, reply string) {
+	if e, ok := ctx.Value(wireBackKey{}).(wireEnd); ok {
+		e.back(reply)
+		e.cancel()
+	}
+}
+
+func (t wireTracer) TraceQueryStart(ctx context.Context, _ *pgx.Conn, data pgx.TraceQueryStartData) context.Context {
+	return t.start(ctx, statementText(data.SQL), nil)
+}
+
+func (t wireTracer) TraceQueryEnd(ctx context.Context, _ *pgx.Conn, data pgx.TraceQueryEndData) {
+	end(ctx, data.CommandTag.String())
+}
+
+func (t wireTracer) TraceBatchStart(ctx context.Context, _ *pgx.Conn, data pgx.TraceBatchStartData) context.Context {
+	shape, _ := ctx.Value(tripShapeKey{}).(*tripShape)
+	queries := data.Batch.QueuedQueries
+	if shape != nil && shape.front+shape.back <= len(queries) {
+		queries = queries[shape.front : len(queries)-shape.back]
+	}
+	texts := make([]string, len(queries))
+	for i, q := range queries {
+		texts[i] = statementText(q.SQL)
+	}
+	return t.start(ctx, strings.Join(texts, "; "), shape)
+}
+
+func (t wireTracer) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
+
+func (t wireTracer) TraceBatchEnd(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchEndData) {
+	end(ctx, "")
+}
+
+// statementText is a statement on one line.
+func statementText(sql string) string { return strings.Join(strings.Fields(sql), " ") }
+
+// BackendPID is the server process of the connection (engine.LockWatcher).
+func (l *Ledger) BackendPID() uint32 { return l.conn.PgConn().PID() }
+
+// WaitsForLock asks whether the server process pid waits for a lock that
+// another one holds.
+func (l *Ledger) WaitsForLock(ctx context.Context, pid uint32) (bool, error) {
+	var waiting bool
+	err := within(ctx, func(ctx context.Context) error {
+		return l.conn.QueryRow(ctx, `SELECT cardinality(pg_blocking_pids($1)) > 0`, int32(pid)).Scan(&waiting)
+	})
+	return waiting, err
+}
+
+// CancelStatement cancels the statement of pid, a connection of the lab's
+// own (the caller knows it from BackendPID).
+func (l *Ledger) CancelStatement(ctx context.Context, pid uint32) error {
+	return within(ctx, func(ctx context.Context) error {
+		_, err := l.conn.Exec(ctx, `SELECT pg_cancel_backend($1)`, int32(pid))
+		return err
+	})
+}
+
+// EndTransaction rolls back the connection's open transaction, if any.
+func (l *Ledger) EndTransaction(ctx context.Context) error {
+	if l.conn.IsClosed() || l.conn.PgConn().TxStatus() == 'I' {
+		return nil
+	}
+	return within(ctx, func(ctx context.Context) error {
+		_, err := l.conn.Exec(ctx, "rollback")
+		return err
+	})
+}
+
+var _ engine.LockWatcher = (*Ledger)(nil)
