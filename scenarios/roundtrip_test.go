@@ -9,6 +9,7 @@ import (
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/scenarios"
+	"github.com/fencelab/fencelab/store/pgledger"
 	"github.com/fencelab/fencelab/store/provider"
 	"github.com/fencelab/fencelab/store/storetest"
 )
@@ -125,4 +126,59 @@ func TestAJobAcquireInThreeCommandsStartsTwoJobs(t *testing.T) {
 	}
 	r := checkWith(t, "async-job-acquire", func(b *engine.Backends) { b.Coordination = getThenSetRedis{b.Coordination} })
 	requireBreak(t, r, "DUPLICATE_JOB", "hset fencelab:job")
+}
+
+// lockedRead is a ledger whose read-modify-write is an explicit
+// transaction of four round trips: BEGIN, the read (under FOR UPDATE, or
+// not), the fenced write, COMMIT. While one actor's transaction holds the
+// row lock, another's read waits for it: the checker must take that actor
+// as blocked, not enabled, and go on with the others.
+type lockedRead struct {
+	*pgledger.Ledger
+	lock string // " FOR UPDATE", or "" for a read that takes no lock
+}
+
+func (l lockedRead) FencedMutation(ctx context.Context, w engine.Write) (engine.WriteResult, error) {
+	if !w.AddUnderLock {
+		return l.Ledger.FencedMutation(ctx, w)
+	}
+	if _, _, err := l.Statement(ctx, "BEGIN"); err != nil {
+		return engine.WriteResult{}, err
+	}
+	first, _, err := l.Statement(ctx, "SELECT summary_value FROM fencelab.resources WHERE conflict_key = $1"+l.lock, w.ConflictKey)
+	if err != nil {
+		return engine.WriteResult{}, err
+	}
+	read := first.(int64)
+	w.AddUnderLock, w.Value, w.ReadValue = false, read+w.Delta, &read
+	result, err := l.Ledger.FencedMutation(ctx, w)
+	if err != nil {
+		return result, err
+	}
+	_, _, err = l.Statement(ctx, "COMMIT")
+	return result, err
+}
+
+type lockedReadDB struct {
+	engine.Database
+	lock string
+}
+
+func (d lockedReadDB) Connect(ctx context.Context, actor string) (engine.Ledger, error) {
+	l, err := d.Database.Connect(ctx, actor)
+	if err != nil {
+		return nil, err
+	}
+	return lockedRead{Ledger: l.(*pgledger.Ledger), lock: d.lock}, nil
+}
+
+func TestATransactionHoldsItsLocksAcrossRoundTrips(t *testing.T) {
+	wrap := func(lock string) func(*engine.Backends) {
+		return func(b *engine.Backends) { b.Database = lockedReadDB{b.Database, lock} }
+	}
+	if r := checkWith(t, "stale-read", wrap(" FOR UPDATE")); !r.Holds() {
+		t.Fatalf("a read under FOR UPDATE in the write's transaction lost an update: %+v", r.Anomalies)
+	}
+	r := checkWith(t, "stale-read", wrap(""))
+	requireBreak(t, r, "LOST_UPDATE", "BEGIN")
 }

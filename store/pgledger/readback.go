@@ -86,7 +86,10 @@ func (l *Ledger) oneTrip(ctx context.Context, batch *pgx.Batch, readBack bool, e
 	if !onWire {
 		at = l.db.writes.Add(1)
 	}
-	readBack = readBack && l.db.reading()
+	// Inside a transaction of the actor's own the dump would show what is
+	// not committed: the lab reads what others can see.
+	readBack = readBack && l.db.reading() && l.conn.PgConn().TxStatus() == 'I'
+
 	if readBack {
 		batch.Queue(sqlDump)
 	}
