@@ -53,7 +53,7 @@ var (
 // being a lang.Error does not tell them apart.
 func StoryStopped(err error) bool {
 	for _, story := range []error{ErrPaused, ErrProgramDone, ErrUnknownActor, ErrGuidedDone, ErrNothingToUndo,
-		ErrWallClock, ErrNoExpiry, ErrOffPath, ErrNoGuards, ErrClockBound, ErrKeysLost} {
+		ErrWallClock, ErrNoExpiry, ErrOffPath, ErrNoGuards, ErrClockBound, ErrKeysLost, ErrBlocked} {
 		if errors.Is(err, story) {
 			return true
 		}

@@ -66,6 +66,7 @@ func (l *Lab) connectAgain(ctx context.Context) error {
 		}
 		fresh = append(fresh, lazyLedger{ledger, l})
 	}
+	l.abandonAll(ctx) // a call in progress is on the old connections
 	l.ledger.Close(ctx)
 	l.ledger = fresh[0]
 	for i, a := range l.actors {

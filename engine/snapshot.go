@@ -176,6 +176,14 @@ func (l *Lab) Snapshot(ctx context.Context) (Snapshot, error) {
 		if a.MidStep() {
 			v.NextCall, v.CallAt, v.Of = a.NextCall()
 		}
+		// Inside a call, between two of its round trips: what it sends
+		// next, or the statement that waits for a lock.
+		if next, in := a.InCall(); in {
+			v.Waiting = l.lang.T("inside its call; next: %s", next)
+			if a.Blocked() {
+				v.Waiting = l.lang.T("%s waits for a lock another transaction holds: %s", a.Name, next)
+			}
+		}
 		switch d := a.Memory.Delivery; {
 		case a.Memory.JobReused:
 			v.Belief = l.lang.T("reused %s", a.Memory.JobID)

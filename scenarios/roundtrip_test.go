@@ -3,6 +3,8 @@ package scenarios_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -70,6 +72,10 @@ func (c getThenSetRedis) Client(actor string) engine.RedisClient {
 // checkWith checks one scenario's SAFE on two labs whose backends wrap
 // changes the stores' code.
 func checkWith(t *testing.T, id string, wrap func(*engine.Backends)) engine.CheckReport {
+	return checkWithOptions(t, id, wrap, engine.CheckOptions{})
+}
+
+func checkWithOptions(t *testing.T, id string, wrap func(*engine.Backends), opts engine.CheckOptions) engine.CheckReport {
 	t.Helper()
 	s, ok := scenarios.ByID(id)
 	if !ok {
@@ -89,7 +95,7 @@ func checkWith(t *testing.T, id string, wrap func(*engine.Backends)) engine.Chec
 		t.Cleanup(func() { lab.Close(context.Background()) })
 		labs = append(labs, lab)
 	}
-	report, err := engine.Check(context.Background(), labs, engine.CheckOptions{})
+	report, err := engine.Check(context.Background(), labs, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,4 +187,28 @@ func TestATransactionHoldsItsLocksAcrossRoundTrips(t *testing.T) {
 	}
 	r := checkWith(t, "stale-read", wrap(""))
 	requireBreak(t, r, "LOST_UPDATE", "BEGIN")
+}
+
+// Inside a call the reduction still reaches every break: the sleep sets
+// take a call's round trips as touching what its step declares.
+func TestTheReductionReachesEveryBreakInsideCalls(t *testing.T) {
+	for name, wrap := range map[string]func(*engine.Backends){
+		"read outside the lock": func(b *engine.Backends) { b.Database = readOutsideLockDB{b.Database} },
+		"read under FOR UPDATE": func(b *engine.Backends) { b.Database = lockedReadDB{b.Database, " FOR UPDATE"} },
+	} {
+		t.Run(name, func(t *testing.T) {
+			full := checkWithOptions(t, "stale-read", wrap, engine.CheckOptions{NoReduction: true})
+			reduced := checkWith(t, "stale-read", wrap)
+			if !slices.Equal(keysOf(full.Broken), keysOf(reduced.Broken)) || !slices.Equal(anomaliesOf(full), anomaliesOf(reduced)) {
+				t.Fatalf("the reduced search broke %v %v, the full one %v %v", keysOf(reduced.Broken), anomaliesOf(reduced), keysOf(full.Broken), anomaliesOf(full))
+			}
+			if (full.Reached > 0) != (reduced.Reached > 0) {
+				t.Fatalf("progress: full %d, reduced %d", full.Reached, reduced.Reached)
+			}
+		})
+	}
+}
+
+func anomaliesOf(r engine.CheckReport) []string {
+	return slices.Sorted(maps.Keys(r.Anomalies))
 }
