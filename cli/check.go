@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 
@@ -142,6 +143,7 @@ func (p *labPool) stop() {
 
 // check is runCheck on a pool of backends.
 func check(ctx context.Context, c config, req checkRequest, pool *labPool, stdout, stderr io.Writer) error {
+	began := time.Now()
 	meter := newProgress(stderr, "")
 	total := len(req.scenarios) * len(req.modes)
 	var reports []engine.CheckReport
@@ -208,6 +210,9 @@ func check(ctx context.Context, c config, req checkRequest, pool *labPool, stdou
 			differ = append(differ, lang.P("%s %s (%s)", r.Scenario.ID, engine.ModeLabel(r.Mode, r.Without), why))
 		}
 	}
+	if !req.json && len(reports) > 1 {
+		printCheckSummary(stdout, reports, len(differ), time.Since(began), c.lang)
+	}
 	if len(differ) > 0 {
 		for _, r := range reports {
 			if !r.Scenario.InCatalog() {
@@ -217,6 +222,22 @@ func check(ctx context.Context, c config, req checkRequest, pool *labPool, stdou
 		return outcomeError("not as the catalog claims: %s", differ)
 	}
 	return nil
+}
+
+// printCheckSummary ends a check of several scenarios or modes with one
+// line: how many held as claimed, how many did not, the time, the states.
+func printCheckSummary(w io.Writer, reports []engine.CheckReport, differ int, took time.Duration, l lang.Lang) {
+	states, held, broke := 0, 0, 0
+	for _, r := range reports {
+		states += r.States
+		if len(r.Broken) == 0 {
+			held++
+		} else {
+			broke++
+		}
+	}
+	fmt.Fprint(w, l.T("check: %d scenario × mode in %.1fs, %s states: %d as claimed, %d not; invariants held in %d, broke in %d\n",
+		len(reports), took.Seconds(), stress.FormatCount(states), len(reports)-differ, differ, held, broke))
 }
 
 // failure says in a few words why a check does not pass, and whether it
@@ -417,10 +438,19 @@ func printCheckReport(w io.Writer, r engine.CheckReport, trace string, allowBoun
 			short = append(short, v)
 		}
 	}
-	if r.Mode == engine.Safe && len(r.Broken) == 0 && r.Progressed() && len(short) > 0 {
-		// Not a violation, and it would look like one.
-		fmt.Fprint(w, l.T("  (%s: a verdict, not a break — schedules that kept every invariant and ended short of the\n   expected value: a write refused and not retried, or an actor left waiting)\n",
-			strings.Join(short, ", ")))
+	if r.Mode == engine.Safe && len(r.Broken) == 0 && r.Progressed() {
+		// Not a violation, and it would look like one: one true sentence
+		// per verdict.
+		for _, v := range short {
+			switch v {
+			case engine.VerdictWrongValue:
+				fmt.Fprint(w, l.T("  (%s: a verdict, not a break — schedules that kept every invariant and ended with a value\n   other than the expected one, higher or lower, with no guard refusing a write)\n", v))
+			case engine.VerdictStuck:
+				fmt.Fprint(w, l.T("  (%s: a verdict, not a break — schedules that kept every invariant and ended where the\n   system can no longer make progress, short of the expected value)\n", v))
+			default:
+				fmt.Fprint(w, l.T("  (%s: a verdict, not a break — schedules that kept every invariant and ended away from the\n   expected value, which this scenario names %s)\n", v, v))
+			}
+		}
 	}
 	label := engine.ModeLabel(r.Mode, r.Without)
 	// A scenario file's claim is its own predictions, and it may make none.

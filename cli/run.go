@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/lang"
@@ -86,6 +87,7 @@ func runHeadless(ctx context.Context, c config, req runRequest, stdout, stderr i
 		fmt.Fprint(stdout, describe)
 	}
 
+	began := time.Now()
 	var results []engine.Result
 	for _, s := range req.scenarios {
 		for _, mode := range req.modes {
@@ -134,6 +136,11 @@ func runHeadless(ctx context.Context, c config, req runRequest, stdout, stderr i
 	catalog := true
 	for _, s := range req.scenarios {
 		catalog = catalog && s.InCatalog()
+	}
+	if !req.json && len(results) > 1 {
+		// One line to end many: what a reader looks for after 185 of them.
+		fmt.Fprint(stdout, c.lang.T("\nrun: %d scenario × mode in %.1fs: %d as predicted, %d not\n",
+			len(results), time.Since(began).Seconds(), len(results)-len(differ)-len(broken), len(differ)+len(broken)))
 	}
 	switch {
 	case len(differ) > 0 && !catalog:
