@@ -187,8 +187,9 @@ func (l *Lab) startCall(ctx context.Context, a *Actor, c Call) (wireEvent, error
 }
 
 // await waits for the actor's goroutine to say something. A trip to
-// PostgreSQL that does not come back soon is asked about: one waiting for
-// a lock leaves the actor blocked (ok false).
+// PostgreSQL that does not come back soon is asked about: for one waiting
+// for a lock, await returns an event of kind wireInFlight (the actor is
+// blocked) instead of waiting on.
 func (l *Lab) await(ctx context.Context, a *Actor, inFlight bool) (ev wireEvent, err error) {
 	lc := a.live
 	var tick <-chan time.Time
@@ -267,7 +268,7 @@ type LockWatcher interface {
 // tripOnce takes the actor through its call's next round trip: from where
 // it is parked, the trip goes out, and the goroutine runs on until it
 // parks at the one after or ends the call. done: the call ended (ev is its
-// end); blocked: the trip waits for a lock.
+// end); an event of kind wireInFlight: the trip waits for a lock.
 func (l *Lab) tripOnce(ctx context.Context, a *Actor) (ev wireEvent, done bool, err error) {
 	lc := a.live
 	if lc.state == wireExited {
