@@ -67,6 +67,15 @@ func parseRunRequest(command string, args []string, all bool, mode string, asJSO
 	return req, nil
 }
 
+// predictedFence is a prediction's fence as said: "not predicted" when
+// its file left it out.
+func predictedFence(p engine.Prediction, l lang.Lang) string {
+	if p.AnyFence {
+		return l.T("not predicted")
+	}
+	return engine.FenceIn(p.Fence, l)
+}
+
 // runHeadless runs the guided order of each scenario in each mode and prints
 // the timelines and result strips (or JSON). It fails with exitUnexpected
 // when a run did not end as the catalog predicts.
@@ -283,7 +292,7 @@ func printResultAs(w io.Writer, r engine.Result, source string, promise bool, l 
 		fmt.Fprint(w, l.T("  — as %s\n", source))
 	case !promise:
 		p := r.Predicted
-		fmt.Fprint(w, l.T("  — NOT as %s (final %d · fence %s · %s)\n", source, p.Final, engine.FenceIn(p.Fence, l), p.Verdict))
+		fmt.Fprint(w, l.T("  — NOT as %s (final %d · fence %s · %s)\n", source, p.Final, predictedFence(p, l), p.Verdict))
 	case r.Without != 0 && r.AsPredicted():
 		fmt.Fprint(w, l.T("  — SAFE's promise kept without %s: every invariant held, the expected value reached\n", r.Without.String()))
 	case r.Without != 0 && len(r.Breaks) > 0:
@@ -294,7 +303,7 @@ func printResultAs(w io.Writer, r engine.Result, source string, promise bool, l 
 		fmt.Fprint(w, l.T("  — as %s\n", source))
 	default:
 		p := r.Predicted
-		fmt.Fprint(w, l.T("  — NOT as %s (final %d · fence %s · %s)\n", source, p.Final, engine.FenceIn(p.Fence, l), p.Verdict))
+		fmt.Fprint(w, l.T("  — NOT as %s (final %d · fence %s · %s)\n", source, p.Final, predictedFence(p, l), p.Verdict))
 	}
 	for _, b := range r.Breaks {
 		fmt.Fprint(w, l.T("broken  invariant %d at step %d: %s (%s)\n", b.Invariant, b.Sequence, b.Said(), l.T(engine.Invariants[b.Invariant])))

@@ -571,6 +571,9 @@ func (f *file) predictions(top *table, s *engine.Scenario) error {
 		if pred.Final, err = p.integer("final", 0, -1<<53, 1<<53); err != nil {
 			return err
 		}
+		// A key left out is not predicted: any fence matches.
+		_, pred.AnyFence = p.m["fence"]
+		pred.AnyFence = !pred.AnyFence
 		if pred.Fence, err = p.integer("fence", 0, 0, 1<<53); err != nil {
 			return err
 		}

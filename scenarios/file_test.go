@@ -147,6 +147,22 @@ func TestThreeWorkersFromAFile(t *testing.T) {
 	}
 }
 
+// A key a prediction leaves out is not predicted: without fence, any
+// last accepted fence matches (with fence, a wrong one does not).
+func TestAPredictionWithoutAFence(t *testing.T) {
+	for _, tc := range []struct {
+		fence string
+		as    bool
+	}{{"", true}, {"fence = 7\n", false}, {"fence = 42\n", true}} {
+		src := strings.Replace(base, "fence = 42\n", tc.fence, 1)
+		s, err := scenarios.Parse("f.toml", []byte(src))
+		require.NoError(t, err)
+		_, r := guidedRun(t, s, engine.Safe)
+		require.Equal(t, int64(42), r.LastAcceptedFence)
+		require.Equal(t, tc.as, r.AsPredicted(), "prediction %q", tc.fence)
+	}
+}
+
 // Without predictions a file is held to its invariants: SAFE must keep
 // them, UNSAFE may end any way.
 func TestAFileWithoutPredictions(t *testing.T) {
