@@ -221,22 +221,18 @@ func (l *Lab) await(ctx context.Context, a *Actor, inFlight bool) (ev wireEvent,
 
 // locks is what the lab's own connection can say of other connections'
 // lock waits (nil: nothing, and no statement is ever taken as blocked).
-func (l *Lab) locks() LockWatcher {
-	if z, ok := l.ledger.(lazyLedger); ok {
-		w, _ := z.Ledger.(LockWatcher)
-		return w
-	}
-	w, _ := l.ledger.(LockWatcher)
-	return w
-}
+func (l *Lab) locks() LockWatcher { return watcherOf(l.ledger) }
 
 // session is an actor's connection as a LockWatcher, if it is one.
-func (a *Actor) session() LockWatcher {
-	if z, ok := a.ledger.(lazyLedger); ok {
-		w, _ := z.Ledger.(LockWatcher)
-		return w
+func (a *Actor) session() LockWatcher { return watcherOf(a.ledger) }
+
+// watcherOf is a connection as a LockWatcher, under the lab's lazy
+// wrapper; nil if it is none.
+func watcherOf(ledger Ledger) LockWatcher {
+	if z, ok := ledger.(lazyLedger); ok {
+		ledger = z.Ledger
 	}
-	w, _ := a.ledger.(LockWatcher)
+	w, _ := ledger.(LockWatcher)
 	return w
 }
 
