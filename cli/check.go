@@ -254,7 +254,7 @@ func failure(r engine.CheckReport, allowBounded bool) (lang.Phrase, bool) {
 	switch {
 	case len(r.Broken) > 0:
 		var ns []string
-		for n := 1; n <= len(engine.Invariants); n++ {
+		for _, n := range r.Scenario.InvariantNumbers() {
 			if r.Broken[n] > 0 {
 				ns = append(ns, fmt.Sprint(n))
 			}
@@ -403,9 +403,9 @@ func printCheckReport(w io.Writer, r engine.CheckReport, trace string, allowBoun
 		r.Scenario.ID, engine.ModeLabel(r.Mode, r.Without), counted(l, r.Schedules, "%s schedule", "%s schedules"),
 		counted(l, r.States, "%s distinct state", "%s distinct states"), stress.FormatCount(r.Pruned), scope, r.Elapsed.Seconds(),
 		stress.FormatCount(int(statesPerSecond(r)))))
-	for n := 1; n <= len(engine.Invariants); n++ {
+	for _, n := range r.Scenario.InvariantNumbers() {
 		if k := r.Broken[n]; k > 0 {
-			fmt.Fprint(w, l.T("  invariant %d broken on %s: %s\n", n, counted(l, k, "%s schedule", "%s schedules"), l.T(engine.Invariants[n])))
+			fmt.Fprint(w, l.T("  invariant %d broken on %s: %s\n", n, counted(l, k, "%s schedule", "%s schedules"), l.T(r.Scenario.InvariantText(n))))
 		}
 	}
 	if len(r.Broken) == 0 {

@@ -202,7 +202,7 @@ func matrixCellOf(g engine.Guard, r engine.CheckReport, req *matrixRequest) (mat
 			cell.Trace = path
 		}
 		if cell.Invariant == 0 {
-			for n := 1; n <= len(engine.Invariants); n++ {
+			for _, n := range r.Scenario.InvariantNumbers() {
 				if r.Broken[n] > 0 {
 					cell.Invariant = n
 					break

@@ -281,8 +281,13 @@ func printResultAs(w io.Writer, r engine.Result, source string, promise bool, l 
 	if r.MeasureLabel != "" {
 		what = l.T(r.MeasureLabel) + ": "
 	}
-	fmt.Fprint(w, l.T("result  %sexpected %d · final %d · last accepted fence %s · verdict %s",
-		what, r.Expected, r.Final, engine.FenceIn(r.LastAcceptedFence, l), r.Verdict))
+	if r.OwnCodeOnly {
+		// A file's own code: fencelab's fence is none of its rows.
+		fmt.Fprint(w, l.T("result  %sexpected %d · final %d · verdict %s", what, r.Expected, r.Final, r.Verdict))
+	} else {
+		fmt.Fprint(w, l.T("result  %sexpected %d · final %d · last accepted fence %s · verdict %s",
+			what, r.Expected, r.Final, engine.FenceIn(r.LastAcceptedFence, l), r.Verdict))
+	}
 	switch {
 	case r.Without == 0 && !r.Predicts && len(r.Breaks) == 0:
 		fmt.Fprint(w, l.T("  — no prediction; every invariant held\n"))
@@ -306,7 +311,7 @@ func printResultAs(w io.Writer, r engine.Result, source string, promise bool, l 
 		fmt.Fprint(w, l.T("  — NOT as %s (final %d · fence %s · %s)\n", source, p.Final, predictedFence(p, l), p.Verdict))
 	}
 	for _, b := range r.Breaks {
-		fmt.Fprint(w, l.T("broken  invariant %d at step %d: %s (%s)\n", b.Invariant, b.Sequence, b.Said(), l.T(engine.Invariants[b.Invariant])))
+		fmt.Fprint(w, l.T("broken  invariant %d at step %d: %s (%s)\n", b.Invariant, b.Sequence, b.Said(), l.T(r.InvariantText(b.Invariant))))
 	}
 }
 

@@ -81,7 +81,7 @@ func printWhy(w io.Writer, r engine.CheckReport, run *whyRun, l lang.Lang) {
 	fmt.Fprint(w, l.T("  why: of the %s ways to run it to its end from the seed (every order of calls), %s (%s) break an invariant",
 		bigCount(root.Complete), bigCount(root.Broken[0]), engine.Percent(root.Share(0, 0))))
 	var each []string
-	for n := 1; n <= len(engine.Invariants); n++ {
+	for n := 1; n < len(root.Broken); n++ {
 		if root.Broken[n].Sign() > 0 {
 			each = append(each, l.T("invariant %d: %s", n, bigCount(root.Broken[n])))
 		}
@@ -259,7 +259,7 @@ func brokenCounts(f engine.Futures, past engine.InvariantSet) map[string]*big.In
 		return f.Broken[n]
 	}
 	out := map[string]*big.Int{"any": count(0)}
-	for n := 1; n <= len(engine.Invariants); n++ {
+	for n := 1; n < len(f.Broken); n++ {
 		if c := count(n); c.Sign() > 0 {
 			out[fmt.Sprint(n)] = c
 		}

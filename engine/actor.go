@@ -28,6 +28,8 @@ type Memory struct {
 	// Seen is what a call of the current step read for a later call of
 	// it: a step of several round trips acts on what it saw.
 	Seen Sighting
+	// Vars are what a file's steps saved (save = "token"), by name.
+	Vars map[string]string `json:",omitempty"`
 }
 
 // Sighting is what an actor read in one call of a step and acts on in a
@@ -162,6 +164,7 @@ func (t *Turn) LeaseTTL() time.Duration    { return t.lab.backends.LeaseTTL }
 func (t *Turn) Leases() LeaseStore         { return t.Actor.redis }
 func (t *Turn) Jobs() JobStore             { return t.Actor.redis }
 func (t *Turn) Ledger() Ledger             { return t.Actor.ledger }
+func (t *Turn) Code() CodeStore            { return t.Actor.redis }
 func (t *Turn) Memory() *Memory            { return &t.Actor.Memory }
 func (t *Turn) Coordination() Coordination { return t.lab.backends.Coordination }
 func (t *Turn) Provider() Provider         { return gatedProvider{t.lab.backends.Provider} }

@@ -350,8 +350,13 @@ func (l *Lab) checkInvariants(ctx context.Context) error {
 	}
 	jobs := l.backends.Coordination.JobsIn(keys)
 	applications := l.backends.Provider.Applications()
-	l.world = World{Ledger: state, Applications: applications, Jobs: jobs}
+	l.world = World{Ledger: state, Applications: applications, Jobs: jobs, Keys: keys, Namespace: l.backends.Coordination.Namespace()}
 	found := append(CheckLedger(state, l.seenExecs), CheckEffects(applications)...)
+	own, err := l.codeBreaks(ctx, state, keys)
+	if err != nil {
+		return err
+	}
+	found = append(found, own...)
 	found = append(found, l.jobWatch.check(jobs, l.cause.clock || l.cause.restart)...)
 	found = append(found, checkLeases(l.keys, keys, l.cause)...)
 	l.keys, l.keysRead, l.cause = keys, true, cause{}
@@ -369,7 +374,7 @@ func (l *Lab) checkInvariants(ctx context.Context) error {
 		l.breaks = append(l.breaks, b)
 		l.emit(Event{Actor: "lab", Layer: LayerDatabase, Code: fmt.Sprintf("INVARIANT_%d", b.Invariant),
 			State: "BROKEN", Detail: b.Detail, Told: b.Told,
-			Narration: l.lang.T("Invariant %d broke: %s — %s.", b.Invariant, l.lang.T(Invariants[b.Invariant]), b.Told)})
+			Narration: l.lang.T("Invariant %d broke: %s — %s.", b.Invariant, l.lang.T(l.scenario.InvariantText(b.Invariant)), b.Told)})
 	}
 	l.seenExecs = len(state.Executions)
 	return nil

@@ -118,6 +118,9 @@ type Lab struct {
 	foundAnomalies []string
 	// hashed is the hash of the world's rows, for fingerprints.
 	hashed *ledgerSum
+	// luaHeld is what a file's Lua invariants answered, by state of the
+	// keys (code.go).
+	luaHeld map[[32]byte]bool
 	// pending is a restore of the database the checker put off until the
 	// database is next used (lazyledger.go).
 	pending *pendingRestore
@@ -229,6 +232,9 @@ func NewLab(ctx context.Context, backends Backends, scenario *Scenario, mode Mod
 func (l *Lab) Close(ctx context.Context) {
 	l.abandonAll(ctx)
 	if l.ledger != nil {
+		if c := l.scenario.Code; c != nil && c.Schema != "" {
+			l.ledger.DropCode(ctx, c.Schema) // the file's tables go with the lab
+		}
 		l.ledger.Close(ctx)
 	}
 	l.pending = nil
@@ -267,11 +273,18 @@ func (l *Lab) Reset(ctx context.Context) error {
 	if err := l.backends.Coordination.Wipe(ctx); err != nil {
 		return err
 	}
-	if err := l.backends.Coordination.Client("lab").Bootstrap(ctx, seed.ConflictKey, seed.NamespaceEpoch, seed.CounterStart); err != nil {
+	if l.scenario.OwnCodeOnly {
+		// The file's keys are the lab's: no lease of fencelab's is taken.
+	} else if err := l.backends.Coordination.Client("lab").Bootstrap(ctx, seed.ConflictKey, seed.NamespaceEpoch, seed.CounterStart); err != nil {
 		return err
 	}
 	if err := l.ledger.Seed(ctx, seed); err != nil {
 		return err
+	}
+	if l.scenario.Code != nil {
+		if err := l.setupCode(ctx); err != nil {
+			return err
+		}
 	}
 	l.backends.Provider.Reset(l.scenario.ProviderScript)
 	for _, a := range l.actors {

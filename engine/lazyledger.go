@@ -164,3 +164,17 @@ func (z lazyLedger) Restore(ctx context.Context, from, to LedgerDump) error {
 	z.lab.pending = nil
 	return z.Ledger.Restore(ctx, from, to)
 }
+
+func (z lazyLedger) Statement(ctx context.Context, sql string) (CodeReply, error) {
+	if err := z.lab.syncLedger(ctx, z.Ledger); err != nil {
+		return CodeReply{}, err
+	}
+	return z.Ledger.Statement(ctx, sql)
+}
+
+func (z lazyLedger) SetupCode(ctx context.Context, schema string, setup []string, values map[string]string) error {
+	if err := z.lab.syncLedger(ctx, z.Ledger); err != nil {
+		return err
+	}
+	return z.Ledger.SetupCode(ctx, schema, setup, values)
+}

@@ -95,6 +95,7 @@ type LeaseStore interface {
 type RedisClient interface {
 	LeaseStore
 	JobStore
+	CodeStore
 }
 
 // Job statuses.
@@ -392,6 +393,8 @@ type LedgerState struct {
 	Outbox      []OutboxRow
 	Receipts    []Receipt
 	JobResults  []JobResult
+	// Code is a scenario file's own tables (code.go).
+	Code CodeState
 	// Dump is the same state whole, as the store wrote it: every column of
 	// every row (ids and timestamps the fields above leave out) and where
 	// the sequences stand, for Restore. It is no part of what the lab
@@ -428,6 +431,7 @@ func (s LedgerState) Resource(conflictKey string) (Resource, bool) {
 type Ledger interface {
 	Operator
 	Outbox
+	CodeLedger
 	// ApplyJobResults publishes a job's results (the apply API's write).
 	ApplyJobResults(ctx context.Context, jobID, target, results string, now time.Time) error
 	// Seed replaces everything in schema fencelab with the seeded state.

@@ -53,6 +53,19 @@ type Result struct {
 	// Predicts says the scenario predicts this mode's outcome: a file may
 	// leave its predictions out.
 	Predicts bool
+	// Own is the scenario's own invariants' texts, by number (a file's).
+	Own map[int]string `json:"-"`
+	// OwnCodeOnly: the scenario runs a file's own code only, so fencelab's
+	// fence is no part of its result.
+	OwnCodeOnly bool `json:"-"`
+}
+
+// InvariantText says invariant n in English.
+func (r Result) InvariantText(n int) string {
+	if t, ok := r.Own[n]; ok {
+		return t
+	}
+	return Invariants[n]
 }
 
 // ModeLabel is the run's mode with its removed guards: "SAFE −region".
@@ -122,11 +135,13 @@ func (l *Lab) Result(ctx context.Context) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	jobs, err := l.backends.Coordination.Jobs(ctx)
+	keys, err := l.backends.Coordination.Keys(ctx)
 	if err != nil {
 		return Result{}, err
 	}
-	return l.resultFrom(World{Ledger: state, Applications: l.backends.Provider.Applications(), Jobs: jobs}), nil
+	jobs := l.backends.Coordination.JobsIn(keys)
+	return l.resultFrom(World{Ledger: state, Applications: l.backends.Provider.Applications(), Jobs: jobs,
+		Keys: keys, Namespace: l.backends.Coordination.Namespace()}), nil
 }
 
 func (l *Lab) resultFrom(world World) Result {
@@ -143,6 +158,13 @@ func (l *Lab) resultFrom(world World) Result {
 		Timeline:     l.events,
 	}
 	r.Predicted, r.Predicts = s.Predicted[l.mode]
+	r.OwnCodeOnly = s.OwnCodeOnly
+	if s.Code != nil {
+		r.Own = map[int]string{}
+		for i := range s.Code.Invariants {
+			r.Own[FirstCodeInvariant+i] = s.InvariantText(FirstCodeInvariant + i)
+		}
+	}
 	if res, ok := state.Resource(s.Seed.ConflictKey); ok {
 		r.Final = res.SummaryValue
 		r.LastAcceptedFence = res.LastAcceptedFence

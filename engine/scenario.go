@@ -97,6 +97,12 @@ type Scenario struct {
 	// ("mine.toml:6"), so a guided order that cannot be followed is said
 	// at its line.
 	GuidedAt map[Mode][]string
+	// Code is what a file brings of its own: its tables, keys and
+	// invariants (code.go); nil for the catalog's. OwnCodeOnly: every
+	// step of every actor is the file's code, so fencelab's own tables
+	// and keys play no part (the screens leave them out).
+	Code        *Code
+	OwnCodeOnly bool
 }
 
 // InCatalog reports whether the scenario is one of the catalog's own,
@@ -115,6 +121,9 @@ type World struct {
 	Ledger       LedgerState
 	Applications []Application
 	Jobs         JobsState
+	// Keys are the lab's keys, named in full; Namespace starts their names.
+	Keys      []RedisKey
+	Namespace string
 }
 
 // MeasureEffects counts the provider's applications.

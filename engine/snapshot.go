@@ -137,7 +137,7 @@ func (l *Lab) Snapshot(ctx context.Context) (Snapshot, error) {
 	}
 	s.Applications = l.backends.Provider.Applications()
 	s.ProviderName = l.backends.Provider.Name()
-	s.Result = l.resultFrom(World{Ledger: s.Ledger, Applications: s.Applications, Jobs: s.Jobs})
+	s.Result = l.resultFrom(World{Ledger: s.Ledger, Applications: s.Applications, Jobs: s.Jobs, Keys: s.Keys, Namespace: s.RedisNamespace})
 	if s.State, err = l.StateID(ctx); err != nil {
 		return s, err
 	}

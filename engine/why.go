@@ -184,7 +184,7 @@ type Why struct {
 // and how many of them break each invariant (Broken[0]: any).
 type Futures struct {
 	Complete *big.Int
-	Broken   [9]*big.Int
+	Broken   [16]*big.Int
 }
 
 // Share is the part of the futures that end with invariant n broken (0:

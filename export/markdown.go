@@ -59,11 +59,11 @@ func Markdown(w io.Writer, s Session) error {
 			broken[b.Invariant] = b
 		}
 	}
-	for n := 1; n <= len(engine.Invariants); n++ {
+	for _, n := range s.Scenario.InvariantNumbers() {
 		if b, ok := broken[n]; ok {
-			p.T("%d. ✗ **broken at #%d** — %s: %s\n", n, b.Sequence, cell(s.Lang.T(engine.Invariants[n])), cell(b.Said()))
+			p.T("%d. ✗ **broken at #%d** — %s: %s\n", n, b.Sequence, cell(s.Lang.T(s.Scenario.InvariantText(n))), cell(b.Said()))
 		} else {
-			p.T("%d. ✓ held — %s\n", n, cell(s.Lang.T(engine.Invariants[n])))
+			p.T("%d. ✓ held — %s\n", n, cell(s.Lang.T(s.Scenario.InvariantText(n))))
 		}
 	}
 

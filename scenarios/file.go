@@ -115,6 +115,8 @@ type file struct {
 	at   lines
 	// guidedAt is where each guided entry is, per mode.
 	guidedAt map[engine.Mode][]string
+	// code is what the file brings of its own (code.go); nil: none.
+	code *codeFile
 }
 
 // wrong is a mistake at path (a key or an element of the file).
@@ -279,7 +281,7 @@ var namePattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,7}$`)
 
 // The keys of a scenario file's top level.
 var topKeys = []string{"format", "id", "title", "story", "expected", "lease-ttl", "measure", "shortfall", "guards",
-	"seed", "provider", "actor", "guided", "narration", "safe", "unsafe", "predict"}
+	"seed", "provider", "actor", "guided", "narration", "safe", "unsafe", "predict", "setup", "step", "invariant"}
 
 func (f *file) scenario(doc map[string]any) (*engine.Scenario, error) {
 	top := &table{f: f, m: doc, used: map[string]bool{}}
@@ -312,7 +314,19 @@ func (f *file) scenario(doc map[string]any) (*engine.Scenario, error) {
 		}
 		return nil, f.wrong("", "expected is missing: the value a correct run ends with")
 	}
-	if s.Expected, err = top.integer("expected", 0, -1<<53, 1<<53); err != nil {
+	if f.hasCode(doc) {
+		if f.code, err = f.codeOf(top, s); err != nil {
+			return nil, err
+		}
+	}
+	if _, table := top.m["expected"].(map[string]any); table {
+		if _, both := top.m["measure"]; both {
+			return nil, f.wrong("measure", "measure and expected as a table both say what to count: keep one")
+		}
+		if err := f.expectedCode(top, s, f.code); err != nil {
+			return nil, err
+		}
+	} else if s.Expected, err = top.integer("expected", 0, -1<<53, 1<<53); err != nil {
 		return nil, err
 	}
 	if ttl, err := top.str("lease-ttl", false); err != nil {
@@ -348,6 +362,13 @@ func (f *file) scenario(doc map[string]any) (*engine.Scenario, error) {
 	actors, err := f.actors(top, s)
 	if err != nil {
 		return nil, err
+	}
+	if f.code != nil {
+		s.Code = f.code.code
+		s.OwnCodeOnly = !slices.ContainsFunc(actors, func(a *fileActor) bool { return a.kind != kindCode })
+		if err := f.allStepsUsed(actors); err != nil {
+			return nil, err
+		}
 	}
 	specs := map[engine.Mode][]engine.ActorSpec{}
 	for _, mode := range modes {
@@ -409,10 +430,20 @@ var modes = []engine.Mode{engine.Safe, engine.Unsafe}
 func modeKey(m engine.Mode) string { return strings.ToLower(m.String()) }
 
 func (f *file) unknownVerdict(path, v string) error {
-	if near := nearest(v, knownVerdicts()); near != "" {
+	if near := nearest(v, f.verdicts()); near != "" {
 		return f.wrong(path, "verdict %q is none fencelab knows (did you mean %s?)", v, near)
 	}
-	return f.wrong(path, "verdict %q is none fencelab knows (one of: %s)", v, strings.Join(knownVerdicts(), ", "))
+	return f.wrong(path, "verdict %q is none fencelab knows (one of: %s)", v, strings.Join(f.verdicts(), ", "))
+}
+
+// verdicts are the verdicts a run of the file can end with: fencelab's,
+// and its own code's (its invariants' anomalies, a refused step's).
+func (f *file) verdicts() []string {
+	out := knownVerdicts()
+	if f.code != nil {
+		out = append(append(out, Rejected), f.code.verdicts...)
+	}
+	return out
 }
 
 // knownVerdicts are the verdicts a run can end with: MATCH, the anomalies
@@ -580,7 +611,7 @@ func (f *file) predictions(top *table, s *engine.Scenario) error {
 		if pred.Verdict, err = p.str("verdict", true); err != nil {
 			return err
 		}
-		if !slices.Contains(knownVerdicts(), pred.Verdict) {
+		if !slices.Contains(f.verdicts(), pred.Verdict) {
 			return f.unknownVerdict(p.key("verdict"), pred.Verdict)
 		}
 		if err := p.done("final", "fence", "verdict"); err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -148,22 +149,27 @@ func (l lockedRead) FencedMutation(ctx context.Context, w engine.Write) (engine.
 	if !w.AddUnderLock {
 		return l.Ledger.FencedMutation(ctx, w)
 	}
-	if _, _, err := l.Statement(ctx, "BEGIN"); err != nil {
+	if _, err := l.Statement(ctx, "BEGIN"); err != nil {
 		return engine.WriteResult{}, err
 	}
-	first, _, err := l.Statement(ctx, "SELECT summary_value FROM fencelab.resources WHERE conflict_key = $1"+l.lock, w.ConflictKey)
+	first, err := l.Statement(ctx, "SELECT summary_value FROM fencelab.resources WHERE conflict_key = "+pgQuoted(w.ConflictKey)+l.lock)
 	if err != nil {
 		return engine.WriteResult{}, err
 	}
-	read := first.(int64)
+	read, err := strconv.ParseInt(first.Text, 10, 64)
+	if err != nil {
+		return engine.WriteResult{}, err
+	}
 	w.AddUnderLock, w.Value, w.ReadValue = false, read+w.Delta, &read
 	result, err := l.Ledger.FencedMutation(ctx, w)
 	if err != nil {
 		return result, err
 	}
-	_, _, err = l.Statement(ctx, "COMMIT")
+	_, err = l.Statement(ctx, "COMMIT")
 	return result, err
 }
+
+func pgQuoted(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 type lockedReadDB struct {
 	engine.Database

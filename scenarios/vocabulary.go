@@ -30,7 +30,7 @@ const (
 )
 
 // Kinds are the actor kinds in the order the README lists them.
-var Kinds = []string{kindWorker, kindOperator, kindOutbox, kindRequest, kindJobWorker, kindPoller, kindApplyAPI, kindCrash}
+var Kinds = []string{kindWorker, kindOperator, kindOutbox, kindRequest, kindJobWorker, kindPoller, kindApplyAPI, kindCrash, kindCode}
 
 // param is one parameter of a step. The first parameter of a step may be
 // written after its name ("add 10"); any may be a key of the step's table
@@ -325,7 +325,12 @@ func (f *file) actors(top *table, s *engine.Scenario) ([]*fileActor, error) {
 		if slices.ContainsFunc(actors, func(b *fileActor) bool { return b.name == a.name }) {
 			return nil, f.wrong(t.key("name"), "two actors are named %q", a.name)
 		}
-		if a.kind, err = t.choice("kind", Kinds...); err != nil {
+		kinds := Kinds
+		if f.code != nil {
+			// A file with steps of its own: its actors run them.
+			kinds = append([]string{kindCode}, Kinds[:len(Kinds)-1]...)
+		}
+		if a.kind, err = t.choice("kind", kinds...); err != nil {
 			if k, _ := t.m["kind"].(string); k != "" {
 				if near := nearest(k, Kinds); near != "" {
 					return nil, f.wrong(t.key("kind"), "unknown actor kind %q (did you mean %s?)", untrusted.Line(k), near)
@@ -412,6 +417,10 @@ func (f *file) actor(t *table, a *fileActor, actors []*fileActor, s *engine.Scen
 		label, owner = lang.P("apply API"), "apply-api"
 	case kindCrash:
 		label, owner = lang.P("process crash"), "crash"
+	case kindCode:
+		if f.code == nil {
+			return f.wrong(t.key("kind"), "a code actor runs a file's own steps: the file has no [[step]]")
+		}
 	}
 	if err := f.programs(t, a, actors, s.Seed); err != nil {
 		return err
@@ -526,8 +535,30 @@ func (f *file) programs(t *table, a *fileActor, actors []*fileActor, seed engine
 		}
 		c := &stepContext{f: f, actor: a, seed: seed}
 		var program []engine.Step
+		saved := map[string]bool{}
 		for i, entry := range list {
 			c.path = path + "." + strconv.Itoa(i)
+			// A code actor takes the file's steps; every other kind
+			// fencelab's own.
+			if name, ok := entry.(string); ok && a.kind == kindCode {
+				if own, ok := f.code.stepFor(strings.TrimSpace(name), mode); ok {
+					step, err := f.build(c.path, a.name, own, saved)
+					if err != nil {
+						return err
+					}
+					for _, name := range own.saves() {
+						saved[name] = true
+					}
+					f.code.used[own.name] = true
+					program = append(program, step)
+					a.steps[mode] = append(a.steps[mode], own.name)
+					a.waits[mode] = a.waits[mode] || own.reply.waitIf != nil || slices.ContainsFunc(own.sql, func(s codeStatement) bool { return s.rules.waitIf != nil })
+					continue
+				}
+			}
+			if a.kind == kindCode {
+				return f.unknownOwnStep(c.path, entry, mode)
+			}
 			def, args, err := f.stepEntry(c.path, entry, a, actors)
 			if err != nil {
 				return err

@@ -117,8 +117,8 @@ func (m *Model) helpView() string {
 		lines = append(lines, left)
 	}
 	lines = append(lines, "", m.styles.T("Invariants checked after every step:"))
-	for i := 1; i <= len(engine.Invariants); i++ {
-		for j, line := range wrap(fmt.Sprintf("%d. %s", i, m.styles.T(engine.Invariants[i])), m.width-6) {
+	for _, i := range m.scenario.InvariantNumbers() {
+		for j, line := range wrap(fmt.Sprintf("%d. %s", i, m.styles.T(m.scenario.InvariantText(i))), m.width-6) {
 			indent := "  "
 			if j > 0 {
 				indent = "     "
@@ -449,7 +449,7 @@ func invariantBar(st styles, s engine.Snapshot, width int) string {
 		}
 	}
 	parts := []string{"  " + st.T("invariants")}
-	for n := 1; n <= len(engine.Invariants); n++ {
+	for _, n := range s.Scenario.InvariantNumbers() {
 		if at, broken := brokenAt[n]; broken {
 			parts = append(parts, st.broken.Render(st.T("%d ✗ at #%d", n, at)))
 		} else {

@@ -82,6 +82,8 @@ type Database struct {
 	writes atomic.Uint64
 	back   readBack
 	ahead  ahead
+	// code is a scenario file's schema, once a lab set it up (code.go).
+	code atomic.Pointer[codeSchema]
 }
 
 // ParseConfig parses a DSN (URL or keyword/value) with fencelab's timeouts.

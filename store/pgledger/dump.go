@@ -25,6 +25,11 @@ import (
 // text), and whether it has another unique key.
 type table struct {
 	name, order string
+	// ref is the table as a statement names it; empty: fencelab.name. A
+	// file's table (code.go) has one, and noKey when it has no primary
+	// key: its rows are then ordered and compared whole.
+	ref   string
+	noKey bool
 	// alsoUnique: a row that changed is written again (deleted, then
 	// inserted with the rest) rather than updated in place, since an
 	// update of one row could collide with another's old value of that
@@ -47,6 +52,27 @@ var tables = []table{
 
 // key is the primary key's columns.
 func (t table) key() []string { return strings.Split(t.order, ", ") }
+
+// sqlName is the table as a statement names it.
+func (t table) sqlName() string {
+	if t.ref != "" {
+		return t.ref
+	}
+	return "fencelab." + t.name
+}
+
+// orderBy is what a dump orders the table's rows by: its key's columns,
+// or the whole row.
+func (t table) orderBy() string {
+	if t.noKey {
+		return "r::text"
+	}
+	var cols []string
+	for _, c := range t.key() {
+		cols = append(cols, pgx.Identifier{c}.Sanitize())
+	}
+	return strings.Join(cols, ", ")
+}
 
 // sequences are the serial columns whose sequences a dump keeps: the next
 // execution or outbox row gets the id it would have got.
@@ -123,11 +149,20 @@ func (l *Ledger) restoreBatch(from, to engine.LedgerDump) (*pgx.Batch, error) {
 		return ok && string(now) == string(parts[name])
 	}
 	var changes []tableChange
-	for _, t := range tables {
+	for _, t := range l.db.allTables() {
 		if _, ok := parts[t.name]; !ok {
 			return nil, fmt.Errorf("pgledger: restore: the dump has no table %s", t.name)
 		}
 		if same(t.name) {
+			continue
+		}
+		if t.noKey {
+			// Rows without a key are replaced whole.
+			change := tableChange{table: t, all: true}
+			if string(parts[t.name]) != "[]" {
+				change.insert = string(parts[t.name])
+			}
+			changes = append(changes, change)
 			continue
 		}
 		change, err := diffTable(t, have, want)
@@ -142,7 +177,7 @@ func (l *Ledger) restoreBatch(from, to engine.LedgerDump) (*pgx.Batch, error) {
 	for _, c := range changes {
 		switch {
 		case c.all:
-			batch.Queue("DELETE FROM fencelab." + c.table.name)
+			batch.Queue("DELETE FROM " + c.table.sqlName())
 		case c.delete != "":
 			batch.Queue(c.deleteSQL(), c.delete)
 		}
@@ -154,18 +189,18 @@ func (l *Ledger) restoreBatch(from, to engine.LedgerDump) (*pgx.Batch, error) {
 	}
 	for _, c := range changes {
 		if c.insert != "" {
-			batch.Queue(fmt.Sprintf("INSERT INTO fencelab.%[1]s SELECT * FROM json_populate_recordset(NULL::fencelab.%[1]s, $1::json)",
-				c.table.name), c.insert)
+			batch.Queue(fmt.Sprintf("INSERT INTO %[1]s SELECT * FROM json_populate_recordset(NULL::%[1]s, $1::json)",
+				c.table.sqlName()), c.insert)
 		}
 	}
-	for _, s := range sequences {
-		name := s.table + "_seq"
+	names, regclasses := l.db.allSequences()
+	for i, name := range names {
 		var last *int64
 		if err := json.Unmarshal(parts[name], &last); err != nil {
-			return nil, fmt.Errorf("pgledger: restore: the sequence of %s: %w", s.table, err)
+			return nil, fmt.Errorf("pgledger: restore: the sequence %s: %w", name, err)
 		}
 		if !same(name) {
-			batch.Queue(fmt.Sprintf("SELECT setval(%s, coalesce($1::bigint, 1), $1::bigint IS NOT NULL)", s.regclass()), last)
+			batch.Queue(fmt.Sprintf("SELECT setval(%s, coalesce($1::bigint, 1), $1::bigint IS NOT NULL)", regclasses[i]), last)
 		}
 	}
 	return batch, nil
@@ -230,8 +265,8 @@ func diffTable(t table, from, to *parsedDump) (tableChange, error) {
 
 // deleteSQL deletes the rows of $1, found by key.
 func (c tableChange) deleteSQL() string {
-	return fmt.Sprintf("DELETE FROM fencelab.%[1]s x USING json_populate_recordset(NULL::fencelab.%[1]s, $1::json) r WHERE %[2]s",
-		c.table.name, c.keyMatch())
+	return fmt.Sprintf("DELETE FROM %[1]s x USING json_populate_recordset(NULL::%[1]s, $1::json) r WHERE %[2]s",
+		c.table.sqlName(), c.keyMatch())
 }
 
 // updateSQL sets every column of the rows of $1, found by key.
@@ -241,14 +276,14 @@ func (c tableChange) updateSQL() string {
 		quoted := pgx.Identifier{col}.Sanitize()
 		set, from = append(set, quoted), append(from, "r."+quoted)
 	}
-	return fmt.Sprintf("UPDATE fencelab.%[1]s x SET (%[2]s) = ROW(%[3]s) FROM json_populate_recordset(NULL::fencelab.%[1]s, $1::json) r WHERE %[4]s",
-		c.table.name, strings.Join(set, ", "), strings.Join(from, ", "), c.keyMatch())
+	return fmt.Sprintf("UPDATE %[1]s x SET (%[2]s) = ROW(%[3]s) FROM json_populate_recordset(NULL::%[1]s, $1::json) r WHERE %[4]s",
+		c.table.sqlName(), strings.Join(set, ", "), strings.Join(from, ", "), c.keyMatch())
 }
 
 func (c tableChange) keyMatch() string {
 	var match []string
 	for _, col := range c.table.key() {
-		match = append(match, fmt.Sprintf("x.%[1]s = r.%[1]s", col))
+		match = append(match, fmt.Sprintf("x.%[1]s = r.%[1]s", pgx.Identifier{col}.Sanitize()))
 	}
 	return strings.Join(match, " AND ")
 }

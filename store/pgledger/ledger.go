@@ -23,6 +23,9 @@ type Ledger struct {
 	// restoreNext is a restore waiting to go in front of the next
 	// statement sent (RestoreWithNext).
 	restoreNext *waitingRestore
+	// searchPath is the file's schema this connection's search_path was
+	// set to (code.go).
+	searchPath string
 }
 
 // inTx runs fn in one transaction within CallTimeout: rolled back when fn
@@ -505,7 +508,7 @@ func (l *Ledger) State(ctx context.Context) (engine.LedgerState, error) {
 	}
 	dump, ok := l.db.lastDump()
 	if !ok {
-		err := within(ctx, func(ctx context.Context) error { return l.conn.QueryRow(ctx, sqlDump).Scan(&dump) })
+		err := within(ctx, func(ctx context.Context) error { return l.conn.QueryRow(ctx, l.db.dumpSQL()).Scan(&dump) })
 		if err != nil {
 			return engine.LedgerState{}, fmt.Errorf("pgledger: read state: %w", err)
 		}
@@ -660,6 +663,16 @@ func stateOf(dump engine.LedgerDump) (engine.LedgerState, error) {
 	})
 	for _, r := range d.JobResults {
 		s.JobResults = append(s.JobResults, engine.JobResult{JobID: r.JobID, Target: r.Target, Results: r.Results})
+	}
+	if strings.Contains(string(dump), `"`+codeTablePrefix) || strings.Contains(string(dump), `"`+codeValuePrefix) {
+		var parts map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(dump), &parts); err != nil {
+			return s, err
+		}
+		var err error
+		if s.Code, err = codeState(parts); err != nil {
+			return s, err
+		}
 	}
 	return s, nil
 }

@@ -91,7 +91,7 @@ func (l *Ledger) oneTrip(ctx context.Context, batch *pgx.Batch, readBack bool, e
 	readBack = readBack && l.db.reading() && l.conn.PgConn().TxStatus() == 'I'
 
 	if readBack {
-		batch.Queue(sqlDump)
+		batch.Queue(l.db.dumpSQL())
 	}
 	err := within(ctx, func(ctx context.Context) error {
 		shape := &tripShape{front: restored, back: boolInt(readBack)}

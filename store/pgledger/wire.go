@@ -130,37 +130,3 @@ func (l *Ledger) EndTransaction(ctx context.Context) error {
 }
 
 var _ engine.LockWatcher = (*Ledger)(nil)
-
-// Statement sends one statement of an actor's own code on its connection,
-// as written — BEGIN, a query, COMMIT — in one round trip, and returns the
-// first column of the first row, if any, and the command tag. A
-// transaction begun with it stays open across the actor's steps until a
-// statement ends it: its locks are held meanwhile, as on any connection.
-func (l *Ledger) Statement(ctx context.Context, sql string, args ...any) (first any, tag string, err error) {
-	if err := l.sendRestore(ctx); err != nil {
-		return nil, "", err
-	}
-	l.db.writes.Add(1)
-	err = within(ctx, func(ctx context.Context) error {
-		rows, err := l.conn.Query(ctx, sql, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		if rows.Next() {
-			values, err := rows.Values()
-			if err != nil {
-				return err
-			}
-			if len(values) > 0 {
-				first = values[0]
-			}
-		}
-		for rows.Next() {
-		}
-		rows.Close()
-		tag = rows.CommandTag().String()
-		return rows.Err()
-	})
-	return first, tag, err
-}

@@ -290,6 +290,7 @@ func newCoordination(s server, describe string, keys keyspace) *Coordination {
 type client struct {
 	*Leases
 	*Jobs
+	*Code
 }
 
 // Client is an actor's own connection, named fencelab-ACTOR on the server.
@@ -301,7 +302,8 @@ func (c *Coordination) Client(actor string) engine.RedisClient {
 		rdb = c.server.client("fencelab-"+actor, &c.unresponsive, wireHook{})
 		c.clients[actor] = rdb
 	}
-	return client{Leases: &Leases{rdb: rdb, keys: c.keys, clock: c.clock}, Jobs: &Jobs{rdb: rdb, keys: c.keys, clock: c.clock}}
+	return client{Leases: &Leases{rdb: rdb, keys: c.keys, clock: c.clock}, Jobs: &Jobs{rdb: rdb, keys: c.keys, clock: c.clock},
+		Code: &Code{rdb: rdb, keys: c.keys, clock: c.clock}}
 }
 
 // Jobs reads every lab job hash and running pointer.

@@ -1,0 +1,310 @@
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fencelab/fencelab/lang"
+)
+
+// A scenario file may bring code of its own: its tables and keys, steps
+// that are its Lua scripts, Redis commands and SQL statements, and
+// invariants written as queries. The lab runs that code on the actors' own
+// connections, so the driver hooks make every command and statement a
+// round trip the checker interleaves (wire.go), exactly as they do
+// fencelab's own. The file's data lives apart from fencelab's: its keys
+// under the run's namespace, its tables in a schema of their own, made
+// again at every reset and dropped when the lab closes.
+
+// Code is what a scenario file brings of its own, beside its steps (which
+// are Steps like any other).
+type Code struct {
+	// Schema is the PostgreSQL schema of the file's tables; empty when the
+	// file has no SQL.
+	Schema string
+	// SetupSQL are the statements that make the file's tables and rows,
+	// run in Schema at every reset.
+	SetupSQL []string
+	// SetupRedis are the keys seeded at every reset, named as the file
+	// names them (below the run's namespace).
+	SetupRedis []RedisKey
+	// Invariants are the file's own, checked after every action.
+	Invariants []CodeInvariant
+	// ValueSQL or ValueKey reads the business value the result strip
+	// compares with the expected one (a query's first column; a key's
+	// value); both empty: the file measures what a catalog file does.
+	ValueSQL, ValueKey string
+	// At says where a statement or invariant is written ("file.toml:12"),
+	// for an error the server finds: by "setup.N", "invariant.N", "value".
+	At map[string]string
+}
+
+// CodeInvariant is one [[invariant]] of a file: a query returning one
+// boolean, or a Lua script returning 1 or 0, true while it holds.
+type CodeInvariant struct {
+	// Name is the anomaly a run that breaks it ends with: DOUBLE_SPEND.
+	Name string
+	// Says is the rule in one sentence.
+	Says string
+	SQL  string
+	Lua  string
+	Keys []string
+}
+
+// FirstCodeInvariant is the number of a file's first invariant: its own
+// come after DESIGN §7's.
+const FirstCodeInvariant = 9
+
+// MostCodeInvariants is how many invariants a file may add (an
+// InvariantSet holds 15 numbers).
+const MostCodeInvariants = 7
+
+// InvariantNumbers are the invariants a scenario is held to, in order:
+// DESIGN §7's, then a file's own. A file whose every step is its own code
+// shows its own only — fencelab's tables and keys are not its.
+func (s *Scenario) InvariantNumbers() []int {
+	var out []int
+	if s == nil || s.Code == nil || !s.OwnCodeOnly {
+		for n := 1; n <= len(Invariants); n++ {
+			out = append(out, n)
+		}
+	}
+	if s != nil && s.Code != nil {
+		for i := range s.Code.Invariants {
+			out = append(out, FirstCodeInvariant+i)
+		}
+	}
+	return out
+}
+
+// InvariantText says invariant n in English (a screen translates DESIGN
+// §7's; a file's own are said as the file says them).
+func (s *Scenario) InvariantText(n int) string {
+	if n >= FirstCodeInvariant && s != nil && s.Code != nil && n-FirstCodeInvariant < len(s.Code.Invariants) {
+		inv := s.Code.Invariants[n-FirstCodeInvariant]
+		return inv.Name + ": " + inv.Says
+	}
+	return Invariants[n]
+}
+
+// CodeReply is what a server answered a file's own code: a Redis reply,
+// or a statement's first column of its first row.
+type CodeReply struct {
+	// Text is the reply as a person reads it: 1, OK, nil, [1 2], alice.
+	Text string
+	// Nil: no value (a Redis nil, SQL NULL, or a statement without rows).
+	Nil bool
+	// Rows is how many rows a statement returned or changed.
+	Rows int64
+	// Error: the reply is the server's error reply (a script's
+	// redis.error_reply): Text holds it. A step may name it in wait_if or
+	// rejected_if; otherwise the step fails with it.
+	Error bool
+}
+
+// RedisCall is one Redis round trip of a file's code: a script (Script,
+// with Keys and Args) or one command (Words, where KeyAt are the words
+// that are keys). Keys are named as the file names them; the store puts
+// them below the run's namespace. TTLs are the durations the call may set
+// (for a real server kept on the lab clock).
+type RedisCall struct {
+	Script string
+	Keys   []string
+	Args   []string
+	Words  []string
+	KeyAt  []int
+	TTLs   []time.Duration
+}
+
+// CodeStore runs a file's Redis code on an actor's connection.
+type CodeStore interface {
+	RunCode(ctx context.Context, call RedisCall) (CodeReply, error)
+}
+
+// CodeLedger runs a file's SQL on a connection: Ledger has it.
+type CodeLedger interface {
+	// Statement sends one statement of the file's code, as written, in
+	// the file's schema.
+	Statement(ctx context.Context, sql string) (CodeReply, error)
+	// InTransaction reports whether the connection has a transaction open.
+	InTransaction() bool
+	// SetupCode makes the file's schema again — empty, then setup run in
+	// it — and from then on reads its tables with the rest (State) and
+	// the queries of values as LedgerState.Code.Values, by name.
+	SetupCode(ctx context.Context, schema string, setup []string, values map[string]string) error
+	// DropCode drops the schema.
+	DropCode(ctx context.Context, schema string) error
+}
+
+// CodeError is a mistake in a file's code that a server found: which
+// statement or value ("setup.2", "invariant.0", "value"), and what the
+// server said.
+type CodeError struct {
+	Where string
+	Said  string
+}
+
+func (e *CodeError) Error() string { return e.Said }
+
+// CodeState is a file's tables as State read them, and the values of its
+// queries (invariants, the business value) by name, as JSON.
+type CodeState struct {
+	Tables []CodeTable
+	Values map[string]json.RawMessage `json:"-"`
+}
+
+// CodeTable is one table of a file's schema.
+type CodeTable struct {
+	Name    string
+	Columns []string
+	Rows    [][]string
+}
+
+// The names of a file's values in CodeState.Values.
+const codeValueName = "value"
+
+func codeInvariantName(i int) string { return "invariant." + strconv.Itoa(i) }
+
+// CodeValues are the queries State evaluates for a file: its SQL
+// invariants and its business value.
+func (c *Code) CodeValues() map[string]string {
+	out := map[string]string{}
+	for i, inv := range c.Invariants {
+		if inv.SQL != "" {
+			out[codeInvariantName(i)] = inv.SQL
+		}
+	}
+	if c.ValueSQL != "" {
+		out[codeValueName] = c.ValueSQL
+	}
+	return out
+}
+
+// setupCode seeds the file's keys and makes its schema: Reset's part for
+// a file with code.
+func (l *Lab) setupCode(ctx context.Context) error {
+	c := l.scenario.Code
+	if len(c.SetupRedis) > 0 {
+		if err := l.backends.Coordination.Restore(ctx, []RedisKey{}, c.SetupRedis); err != nil {
+			return err
+		}
+	}
+	if c.Schema == "" {
+		return nil
+	}
+	return l.ledger.SetupCode(ctx, c.Schema, c.SetupSQL, c.CodeValues())
+}
+
+// codeBreaks are the file's invariants the world breaks. A Lua invariant
+// is run on the lab's own Redis connection, once per state of the keys.
+func (l *Lab) codeBreaks(ctx context.Context, state LedgerState, keys []RedisKey) ([]Break, error) {
+	c := l.scenario.Code
+	if c == nil || len(c.Invariants) == 0 {
+		return nil, nil
+	}
+	var breaks []Break
+	for i, inv := range c.Invariants {
+		var holds bool
+		var err error
+		if inv.SQL != "" {
+			holds, err = codeBool(state.Code.Values[codeInvariantName(i)])
+		} else {
+			holds, err = l.luaInvariant(ctx, i, inv, keys)
+		}
+		if err != nil {
+			return nil, lang.Error("%s: invariant %s: %w", c.At[codeInvariantName(i)], inv.Name, err)
+		}
+		if !holds {
+			breaks = append(breaks, newBreak(FirstCodeInvariant+i, inv.Name, lang.P("the check of %s answered false", inv.Name)))
+		}
+	}
+	return breaks, nil
+}
+
+// codeBool reads a query's boolean: true, false (NULL is false: the rule
+// cannot be said to hold).
+func codeBool(v json.RawMessage) (bool, error) {
+	switch strings.TrimSpace(string(v)) {
+	case "true":
+		return true, nil
+	case "false", "null", "":
+		return false, nil
+	}
+	return false, lang.Error("returned %s, not true or false", untrustedShort(string(v)))
+}
+
+func (l *Lab) luaInvariant(ctx context.Context, i int, inv CodeInvariant, keys []RedisKey) (bool, error) {
+	sum := sha256.New()
+	fmt.Fprint(sum, i)
+	data, _ := json.Marshal(keys)
+	sum.Write(data)
+	var k [32]byte
+	sum.Sum(k[:0])
+	if held, ok := l.luaHeld[k]; ok {
+		return held, nil
+	}
+	reply, err := l.backends.Coordination.Client("lab").RunCode(Housekeeping(ctx), RedisCall{Script: inv.Lua, Keys: inv.Keys})
+	if err != nil {
+		return false, err
+	}
+	if reply.Error {
+		return false, lang.Error("the script failed: %s", reply.Text)
+	}
+	held := reply.Text == "1" || reply.Text == "true"
+	if !held && reply.Text != "0" && !reply.Nil {
+		return false, lang.Error("returned %s, not 1 or 0", untrustedShort(reply.Text))
+	}
+	if l.luaHeld == nil || len(l.luaHeld) > 1<<14 {
+		l.luaHeld = map[[32]byte]bool{}
+	}
+	l.luaHeld[k] = held
+	return held, nil
+}
+
+// untrustedShort is a reply cut to a line's worth.
+func untrustedShort(s string) string {
+	if r := []rune(s); len(r) > 60 {
+		return string(r[:60]) + "…"
+	}
+	return s
+}
+
+// CodeMeasure is the measure of a file that reads its business value
+// itself: a query's first column, or a key's value.
+func CodeMeasure(c *Code) Measure {
+	if c.ValueSQL != "" {
+		return Measure{Label: "value", Count: func(w World) int64 {
+			n, _ := codeNumber(string(w.Ledger.Code.Values[codeValueName]))
+			return n
+		}}
+	}
+	return Measure{Label: c.ValueKey, Count: func(w World) int64 {
+		for _, k := range w.Keys {
+			if k.Key == w.Namespace+c.ValueKey {
+				n, _ := codeNumber(k.Value)
+				return n
+			}
+		}
+		return 0
+	}}
+}
+
+// codeNumber reads a value as a whole number: a JSON number or string of
+// one (NULL, a missing key: 0).
+func codeNumber(s string) (int64, bool) {
+	s = strings.Trim(strings.TrimSpace(s), `"`)
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		f, ferr := strconv.ParseFloat(s, 64)
+		if ferr != nil {
+			return 0, false
+		}
+		return int64(f), true
+	}
+	return n, true
+}

@@ -1,0 +1,1022 @@
+package scenarios
+
+import (
+	"context"
+	"maps"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/lang"
+	"github.com/fencelab/fencelab/untrusted"
+)
+
+// A scenario file's own code (README, "Your own code"): [setup] seeds its
+// tables and keys, each [[step]] is a Lua script, one Redis command or SQL
+// statements of the file's, [[invariant]]s are its queries, and expected
+// may say how to read the business value. A step runs on its actor's own
+// connections, so every command and statement is a round trip the checker
+// interleaves, as fencelab's own steps are.
+
+// kindCode is the actor kind of a file whose steps are its own: the
+// default kind when the file has [[step]]s.
+const kindCode = "code"
+
+// codeBuiltins are the parameters every step may use.
+var codeBuiltins = []string{"actor", "now_ms", "ttl_ms"}
+
+// paramPattern is a parameter in a step's text: $name.
+var paramPattern = regexp.MustCompile(`\$([A-Za-z_][A-Za-z0-9_]*)`)
+
+// guardPattern is a guard's place in a step's text: {{fence}}.
+var guardPattern = regexp.MustCompile(`\{\{\s*([A-Za-z0-9_-]*)\s*\}\}`)
+
+var invariantNamePattern = regexp.MustCompile(`^[A-Z][A-Z0-9_]{0,39}$`)
+
+// codeStep is one [[step]] of a file.
+type codeStep struct {
+	name, path string
+	// lang is "lua", "redis" or "sql".
+	lang  string
+	lua   string
+	keys  []string
+	args  []string
+	words []string
+	keyAt []int
+	sql   []codeStatement
+	// reply is what save, wait_if and rejected_if of the step apply to:
+	// the script's, the command's, or the last statement's that is not
+	// COMMIT or ROLLBACK.
+	reply replyRules
+	// guards are the fragments by guard, and their order in the text.
+	guards map[engine.Guard]fragment
+	order  []engine.Guard
+}
+
+// codeStatement is one statement of a sql step, with its own rules when
+// it is written as a table.
+type codeStatement struct {
+	text  string
+	rules replyRules
+	// own: the statement was a table with rules of its own.
+	own bool
+}
+
+// replyRules say what a reply means.
+type replyRules struct {
+	save       string
+	waitIf     []string
+	rejectedIf []string
+}
+
+// fragment is a guard's text in a step, and what stands in its place
+// when the guard is taken out.
+type fragment struct{ text, without string }
+
+// codeFile is what a file brings of its own, as compiled.
+type codeFile struct {
+	steps map[string]map[string]*codeStep // by name, by mode key ("" both, "safe", "unsafe")
+	code  *engine.Code
+	// verdicts are the anomalies of the file's invariants.
+	verdicts []string
+	// used are the steps some program takes.
+	used map[string]bool
+}
+
+// allStepsUsed refuses a [[step]] no actor takes: a step written and
+// never run is a mistake a person wants to hear of.
+func (f *file) allStepsUsed(actors []*fileActor) error {
+	for _, name := range f.code.names() {
+		if !f.code.used[name] {
+			for _, s := range f.code.steps[name] {
+				return f.wrong(s.path, "step %s is in no actor's program", name)
+			}
+		}
+	}
+	return nil
+}
+
+// unknownOwnStep is a code actor's program entry that names no step of
+// the file's.
+func (f *file) unknownOwnStep(path string, entry any, mode engine.Mode) error {
+	name, ok := entry.(string)
+	if !ok {
+		return f.wrong(path, "a code actor's program names the file's steps: [\"acquire\", \"write\"]")
+	}
+	name = strings.TrimSpace(name)
+	if variants, ok := f.code.steps[name]; ok && len(variants) > 0 {
+		return f.wrong(path, "step %s has no variant for %s (mode = %q, or one for both)", name, mode, modeKey(mode))
+	}
+	if near := nearest(name, f.code.names()); near != "" {
+		return f.wrong(path, "unknown step %q (did you mean %s?)", untrusted.Line(name), near)
+	}
+	return f.wrong(path, "unknown step %q (the file's steps: %s)", untrusted.Line(name), strings.Join(f.code.names(), ", "))
+}
+
+func (f *file) hasCode(doc map[string]any) bool {
+	_, steps := doc["step"]
+	_, setup := doc["setup"]
+	return steps || setup
+}
+
+// code reads [setup], [[step]] and [[invariant]].
+func (f *file) codeOf(top *table, s *engine.Scenario) (*codeFile, error) {
+	cf := &codeFile{steps: map[string]map[string]*codeStep{}, code: &engine.Code{At: map[string]string{}}, used: map[string]bool{}}
+	schema := "fencelab_code_" + strings.ReplaceAll(s.ID, "-", "_")
+	if setup, ok, err := top.sub("setup"); err != nil {
+		return nil, err
+	} else if ok {
+		if err := f.setup(setup, cf.code); err != nil {
+			return nil, err
+		}
+	}
+	l, ok, err := top.list("step")
+	if err != nil {
+		return nil, err
+	}
+	usesSQL := len(cf.code.SetupSQL) > 0
+	if ok {
+		for i, v := range l {
+			t, err := f.table("step."+strconv.Itoa(i), v)
+			if err != nil {
+				return nil, err
+			}
+			step, mode, err := f.step(t)
+			if err != nil {
+				return nil, err
+			}
+			if cf.steps[step.name] == nil {
+				cf.steps[step.name] = map[string]*codeStep{}
+			}
+			if _, twice := cf.steps[step.name][mode]; twice {
+				return nil, f.wrong(t.path, "two [[step]]s are named %q%s", step.name, modeSuffix(mode))
+			}
+			cf.steps[step.name][mode] = step
+			usesSQL = usesSQL || step.lang == "sql"
+		}
+	}
+	inv, ok, err := top.list("invariant")
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		if len(inv) > engine.MostCodeInvariants {
+			return nil, f.wrong("invariant", "%d invariants: at most %d", len(inv), engine.MostCodeInvariants)
+		}
+		for i, v := range inv {
+			t, err := f.table("invariant."+strconv.Itoa(i), v)
+			if err != nil {
+				return nil, err
+			}
+			ci, err := f.invariant(t, cf)
+			if err != nil {
+				return nil, err
+			}
+			usesSQL = usesSQL || ci.SQL != ""
+			cf.code.At["invariant."+strconv.Itoa(i)] = f.where(t.path)
+			cf.code.Invariants = append(cf.code.Invariants, ci)
+			cf.verdicts = append(cf.verdicts, ci.Name)
+		}
+	}
+	if usesSQL {
+		cf.code.Schema = schema
+	}
+	return cf, nil
+}
+
+func modeSuffix(mode string) string {
+	if mode == "" {
+		return ""
+	}
+	return " for " + mode
+}
+
+// where is a path of the file as an error names it: "mine.toml:12".
+func (f *file) where(path string) string {
+	return untrusted.Line(f.name) + ":" + strconv.Itoa(f.at.lineOf(path))
+}
+
+func (f *file) setup(t *table, c *engine.Code) error {
+	if v, ok := t.get("sql"); ok {
+		stmts, err := f.strings(t.key("sql"), v)
+		if err != nil {
+			return err
+		}
+		for i, stmt := range stmts {
+			path := t.key("sql")
+			if _, list := v.([]any); list {
+				path += "." + strconv.Itoa(i)
+			}
+			if err := f.refuseSQL(path, stmt, false); err != nil {
+				return err
+			}
+			c.At["setup."+strconv.Itoa(i)] = f.where(path)
+			c.SetupSQL = append(c.SetupSQL, stmt)
+		}
+	}
+	if r, ok, err := t.sub("redis"); err != nil {
+		return err
+	} else if ok {
+		for _, name := range slices.Sorted(maps.Keys(r.m)) {
+			r.used[name] = true
+			if err := f.keyName(r.key(name), name); err != nil {
+				return err
+			}
+			switch v := r.m[name].(type) {
+			case string:
+				c.SetupRedis = append(c.SetupRedis, engine.RedisKey{Key: name, Type: "string", Value: v, TTL: -1})
+			case int64:
+				c.SetupRedis = append(c.SetupRedis, engine.RedisKey{Key: name, Type: "string", Value: strconv.FormatInt(v, 10), TTL: -1})
+			case map[string]any:
+				fields := map[string]string{}
+				for field, fv := range v {
+					switch fv := fv.(type) {
+					case string:
+						fields[field] = fv
+					case int64:
+						fields[field] = strconv.FormatInt(fv, 10)
+					default:
+						return f.wrong(r.key(name)+"."+field, "a hash field's value is a string or a whole number")
+					}
+				}
+				if len(fields) == 0 {
+					return f.wrong(r.key(name), "a hash needs a field: Redis keeps no empty hash")
+				}
+				c.SetupRedis = append(c.SetupRedis, engine.RedisKey{Key: name, Type: "hash", Fields: fields, TTL: -1})
+			default:
+				return f.wrong(r.key(name), "a key's value is a string, a whole number, or a table of fields (a hash)")
+			}
+		}
+	}
+	return t.done("sql", "redis")
+}
+
+// keyName refuses a key name a file may not use.
+func (f *file) keyName(path, name string) error {
+	if name == "" || len(name) > 200 || strings.ContainsAny(name, " \t\r\n*?[") {
+		return f.wrong(path, "key %q: a key's name has no spaces or glob characters, and at most 200 bytes", untrusted.Line(name))
+	}
+	return nil
+}
+
+// strings reads one string or a list of strings.
+func (f *file) strings(path string, v any) ([]string, error) {
+	switch v := v.(type) {
+	case string:
+		return []string{v}, nil
+	case []any:
+		var out []string
+		for i, e := range v {
+			s, ok := e.(string)
+			if !ok {
+				return nil, f.wrong(path+"."+strconv.Itoa(i), "%s must be strings", lastKey(path))
+			}
+			out = append(out, s)
+		}
+		return out, nil
+	}
+	return nil, f.wrong(path, "%s must be a string or a list of strings", lastKey(path))
+}
+
+var stepKeys = []string{"name", "mode", "lua", "keys", "args", "redis", "sql", "save", "wait_if", "rejected_if", "guards"}
+
+// step reads one [[step]].
+func (f *file) step(t *table) (*codeStep, string, error) {
+	step := &codeStep{path: t.path, guards: map[engine.Guard]fragment{}}
+	var err error
+	if step.name, err = t.str("name", true); err != nil {
+		return nil, "", err
+	}
+	if !idPattern.MatchString(step.name) {
+		return nil, "", f.wrong(t.key("name"), "step name %q: lower-case letters, digits and dashes, at most 40", step.name)
+	}
+	mode, err := t.choice("mode", "both", "safe", "unsafe")
+	if err != nil {
+		return nil, "", err
+	}
+	if mode == "both" {
+		mode = ""
+	}
+	step.reply, err = f.rules(t)
+	if err != nil {
+		return nil, "", err
+	}
+	var langs []string
+	for _, k := range []string{"lua", "redis", "sql"} {
+		if _, ok := t.m[k]; ok {
+			langs = append(langs, k)
+		}
+	}
+	switch len(langs) {
+	case 0:
+		return nil, "", f.wrong(t.path, "step %s has no code: give it lua, redis or sql", step.name)
+	case 1:
+	default:
+		return nil, "", f.wrong(t.key(langs[1]), "step %s has %s and %s: one of lua, redis or sql", step.name, langs[0], langs[1])
+	}
+	step.lang = langs[0]
+	var texts []string // every text a parameter or a guard may be in
+	switch step.lang {
+	case "lua":
+		if step.lua, err = t.str("lua", true); err != nil {
+			return nil, "", err
+		}
+		step.lua = strings.ReplaceAll(step.lua, "\u2192", "->") // what untrusted.Text made visible stays text
+		if err := f.refuseLua(t.key("lua"), step.lua); err != nil {
+			return nil, "", err
+		}
+		for _, k := range []string{"keys", "args"} {
+			v, ok := t.get(k)
+			if !ok {
+				continue
+			}
+			words, err := f.words(t.key(k), v)
+			if err != nil {
+				return nil, "", err
+			}
+			if k == "keys" {
+				step.keys = words
+			} else {
+				step.args = words
+			}
+		}
+		texts = append(append([]string{step.lua}, step.keys...), step.args...)
+	case "redis":
+		v, _ := t.get("redis")
+		if step.words, err = f.words(t.key("redis"), v); err != nil {
+			return nil, "", err
+		}
+		if len(step.words) == 0 {
+			return nil, "", f.wrong(t.key("redis"), "redis is a command as a list of words: [\"GET\", \"counter\"]")
+		}
+		if step.keyAt, err = f.command(t.key("redis"), step.words); err != nil {
+			return nil, "", err
+		}
+		texts = step.words
+	case "sql":
+		v, _ := t.get("sql")
+		if step.sql, err = f.statements(t.key("sql"), v); err != nil {
+			return nil, "", err
+		}
+		for _, s := range step.sql {
+			texts = append(texts, s.text)
+		}
+	}
+	if err := f.fragments(t, step, texts); err != nil {
+		return nil, "", err
+	}
+	return step, mode, t.done(stepKeys...)
+}
+
+// rules reads save, wait_if and rejected_if of a step or a statement.
+func (f *file) rules(t *table) (replyRules, error) {
+	var r replyRules
+	var err error
+	if r.save, err = t.str("save", false); err != nil {
+		return r, err
+	}
+	if r.save != "" && (!regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`).MatchString(r.save) || slices.Contains(codeBuiltins, r.save)) {
+		return r, f.wrong(t.key("save"), "save %q: a name of letters, digits and _, and none of %s", untrusted.Line(r.save), strings.Join(codeBuiltins, ", "))
+	}
+	for _, k := range []string{"wait_if", "rejected_if"} {
+		v, ok := t.get(k)
+		if !ok {
+			continue
+		}
+		list, err := f.strings(t.key(k), v)
+		if err != nil {
+			return r, err
+		}
+		for _, s := range list {
+			if strings.HasPrefix(strings.TrimSpace(s), "rows") {
+				if _, ok := rowsRule(s); !ok {
+					return r, f.wrong(t.key(k), "%s %q: a reply, or rows = N", k, untrusted.Line(s))
+				}
+			}
+		}
+		if k == "wait_if" {
+			r.waitIf = list
+		} else {
+			r.rejectedIf = list
+		}
+	}
+	return r, nil
+}
+
+var rowsPattern = regexp.MustCompile(`^\s*rows\s*=\s*(\d+)\s*$`)
+
+// rowsRule reads "rows = N".
+func rowsRule(s string) (int64, bool) {
+	m := rowsPattern.FindStringSubmatch(s)
+	if m == nil {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(m[1], 10, 64)
+	return n, err == nil
+}
+
+// matches reports whether a reply is one of a rule's.
+func matches(rule []string, reply engine.CodeReply) bool {
+	for _, r := range rule {
+		if n, ok := rowsRule(r); ok {
+			if reply.Rows == n && !reply.Error {
+				return true
+			}
+			continue
+		}
+		if r == reply.Text || (reply.Nil && (r == "nil" || r == "null")) {
+			return true
+		}
+	}
+	return false
+}
+
+// words reads a list of words (keys, args, a command).
+func (f *file) words(path string, v any) ([]string, error) {
+	l, ok := v.([]any)
+	if !ok {
+		return nil, f.wrong(path, "%s is a list of strings", lastKey(path))
+	}
+	var out []string
+	for i, e := range l {
+		switch e := e.(type) {
+		case string:
+			out = append(out, e)
+		case int64:
+			out = append(out, strconv.FormatInt(e, 10))
+		default:
+			return nil, f.wrong(path+"."+strconv.Itoa(i), "%s is a list of strings", lastKey(path))
+		}
+	}
+	return out, nil
+}
+
+// statements reads a sql step: one statement, or a list of statements
+// (each a string or a table with rules of its own).
+func (f *file) statements(path string, v any) ([]codeStatement, error) {
+	var out []codeStatement
+	add := func(at, text string, rules replyRules, own bool) error {
+		if err := f.refuseSQL(at, text, true); err != nil {
+			return err
+		}
+		out = append(out, codeStatement{text: text, rules: rules, own: own})
+		return nil
+	}
+	switch v := v.(type) {
+	case string:
+		if err := add(path, v, replyRules{}, false); err != nil {
+			return nil, err
+		}
+	case []any, []map[string]any:
+		var list []any
+		if l, ok := v.([]any); ok {
+			list = l
+		} else {
+			for _, m := range v.([]map[string]any) {
+				list = append(list, m)
+			}
+		}
+		for i, e := range list {
+			at := path + "." + strconv.Itoa(i)
+			switch e := e.(type) {
+			case string:
+				if err := add(at, e, replyRules{}, false); err != nil {
+					return nil, err
+				}
+			case map[string]any:
+				t, _ := f.table(at, e)
+				text, err := t.str("sql", true)
+				if err != nil {
+					return nil, err
+				}
+				rules, err := f.rules(t)
+				if err != nil {
+					return nil, err
+				}
+				if err := t.done("sql", "save", "wait_if", "rejected_if"); err != nil {
+					return nil, err
+				}
+				if err := add(at, text, rules, true); err != nil {
+					return nil, err
+				}
+			default:
+				return nil, f.wrong(at, "a statement is a string, or a table { sql = \"…\", save = \"…\" }")
+			}
+		}
+	default:
+		return nil, f.wrong(path, "sql is a statement, or a list of them (BEGIN … COMMIT)")
+	}
+	if len(out) == 0 {
+		return nil, f.wrong(path, "sql has no statement")
+	}
+	// A transaction a step begins ends in the step: the state between two
+	// steps is the rows, keys and memories, which an open transaction's
+	// locks and snapshot are not part of.
+	begins := func(s string) bool { w := firstWord(s); return w == "begin" || w == "start" }
+	ends := func(s string) bool { w := firstWord(s); return w == "commit" || w == "rollback" || w == "end" }
+	for i, s := range out {
+		at := path
+		if len(out) > 1 {
+			at += "." + strconv.Itoa(i)
+		}
+		switch {
+		case begins(s.text) && i != 0:
+			return nil, f.wrong(at, "BEGIN comes first in a step's list of statements")
+		case ends(s.text) && i != len(out)-1:
+			return nil, f.wrong(at, "COMMIT or ROLLBACK comes last in a step's list of statements")
+		}
+	}
+	if begins(out[0].text) != ends(out[len(out)-1].text) {
+		return nil, f.wrong(path, "a step's transaction begins and ends in the step: BEGIN first and COMMIT (or ROLLBACK) last, or neither")
+	}
+	return out, nil
+}
+
+func firstWord(s string) string {
+	fields := strings.Fields(strings.ToLower(stripSQL(s)))
+	if len(fields) == 0 {
+		return ""
+	}
+	return strings.TrimSuffix(fields[0], ";")
+}
+
+// fragments reads a step's guards and holds them to the text: every
+// {{NAME}} has a fragment, every fragment a place.
+func (f *file) fragments(t *table, step *codeStep, texts []string) error {
+	places := map[string]bool{}
+	for _, text := range texts {
+		for _, m := range guardPattern.FindAllStringSubmatch(text, -1) {
+			places[m[1]] = true
+		}
+	}
+	g, ok, err := t.sub("guards")
+	if err != nil {
+		return err
+	}
+	if ok {
+		for _, name := range slices.Sorted(maps.Keys(g.m)) {
+			g.used[name] = true
+			guard, err := engine.ParseGuard(name)
+			if err != nil {
+				return f.wrong(g.key(name), "%s (a step's guard is named after the fencelab guard it plays)", untrusted.Line(err.Error()))
+			}
+			var fr fragment
+			switch v := g.m[name].(type) {
+			case string:
+				fr.text = v
+			case map[string]any:
+				ft, _ := f.table(g.key(name), v)
+				if fr.text, err = ft.str("text", true); err != nil {
+					return err
+				}
+				if fr.without, err = ft.str("else", false); err != nil {
+					return err
+				}
+				if err := ft.done("text", "else"); err != nil {
+					return err
+				}
+			default:
+				return f.wrong(g.key(name), "a guard is its fragment of code, or { text = \"…\", else = \"…\" }")
+			}
+			if !places[name] {
+				return f.wrong(g.key(name), "guard %s has no place in step %s: write {{%s}} where its fragment goes", name, step.name, name)
+			}
+			step.guards[guard] = fr
+			step.order = append(step.order, guard)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(places)) {
+		guard, err := engine.ParseGuard(name)
+		if err != nil || func() bool { _, ok := step.guards[guard]; return !ok }() {
+			return f.wrong(t.path, "step %s has {{%s}}, which its guards do not define: guards = { %s = \"…\" }", step.name, untrusted.Line(name), untrusted.Line(name))
+		}
+	}
+	return nil
+}
+
+// params are the parameters a step uses, in its text and fragments.
+func (s *codeStep) params() []string {
+	var texts []string
+	texts = append(texts, s.lua)
+	texts = append(texts, s.keys...)
+	texts = append(texts, s.args...)
+	texts = append(texts, s.words...)
+	for _, st := range s.sql {
+		texts = append(texts, st.text)
+	}
+	for _, fr := range s.guards {
+		texts = append(texts, fr.text, fr.without)
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, text := range texts {
+		for _, m := range paramPattern.FindAllStringSubmatchIndex(text, -1) {
+			if m[1] < len(text) && text[m[1]] == '$' {
+				continue // a dollar quote: $body$
+			}
+			name := text[m[2]:m[3]]
+			if !seen[name] {
+				seen[name] = true
+				out = append(out, name)
+			}
+		}
+	}
+	return out
+}
+
+// saves are the names the step saves, in order.
+func (s *codeStep) saves() []string {
+	var out []string
+	if s.reply.save != "" {
+		out = append(out, s.reply.save)
+	}
+	for _, st := range s.sql {
+		if st.rules.save != "" {
+			out = append(out, st.rules.save)
+		}
+	}
+	return out
+}
+
+// invariant reads one [[invariant]].
+func (f *file) invariant(t *table, cf *codeFile) (engine.CodeInvariant, error) {
+	var ci engine.CodeInvariant
+	var err error
+	if ci.Name, err = t.str("name", true); err != nil {
+		return ci, err
+	}
+	if !invariantNamePattern.MatchString(ci.Name) {
+		return ci, f.wrong(t.key("name"), "invariant name %q: the anomaly it stands for, in capitals — DOUBLE_SPEND", untrusted.Line(ci.Name))
+	}
+	if slices.Contains(knownVerdicts(), ci.Name) || slices.Contains(cf.verdicts, ci.Name) {
+		return ci, f.wrong(t.key("name"), "invariant name %s is taken: name it otherwise", ci.Name)
+	}
+	if ci.Says, err = t.str("says", true); err != nil {
+		return ci, err
+	}
+	_, hasSQL := t.m["sql"]
+	_, hasLua := t.m["lua"]
+	switch {
+	case hasSQL && hasLua:
+		return ci, f.wrong(t.key("lua"), "invariant %s has sql and lua: one of them", ci.Name)
+	case hasSQL:
+		if ci.SQL, err = t.str("sql", true); err != nil {
+			return ci, err
+		}
+		if err := f.refuseSQL(t.key("sql"), ci.SQL, true); err != nil {
+			return ci, err
+		}
+		if firstWord(ci.SQL) != "select" && firstWord(ci.SQL) != "with" {
+			return ci, f.wrong(t.key("sql"), "invariant %s: a query (SELECT …) returning one boolean", ci.Name)
+		}
+	case hasLua:
+		if ci.Lua, err = t.str("lua", true); err != nil {
+			return ci, err
+		}
+		if err := f.refuseLua(t.key("lua"), ci.Lua); err != nil {
+			return ci, err
+		}
+		if v, ok := t.get("keys"); ok {
+			if ci.Keys, err = f.words(t.key("keys"), v); err != nil {
+				return ci, err
+			}
+			for i, k := range ci.Keys {
+				if strings.Contains(k, "$") {
+					return ci, f.wrong(t.key("keys")+"."+strconv.Itoa(i), "an invariant's keys are names, without parameters")
+				}
+			}
+		}
+	default:
+		return ci, f.wrong(t.path, "invariant %s has no check: sql (a query returning one boolean) or lua (a script returning 1 or 0)", ci.Name)
+	}
+	return ci, t.done("name", "says", "sql", "lua", "keys")
+}
+
+// expectedCode reads expected as a table: the value and how to read it.
+func (f *file) expectedCode(top *table, s *engine.Scenario, cf *codeFile) error {
+	t, _, err := top.sub("expected")
+	if err != nil {
+		return err
+	}
+	if _, ok := t.m["value"]; !ok {
+		return f.wrong(t.path, "expected needs its value: expected = { value = 2, sql = \"SELECT …\" }")
+	}
+	if s.Expected, err = t.integer("value", 0, -1<<53, 1<<53); err != nil {
+		return err
+	}
+	_, hasSQL := t.m["sql"]
+	_, hasRedis := t.m["redis"]
+	switch {
+	case hasSQL && hasRedis:
+		return f.wrong(t.key("redis"), "expected reads the value by sql or from a redis key, not both")
+	case hasSQL:
+		if cf == nil {
+			return f.wrong(t.key("sql"), "expected.sql reads a file's own table: give the file a [setup] or [[step]]")
+		}
+		if cf.code.ValueSQL, err = t.str("sql", true); err != nil {
+			return err
+		}
+		if err := f.refuseSQL(t.key("sql"), cf.code.ValueSQL, true); err != nil {
+			return err
+		}
+		cf.code.Schema = "fencelab_code_" + strings.ReplaceAll(s.ID, "-", "_")
+		cf.code.At["value"] = f.where(t.key("sql"))
+	case hasRedis:
+		if cf == nil {
+			return f.wrong(t.key("redis"), "expected.redis reads a file's own key: give the file a [setup] or [[step]]")
+		}
+		if cf.code.ValueKey, err = t.str("redis", true); err != nil {
+			return err
+		}
+		if err := f.keyName(t.key("redis"), cf.code.ValueKey); err != nil {
+			return err
+		}
+	default:
+		return f.wrong(t.path, "expected as a table says how to read the value: sql = \"SELECT …\" or redis = \"KEY\"")
+	}
+	s.Measure = engine.CodeMeasure(cf.code)
+	return t.done("value", "sql", "redis")
+}
+
+// stepFor is the file's step of a name in a mode: the mode's own, or the
+// one for both.
+func (cf *codeFile) stepFor(name string, mode engine.Mode) (*codeStep, bool) {
+	variants, ok := cf.steps[name]
+	if !ok {
+		return nil, false
+	}
+	if s, ok := variants[modeKey(mode)]; ok {
+		return s, true
+	}
+	s, ok := variants[""]
+	return s, ok
+}
+
+// names are the file's step names.
+func (cf *codeFile) names() []string { return slices.Sorted(maps.Keys(cf.steps)) }
+
+// build makes the engine's step of a file's step. saved are the names
+// the actor's earlier steps save; a parameter none of them (nor the step
+// itself, earlier) saves is a mistake said at the program's entry.
+func (f *file) build(path, actor string, s *codeStep, saved map[string]bool) (engine.Step, error) {
+	have := maps.Clone(saved)
+	for _, b := range codeBuiltins {
+		have[b] = true
+	}
+	if s.lang == "sql" {
+		// A statement may use what an earlier statement of the step saved.
+		for _, st := range s.sql {
+			for _, p := range (&codeStep{sql: []codeStatement{st}}).params() {
+				if !have[p] {
+					return engine.Step{}, f.unsaved(path, actor, s, p)
+				}
+			}
+			if st.rules.save != "" {
+				have[st.rules.save] = true
+			}
+		}
+	}
+	for _, p := range s.params() {
+		if !have[p] {
+			return engine.Step{}, f.unsaved(path, actor, s, p)
+		}
+	}
+	at := f.where(s.path)
+	return engine.Step{Name: s.name, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+		return s.run(ctx, t, at)
+	}}, nil
+}
+
+func (f *file) unsaved(path, actor string, s *codeStep, p string) error {
+	return f.wrong(path, "step %s uses $%s, which no step before it in %s's program saves (save = %q), and which is none of %s",
+		s.name, untrusted.Line(p), actor, p, "$"+strings.Join(codeBuiltins, ", $"))
+}
+
+// run takes the step: its code with the guards of the run, its parameters
+// bound, sent on the actor's connections.
+func (s *codeStep) run(ctx context.Context, t *engine.Turn, at string) (engine.StepOutcome, error) {
+	m := t.Memory()
+	vars := map[string]string{
+		"actor":  t.Actor.Name,
+		"now_ms": strconv.FormatInt(t.Now().UnixMilli(), 10),
+		"ttl_ms": strconv.FormatInt(t.LeaseTTL().Milliseconds(), 10),
+	}
+	for k, v := range m.Vars {
+		vars[k] = v
+	}
+	// Each guard is consulted, and in SAFE kept unless the run takes it
+	// out; UNSAFE is the code without any of them.
+	on := map[string]bool{}
+	var guardTexts []string
+	for _, g := range s.order {
+		off := t.Off(g)
+		if t.Mode() == engine.Safe && !off {
+			on[g.String()] = true
+		}
+	}
+	fill := func(text string, sql bool) string {
+		text = guardPattern.ReplaceAllStringFunc(text, func(place string) string {
+			name := guardPattern.FindStringSubmatch(place)[1]
+			g, _ := engine.ParseGuard(name)
+			fr := s.guards[g]
+			if on[name] {
+				guardTexts = append(guardTexts, bind(fr.text, vars, sql))
+				return fr.text
+			}
+			return fr.without
+		})
+		return bind(text, vars, sql)
+	}
+	layer := engine.LayerCoordination
+	var (
+		reply   engine.CodeReply
+		rules   = s.reply
+		sent    []string
+		waits   bool
+		refused bool
+	)
+	save := func(name string, r engine.CodeReply) {
+		if name == "" {
+			return
+		}
+		saved := maps.Clone(m.Vars)
+		if saved == nil {
+			saved = map[string]string{}
+		}
+		saved[name] = r.Text
+		m.Vars = saved
+		vars[name] = r.Text
+	}
+	failed := func(r engine.CodeReply, text string) error {
+		return lang.Error("%s: step %s of %s: the server said: %s — in: %s", at, s.name, t.Actor.Name, untrusted.Line(r.Text), untrusted.Line(text))
+	}
+	switch s.lang {
+	case "lua", "redis":
+		call := engine.RedisCall{TTLs: []time.Duration{t.LeaseTTL()}}
+		if s.lang == "lua" {
+			call.Script = fill(s.lua, false)
+			for _, k := range s.keys {
+				call.Keys = append(call.Keys, fill(k, false))
+			}
+			for _, a := range s.args {
+				call.Args = append(call.Args, fill(a, false))
+			}
+			sent = append(sent, "EVAL "+s.name+" "+strings.Join(call.Keys, " ")+" "+strings.Join(call.Args, " "))
+		} else {
+			for _, w := range s.words {
+				call.Words = append(call.Words, fill(w, false))
+			}
+			call.KeyAt = s.keyAt
+			sent = append(sent, strings.Join(call.Words, " "))
+		}
+		for _, a := range append(slices.Clone(call.Args), call.Words...) {
+			if n, err := strconv.ParseInt(a, 10, 64); err == nil && n > 0 && n < int64(time.Hour/time.Millisecond)*24*30 {
+				call.TTLs = append(call.TTLs, time.Duration(n)*time.Millisecond)
+			}
+		}
+		var err error
+		if reply, err = t.Code().RunCode(ctx, call); err != nil {
+			return 0, err
+		}
+		if reply.Error && !matches(rules.waitIf, reply) && !matches(rules.rejectedIf, reply) {
+			return 0, failed(reply, sent[0])
+		}
+		save(rules.save, reply)
+	case "sql":
+		layer = engine.LayerDatabase
+		last := len(s.sql) - 1
+		if w := firstWord(s.sql[last].text); len(s.sql) > 1 && (w == "commit" || w == "rollback" || w == "end") {
+			last--
+		}
+		ledger := t.Ledger()
+		for i, st := range s.sql {
+			text := fill(st.text, true)
+			sent = append(sent, text)
+			r, err := ledger.Statement(ctx, text)
+			if err != nil {
+				if ledger.InTransaction() {
+					ledger.Statement(engine.Housekeeping(ctx), "ROLLBACK")
+				}
+				return 0, lang.Error("%s: step %s of %s: %s — in: %s", at, s.name, t.Actor.Name, untrusted.Line(err.Error()), untrusted.Line(text))
+			}
+			r2 := st.rules
+			if i == last && !st.own {
+				r2 = rules
+			}
+			if i == last {
+				reply = r
+				rules = r2
+			}
+			save(r2.save, r)
+			waits = waits || matches(r2.waitIf, r)
+			refused = refused || matches(r2.rejectedIf, r)
+		}
+		if ledger.InTransaction() {
+			ledger.Statement(engine.Housekeeping(ctx), "ROLLBACK")
+			return 0, lang.Error("%s: step %s of %s left a transaction open: end it in the step (COMMIT or ROLLBACK)", at, s.name, t.Actor.Name)
+		}
+	}
+	waits = waits || matches(rules.waitIf, reply)
+	refused = !waits && (refused || matches(rules.rejectedIf, reply))
+	code := strings.ToUpper(strings.ReplaceAll(s.name, "-", "_"))
+	shown := reply.Text
+	if s.lang == "sql" {
+		rows := lang.P("%d rows", reply.Rows)
+		if reply.Rows == 1 {
+			rows = lang.P("1 row")
+		}
+		shown = rows.In(lang.En)
+		if !reply.Nil {
+			shown = reply.Text + " (" + shown + ")"
+		}
+	}
+	guard := strings.Join(guardTexts, " · ")
+	switch {
+	case waits:
+		t.Emit(layer, code, "WAITING", guard, "%s waits: %s answered %s", t.Actor.Name, s.name, shown)
+		return engine.Wait, nil
+	case refused:
+		t.Emit(layer, code, "REJECTED", guard, "%s: %s answered %s — refused", t.Actor.Name, s.name, shown)
+		t.Refuse(refusalOf(s))
+		return engine.Advance, nil
+	}
+	t.Emit(layer, code, "OK", guard, "%s: %s answered %s", t.Actor.Name, s.name, shown)
+	return engine.Advance, nil
+}
+
+// refusalOf is the verdict a refused step stands for: its first guard's
+// refusal, REJECTED for a guard that has none of its own.
+func refusalOf(s *codeStep) string {
+	if len(s.order) == 0 {
+		return Rejected
+	}
+	switch s.order[0] {
+	case engine.GuardFence:
+		return engine.StaleFence
+	case engine.GuardNamespace:
+		return engine.StaleNamespace
+	case engine.GuardMembership:
+		return engine.StaleMembership
+	case engine.GuardRegion:
+		return engine.WrongRegion
+	case engine.GuardVersion:
+		return engine.IncompatibleVersion
+	case engine.GuardTerminal:
+		return engine.IllegalTransition
+	case engine.GuardOwner, engine.GuardPointer:
+		return engine.NotOwner
+	}
+	return Rejected
+}
+
+// Rejected is the verdict of a file's step refused by a guard that names
+// no refusal of its own.
+const Rejected = "REJECTED"
+
+// bind puts the parameters' values in a text: as SQL literals in a
+// statement (outside its quoted strings), as they are elsewhere.
+func bind(text string, vars map[string]string, sql bool) string {
+	var b strings.Builder
+	quoted := false
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if sql && c == '\'' {
+			quoted = !quoted
+		}
+		if c == '$' && !quoted {
+			if m := paramPattern.FindStringSubmatchIndex(text[i:]); m != nil && m[0] == 0 {
+				end := i + m[1]
+				if end >= len(text) || text[end] != '$' {
+					name := text[i+m[2] : i+m[3]]
+					if v, ok := vars[name]; ok {
+						if sql {
+							b.WriteString(sqlLiteral(v))
+						} else {
+							b.WriteString(v)
+						}
+						i = end - 1
+						continue
+					}
+				}
+			}
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// sqlLiteral is a value as a statement writes it: a number as it is, any
+// other value quoted (a string constant PostgreSQL gives the type its
+// place needs).
+func sqlLiteral(v string) string {
+	if _, err := strconv.ParseInt(v, 10, 64); err == nil {
+		return v
+	}
+	if v == "null" || v == "nil" {
+		return "NULL"
+	}
+	return "'" + strings.ReplaceAll(v, "'", "''") + "'"
+}

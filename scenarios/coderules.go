@@ -1,0 +1,189 @@
+package scenarios
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/fencelab/fencelab/untrusted"
+)
+
+// What a file's code may do. Its keys are put below the run's namespace
+// and its tables in a schema of their own; what could reach past them —
+// another schema, the server's settings, other sessions, every key — is
+// refused before anything runs, each at its line.
+
+// redisCommands are the commands a step or script may send, with where
+// their keys are: the first word after the command, every word, or every
+// other word (MSET). Blocking, server-wide and transaction commands are
+// none of them: a step is one round trip, on the lab's namespace only.
+var redisCommands = map[string]string{
+	"get": "first", "set": "first", "setnx": "first", "setex": "first", "psetex": "first", "getset": "first",
+	"getdel": "first", "getex": "first", "incr": "first", "incrby": "first", "decr": "first", "decrby": "first",
+	"incrbyfloat": "first", "append": "first", "strlen": "first", "expire": "first", "pexpire": "first",
+	"expireat": "first", "pexpireat": "first", "persist": "first", "ttl": "first", "pttl": "first", "type": "first",
+	"hget": "first", "hset": "first", "hsetnx": "first", "hdel": "first", "hgetall": "first", "hincrby": "first",
+	"hexists": "first", "hlen": "first", "hkeys": "first", "hvals": "first", "hmget": "first", "hmset": "first",
+	"del": "all", "unlink": "all", "exists": "all", "mget": "all",
+	"mset": "pairs",
+}
+
+// command checks a step's Redis command and says which words are keys.
+func (f *file) command(path string, words []string) ([]int, error) {
+	name := strings.ToLower(words[0])
+	where, ok := redisCommands[name]
+	if !ok {
+		return nil, f.wrong(path, "%s is not a command a step sends (strings, hashes and keys only: GET, SET, INCR, HSET, DEL, EXPIRE, …); a script can do more", untrusted.Line(words[0]))
+	}
+	if len(words) < 2 {
+		return nil, f.wrong(path, "%s needs its key", untrusted.Line(words[0]))
+	}
+	var at []int
+	switch where {
+	case "first":
+		at = []int{1}
+	case "all":
+		for i := 1; i < len(words); i++ {
+			at = append(at, i)
+		}
+	case "pairs":
+		for i := 1; i < len(words); i += 2 {
+			at = append(at, i)
+		}
+	}
+	for _, i := range at {
+		if !strings.Contains(words[i], "$") {
+			if err := f.keyName(path, words[i]); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return at, nil
+}
+
+// luaCall is a script's call of a Redis command.
+var luaCall = regexp.MustCompile(`redis\s*\.\s*p?call\s*\(\s*`)
+
+// luaString is a Lua string literal at the start of a text.
+var luaString = regexp.MustCompile(`^(?:"([^"\\]*)"|'([^'\\]*)')`)
+
+// refuseLua holds a script to the commands a step may send: each call
+// names its command as a string literal, so what it sends can be known.
+func (f *file) refuseLua(path, script string) error {
+	for _, loc := range luaCall.FindAllStringIndex(script, -1) {
+		rest := script[loc[1]:]
+		m := luaString.FindStringSubmatch(rest)
+		if m == nil {
+			return f.wrong(path, "a script names each command it calls as a string: redis.call(\"GET\", KEYS[1])")
+		}
+		name := m[1] + m[2]
+		if _, ok := redisCommands[strings.ToLower(name)]; !ok {
+			return f.wrong(path, "the script calls %s, which is not a command fencelab lets a script send (strings, hashes and keys only)", untrusted.Line(name))
+		}
+	}
+	for _, word := range []string{"redis.setresp", "redis.set_repl", "redis.replicate_commands", "redis.breakpoint", "redis.debug"} {
+		if strings.Contains(script, word) {
+			return f.wrong(path, "the script uses %s, which a step may not", word)
+		}
+	}
+	return nil
+}
+
+// sqlRefused are words a file's SQL may not hold, outside its string
+// constants: what reaches past the file's schema or its own session.
+var sqlRefused = []string{"search_path", "pg_terminate_backend", "pg_cancel_backend", "pg_reload_conf", "pg_read_file",
+	"pg_read_binary_file", "pg_ls_dir", "pg_stat_file", "lo_import", "lo_export", "dblink", "pg_sleep", "set_config",
+	"pg_advisory_unlock_all"}
+
+// sqlRefusedPairs are two words a file's SQL may not hold one after the
+// other.
+var sqlRefusedPairs = [][2]string{
+	{"alter", "system"}, {"create", "schema"}, {"drop", "schema"}, {"alter", "schema"}, {"create", "extension"},
+	{"create", "role"}, {"alter", "role"}, {"drop", "role"}, {"create", "user"}, {"create", "database"},
+	{"drop", "database"}, {"create", "event"}, {"security", "definer"},
+}
+
+var sqlWord = regexp.MustCompile(`[a-z_][a-z0-9_$]*`)
+
+// refuseSQL refuses a statement that may reach past the file's schema.
+// A step's statement (step) changes rows only: the tables are the
+// setup's, which a check's state assumes stay as they are.
+func (f *file) refuseSQL(path, text string, step bool) error {
+	words := sqlWord.FindAllString(strings.ToLower(stripSQL(text)), -1)
+	if len(words) == 0 {
+		return f.wrong(path, "an empty statement")
+	}
+	for i, w := range words {
+		if strings.Contains(w, "fencelab") {
+			return f.wrong(path, "a file's SQL does not name fencelab's own schema or objects (%s)", untrusted.Line(w))
+		}
+		for _, r := range sqlRefused {
+			if w == r {
+				return f.wrong(path, "a file's SQL may not use %s", r)
+			}
+		}
+		if i+1 < len(words) {
+			for _, p := range sqlRefusedPairs {
+				if w == p[0] && words[i+1] == p[1] {
+					return f.wrong(path, "a file's SQL may not %s %s", strings.ToUpper(p[0]), strings.ToUpper(p[1]))
+				}
+			}
+		}
+	}
+	switch words[0] {
+	case "set", "reset":
+		if len(words) < 2 || words[1] != "transaction" {
+			return f.wrong(path, "a file's SQL sets nothing of its session but SET TRANSACTION: the lab's connections are shared with fencelab")
+		}
+	case "copy", "grant", "revoke", "vacuum", "cluster", "checkpoint", "load", "listen", "notify", "do", "call", "discard", "prepare", "execute", "deallocate", "savepoint", "release":
+		if !step || words[0] != "savepoint" && words[0] != "release" {
+			return f.wrong(path, "a file's SQL may not use %s", strings.ToUpper(words[0]))
+		}
+	case "create", "alter", "drop", "truncate", "comment":
+		if step {
+			return f.wrong(path, "a step changes rows, not tables: %s belongs in [setup]", strings.ToUpper(words[0]))
+		}
+	}
+	if inner := strings.TrimSuffix(strings.TrimSpace(stripSQL(text)), ";"); strings.Contains(inner, ";") {
+		return f.wrong(path, "one statement per string: a list (sql = [\"…\", \"…\"]) gives several")
+	}
+	return nil
+}
+
+// stripSQL is a statement without its comments and string constants (a
+// constant becomes ”), so what is left is its words.
+func stripSQL(text string) string {
+	var b strings.Builder
+	for i := 0; i < len(text); i++ {
+		switch {
+		case strings.HasPrefix(text[i:], "--"):
+			for i < len(text) && text[i] != '\n' {
+				i++
+			}
+			b.WriteByte(' ')
+		case strings.HasPrefix(text[i:], "/*"):
+			end := strings.Index(text[i+2:], "*/")
+			if end < 0 {
+				return b.String()
+			}
+			i += end + 3
+			b.WriteByte(' ')
+		case text[i] == '\'':
+			j := i + 1
+			for j < len(text) {
+				if text[j] == '\'' {
+					if j+1 < len(text) && text[j+1] == '\'' {
+						j += 2
+						continue
+					}
+					break
+				}
+				j++
+			}
+			b.WriteString("''")
+			i = j
+		default:
+			b.WriteByte(text[i])
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,352 @@
+package pgledger
+
+import (
+	"context"
+	"database/sql/driver"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/fencelab/fencelab/engine"
+)
+
+// A scenario file's own tables live in a schema of their own (engine's
+// code.go): SetupCode makes it again at every reset of a lab, and from
+// then on the Database reads and restores its tables with schema
+// fencelab's, in the same dump — one statement, one snapshot — so the
+// checker's state key and its restores cover the file's rows as they
+// cover fencelab's. The file's queries that the lab evaluates after every
+// step (its invariants, its business value) are functions in that schema,
+// evaluated in the same statement, so any connection can read them
+// whatever its search_path.
+
+// codeSchema is a file's schema as SetupCode found it after the setup.
+type codeSchema struct {
+	name      string
+	tables    []table
+	sequences []string // regclass constants
+	values    []string // the functions' names, as in CodeState.Values
+	dump      string   // sqlDump with the schema's parts
+}
+
+// codeTablePrefix starts the name of a file's table in a dump, and
+// codeValuePrefix a value's: names no table of fencelab's has.
+const (
+	codeTablePrefix = "code."
+	codeValuePrefix = "code!"
+)
+
+// valueQuote is the dollar quote of a value's function body; a file's
+// code may not contain it (scenarios refuse it).
+const valueQuote = "$fencelab_value$"
+
+// dumpSQL is the statement that reads a dump: with a file's schema when
+// one is set up.
+func (d *Database) dumpSQL() string {
+	if c := d.code.Load(); c != nil {
+		return c.dump
+	}
+	return sqlDump
+}
+
+// allTables are the tables a dump holds: fencelab's, then a file's.
+func (d *Database) allTables() []table {
+	if c := d.code.Load(); c != nil {
+		return append(slices.Clone(tables), c.tables...)
+	}
+	return tables
+}
+
+// allSequences are the sequences a dump holds, as regclass constants,
+// with their names in the dump.
+func (d *Database) allSequences() (names, regclasses []string) {
+	for _, s := range sequences {
+		names, regclasses = append(names, s.table+"_seq"), append(regclasses, s.regclass())
+	}
+	if c := d.code.Load(); c != nil {
+		for _, r := range c.sequences {
+			names, regclasses = append(names, codeTablePrefix+r+".seq"), append(regclasses, pgQuote(c.name+"."+r)+"::regclass")
+		}
+	}
+	return names, regclasses
+}
+
+func pgQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// SetupCode makes schema again, empty, runs setup in it in one
+// transaction, and reads from then on its tables and the values' queries
+// with the rest of the state. A statement the server refuses is an
+// *engine.CodeError naming it ("setup.2", or a value's name).
+func (l *Ledger) SetupCode(ctx context.Context, schema string, setup []string, values map[string]string) error {
+	l.db.code.Store(nil)
+	l.db.writes.Add(1)
+	q := pgx.Identifier{schema}.Sanitize()
+	err := within(ctx, func(ctx context.Context) error {
+		if _, err := l.conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+q+" CASCADE"); err != nil {
+			return err
+		}
+		_, err := l.conn.Exec(ctx, "CREATE SCHEMA "+q)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("pgledger: make the file's schema: %w", err)
+	}
+	names := slices.Sorted(func(yield func(string) bool) {
+		for n := range values {
+			if !yield(n) {
+				return
+			}
+		}
+	})
+	err = within(ctx, func(ctx context.Context) error {
+		tx, err := l.conn.Begin(ctx)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback(context.WithoutCancel(ctx))
+		if _, err := tx.Exec(ctx, "SET LOCAL search_path TO "+q); err != nil {
+			return err
+		}
+		for i, stmt := range setup {
+			if _, err := tx.Exec(ctx, stmt, pgx.QueryExecModeSimpleProtocol); err != nil {
+				return &engine.CodeError{Where: "setup." + strconv.Itoa(i), Said: ServerSaid(err)}
+			}
+		}
+		// Each value is a function of the schema, with the schema as its
+		// search_path: the dump calls it from any connection.
+		for i, name := range names {
+			fn := fmt.Sprintf("%s.fencelab_value_%d", q, i)
+			body := "SELECT to_json((" + values[name] + "))"
+			create := fmt.Sprintf("CREATE FUNCTION %s() RETURNS json LANGUAGE sql STABLE SET search_path = %s AS %s%s%s",
+				fn, q, valueQuote, body, valueQuote)
+			if _, err := tx.Exec(ctx, create, pgx.QueryExecModeSimpleProtocol); err != nil {
+				return &engine.CodeError{Where: name, Said: ServerSaid(err)}
+			}
+			if _, err := tx.Exec(ctx, "SELECT "+fn+"()", pgx.QueryExecModeSimpleProtocol); err != nil {
+				return &engine.CodeError{Where: name, Said: ServerSaid(err)}
+			}
+		}
+		return tx.Commit(ctx)
+	})
+	var codeErr *engine.CodeError
+	if errors.As(err, &codeErr) {
+		return codeErr
+	}
+	if err != nil {
+		return fmt.Errorf("pgledger: set up the file's schema: %w", err)
+	}
+	c := &codeSchema{name: schema}
+	err = within(ctx, func(ctx context.Context) error {
+		rows, err := l.conn.Query(ctx, `
+			SELECT c.relname::text, c.relkind::text,
+			       coalesce((SELECT string_agg(a.attname::text, ', ' ORDER BY array_position(i.indkey::int2[], a.attnum))
+			                   FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
+			                  WHERE i.indrelid = c.oid AND i.indisprimary), '')
+			  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+			 WHERE n.nspname = $1 AND c.relkind IN ('r', 'S')
+			 ORDER BY c.relname`, schema)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var name, kind, key string
+			if err := rows.Scan(&name, &kind, &key); err != nil {
+				return err
+			}
+			if kind == "S" {
+				c.sequences = append(c.sequences, pgx.Identifier{name}.Sanitize())
+				continue
+			}
+			c.tables = append(c.tables, table{name: codeTablePrefix + name, order: key,
+				ref: q + "." + pgx.Identifier{name}.Sanitize(), noKey: key == ""})
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return fmt.Errorf("pgledger: read the file's schema: %w", err)
+	}
+	var parts []string
+	for _, t := range c.tables {
+		parts = append(parts, fmt.Sprintf(`'%s', (SELECT coalesce(json_agg(r ORDER BY %s), '[]') FROM %s r)`,
+			t.name, t.orderBy(), t.ref))
+	}
+	for _, r := range c.sequences {
+		parts = append(parts, fmt.Sprintf(`'%s', pg_sequence_last_value(%s::regclass)`, codeTablePrefix+r+".seq", pgQuote(schema+"."+r)))
+	}
+	for i, name := range names {
+		c.values = append(c.values, name)
+		parts = append(parts, fmt.Sprintf(`'%s', %s.fencelab_value_%d()`, codeValuePrefix+name, q, i))
+	}
+	c.dump = strings.TrimSuffix(sqlDump, ")::text")
+	if len(parts) > 0 {
+		c.dump += ", " + strings.Join(parts, ", ")
+	}
+	c.dump += ")::text"
+	l.db.code.Store(c)
+	l.db.writes.Add(1)
+	return nil
+}
+
+// DropCode drops a file's schema with everything in it.
+func (l *Ledger) DropCode(ctx context.Context, schema string) error {
+	l.db.code.Store(nil)
+	return within(ctx, func(ctx context.Context) error {
+		_, err := l.conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+pgx.Identifier{schema}.Sanitize()+" CASCADE")
+		return err
+	})
+}
+
+// InTransaction reports whether the connection has a transaction open.
+func (l *Ledger) InTransaction() bool {
+	return !l.conn.IsClosed() && l.conn.PgConn().TxStatus() != 'I'
+}
+
+// Statement sends one statement of a file's code on the actor's
+// connection, as written, in one round trip, in the file's schema: the
+// first column of its first row is the reply. A transaction begun with it
+// stays open until a statement ends it, its locks held meanwhile, as on
+// any connection.
+func (l *Ledger) Statement(ctx context.Context, sql string) (engine.CodeReply, error) {
+	if err := l.sendRestore(ctx); err != nil {
+		return engine.CodeReply{}, err
+	}
+	if c := l.db.code.Load(); c != nil && l.searchPath != c.name {
+		// The connection's own setting, made once, outside any
+		// transaction (a SET inside one would go with its rollback).
+		err := within(ctx, func(ctx context.Context) error {
+			_, err := l.conn.Exec(engine.Housekeeping(ctx), "SET search_path TO "+pgx.Identifier{c.name}.Sanitize())
+			return err
+		})
+		if err != nil {
+			return engine.CodeReply{}, err
+		}
+		l.searchPath = c.name
+	}
+	l.db.writes.Add(1)
+	var out engine.CodeReply
+	err := within(ctx, func(ctx context.Context) error {
+		rows, err := l.conn.Query(ctx, sql, pgx.QueryExecModeSimpleProtocol)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		out.Nil, out.Text = true, "null"
+		if rows.Next() {
+			values, err := rows.Values()
+			if err != nil {
+				return err
+			}
+			if len(values) > 0 && values[0] != nil {
+				out.Nil, out.Text = false, sqlText(values[0])
+			}
+		}
+		for rows.Next() {
+		}
+		rows.Close()
+		out.Rows = rows.CommandTag().RowsAffected()
+		return rows.Err()
+	})
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) {
+		// The code's mistake, in the server's words.
+		return out, &engine.CodeError{Said: ServerSaid(err)}
+	}
+	return out, err
+}
+
+// sqlText is a column's value as psql shows it.
+func sqlText(v any) string {
+	if valuer, ok := v.(driver.Valuer); ok {
+		if dv, err := valuer.Value(); err == nil && dv != nil {
+			v = dv
+		}
+	}
+	switch v := v.(type) {
+	case string:
+		return v
+	case []byte:
+		return string(v)
+	case bool:
+		if v {
+			return "true"
+		}
+		return "false"
+	}
+	return fmt.Sprint(v)
+}
+
+// ServerSaid is what the server said of a statement it refused, as one
+// line: its message and SQLSTATE.
+func ServerSaid(err error) string {
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) {
+		return fmt.Sprintf("%s: %s (SQLSTATE %s)", strings.ToLower(pg.Severity), pg.Message, pg.Code)
+	}
+	return err.Error()
+}
+
+// codeState decodes a file's tables and values from a dump's parts.
+func codeState(parts map[string]json.RawMessage) (engine.CodeState, error) {
+	var out engine.CodeState
+	for _, name := range slices.Sorted(func(yield func(string) bool) {
+		for n := range parts {
+			if !yield(n) {
+				return
+			}
+		}
+	}) {
+		raw := parts[name]
+		if v, ok := strings.CutPrefix(name, codeValuePrefix); ok {
+			if out.Values == nil {
+				out.Values = map[string]json.RawMessage{}
+			}
+			out.Values[v] = raw
+			continue
+		}
+		t, ok := strings.CutPrefix(name, codeTablePrefix)
+		if !ok || strings.HasSuffix(t, ".seq") {
+			continue
+		}
+		var rows []json.RawMessage
+		if err := json.Unmarshal(raw, &rows); err != nil {
+			return out, fmt.Errorf("the rows of %s: %w", t, err)
+		}
+		ct := engine.CodeTable{Name: t}
+		for i, row := range rows {
+			columns, err := columnsOf(row)
+			if err != nil {
+				return out, err
+			}
+			if i == 0 {
+				ct.Columns = columns
+			}
+			var values map[string]json.RawMessage
+			if err := json.Unmarshal(row, &values); err != nil {
+				return out, err
+			}
+			cells := make([]string, len(ct.Columns))
+			for j, col := range ct.Columns {
+				cells[j] = cellText(values[col])
+			}
+			ct.Rows = append(ct.Rows, cells)
+		}
+		out.Tables = append(out.Tables, ct)
+	}
+	return out, nil
+}
+
+// cellText is a JSON value as a cell shows it: a string without quotes.
+func cellText(v json.RawMessage) string {
+	var s string
+	if json.Unmarshal(v, &s) == nil {
+		return s
+	}
+	return string(v)
+}

@@ -1,0 +1,113 @@
+package redisstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/fencelab/fencelab/engine"
+)
+
+// Code runs a scenario file's own Redis code on an actor's connection: a
+// Lua script or one command, whose keys are put below the run's namespace
+// (the file names them as it likes; nothing outside the namespace is
+// named). The command goes through the client's hooks like every other:
+// it is one round trip of the actor's call.
+type Code struct {
+	rdb   redis.UniversalClient
+	keys  keyspace
+	clock *labClock
+}
+
+var _ engine.CodeStore = (*Code)(nil)
+
+// RunCode sends the call and reads its reply.
+func (c *Code) RunCode(ctx context.Context, call engine.RedisCall) (engine.CodeReply, error) {
+	keys := make([]string, len(call.Keys))
+	for i, k := range call.Keys {
+		keys[i] = c.keys.prefix + k
+	}
+	var named []string
+	var cmd *redis.Cmd
+	if call.Script != "" {
+		named = keys
+		err := c.clock.around(ctx, named, call.TTLs, func() error {
+			args := make([]any, len(call.Args))
+			for i, a := range call.Args {
+				args[i] = a
+			}
+			cmd = redis.NewScript(call.Script).Run(ctx, c.rdb, keys, args...)
+			return replyErr(cmd.Err())
+		})
+		return reply(cmd, err)
+	}
+	args := make([]any, len(call.Words))
+	for i, w := range call.Words {
+		args[i] = w
+	}
+	for _, at := range call.KeyAt {
+		full := c.keys.prefix + call.Words[at]
+		args[at] = full
+		named = append(named, full)
+	}
+	err := c.clock.around(ctx, named, call.TTLs, func() error {
+		cmd = c.rdb.Do(ctx, args...)
+		return replyErr(cmd.Err())
+	})
+	return reply(cmd, err)
+}
+
+// replyErr keeps what the server answered out of the call's error: a nil
+// or an error reply is the code's answer, not a failed round trip.
+func replyErr(err error) error {
+	var said redis.Error
+	if err == nil || errors.Is(err, redis.Nil) || errors.As(err, &said) {
+		return nil
+	}
+	return err
+}
+
+// reply reads a command's answer as a person reads it.
+func reply(cmd *redis.Cmd, err error) (engine.CodeReply, error) {
+	if err != nil {
+		return engine.CodeReply{}, err
+	}
+	if cmd == nil {
+		return engine.CodeReply{}, fmt.Errorf("redisstore: no reply")
+	}
+	var said redis.Error
+	switch e := cmd.Err(); {
+	case errors.Is(e, redis.Nil):
+		return engine.CodeReply{Text: "nil", Nil: true}, nil
+	case errors.As(e, &said):
+		return engine.CodeReply{Text: strings.TrimPrefix(said.Error(), "ERR "), Error: true}, nil
+	}
+	return engine.CodeReply{Text: replyText(cmd.Val())}, nil
+}
+
+func replyText(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "nil"
+	case string:
+		return v
+	case int64:
+		return strconv.FormatInt(v, 10)
+	case bool:
+		if v {
+			return "1"
+		}
+		return "0"
+	case []any:
+		words := make([]string, len(v))
+		for i, w := range v {
+			words[i] = replyText(w)
+		}
+		return "[" + strings.Join(words, " ") + "]"
+	}
+	return fmt.Sprint(v)
+}
