@@ -324,6 +324,9 @@ func formatTTL(d time.Duration) string {
 }
 
 func postgresPane(st styles, s engine.Snapshot, width, height int) []string {
+	if s.Scenario.OwnCodeOnly {
+		return codeTablesPane(st, s, width, height)
+	}
 	// In order of importance: the resource row, the configuration if the
 	// operator changed it, the guard, then the newest executions, then the
 	// checkpoint and an unchanged configuration. Shown in reading order.
@@ -555,4 +558,36 @@ func anyGuard(s engine.Snapshot) bool {
 		}
 	}
 	return false
+}
+
+// codeTablesPane shows a file's own tables, row by row, as PostgreSQL
+// holds them: the file's code runs on them, not on schema fencelab.
+func codeTablesPane(st styles, s engine.Snapshot, width, height int) []string {
+	var body []string
+	if g := s.LastGuard(engine.LayerDatabase); g != nil {
+		body = append(body, guardLines(st, g, width)...)
+	}
+	for _, t := range s.Ledger.Code.Tables {
+		if len(t.Rows) == 0 {
+			body = append(body, "  "+st.title.Render(t.Name)+st.dim.Render("  "+st.T("no rows")))
+			continue
+		}
+		body = append(body, "  "+st.title.Render(t.Name)+st.dim.Render("  "+strings.Join(t.Columns, " · ")))
+		for _, r := range t.Rows {
+			body = append(body, "    "+strings.Join(r, " · "))
+		}
+	}
+	if len(body) == 0 {
+		body = append(body, st.dim.Render("  "+st.T("the file has no tables")))
+	}
+	title := "PostgreSQL  "
+	if left := len(body) - (height - 1); left > 0 && height > 2 {
+		title += st.warn.Render(counted(st, left, "+%d line (f)", "+%d lines (f)")) + "  "
+		body = body[:max(0, height-1)]
+	}
+	schema := ""
+	if s.Scenario.Code != nil {
+		schema = s.Scenario.Code.Schema
+	}
+	return titled(st, title+st.dim.Render(st.T("%s · schema %s", s.DatabaseName, schema)), width, height, body)
 }

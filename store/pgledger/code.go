@@ -190,13 +190,19 @@ func (l *Ledger) SetupCode(ctx context.Context, schema string, setup []string, v
 	}
 	c.dump += ")::text"
 	l.db.code.Store(c)
+	l.setUp = c
 	l.db.writes.Add(1)
 	return nil
 }
 
-// DropCode drops a file's schema with everything in it.
+// DropCode drops a file's schema with everything in it — unless a lab
+// opened since (a reload of the file on the same database) set it up
+// again: the schema is then that lab's.
 func (l *Ledger) DropCode(ctx context.Context, schema string) error {
-	l.db.code.Store(nil)
+	if l.setUp == nil || !l.db.code.CompareAndSwap(l.setUp, nil) {
+		return nil
+	}
+	l.setUp = nil
 	return within(ctx, func(ctx context.Context) error {
 		_, err := l.conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+pgx.Identifier{schema}.Sanitize()+" CASCADE")
 		return err

@@ -26,6 +26,8 @@ type Ledger struct {
 	// searchPath is the file's schema this connection's search_path was
 	// set to (code.go).
 	searchPath string
+	// setUp is the file's schema this connection set up (code.go).
+	setUp *codeSchema
 }
 
 // inTx runs fn in one transaction within CallTimeout: rolled back when fn
