@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -197,7 +198,13 @@ func (l *Lab) setupCode(ctx context.Context) error {
 	if c.Schema == "" {
 		return nil
 	}
-	return l.ledger.SetupCode(ctx, c.Schema, c.SetupSQL, c.CodeValues())
+	err := l.ledger.SetupCode(ctx, c.Schema, c.SetupSQL, c.CodeValues())
+	var mistake *CodeError
+	if errors.As(err, &mistake) {
+		// Said where the file wrote what the server refused.
+		return lang.Error("%s: %s", c.At[mistake.Where], mistake.Said)
+	}
+	return err
 }
 
 // codeBreaks are the file's invariants the world breaks. A Lua invariant

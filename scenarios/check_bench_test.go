@@ -14,11 +14,16 @@ import (
 // checkLabs are n labs of one scenario and mode, each on a miniredis and a
 // database of its own.
 func checkLabs(tb testing.TB, s *engine.Scenario, mode engine.Mode, n int) []*engine.Lab {
+	return checkLabsWithout(tb, s, mode, n, 0)
+}
+
+// checkLabsWithout is checkLabs of SAFE without some guards.
+func checkLabsWithout(tb testing.TB, s *engine.Scenario, mode engine.Mode, n int, without engine.GuardSet) []*engine.Lab {
 	tb.Helper()
 	var labs []*engine.Lab
 	for i := 0; i < n; i++ {
-		backends := engine.Backends{Coordination: storetest.Embedded(tb), Database: storetest.Database(tb),
-			Provider: provider.New(), LeaseTTL: 30 * time.Second}
+		backends := backendsFor(tb)
+		backends.Without = without
 		lab, err := engine.NewLab(context.Background(), backends, s, mode)
 		if err != nil {
 			tb.Fatal(err)
@@ -27,6 +32,13 @@ func checkLabs(tb testing.TB, s *engine.Scenario, mode engine.Mode, n int) []*en
 		labs = append(labs, lab)
 	}
 	return labs
+}
+
+// backendsFor is a lab's backends of its own: the embedded Redis, a
+// database of the package's cluster.
+func backendsFor(tb testing.TB) engine.Backends {
+	return engine.Backends{Coordination: storetest.Embedded(tb), Database: storetest.Database(tb),
+		Provider: provider.New(), LeaseTTL: 30 * time.Second}
 }
 
 // BenchmarkCheck reports the checker's schedules per second on
