@@ -186,6 +186,9 @@ func resultSaid(s engine.DiffSide, l lang.Lang) string {
 		what = l.T(r.MeasureLabel) + ": "
 	}
 	line := l.T("%sexpected %d · final %d · last accepted fence %s · verdict %s", what, r.Expected, r.Final, engine.FenceIn(r.LastAcceptedFence, l), r.Verdict)
+	if r.OwnCodeOnly {
+		line = l.T("%sexpected %d · final %d · verdict %s", what, r.Expected, r.Final, r.Verdict)
+	}
 	if s.Stopped >= 0 {
 		line += l.T(" — stopped at action %d, the rest not taken", s.Stopped+1)
 	}

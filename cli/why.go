@@ -66,7 +66,7 @@ func printWhy(w io.Writer, r engine.CheckReport, run *whyRun, l lang.Lang) {
 		return
 	}
 	progress := ""
-	if p, ok := r.Scenario.Predicted[r.Mode]; ok && r.Mode == engine.Unsafe && !engine.BreaksAnInvariant(p.Verdict) {
+	if p, ok := r.Scenario.Predicted[r.Mode]; ok && r.Mode == engine.Unsafe && !r.Scenario.BreaksAnInvariant(p.Verdict) {
 		progress = l.T("  (%s is a matter of progress, not of an invariant: the shares count broken invariants only)\n", p.Verdict)
 	}
 	if root.Broken[0].Sign() == 0 {

@@ -480,6 +480,21 @@ func (l *Lab) Settle(ctx context.Context) error { return l.syncLedger(ctx, nil) 
 // (a lost update, a stale overwrite), not a matter of progress (STUCK)
 // or of a guard's refusal.
 func BreaksAnInvariant(verdict string) bool {
+	return breaksAnInvariant(nil, verdict)
+}
+
+// BreaksAnInvariant (of a scenario) is the package's BreaksAnInvariant, a scenario's own invariants'
+// anomalies too (a file's).
+func (s *Scenario) BreaksAnInvariant(verdict string) bool { return breaksAnInvariant(s, verdict) }
+
+func breaksAnInvariant(s *Scenario, verdict string) bool {
+	if s != nil && s.Code != nil {
+		for _, inv := range s.Code.Invariants {
+			if inv.Name == verdict {
+				return true
+			}
+		}
+	}
 	for _, a := range anomalies {
 		if a == verdict {
 			return true

@@ -106,3 +106,35 @@ func TestCodeTheServersRefuse(t *testing.T) {
 	require.Contains(t, err.Error(), "mine.toml:")
 	require.Contains(t, err.Error(), "step acquire of A")
 }
+
+// A file's keys seeded by [setup] and its value read from a key: two
+// INCRs of a counter seeded at 5 end at 7.
+func TestAValueReadFromAKey(t *testing.T) {
+	s, err := scenarios.Parse("mine.toml", []byte(`format = "fencelab-scenario/1"
+id = "redis-counter"
+title = "t"
+story = "s"
+expected = { value = 7, redis = "counter" }
+guided = ["A", "B"]
+
+[setup]
+redis = { counter = 5, owner = { name = "nobody" } }
+
+[[step]]
+name = "add"
+redis = ["INCR", "counter"]
+save = "now"
+
+[[actor]]
+name = "A"
+program = ["add"]
+
+[[actor]]
+name = "B"
+program = ["add"]
+`))
+	require.NoError(t, err)
+	_, r := guidedRun(t, s, engine.Safe)
+	require.Equal(t, int64(7), r.Final)
+	require.Equal(t, engine.VerdictMatch, r.Verdict)
+}

@@ -174,7 +174,7 @@ func (m *Model) whyDone(msg whyDoneMsg) tea.Cmd {
 // progress, which no invariant states).
 func (m *Model) countsTheVerdict(k whyKey) bool {
 	p, ok := k.scenario.Predicted[engine.Unsafe]
-	return k.mode != engine.Unsafe || !ok || engine.BreaksAnInvariant(p.Verdict)
+	return k.mode != engine.Unsafe || !ok || k.scenario.BreaksAnInvariant(p.Verdict)
 }
 
 // whyHeader is the header's word on the futures: the check running, the
