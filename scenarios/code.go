@@ -36,6 +36,9 @@ var guardPattern = regexp.MustCompile(`\{\{\s*([A-Za-z0-9_-]*)\s*\}\}`)
 
 var invariantNamePattern = regexp.MustCompile(`^[A-Z][A-Z0-9_]{0,39}$`)
 
+// saveName is a name save may give a reply.
+var saveName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
 // codeStep is one [[step]] of a file.
 type codeStep struct {
 	name, path string
@@ -324,7 +327,6 @@ func (f *file) step(t *table) (*codeStep, string, error) {
 		if step.lua, err = t.str("lua", true); err != nil {
 			return nil, "", err
 		}
-		step.lua = strings.ReplaceAll(step.lua, "\u2192", "->") // what untrusted.Text made visible stays text
 		if err := f.refuseLua(t.key("lua"), step.lua); err != nil {
 			return nil, "", err
 		}
@@ -378,7 +380,7 @@ func (f *file) rules(t *table) (replyRules, error) {
 	if r.save, err = t.str("save", false); err != nil {
 		return r, err
 	}
-	if r.save != "" && (!regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`).MatchString(r.save) || slices.Contains(codeBuiltins, r.save)) {
+	if r.save != "" && (!saveName.MatchString(r.save) || slices.Contains(codeBuiltins, r.save)) {
 		return r, f.wrong(t.key("save"), "save %q: a name of letters, digits and _, and none of %s", untrusted.Line(r.save), strings.Join(codeBuiltins, ", "))
 	}
 	for _, k := range []string{"wait_if", "rejected_if"} {
