@@ -155,15 +155,22 @@ func (a *Actor) MidStep() bool { return a.call > 0 || a.live != nil }
 type Turn struct {
 	lab   *Lab
 	Actor *Actor
+	// ledger is the connection the call names (nil: the actor's own).
+	ledger Ledger
 }
 
-func (t *Turn) Mode() Mode                 { return t.lab.mode }
-func (t *Turn) Now() time.Time             { return t.lab.Now() }
-func (t *Turn) Seed() Seed                 { return t.lab.scenario.Seed }
-func (t *Turn) LeaseTTL() time.Duration    { return t.lab.backends.LeaseTTL }
-func (t *Turn) Leases() LeaseStore         { return t.Actor.redis }
-func (t *Turn) Jobs() JobStore             { return t.Actor.redis }
-func (t *Turn) Ledger() Ledger             { return t.Actor.ledger }
+func (t *Turn) Mode() Mode              { return t.lab.mode }
+func (t *Turn) Now() time.Time          { return t.lab.Now() }
+func (t *Turn) Seed() Seed              { return t.lab.scenario.Seed }
+func (t *Turn) LeaseTTL() time.Duration { return t.lab.backends.LeaseTTL }
+func (t *Turn) Leases() LeaseStore      { return t.Actor.redis }
+func (t *Turn) Jobs() JobStore          { return t.Actor.redis }
+func (t *Turn) Ledger() Ledger {
+	if t.ledger != nil {
+		return t.ledger // the connection the call names
+	}
+	return t.Actor.ledger
+}
 func (t *Turn) Code() CodeStore            { return t.Actor.redis }
 func (t *Turn) Memory() *Memory            { return &t.Actor.Memory }
 func (t *Turn) Coordination() Coordination { return t.lab.backends.Coordination }

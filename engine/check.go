@@ -799,6 +799,9 @@ func (l *Lab) restore(ctx context.Context, s *labState) error {
 		l.keysRead = false
 		return err
 	}
+	if err := l.restoreSessions(ctx, s.world.Sessions); err != nil {
+		return err
+	}
 	l.putOffRestore(s.dump)
 	l.ledgerRead, l.readAt = true, l.backends.Database.Writes() // s.world holds from here on
 	l.backends.Provider.Restore(s.provider)
@@ -912,8 +915,8 @@ func (l *Lab) moves(keys []RedisKey, durations []durationBudget) (out []Action) 
 	waiting := false
 	for _, a := range l.actors {
 		switch {
-		case a.Blocked():
-			waiting = true // not enabled until the lock it waits for is released
+		case a.Blocked(), !a.Done() && l.holderOf(a) != nil:
+			waiting = true // not enabled until the lock (the connection) it waits for is released
 		case !a.Done():
 			out = append(out, DoCall(a.Name))
 		}
@@ -1184,6 +1187,17 @@ func (l *Lab) sharedSumOf(keys []RedisKey) [32]byte {
 	}
 	for _, a := range l.world.Applications {
 		h.str(a.OperationID, a.Effect)
+	}
+	h.mark()
+	for _, s := range l.world.Sessions {
+		h.str(s.Connection)
+		for _, k := range s.Locks {
+			h.int(int64(k.High)<<32 | int64(k.Low))
+			h.bool(k.Pair)
+			h.bool(k.Shared)
+			h.int(int64(k.Count))
+		}
+		h.mark()
 	}
 	h.mark()
 	answers := l.backends.Provider.Answers()

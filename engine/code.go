@@ -40,6 +40,13 @@ type Code struct {
 	// compares with the expected one (a query's first column; a key's
 	// value); both empty: the file measures what a catalog file does.
 	ValueSQL, ValueKey string
+	// Connections are the connections the file names, in the order it
+	// names them: a step may run on one instead of its actor's own
+	// (session.go).
+	Connections []string
+	// Sessions: the file's SQL takes advisory locks, which live in a
+	// connection's session, so the lab reads and restores sessions.
+	Sessions bool
 	// At says where a statement or invariant is written ("file.toml:12"),
 	// for an error the server finds: by "setup.N", "invariant.N", "value".
 	At map[string]string

@@ -350,7 +350,12 @@ func (l *Lab) checkInvariants(ctx context.Context) error {
 	}
 	jobs := l.backends.Coordination.JobsIn(keys)
 	applications := l.backends.Provider.Applications()
-	l.world = World{Ledger: state, Applications: applications, Jobs: jobs, Keys: keys, Namespace: l.backends.Coordination.Namespace()}
+	sessions, err := l.readSessions(ctx)
+	if err != nil {
+		return err
+	}
+	l.world = World{Ledger: state, Applications: applications, Jobs: jobs, Keys: keys, Namespace: l.backends.Coordination.Namespace(),
+		Sessions: sessions}
 	found := append(CheckLedger(state, l.seenExecs), CheckEffects(applications)...)
 	own, err := l.codeBreaks(ctx, state, keys)
 	if err != nil {

@@ -53,7 +53,7 @@ var (
 // being a lang.Error does not tell them apart.
 func StoryStopped(err error) bool {
 	for _, story := range []error{ErrPaused, ErrProgramDone, ErrUnknownActor, ErrGuidedDone, ErrNothingToUndo,
-		ErrWallClock, ErrNoExpiry, ErrOffPath, ErrNoGuards, ErrClockBound, ErrKeysLost, ErrBlocked} {
+		ErrWallClock, ErrNoExpiry, ErrOffPath, ErrNoGuards, ErrClockBound, ErrKeysLost, ErrBlocked, ErrConnectionHeld} {
 		if errors.Is(err, story) {
 			return true
 		}
@@ -83,6 +83,8 @@ type Lab struct {
 	lang   lang.Lang
 	ledger Ledger // the lab's own connection: seeding and snapshots
 	actors []*Actor
+	// shared are the connections the file names (session.go).
+	shared []sharedConnection
 
 	clock  time.Duration
 	events []Event
@@ -171,6 +173,9 @@ func LabConnections(scenario *Scenario, mode Mode) []string {
 	for _, spec := range scenario.Actors(mode) {
 		names = append(names, spec.Name)
 	}
+	if scenario.Code != nil {
+		names = append(names, scenario.Code.Connections...)
+	}
 	return names
 }
 
@@ -212,6 +217,11 @@ func NewLab(ctx context.Context, backends Backends, scenario *Scenario, mode Mod
 		}
 		l.actors = append(l.actors, actor)
 	}
+	for i := len(specs) + 1; i < len(names); i++ {
+		if ledgers[i] != nil {
+			l.shared = append(l.shared, sharedConnection{names[i], lazyLedger{ledgers[i], l}})
+		}
+	}
 	if err := errors.Join(errs...); err != nil {
 		l.Close(ctx)
 		for _, err := range errs {
@@ -242,6 +252,9 @@ func (l *Lab) Close(ctx context.Context) {
 		if a.ledger != nil {
 			a.ledger.Close(ctx)
 		}
+	}
+	for _, c := range l.shared {
+		c.ledger.Close(ctx)
 	}
 }
 
@@ -282,6 +295,9 @@ func (l *Lab) Reset(ctx context.Context) error {
 		return err
 	}
 	if l.scenario.Code != nil {
+		if err := l.restoreSessions(ctx, nil); err != nil {
+			return err
+		}
 		if err := l.setupCode(ctx); err != nil {
 			return err
 		}
@@ -572,6 +588,10 @@ func (l *Lab) stepping(name string) (*Actor, error) {
 func (l *Lab) call(ctx context.Context, a *Actor) (ended bool, err error) {
 	if a.Blocked() {
 		return false, lang.Error("%s %w", a.Name, ErrBlocked)
+	}
+	if b := l.holderOf(a); b != nil {
+		c, _ := a.nextCall()
+		return false, lang.Error("%s %w %s: %s's step holds it", a.Name, ErrConnectionHeld, c.Connection, b.Name)
 	}
 	a.encoded = nil    // the call may change its memory
 	l.keysRead = false // and the keys, until the invariant check reads them

@@ -21,6 +21,11 @@ func (l *Lab) ConnectionLost() bool {
 			return true
 		}
 	}
+	for _, c := range l.shared {
+		if c.ledger.Lost() {
+			return true
+		}
+	}
 	return false
 }
 
@@ -55,6 +60,9 @@ func (l *Lab) connectAgain(ctx context.Context) error {
 	for _, a := range l.actors {
 		names = append(names, a.Name)
 	}
+	for _, c := range l.shared {
+		names = append(names, c.name)
+	}
 	fresh := make([]Ledger, 0, len(names))
 	for _, name := range names {
 		ledger, err := l.backends.Database.Connect(ctx, name)
@@ -72,6 +80,10 @@ func (l *Lab) connectAgain(ctx context.Context) error {
 	for i, a := range l.actors {
 		a.ledger.Close(ctx)
 		a.ledger = fresh[i+1]
+	}
+	for i := range l.shared {
+		l.shared[i].ledger.Close(ctx)
+		l.shared[i].ledger = fresh[len(l.actors)+1+i]
 	}
 	return nil
 }

@@ -124,6 +124,9 @@ type World struct {
 	// Keys are the lab's keys, named in full; Namespace starts their names.
 	Keys      []RedisKey
 	Namespace string
+	// Sessions are what each connection's session holds, when the file's
+	// code takes advisory locks (session.go).
+	Sessions []SessionState
 }
 
 // MeasureEffects counts the provider's applications.
@@ -180,6 +183,9 @@ type Call struct {
 	Name    string
 	Run     func(ctx context.Context, t *Turn) (StepOutcome, error)
 	Touches Footprint
+	// Connection is the connection the file names that the call's SQL
+	// goes on (session.go); empty: the actor's own.
+	Connection string
 }
 
 // calls are the step's round trips in order.

@@ -26,6 +26,9 @@ type Snapshot struct {
 	// Applications is the provider's ledger.
 	Applications []Application
 	Jobs         JobsState
+	// Sessions are what each connection's session holds, for a file
+	// whose code takes advisory locks (session.go).
+	Sessions     []SessionState
 	ProviderName string
 	Events       []Event
 	// Guard is the last event whose step ran a guard, if any.
@@ -133,6 +136,9 @@ func (l *Lab) Snapshot(ctx context.Context) (Snapshot, error) {
 		return s, err
 	}
 	if s.Jobs, err = l.backends.Coordination.Jobs(ctx); err != nil {
+		return s, err
+	}
+	if s.Sessions, err = l.readSessions(ctx); err != nil {
 		return s, err
 	}
 	s.Applications = l.backends.Provider.Applications()

@@ -151,6 +151,8 @@ type liveCall struct {
 	trips   []sentTrip
 	memory  []byte
 	blocked bool
+	// ledger is the connection the call's SQL goes on.
+	ledger Ledger
 }
 
 const wireInFlight wireKind = -1
@@ -168,9 +170,10 @@ type sentTrip struct {
 // waits until it parks at its first round trip or ends.
 func (l *Lab) startCall(ctx context.Context, a *Actor, c Call) (wireEvent, error) {
 	g := &gate{events: make(chan wireEvent), resume: make(chan bool)}
-	a.live = &liveCall{g: g, memory: a.memoryJSON(l.Now()), state: wireInFlight}
+	conn := l.connectionFor(a, c)
+	a.live = &liveCall{g: g, memory: a.memoryJSON(l.Now()), state: wireInFlight, ledger: conn}
 	callCtx := context.WithValue(context.WithoutCancel(ctx), gateKey{}, g)
-	turn := &Turn{lab: l, Actor: a}
+	turn := &Turn{lab: l, Actor: a, ledger: conn}
 	go func() {
 		var ev wireEvent
 		defer func() {
@@ -223,8 +226,14 @@ func (l *Lab) await(ctx context.Context, a *Actor, inFlight bool) (ev wireEvent,
 // lock waits (nil: nothing, and no statement is ever taken as blocked).
 func (l *Lab) locks() LockWatcher { return watcherOf(l.ledger) }
 
-// session is an actor's connection as a LockWatcher, if it is one.
-func (a *Actor) session() LockWatcher { return watcherOf(a.ledger) }
+// session is the connection of the actor's call (its own, when it is in
+// none) as a LockWatcher, if it is one.
+func (a *Actor) session() LockWatcher {
+	if a.live != nil && a.live.ledger != nil {
+		return watcherOf(a.live.ledger)
+	}
+	return watcherOf(a.ledger)
+}
 
 // watcherOf is a connection as a LockWatcher, under the lab's lazy
 // wrapper; nil if it is none.
@@ -358,10 +367,11 @@ func (l *Lab) abandon(ctx context.Context, a *Actor) {
 	if lc == nil {
 		return
 	}
+	session := a.session()
 	a.live = nil
 	if lc.state == wireInFlight && lc.next.Backend == BackendPostgres {
-		if s, lab := a.session(), l.locks(); s != nil && lab != nil {
-			_ = lab.CancelStatement(Housekeeping(ctx), s.BackendPID())
+		if lab := l.locks(); session != nil && lab != nil {
+			_ = lab.CancelStatement(Housekeeping(ctx), session.BackendPID())
 		}
 	}
 	state := lc.state
@@ -371,8 +381,8 @@ func (l *Lab) abandon(ctx context.Context, a *Actor) {
 		}
 		state = (<-lc.g.events).kind
 	}
-	if s := a.session(); s != nil {
-		_ = s.EndTransaction(Housekeeping(ctx))
+	if session != nil {
+		_ = session.EndTransaction(Housekeeping(ctx))
 	}
 }
 

@@ -50,6 +50,9 @@ type codeStep struct {
 	words []string
 	keyAt []int
 	sql   []codeStatement
+	// connection is the connection the file names that the step's SQL
+	// goes on (engine's session.go); empty: the actor's own.
+	connection string
 	// reply is what save, wait_if and rejected_if of the step apply to:
 	// the script's, the command's, or the last statement's that is not
 	// COMMIT or ROLLBACK.
@@ -159,6 +162,12 @@ func (f *file) codeOf(top *table, s *engine.Scenario) (*codeFile, error) {
 			}
 			cf.steps[step.name][mode] = step
 			usesSQL = usesSQL || step.lang == "sql"
+			if c := step.connection; c != "" && !slices.Contains(cf.code.Connections, c) {
+				cf.code.Connections = append(cf.code.Connections, c)
+			}
+			for _, st := range step.sql {
+				cf.code.Sessions = cf.code.Sessions || sqlAdvisory.MatchString(stripSQL(st.text))
+			}
 		}
 	}
 	inv, ok, err := top.list("invariant")
@@ -214,6 +223,9 @@ func (f *file) setup(t *table, c *engine.Code) error {
 				path += "." + strconv.Itoa(i)
 			}
 			if err := f.refuseSQL(path, stmt, false); err != nil {
+				return err
+			}
+			if err := f.refuseAdvisory(path, stmt); err != nil {
 				return err
 			}
 			c.At["setup."+strconv.Itoa(i)] = f.where(path)
@@ -284,7 +296,11 @@ func (f *file) strings(path string, v any) ([]string, error) {
 	return nil, f.wrong(path, "%s must be a string or a list of strings", lastKey(path))
 }
 
-var stepKeys = []string{"name", "mode", "lua", "keys", "args", "redis", "sql", "save", "wait_if", "rejected_if", "guards"}
+var stepKeys = []string{"name", "mode", "lua", "keys", "args", "redis", "sql", "save", "wait_if", "rejected_if", "guards", "connection"}
+
+// connectionPattern is a connection's name: it names no actor (actors'
+// names begin with a capital).
+var connectionPattern = regexp.MustCompile(`^[a-z][a-z0-9-]{0,39}$`)
 
 // step reads one [[step]].
 func (f *file) step(t *table) (*codeStep, string, error) {
@@ -366,6 +382,16 @@ func (f *file) step(t *table) (*codeStep, string, error) {
 		for _, s := range step.sql {
 			texts = append(texts, s.text)
 		}
+	}
+	if step.connection, err = t.str("connection", false); err != nil {
+		return nil, "", err
+	}
+	switch {
+	case step.connection == "":
+	case step.lang != "sql":
+		return nil, "", f.wrong(t.key("connection"), "step %s names a connection, which is PostgreSQL's: only a sql step has one", step.name)
+	case !connectionPattern.MatchString(step.connection):
+		return nil, "", f.wrong(t.key("connection"), "connection %q: lower-case letters, digits and dashes, at most 40 (\"pool-1\")", untrusted.Line(step.connection))
 	}
 	if err := f.fragments(t, step, texts); err != nil {
 		return nil, "", err
@@ -668,6 +694,9 @@ func (f *file) invariant(t *table, cf *codeFile) (engine.CodeInvariant, error) {
 		if ci.SQL, err = t.str("sql", true); err != nil {
 			return ci, err
 		}
+		if err := f.refuseAdvisory(t.key("sql"), ci.SQL); err != nil {
+			return ci, err
+		}
 		if err := f.refuseSQL(t.key("sql"), ci.SQL, true); err != nil {
 			return ci, err
 		}
@@ -719,6 +748,9 @@ func (f *file) expectedCode(top *table, s *engine.Scenario, cf *codeFile) error 
 			return f.wrong(t.key("sql"), "expected.sql reads a file's own table: give the file a [setup] or [[step]]")
 		}
 		if cf.code.ValueSQL, err = t.str("sql", true); err != nil {
+			return err
+		}
+		if err := f.refuseAdvisory(t.key("sql"), cf.code.ValueSQL); err != nil {
 			return err
 		}
 		if err := f.refuseSQL(t.key("sql"), cf.code.ValueSQL, true); err != nil {
@@ -787,9 +819,8 @@ func (f *file) build(path, actor string, s *codeStep, saved map[string]bool) (en
 		}
 	}
 	at := f.where(s.path)
-	return engine.Step{Name: s.name, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		return s.run(ctx, t, at)
-	}}, nil
+	run := func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) { return s.run(ctx, t, at) }
+	return engine.Step{Name: s.name, Calls: []engine.Call{{Name: s.name, Run: run, Connection: s.connection}}}, nil
 }
 
 func (f *file) unsaved(path, actor string, s *codeStep, p string) error {
@@ -933,6 +964,9 @@ func (s *codeStep) run(ctx context.Context, t *engine.Turn, at string) (engine.S
 		shown = rows.In(lang.En)
 		if !reply.Nil {
 			shown = reply.Text + " (" + shown + ")"
+		}
+		if s.connection != "" {
+			shown += " on " + s.connection
 		}
 	}
 	guard := strings.Join(guardTexts, " · ")

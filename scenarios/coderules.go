@@ -91,8 +91,21 @@ func (f *file) refuseLua(path, script string) error {
 // sqlRefused are words a file's SQL may not hold, outside its string
 // constants: what reaches past the file's schema or its own session.
 var sqlRefused = []string{"search_path", "pg_terminate_backend", "pg_cancel_backend", "pg_reload_conf", "pg_read_file",
-	"pg_read_binary_file", "pg_ls_dir", "pg_stat_file", "lo_import", "lo_export", "dblink", "pg_sleep", "set_config",
-	"pg_advisory_unlock_all"}
+	"pg_read_binary_file", "pg_ls_dir", "pg_stat_file", "lo_import", "lo_export", "dblink", "pg_sleep", "set_config"}
+
+// sqlRefusedWhy are functions a file's SQL may not call, each with why:
+// what a lab could not check if it did (engine's session.go).
+var sqlRefusedWhy = map[string]string{
+	"pg_advisory_lock":             "waits for an advisory lock: take it with pg_try_advisory_lock and wait_if = \"false\" (a lab reads a session's locks by letting go of them for a moment, which a waiting session would take)",
+	"pg_advisory_lock_shared":      "waits for an advisory lock: take it with pg_try_advisory_lock_shared and wait_if = \"false\" (a lab reads a session's locks by letting go of them for a moment, which a waiting session would take)",
+	"pg_advisory_xact_lock":        "waits for an advisory lock: take it with pg_try_advisory_xact_lock and wait_if = \"false\" (a lab reads a session's locks by letting go of them for a moment, which a waiting session would take)",
+	"pg_advisory_xact_lock_shared": "waits for an advisory lock: take it with pg_try_advisory_xact_lock_shared and wait_if = \"false\" (a lab reads a session's locks by letting go of them for a moment, which a waiting session would take)",
+	"currval":                      "reads its session's last sequence value, which a lab does not keep: save what nextval answered (save = \"id\") and use $id",
+	"lastval":                      "reads its session's last sequence value, which a lab does not keep: save what nextval answered (save = \"id\") and use $id",
+}
+
+// sqlAdvisory finds an advisory lock function in a statement.
+var sqlAdvisory = regexp.MustCompile(`(?i)\bpg_(try_)?advisory`)
 
 // sqlRefusedPairs are two words a file's SQL may not hold one after the
 // other.
@@ -121,6 +134,9 @@ func (f *file) refuseSQL(path, text string, step bool) error {
 				return f.wrong(path, "a file's SQL may not use %s", r)
 			}
 		}
+		if why, ok := sqlRefusedWhy[w]; ok {
+			return f.wrong(path, "a file's SQL may not use %s: it %s", w, why)
+		}
 		if i+1 < len(words) {
 			for _, p := range sqlRefusedPairs {
 				if w == p[0] && words[i+1] == p[1] {
@@ -145,6 +161,16 @@ func (f *file) refuseSQL(path, text string, step bool) error {
 	}
 	if inner := strings.TrimSuffix(strings.TrimSpace(stripSQL(text)), ";"); strings.Contains(inner, ";") {
 		return f.wrong(path, "one statement per string: a list (sql = [\"…\", \"…\"]) gives several")
+	}
+	return nil
+}
+
+// refuseAdvisory refuses an advisory lock in SQL that runs on fencelab's
+// own connection ([setup], an invariant, the business value): the lock
+// would be that connection's, held by no actor.
+func (f *file) refuseAdvisory(path, text string) error {
+	if sqlAdvisory.MatchString(stripSQL(text)) {
+		return f.wrong(path, "an advisory lock is taken in a step: this SQL runs on fencelab's own connection, whose session no actor's is")
 	}
 	return nil
 }

@@ -69,6 +69,11 @@ func TestCodeMistakesAreSaidAtTheirLine(t *testing.T) {
 		{"fencelab's schema", `"INSERT INTO report VALUES (1, 0, 0)",`, `"DELETE FROM fencelab.resources",`, "does not name fencelab's own"},
 		{"drop schema", `"INSERT INTO report VALUES (1, 0, 0)",`, `"DROP SCHEMA public CASCADE",`, "may not DROP SCHEMA"},
 		{"DDL in a step", "WITH w AS (UPDATE", "DROP TABLE report; WITH w AS (UPDATE", "a step changes rows, not tables"},
+		{"a waiting advisory lock", "UPDATE report SET value = $token,", "UPDATE report SET value = pg_advisory_lock(1)::text::bigint,", "take it with pg_try_advisory_lock"},
+		{"a session's sequence value", "UPDATE report SET value = $token,", "UPDATE report SET value = currval('s'),", "save what nextval answered"},
+		{"an advisory lock in setup", `"INSERT INTO report VALUES (1, 0, 0)",`, `"SELECT pg_try_advisory_lock(1)",`, "runs on fencelab's own connection"},
+		{"a connection of a redis step", `redis = ["DEL", "lock"]`, `redis = ["DEL", "lock"]` + "\nconnection = \"pool-1\"", "only a sql step has one"},
+		{"a connection's name", `rejected_if = "rows = 0"`, `rejected_if = "rows = 0"` + "\nconnection = \"Pool 1\"", `connection "Pool 1"`},
 		{"a transaction left open", `rejected_if = "rows = 0"`, `rejected_if = "rows = 0"` + "\n" + `[[step]]` + "\n" + `name = "open"` + "\n" + `sql = ["BEGIN", "SELECT 1"]`, "begins and ends in the step"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -137,4 +142,132 @@ program = ["add"]
 	_, r := guidedRun(t, s, engine.Safe)
 	require.Equal(t, int64(7), r.Final)
 	require.Equal(t, engine.VerdictMatch, r.Verdict)
+}
+
+// A session's advisory locks are part of a lab's state, counted: the
+// pooler example's two takes of one lock on pool-1 read as such, and a
+// return to that state takes the lock back twice — so one release later
+// pool-1 still holds it.
+func TestASessionsLocksArePartOfTheState(t *testing.T) {
+	ctx := context.Background()
+	s, err := scenarios.Load("../examples/advisory-pooler.toml")
+	require.NoError(t, err)
+	lab := checkLabs(t, s, engine.Unsafe, 1)[0]
+	held := func() string {
+		t.Helper()
+		snap, err := lab.Snapshot(ctx)
+		require.NoError(t, err)
+		var out []string
+		for _, ss := range snap.Sessions {
+			if len(ss.Locks) > 0 {
+				out = append(out, ss.Connection+": "+ss.Says())
+			}
+		}
+		return strings.Join(out, "; ")
+	}
+	require.NoError(t, lab.Do(ctx, engine.Do("A")))
+	require.Equal(t, "pool-1: 42", held())
+	require.NoError(t, lab.Do(ctx, engine.Do("B")))
+	require.Equal(t, "pool-1: 42 ×2", held(), "B's take is A's lock taken again, on the session that holds it")
+	twice, err := lab.Bookmark(ctx)
+	require.NoError(t, err)
+	for _, a := range []string{"B", "B", "A", "A"} {
+		require.NoError(t, lab.Do(ctx, engine.Do(a)))
+	}
+	require.Empty(t, held(), "both released")
+	gone, err := lab.Bookmark(ctx)
+	require.NoError(t, err)
+	require.NotEqual(t, twice.ID(), gone.ID(), "the sessions are in the state key")
+
+	require.NoError(t, lab.Return(ctx, twice))
+	require.Equal(t, "pool-1: 42 ×2", held())
+	require.NoError(t, lab.Do(ctx, engine.Do("B"))) // write
+	require.NoError(t, lab.Do(ctx, engine.Do("B"))) // release: one of two
+	require.Equal(t, "pool-1: 42", held(), "the return took the lock back twice")
+	require.NoError(t, lab.Return(ctx, gone))
+	require.Empty(t, held())
+}
+
+// A step on a connection the file names holds it from its first
+// statement to its last: another actor's step on the same connection is
+// not enabled meanwhile (a pooler makes it wait for a server
+// connection), and asked for, it says so.
+func TestASharedConnectionIsHeldByTheStepUsingIt(t *testing.T) {
+	ctx := context.Background()
+	s, err := scenarios.Parse("mine.toml", []byte(`format = "fencelab-scenario/1"
+id = "pooled"
+title = "t"
+story = "s"
+expected = { value = 2, sql = "SELECT value FROM counters WHERE id = 1" }
+guided = ["A", "B"]
+
+[setup]
+sql = ["CREATE TABLE counters (id int PRIMARY KEY, value bigint NOT NULL)", "INSERT INTO counters VALUES (1, 0)"]
+
+[[step]]
+name = "add"
+connection = "pool-1"
+sql = ["BEGIN", "UPDATE counters SET value = value + 1 WHERE id = 1", "COMMIT"]
+
+[[actor]]
+name = "A"
+program = ["add"]
+
+[[actor]]
+name = "B"
+program = ["add"]
+`))
+	require.NoError(t, err)
+	lab := checkLabs(t, s, engine.Safe, 1)[0]
+	require.NoError(t, lab.Do(ctx, engine.DoCall("A"))) // BEGIN
+	moves, err := lab.Moves(ctx)
+	require.NoError(t, err)
+	require.Equal(t, []engine.Action{engine.DoCall("A")}, moves, "B waits for pool-1")
+	err = lab.Do(ctx, engine.DoCall("B"))
+	require.ErrorIs(t, err, engine.ErrConnectionHeld)
+	require.Contains(t, err.Error(), "pool-1")
+	require.NoError(t, lab.Do(ctx, engine.Do("A")))
+	require.NoError(t, lab.Do(ctx, engine.Do("B")))
+	r, err := lab.Result(ctx)
+	require.NoError(t, err)
+	require.Equal(t, int64(2), r.Final)
+
+	report := checkFile(t, s, engine.Safe, 0)
+	require.True(t, report.Holds())
+}
+
+// Two states alike but for which session holds a lock are two: A's try
+// on pool-1 and B's on pool-2 leave nothing else behind, and whoever
+// tried first holds the lock.
+func TestStatesThatDifferOnlyInASessionAreTwo(t *testing.T) {
+	s, err := scenarios.Parse("mine.toml", []byte(`format = "fencelab-scenario/1"
+id = "sessions"
+title = "t"
+story = "s"
+expected = { value = 0, sql = "SELECT 0" }
+guided = ["A", "B"]
+
+[[step]]
+name = "try-here"
+connection = "pool-1"
+sql = "SELECT pg_try_advisory_lock(7)"
+
+[[step]]
+name = "try-there"
+connection = "pool-2"
+sql = "SELECT pg_try_advisory_lock(7)"
+
+[[actor]]
+name = "A"
+program = ["try-here"]
+
+[[actor]]
+name = "B"
+program = ["try-there"]
+`))
+	require.NoError(t, err)
+	report := checkFile(t, s, engine.Safe, 0)
+	// The start, A's try, B's try, then both: A first (pool-1 holds the
+	// lock) and B first (pool-2 does).
+	require.Equal(t, 5, report.States)
 }

@@ -577,6 +577,13 @@ func codeTablesPane(st styles, s engine.Snapshot, width, height int) []string {
 			body = append(body, "    "+strings.Join(r, " · "))
 		}
 	}
+	// A session's locks are the connection's, whichever actor took them:
+	// "pool-1 holds advisory lock 42 ×2" is two takes of one lock.
+	for _, ss := range s.Sessions {
+		if len(ss.Locks) > 0 {
+			body = append(body, "  "+st.T("%s holds advisory lock %s", st.title.Render(ss.Connection), ss.Says()))
+		}
+	}
 	if len(body) == 0 {
 		body = append(body, st.dim.Render("  "+st.T("the file has no tables")))
 	}

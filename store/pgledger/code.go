@@ -118,6 +118,9 @@ func (l *Ledger) SetupCode(ctx context.Context, schema string, setup []string, v
 				return &engine.CodeError{Where: "setup." + strconv.Itoa(i), Said: ServerSaid(err)}
 			}
 		}
+		if _, err := tx.Exec(ctx, fmt.Sprintf(sessionLocksFunction, q), pgx.QueryExecModeSimpleProtocol); err != nil {
+			return fmt.Errorf("make the session probe: %w", err)
+		}
 		// Each value is a function of the schema, with the schema as its
 		// search_path: the dump calls it from any connection.
 		for i, name := range names {
@@ -236,6 +239,9 @@ func (l *Ledger) Statement(ctx context.Context, sql string) (engine.CodeReply, e
 		l.searchPath = c.name
 	}
 	l.db.writes.Add(1)
+	l.sessionKnown.Store(false)
+	l.busy.Store(true)
+	defer l.busy.Store(false)
 	var out engine.CodeReply
 	err := within(ctx, func(ctx context.Context) error {
 		rows, err := l.conn.Query(ctx, sql, pgx.QueryExecModeSimpleProtocol)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -28,6 +29,13 @@ type Ledger struct {
 	searchPath string
 	// setUp is the file's schema this connection set up (code.go).
 	setUp *codeSchema
+	// session is the advisory locks the session holds, as last read;
+	// sessionKnown: no statement of the file's was sent since; busy: one
+	// is out now (session.go). Atomic: the lab reads them while an
+	// actor's statement waits for a lock.
+	session      []engine.AdvisoryLock
+	sessionKnown atomic.Bool
+	busy         atomic.Bool
 }
 
 // inTx runs fn in one transaction within CallTimeout: rolled back when fn
