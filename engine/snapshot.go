@@ -190,6 +190,10 @@ func (l *Lab) Snapshot(ctx context.Context) (Snapshot, error) {
 				v.Waiting = l.lang.T("%s waits for a lock another transaction holds: %s", a.Name, next)
 			}
 		}
+		if b := l.holderOf(a); b != nil {
+			c, _ := a.nextCall()
+			v.Waiting = l.lang.T("waits for connection %s, which %s's step holds", c.Connection, b.Name)
+		}
 		switch d := a.Memory.Delivery; {
 		case a.Memory.JobReused:
 			v.Belief = l.lang.T("reused %s", a.Memory.JobID)

@@ -341,8 +341,9 @@ func describe(st styles, err error) string {
 		return st.T("the guided order is over — r reset · m mode · s scenario · 1–9 step · ? help")
 	case errors.Is(err, engine.ErrOffPath):
 		return said(st, err) + ": " + st.T("r starts it again, u takes back your last action")
-	case errors.Is(err, engine.ErrPaused), errors.Is(err, engine.ErrProgramDone), errors.Is(err, engine.ErrNothingToUndo),
-		errors.Is(err, engine.ErrNoExpiry), errors.Is(err, engine.ErrUnknownActor):
+	case engine.StoryStopped(err):
+		// The lab's own: a paused or finished actor, a statement waiting
+		// for a lock, a connection another step holds.
 		return said(st, err)
 	default:
 		return st.T("backend error, the step did not complete: %s", engine.OneLine(err))
