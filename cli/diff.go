@@ -282,14 +282,23 @@ func printDiffMarkdown(w io.Writer, d engine.Diff, from lang.Phrase, l lang.Lang
 		}
 		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", n, action, cells[0], cells[1])
 	}
-	fmt.Fprint(w, l.T("\n| | final | last accepted fence | verdict |\n|---|---:|---:|---|\n"))
+	ownCode := d.Scenario != nil && d.Scenario.OwnCodeOnly // no fence of fencelab's
+	if ownCode {
+		fmt.Fprint(w, l.T("\n| | final | verdict |\n|---|---:|---|\n"))
+	} else {
+		fmt.Fprint(w, l.T("\n| | final | last accepted fence | verdict |\n|---|---:|---:|---|\n"))
+	}
 	for _, s := range d.Sides {
 		r := s.Result
 		verdict := "**" + r.Verdict + "**"
 		if s.Stopped >= 0 {
 			verdict += l.T(" — stopped at action %d, the rest not taken", s.Stopped+1)
 		}
-		fmt.Fprintf(w, "| %s | %d | %s | %s |\n", sideLabel(s), r.Final, engine.FenceIn(r.LastAcceptedFence, l), verdict)
+		if ownCode {
+			fmt.Fprintf(w, "| %s | %d | %s |\n", sideLabel(s), r.Final, verdict)
+		} else {
+			fmt.Fprintf(w, "| %s | %d | %s | %s |\n", sideLabel(s), r.Final, engine.FenceIn(r.LastAcceptedFence, l), verdict)
+		}
 	}
 	// Each side as a sequence diagram, which GitHub draws.
 	for _, s := range d.Sides {

@@ -49,8 +49,14 @@ func Markdown(w io.Writer, s Session) error {
 	if r.MeasureLabel != "" {
 		measure = s.Lang.T(r.MeasureLabel)
 	}
-	p.T("| expected (%s) | final | last accepted fence | verdict |\n|---:|---:|---:|---|\n", cell(measure))
-	p.printf("| %d | %d | %s | **%s** |\n\n", r.Expected, r.Final, engine.FenceIn(r.LastAcceptedFence, s.Lang), s.Verdict())
+	if s.Scenario.OwnCodeOnly {
+		// A file's own code keeps no fence of fencelab's.
+		p.T("| expected (%s) | final | verdict |\n|---:|---:|---|\n", cell(measure))
+		p.printf("| %d | %d | **%s** |\n\n", r.Expected, r.Final, s.Verdict())
+	} else {
+		p.T("| expected (%s) | final | last accepted fence | verdict |\n|---:|---:|---:|---|\n", cell(measure))
+		p.printf("| %d | %d | %s | **%s** |\n\n", r.Expected, r.Final, engine.FenceIn(r.LastAcceptedFence, s.Lang), s.Verdict())
+	}
 
 	p.T("## Invariants\n\n")
 	broken := map[int]engine.Break{}
