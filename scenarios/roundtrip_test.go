@@ -114,6 +114,7 @@ func requireBreak(t *testing.T, r engine.CheckReport, anomaly, trip string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("%s caught: %d states, a counterexample of %d actions", anomaly, r.States, len(r.Counterexample.Schedule))
 	if !strings.Contains(string(data), trip) {
 		t.Errorf("the counterexample's steps do not name the round trip %q: %s", trip, data)
 	}
