@@ -157,6 +157,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		why          bool
 		runs         int
 		mdOut        string
+		strict       bool
 		watch        bool
 		scenariosDir string
 		st           stressFlags
@@ -177,6 +178,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	flags.BoolVar(&bounded, "allow-bounded", false, "check: let a search --max-schedules cut short pass (it proves nothing)")
 	flags.StringArrayVar(&withoutArgs, "without", nil, "run SAFE with these `GUARDS` removed, comma-separated or the flag repeated (fencelab guards lists them)")
 	flags.StringVar(&mdOut, "md", "", "matrix: also write the matrix as a Markdown table to FILE")
+	flags.BoolVar(&strict, "strict", false, "matrix: exit 1 when a guard is needed by none of the scenarios, for files too")
 	flags.StringVar(&outDir, "out", "", "check: directory for counterexample traces (default: a new temp dir)")
 	flags.StringVar(&saveTrace, "save-trace", "", "run: write the run as a trace to FILE")
 	flags.BoolVar(&keep, "keep", false, "run: keep the ephemeral PostgreSQL up afterwards, until Enter or Ctrl-C")
@@ -429,7 +431,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		err = printGuards(stdout, asJSON, c.lang)
 	case "matrix":
-		if err = only("matrix", "json", "md", "out"); err != nil {
+		if err = only("matrix", "json", "md", "out", "strict"); err != nil {
 			break
 		}
 		if flags.Changed("md") && mdOut == "" {
@@ -438,6 +440,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		var req matrixRequest
 		if req, err = parseMatrixRequest(rest, asJSON, mdOut, outDir); err == nil {
+			req.strict = strict
 			err = runMatrix(ctx, c, req, stdout, stderr)
 		}
 	case "race":

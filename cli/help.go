@@ -63,7 +63,9 @@ const usageCommands = `  fencelab [--mode unsafe] [flags]        the explorer (l
         --md FILE                         also write the table as Markdown
         --out DIR                         counterexample traces (default: a new temp dir)
         --json                            the matrix as one JSON object
-                                          exit 1 when a guard is needed by no scenario
+        --strict                          exit 1 when a guard is needed by none of the
+                                          scenarios: always for the catalog's, for your
+                                          own files only with this (else it is said)
   fencelab replay FILE [--json]           run a trace again; exit 1 if anything differs
   fencelab --trace FILE                   the explorer on a trace's schedule (n steps it)
   fencelab export TRACE|ID|FILE --to FMT  the session as a document, recorded on the backends:

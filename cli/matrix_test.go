@@ -133,3 +133,32 @@ func TestReplayWithoutAGuard(t *testing.T) {
 	require.Equal(t, exitUsage, code)
 	require.Contains(t, stderr, "the trace is UNSAFE")
 }
+
+// A user's own design that does without a guard its code consults gets
+// that as the answer: its columns are its own guards, exit 0 and a line
+// saying which it does not need; --strict makes it a failure, as it
+// always is for the catalog.
+func TestAFilesMatrixSaysWhatTheDesignDoesNotNeed(t *testing.T) {
+	base, err := os.ReadFile("../examples/lock-fence.toml")
+	require.NoError(t, err)
+	src := strings.Replace(string(base), "{{fence}} RETURNING", "{{fence}} {{owner}} RETURNING", 1)
+	src = strings.Replace(src, `guards = { fence = "AND fence < $token" }`, `guards = { fence = "AND fence < $token", owner = "AND true" }`, 1)
+	path := filepath.Join(t.TempDir(), "mine.toml")
+	require.NoError(t, os.WriteFile(path, []byte(src), 0o644))
+
+	code, stdout, stderr := call(t, "matrix", path, "--json", "--out", t.TempDir())
+	require.Equal(t, 0, code, "%s\n%s", stdout, stderr)
+	var report matrixReport
+	require.NoError(t, json.Unmarshal([]byte(stdout), &report))
+	require.Equal(t, []string{"fence", "owner"}, report.Guards, "the file's guards are the columns")
+	require.True(t, report.Needed["fence"])
+	require.False(t, report.Needed["owner"])
+
+	code, stdout, _ = call(t, "matrix", path, "--out", t.TempDir())
+	require.Equal(t, 0, code)
+	require.Contains(t, stdout, "your design does not need: owner")
+
+	code, _, stderr = call(t, "matrix", path, "--strict", "--out", t.TempDir())
+	require.Equal(t, 1, code)
+	requireOneLine(t, stderr, "none of these scenarios needs owner")
+}
