@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/fencelab/fencelab/lang"
 )
@@ -20,6 +21,7 @@ var anomalies = map[int]string{
 	5: "TERMINAL_OVERWRITE",
 	7: VerdictLostUpdate,
 	8: "LEASE_STOLEN",
+	9: "LEASE_TOO_LONG",
 	// 6 names its kind: DUPLICATE_JOB or POINTER_STOLEN; 1 and 3 name a
 	// second write of one token DUPLICATE_WRITE.
 }
@@ -44,6 +46,7 @@ var Invariants = map[int]string{
 	6: "every job hash is reachable from its running key while RUNNING; one running job per target",
 	7: "every committed read-modify-write was computed from the value current at its commit",
 	8: "a lease ends only by its holder's release or its TTL, and only its holder extends it: no worker gets a lease while another's is live",
+	9: "no lease lives longer than its TTL: after every step, a lease's remaining time on the lab clock is at most the TTL it was granted with",
 }
 
 // CheckLedger finds the invariants the database state breaks. Executions
@@ -262,6 +265,28 @@ const (
 	RoleJob     = "job"     // a job hash
 )
 
+// checkLeaseLifetimes finds the breaks of invariant 9 in the lab's keys:
+// a lease (a resource's or a job's leader's) granted for ttl with more
+// than ttl left, or with no TTL at all — a renewal that gave EXPIRE
+// milliseconds, a SET without PX — outlives what its holder was promised,
+// so another worker waits on a lease nobody can be sure is held.
+func checkLeaseLifetimes(keys []RedisKey, ttl time.Duration) []Break {
+	var breaks []Break
+	for _, k := range keys {
+		if k.Role != RoleLease && k.Role != RoleLeader {
+			continue
+		}
+		switch {
+		case k.TTL < 0:
+			breaks = append(breaks, newBreak(9, anomalies[9], lang.P("lease %s has no TTL: it lives until someone deletes it", k.Key)))
+		case k.TTL > ttl:
+			// Said the same at every step it lasts, so it is told once.
+			breaks = append(breaks, newBreak(9, anomalies[9], lang.P("lease %s has more time left than the %s it was granted for", k.Key, ttl)))
+		}
+	}
+	return breaks
+}
+
 // leaseOf reads who holds a lease key, and its token (0 for a leader's).
 func leaseOf(k RedisKey) (owner string, token int64) {
 	if k.Role == RoleLeader {
@@ -364,6 +389,7 @@ func (l *Lab) checkInvariants(ctx context.Context) error {
 	found = append(found, own...)
 	found = append(found, l.jobWatch.check(jobs, l.cause.clock || l.cause.restart)...)
 	found = append(found, checkLeases(l.keys, keys, l.cause)...)
+	found = append(found, checkLeaseLifetimes(keys, l.backends.LeaseTTL)...)
 	l.keys, l.keysRead, l.cause = keys, true, cause{}
 	l.found, l.foundAnomalies = 0, l.foundAnomalies[:0]
 	for _, b := range found {

@@ -161,6 +161,21 @@ func TestCheckLeases(t *testing.T) {
 		said(checkLeases(held, []RedisKey{lease("worker-B|42", 30*time.Second)}, cause{actor: a})))
 }
 
+// Invariant 9: a lease (or a leader's) with more left than its TTL, or
+// none, outlives what was granted; one at its TTL or below does not, nor
+// does a key that is no lease.
+func TestCheckLeaseLifetimes(t *testing.T) {
+	key := func(role string, ttl time.Duration) RedisKey {
+		return RedisKey{Key: "fencelab:{x}:" + role, Role: role, Value: "worker-A|41", TTL: ttl}
+	}
+	ttl := 30 * time.Second
+	require.Empty(t, checkLeaseLifetimes([]RedisKey{key(RoleLease, ttl), key(RoleLeader, time.Second), key(RoleCounter, -1)}, ttl))
+	require.Equal(t, "lease fencelab:{x}:lease has more time left than the 30s it was granted for",
+		checkLeaseLifetimes([]RedisKey{key(RoleLease, ttl+time.Millisecond)}, ttl)[0].Detail)
+	require.Equal(t, "lease fencelab:{x}:leader has no TTL: it lives until someone deletes it",
+		checkLeaseLifetimes([]RedisKey{key(RoleLeader, -1)}, ttl)[0].Detail)
+}
+
 func TestOneLine(t *testing.T) {
 	got := OneLine(errors.New("ERROR:  bad\n\tthing \x1b[2Jcleared\x07"))
 	if got != "ERROR: bad thing [2Jcleared" {

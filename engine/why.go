@@ -34,8 +34,9 @@ import (
 // broken(s)/complete(s) of the state it is at; it never falls back from 1,
 // and the first action where it reaches 1 is the point of no return.
 
-// InvariantSet is a set of invariant numbers (1 to 8).
-type InvariantSet uint16
+// InvariantSet is a set of invariant numbers: DESIGN §7's and a file's
+// own (1 to FirstCodeInvariant+MostCodeInvariants-1).
+type InvariantSet uint32
 
 func (s InvariantSet) with(n int) InvariantSet { return s | 1<<n }
 
@@ -184,7 +185,7 @@ type Why struct {
 // and how many of them break each invariant (Broken[0]: any).
 type Futures struct {
 	Complete *big.Int
-	Broken   [16]*big.Int
+	Broken   [FirstCodeInvariant + MostCodeInvariants]*big.Int
 }
 
 // Share is the part of the futures that end with invariant n broken (0:

@@ -108,7 +108,7 @@ func checkWithOptions(t *testing.T, id string, wrap func(*engine.Backends), opts
 func requireBreak(t *testing.T, r engine.CheckReport, anomaly, trip string) {
 	t.Helper()
 	if !r.Exhaustive || r.Anomalies[anomaly] == 0 || r.Counterexample == nil {
-		t.Fatalf("the check found no %s (exhaustive %v, anomalies %v): the round trips inside one store method were one step", anomaly, r.Exhaustive, r.Anomalies)
+		t.Fatalf("the check found no %s (exhaustive %v, anomalies %v): the bug went unnoticed", anomaly, r.Exhaustive, r.Anomalies)
 	}
 	data, err := json.Marshal(r.Counterexample.Schedule)
 	if err != nil {
