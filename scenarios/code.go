@@ -50,6 +50,9 @@ type codeStep struct {
 	words []string
 	keyAt []int
 	sql   []codeStatement
+	// codePath and at are where the file writes the step's code (its lua,
+	// redis or sql key): a mistake in it is said there.
+	codePath, at string
 	// connection is the connection the file names that the step's SQL
 	// goes on (engine's session.go); empty: the actor's own.
 	connection string
@@ -66,6 +69,8 @@ type codeStep struct {
 // it is written as a table.
 type codeStatement struct {
 	text  string
+	path  string // where the file writes it, as a path and as "mine.toml:14"
+	at    string
 	rules replyRules
 	// own: the statement was a table with rules of its own.
 	own bool
@@ -337,6 +342,8 @@ func (f *file) step(t *table) (*codeStep, string, error) {
 		return nil, "", f.wrong(t.key(langs[1]), "step %s has %s and %s: one of lua, redis or sql", step.name, langs[0], langs[1])
 	}
 	step.lang = langs[0]
+	step.codePath = t.key(step.lang)
+	step.at = f.where(step.codePath)
 	var texts []string // every text a parameter or a guard may be in
 	switch step.lang {
 	case "lua":
@@ -414,6 +421,9 @@ func (f *file) rules(t *table) (replyRules, error) {
 		if !ok {
 			continue
 		}
+		if _, table := v.(map[string]any); table {
+			return r, f.wrong(t.key(k), "%s is a reply, a list of replies, or the string \"rows = N\": %s = \"rows = 0\"", k, k)
+		}
 		list, err := f.strings(t.key(k), v)
 		if err != nil {
 			return r, err
@@ -490,7 +500,7 @@ func (f *file) statements(path string, v any) ([]codeStatement, error) {
 		if err := f.refuseSQL(at, text, true); err != nil {
 			return err
 		}
-		out = append(out, codeStatement{text: text, rules: rules, own: own})
+		out = append(out, codeStatement{text: text, path: at, at: f.where(at), rules: rules, own: own})
 		return nil
 	}
 	switch v := v.(type) {
@@ -805,7 +815,7 @@ func (f *file) build(path, actor string, s *codeStep, saved map[string]bool) (en
 		for _, st := range s.sql {
 			for _, p := range (&codeStep{sql: []codeStatement{st}}).params() {
 				if !have[p] {
-					return engine.Step{}, f.unsaved(path, actor, s, p)
+					return engine.Step{}, f.unsaved(st.path, path, actor, s, p)
 				}
 			}
 			if st.rules.save != "" {
@@ -815,22 +825,38 @@ func (f *file) build(path, actor string, s *codeStep, saved map[string]bool) (en
 	}
 	for _, p := range s.params() {
 		if !have[p] {
-			return engine.Step{}, f.unsaved(path, actor, s, p)
+			return engine.Step{}, f.unsaved(s.paramPath(p), path, actor, s, p)
 		}
 	}
-	at := f.where(s.path)
-	run := func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) { return s.run(ctx, t, at) }
+	run := func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) { return s.run(ctx, t) }
 	return engine.Step{Name: s.name, Calls: []engine.Call{{Name: s.name, Run: run, Connection: s.connection}}}, nil
 }
 
-func (f *file) unsaved(path, actor string, s *codeStep, p string) error {
-	return f.wrong(path, "step %s uses $%s, which no step before it in %s's program saves (save = %q), and which is none of %s",
-		s.name, untrusted.Line(p), actor, p, "$"+strings.Join(codeBuiltins, ", $"))
+// paramPath is where a step's code writes $p: its script or command, or
+// its keys or args.
+func (s *codeStep) paramPath(p string) string {
+	for _, k := range []struct {
+		key   string
+		texts []string
+	}{{"keys", s.keys}, {"args", s.args}} {
+		if !strings.Contains(s.lua, "$"+p) && slices.ContainsFunc(k.texts, func(t string) bool { return strings.Contains(t, "$"+p) }) {
+			return s.path + "." + k.key
+		}
+	}
+	return s.codePath
+}
+
+// unsaved is a parameter no memory holds, said where the code uses it,
+// with the program (at its line) that takes the step without saving it.
+func (f *file) unsaved(code, program, actor string, s *codeStep, p string) error {
+	return f.wrong(code, "step %s uses $%s, which no step before it in %s's program (line %d) saves (save = %q), and which is none of %s",
+		s.name, untrusted.Line(p), actor, f.at.lineOf(program), p, "$"+strings.Join(codeBuiltins, ", $"))
 }
 
 // run takes the step: its code with the guards of the run, its parameters
 // bound, sent on the actor's connections.
-func (s *codeStep) run(ctx context.Context, t *engine.Turn, at string) (engine.StepOutcome, error) {
+func (s *codeStep) run(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+	at := s.at
 	m := t.Memory()
 	vars := map[string]string{
 		"actor":  t.Actor.Name,
@@ -933,7 +959,7 @@ func (s *codeStep) run(ctx context.Context, t *engine.Turn, at string) (engine.S
 				if ledger.InTransaction() {
 					ledger.Statement(engine.Housekeeping(ctx), "ROLLBACK")
 				}
-				return 0, lang.Error("%s: step %s of %s: %s — in: %s", at, s.name, t.Actor.Name, untrusted.Line(err.Error()), untrusted.Line(text))
+				return 0, lang.Error("%s: step %s of %s: %s — in: %s", st.at, s.name, t.Actor.Name, untrusted.Line(err.Error()), untrusted.Line(text))
 			}
 			r2 := st.rules
 			if i == last && !st.own {

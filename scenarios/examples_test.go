@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -57,6 +58,10 @@ func checkFile(t *testing.T, s *engine.Scenario, mode engine.Mode, without engin
 func TestCodeMistakesAreSaidAtTheirLine(t *testing.T) {
 	base, err := os.ReadFile("../examples/lock-fence.toml")
 	require.NoError(t, err)
+	src := strings.Replace(string(base), "SET value = $token", "SET value = $tokn", 1)
+	_, err = scenarios.Parse("mine.toml", []byte(src))
+	require.Error(t, err)
+	require.True(t, strings.HasPrefix(err.Error(), "mine.toml:"+lineOf(t, src, `sql = """`)+": "), "a parameter is said where the code uses it: %v", err)
 	for _, c := range []struct{ name, from, to, says string }{
 		{"a parameter nobody saves", "SET value = $token", "SET value = $tokn", "uses $tokn, which no step before it"},
 		{"a guard with no fragment", "{{fence}}", "{{fence}} {{owner}}", "which its guards do not define"},
@@ -69,6 +74,7 @@ func TestCodeMistakesAreSaidAtTheirLine(t *testing.T) {
 		{"fencelab's schema", `"INSERT INTO report VALUES (1, 0, 0)",`, `"DELETE FROM fencelab.resources",`, "does not name fencelab's own"},
 		{"drop schema", `"INSERT INTO report VALUES (1, 0, 0)",`, `"DROP SCHEMA public CASCADE",`, "may not DROP SCHEMA"},
 		{"DDL in a step", "WITH w AS (UPDATE", "DROP TABLE report; WITH w AS (UPDATE", "a step changes rows, not tables"},
+		{"rows as a table", `rejected_if = "rows = 0"`, `rejected_if = { rows = 0 }`, `the string "rows = N": rejected_if = "rows = 0"`},
 		{"a waiting advisory lock", "UPDATE report SET value = $token,", "UPDATE report SET value = pg_advisory_lock(1)::text::bigint,", "take it with pg_try_advisory_lock"},
 		{"a session's sequence value", "UPDATE report SET value = $token,", "UPDATE report SET value = currval('s'),", "save what nextval answered"},
 		{"an advisory lock in setup", `"INSERT INTO report VALUES (1, 0, 0)",`, `"SELECT pg_try_advisory_lock(1)",`, "runs on fencelab's own connection"},
@@ -108,8 +114,31 @@ func TestCodeTheServersRefuse(t *testing.T) {
 	defer lab.Close(context.Background())
 	err = lab.Next(context.Background())
 	require.Error(t, err)
-	require.Contains(t, err.Error(), "mine.toml:")
+	require.Contains(t, err.Error(), "mine.toml:"+lineOf(t, script, "lua = '''")+": ", "said at the script")
 	require.Contains(t, err.Error(), "step acquire of A")
+
+	statement := strings.Replace(string(base), "WITH w AS (UPDATE", "WITH w AS (UPDTE", 1)
+	s, err = scenarios.Parse("mine.toml", []byte(statement))
+	require.NoError(t, err)
+	lab2, err := engine.NewLab(context.Background(), backendsFor(t), s, engine.Safe)
+	require.NoError(t, err)
+	defer lab2.Close(context.Background())
+	err = lab2.RunGuided(context.Background())
+	require.Error(t, err)
+	require.Contains(t, err.Error(), "mine.toml:"+lineOf(t, statement, `sql = """`)+": step write of ", "said at the statement")
+	require.Contains(t, err.Error(), "syntax error")
+}
+
+// lineOf is the number of the first line of src that holds text.
+func lineOf(t *testing.T, src, text string) string {
+	t.Helper()
+	for i, line := range strings.Split(src, "\n") {
+		if strings.Contains(line, text) {
+			return strconv.Itoa(i + 1)
+		}
+	}
+	t.Fatalf("no line holds %q", text)
+	return ""
 }
 
 // A file's keys seeded by [setup] and its value read from a key: two
