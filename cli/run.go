@@ -133,8 +133,11 @@ func runHeadless(ctx context.Context, c config, req runRequest, stdout, stderr i
 		}
 	}
 	var differ, broken []string
+	unpredicted := 0 // held to what a run can be without a prediction
 	for _, r := range results {
 		switch {
+		case r.AsPredicted() && r.Without == 0 && !r.Predicts:
+			unpredicted++
 		case r.AsPredicted():
 		case r.Without != 0:
 			broken = append(broken, r.Scenario+" "+r.ModeLabel())
@@ -148,8 +151,14 @@ func runHeadless(ctx context.Context, c config, req runRequest, stdout, stderr i
 	}
 	if !req.json && len(results) > 1 {
 		// One line to end many: what a reader looks for after 185 of them.
-		fmt.Fprint(stdout, c.lang.T("\nrun: %d scenario × mode in %.1fs: %d as predicted, %d not\n",
-			len(results), time.Since(began).Seconds(), len(results)-len(differ)-len(broken), len(differ)+len(broken)))
+		took, failed := time.Since(began).Seconds(), len(differ)+len(broken)
+		if unpredicted > 0 {
+			fmt.Fprint(stdout, c.lang.T("\nrun: %d scenario × mode in %.1fs: %d as predicted, %d with no prediction (SAFE broke no invariant; UNSAFE may end any way), %d not\n",
+				len(results), took, len(results)-failed-unpredicted, unpredicted, failed))
+		} else {
+			fmt.Fprint(stdout, c.lang.T("\nrun: %d scenario × mode in %.1fs: %d as predicted, %d not\n",
+				len(results), took, len(results)-failed, failed))
+		}
 	}
 	switch {
 	case len(differ) > 0 && !catalog:
