@@ -199,7 +199,7 @@ func Check(ctx context.Context, labs []*Lab, opts CheckOptions) (CheckReport, er
 			lab.backends.Database.ReadBack(false)
 		}
 	}()
-	start := time.Now()
+	start := HostClock()
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var wg sync.WaitGroup
@@ -246,7 +246,7 @@ func Check(ctx context.Context, labs []*Lab, opts CheckOptions) (CheckReport, er
 	if c.graph != nil {
 		c.report.Why = c.graph.why(c.report)
 	}
-	c.report.Elapsed = time.Since(start)
+	c.report.Elapsed = HostSince(start)
 	return c.report, nil
 }
 

@@ -14,14 +14,15 @@ import (
 
 // The anomaly each invariant of DESIGN §7 stands for when it breaks.
 var anomalies = map[int]string{
-	1: "STALE_OVERWRITE",
-	2: "STALE_WRITE",
-	3: "PARTIAL_COMMIT",
-	4: "DUPLICATE_EFFECT",
-	5: "TERMINAL_OVERWRITE",
-	7: VerdictLostUpdate,
-	8: "LEASE_STOLEN",
-	9: "LEASE_TOO_LONG",
+	1:  "STALE_OVERWRITE",
+	2:  "STALE_WRITE",
+	3:  "PARTIAL_COMMIT",
+	4:  "DUPLICATE_EFFECT",
+	5:  "TERMINAL_OVERWRITE",
+	7:  VerdictLostUpdate,
+	8:  "LEASE_STOLEN",
+	9:  "LEASE_TOO_LONG",
+	10: "JOB_FAILED_EARLY",
 	// 6 names its kind: DUPLICATE_JOB or POINTER_STOLEN; 1 and 3 name a
 	// second write of one token DUPLICATE_WRITE.
 }
@@ -38,15 +39,16 @@ var anomalies = map[int]string{
 // (or a restart of Redis), and only its holder extends it. Progress is no
 // invariant: the checker counts it beside them (CheckReport.Progressed).
 var Invariants = map[int]string{
-	1: "a committed write carries a token above every token accepted before it",
-	2: "a write happens only under the current membership, region, version and namespace",
-	3: "business state, checkpoint, execution and outbox change together or not at all",
-	4: "an OperationId is applied at most once by the provider",
-	5: "a terminal job state (SUCCESS, FAILED) never changes",
-	6: "every job hash is reachable from its running key while RUNNING; one running job per target",
-	7: "every committed read-modify-write was computed from the value current at its commit",
-	8: "a lease ends only by its holder's release or its TTL, and only its holder extends it: no worker gets a lease while another's is live",
-	9: "no lease lives longer than its TTL: after every step, a lease's remaining time on the lab clock is at most the TTL it was granted with",
+	1:  "a committed write carries a token above every token accepted before it",
+	2:  "a write happens only under the current membership, region, version and namespace",
+	3:  "business state, checkpoint, execution and outbox change together or not at all",
+	4:  "an OperationId is applied at most once by the provider",
+	5:  "a terminal job state (SUCCESS, FAILED) never changes",
+	6:  "every job hash is reachable from its running key while RUNNING; one running job per target",
+	7:  "every committed read-modify-write was computed from the value current at its commit",
+	8:  "a lease ends only by its holder's release or its TTL, and only its holder extends it: no worker gets a lease while another's is live",
+	9:  "no lease lives longer than its TTL: after every step, a lease's remaining time on the lab clock is at most the TTL it was granted with",
+	10: "a job is failed only after its deadline on the lab clock",
 }
 
 // CheckLedger finds the invariants the database state breaks. Executions
@@ -204,10 +206,11 @@ func (w *jobWatch) clone() *jobWatch {
 	return &jobWatch{terminal: maps.Clone(w.terminal), pointers: maps.Clone(w.pointers), orphaned: maps.Clone(w.orphaned)}
 }
 
-// check finds the breaks of invariants 5 and 6 in s and updates the watch.
-// environment: the action was the clock's or a restart's, not a step's, so
-// a pointer it ended ended on its TTL.
-func (w *jobWatch) check(s JobsState, environment bool) []Break {
+// check finds the breaks of invariants 5, 6 and 10 in s and updates the
+// watch. environment: the action was the clock's or a restart's, not a
+// step's, so a pointer it ended ended on its TTL; now is the lab clock,
+// deadline the scenario's job deadline.
+func (w *jobWatch) check(s JobsState, environment bool, now time.Time, deadline time.Duration) []Break {
 	var breaks []Break
 	status := map[string]string{} // target/job → status
 	running := map[string][]string{}
@@ -218,6 +221,9 @@ func (w *jobWatch) check(s JobsState, environment bool) []Break {
 			breaks = append(breaks, newBreak(5, anomalies[5], lang.P("%s went %s → %s after it had ended", j.ID, first, j.Status)))
 		} else if !ok && (j.Status == JobSuccess || j.Status == JobFailed) {
 			w.terminal[key] = j.Status
+			if b, early := jobFailedEarly(j, now, deadline); early && j.Status == JobFailed {
+				breaks = append(breaks, b)
+			}
 		}
 		if j.Status == JobRunning && !w.orphaned[key] {
 			running[j.Target] = append(running[j.Target], j.ID)
@@ -264,6 +270,22 @@ const (
 	RoleRunning = "running" // a target's running pointer: job id
 	RoleJob     = "job"     // a job hash
 )
+
+// jobFailedEarly is the break of invariant 10 of a job first seen FAILED
+// at now: failed before its createdAt + deadline on the lab clock. A
+// poller that read the host's clock instead — a machine whose date is
+// past the seed's — fails jobs early, and this says so.
+func jobFailedEarly(j Job, now time.Time, deadline time.Duration) (Break, bool) {
+	if deadline <= 0 || j.CreatedAt.IsZero() {
+		return Break{}, false
+	}
+	due := j.CreatedAt.Add(deadline)
+	if !now.Before(due) {
+		return Break{}, false
+	}
+	return newBreak(10, anomalies[10], lang.P("%s was failed %s before its deadline (createdAt + %s)",
+		j.ID, due.Sub(now).Round(time.Second), deadline)), true
+}
 
 // checkLeaseLifetimes finds the breaks of invariant 9 in the lab's keys:
 // a lease (a resource's or a job's leader's) granted for ttl with more
@@ -387,7 +409,7 @@ func (l *Lab) checkInvariants(ctx context.Context) error {
 		return err
 	}
 	found = append(found, own...)
-	found = append(found, l.jobWatch.check(jobs, l.cause.clock || l.cause.restart)...)
+	found = append(found, l.jobWatch.check(jobs, l.cause.clock || l.cause.restart, l.Now(), l.scenario.JobDeadline)...)
 	found = append(found, checkLeases(l.keys, keys, l.cause)...)
 	found = append(found, checkLeaseLifetimes(keys, l.backends.LeaseTTL)...)
 	l.keys, l.keysRead, l.cause = keys, true, cause{}

@@ -44,30 +44,38 @@ func TestJobWatch(t *testing.T) {
 	}
 	w := newJobWatch()
 	// The naive HSET before SET: RUNNING, not yet reachable — no break.
-	require.Empty(t, w.check(JobsState{Jobs: []Job{job("j1", JobRunning)}}, false))
-	require.Empty(t, w.check(JobsState{Jobs: []Job{job("j1", JobRunning)}, Running: map[string]string{"t": "j1"}}, false))
+	require.Empty(t, w.check(JobsState{Jobs: []Job{job("j1", JobRunning)}}, false, time.Time{}, 0))
+	require.Empty(t, w.check(JobsState{Jobs: []Job{job("j1", JobRunning)}, Running: map[string]string{"t": "j1"}}, false, time.Time{}, 0))
 	// A second RUNNING job for the target.
 	require.Equal(t, []string{"6 DUPLICATE_JOB"}, invariants(w.check(JobsState{
-		Jobs: []Job{job("j1", JobRunning), job("j2", JobRunning)}, Running: map[string]string{"t": "j1"}}, false)))
+		Jobs: []Job{job("j1", JobRunning), job("j2", JobRunning)}, Running: map[string]string{"t": "j1"}}, false, time.Time{}, 0)))
 	// A step clears the pointer of a RUNNING job.
-	require.Equal(t, []string{"6 POINTER_STOLEN"}, invariants(w.check(JobsState{Jobs: []Job{job("j1", JobRunning)}}, false)))
+	require.Equal(t, []string{"6 POINTER_STOLEN"}, invariants(w.check(JobsState{Jobs: []Job{job("j1", JobRunning)}}, false, time.Time{}, 0)))
 	// A step points the pointer of a RUNNING job at another job.
 	w = newJobWatch()
-	require.Empty(t, w.check(JobsState{Jobs: []Job{job("j1", JobRunning)}, Running: map[string]string{"t": "j1"}}, false))
+	require.Empty(t, w.check(JobsState{Jobs: []Job{job("j1", JobRunning)}, Running: map[string]string{"t": "j1"}}, false, time.Time{}, 0))
 	require.Equal(t, []string{"6 DUPLICATE_JOB", "6 DUPLICATE_JOB"}, invariants(w.check(JobsState{
-		Jobs: []Job{job("j1", JobRunning), job("j2", JobRunning)}, Running: map[string]string{"t": "j2"}}, false)))
+		Jobs: []Job{job("j1", JobRunning), job("j2", JobRunning)}, Running: map[string]string{"t": "j2"}}, false, time.Time{}, 0)))
 	// The pointer's TTL runs out while its job runs: an orphan, which then
 	// competes with no newer job.
 	w = newJobWatch()
-	require.Empty(t, w.check(JobsState{Jobs: []Job{job("j1", JobRunning)}, Running: map[string]string{"t": "j1"}}, false))
-	require.Empty(t, w.check(JobsState{Jobs: []Job{job("j1", JobRunning)}}, true))
-	require.Empty(t, w.check(JobsState{Jobs: []Job{job("j1", JobRunning), job("j2", JobRunning)}, Running: map[string]string{"t": "j2"}}, false))
+	require.Empty(t, w.check(JobsState{Jobs: []Job{job("j1", JobRunning)}, Running: map[string]string{"t": "j1"}}, false, time.Time{}, 0))
+	require.Empty(t, w.check(JobsState{Jobs: []Job{job("j1", JobRunning)}}, true, time.Time{}, 0))
+	require.Empty(t, w.check(JobsState{Jobs: []Job{job("j1", JobRunning), job("j2", JobRunning)}, Running: map[string]string{"t": "j2"}}, false, time.Time{}, 0))
 	// A job that ended may lose its pointer to anyone.
-	require.Empty(t, w.check(JobsState{Jobs: []Job{job("j1", JobRunning), job("j2", JobSuccess)}}, false))
+	require.Empty(t, w.check(JobsState{Jobs: []Job{job("j1", JobRunning), job("j2", JobSuccess)}}, false, time.Time{}, 0))
 	// FAILED, then SUCCESS.
 	w = newJobWatch()
-	require.Empty(t, w.check(JobsState{Jobs: []Job{job("j1", JobFailed)}}, false))
-	require.Equal(t, []string{"5 TERMINAL_OVERWRITE"}, invariants(w.check(JobsState{Jobs: []Job{job("j1", JobSuccess)}}, false)))
+	require.Empty(t, w.check(JobsState{Jobs: []Job{job("j1", JobFailed)}}, false, time.Time{}, 0))
+	require.Equal(t, []string{"5 TERMINAL_OVERWRITE"}, invariants(w.check(JobsState{Jobs: []Job{job("j1", JobSuccess)}}, false, time.Time{}, 0)))
+	// Failed before its deadline on the lab clock, at it, and after.
+	created := time.Date(2026, 7, 31, 23, 0, 0, 0, time.UTC)
+	aged := func(id string) Job { j := job(id, JobFailed); j.CreatedAt = created; return j }
+	w = newJobWatch()
+	require.Equal(t, []string{"10 JOB_FAILED_EARLY"}, invariants(w.check(JobsState{Jobs: []Job{aged("j1")}}, false, created.Add(9*time.Minute), 10*time.Minute)))
+	require.Empty(t, w.check(JobsState{Jobs: []Job{aged("j1")}}, false, created.Add(9*time.Minute), 10*time.Minute), "told once")
+	require.Empty(t, newJobWatch().check(JobsState{Jobs: []Job{aged("j2")}}, false, created.Add(10*time.Minute), 10*time.Minute))
+	require.Empty(t, newJobWatch().check(JobsState{Jobs: []Job{aged("j3")}}, false, created, 0), "no deadline")
 }
 
 func TestCheckLedger(t *testing.T) {

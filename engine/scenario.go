@@ -90,6 +90,9 @@ type Scenario struct {
 	// file's guards key lists the ones it keeps): its SAFE runs without
 	// them, and its predictions are about that design.
 	Removed GuardSet
+	// JobDeadline is how long after its createdAt a RUNNING job may be
+	// failed (a poller's deadline); 0: its jobs have none (invariant 10).
+	JobDeadline time.Duration
 	// LeaseTTL is the scenario's own lease TTL; 0: the lab's (--lease-ttl
 	// or the default). A --lease-ttl given on the command line wins.
 	LeaseTTL time.Duration

@@ -2,6 +2,12 @@ package scenarios_test
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -9,6 +15,7 @@ import (
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/scenarios"
+	"github.com/fencelab/fencelab/store/storetest"
 )
 
 // The proof's blind spots (issue 41): each test puts a realistic bug in
@@ -77,4 +84,83 @@ program = ["lock", "work"]
 	require.Contains(t, moves, engine.AdvanceToNextExpiry())
 	require.NoError(t, lab.Do(ctx, engine.AdvanceToNextExpiry()))
 	require.NoError(t, lab.Do(ctx, engine.Do("A")))
+}
+
+// A poller that reads the host's clock where it should read the lab's —
+// on a machine whose date is past the seed's, every job is overdue — fails
+// worker-start-failure's job at once, minutes before its deadline on the
+// lab clock, and check says so. The bug is put in as a patch of
+// scenarios/jobs.go, in a binary built aside with go build -overlay: the
+// shipped code has no switch for it.
+func TestAPollerOnTheHostsClockIsCaught(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds fencelab with a patched poller")
+	}
+	src, err := os.ReadFile("jobs.go")
+	require.NoError(t, err)
+	clean := "if t.Now().Before(deadline) {"
+	require.Contains(t, string(src), clean)
+	patched := strings.Replace(string(src), clean, "if time.Now().Before(deadline) {", 1)
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "jobs.go"), []byte(patched), 0o644))
+	here, err := filepath.Abs("jobs.go")
+	require.NoError(t, err)
+	overlay, err := json.Marshal(map[string]map[string]string{"Replace": {here: filepath.Join(dir, "jobs.go")}})
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "overlay.json"), overlay, 0o644))
+	bin := filepath.Join(dir, "fencelab")
+	build := exec.Command("go", "build", "-overlay", filepath.Join(dir, "overlay.json"), "-o", bin, "..")
+	out, err := build.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+
+	check := exec.Command(bin, "check", "worker-start-failure", "--mode", "safe", "--out", t.TempDir(),
+		"--pg", storetest.NewDatabaseDSN(t, false))
+	check.Env = append(os.Environ(), "FENCELAB_CACHE_DIR="+t.TempDir())
+	out, err = check.CombinedOutput()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit, "%s", out)
+	require.Equal(t, 1, exit.ExitCode(), "%s", out)
+	require.Contains(t, string(out), "invariant 10 broken", "%s", out)
+}
+
+// The host's date plays no part: the catalog's guided runs, in both modes,
+// and a check end the same with the host clock sixty years back and a
+// hundred and fifty ahead as they do today.
+func TestTheHostsDatePlaysNoPart(t *testing.T) {
+	ctx := context.Background()
+	type outcome struct {
+		final, fence int64
+		verdict      string
+		events       int
+		states       int
+	}
+	runAll := func() map[string]outcome {
+		out := map[string]outcome{}
+		backends := backendsFor(t) // one after another on the same backends
+		for _, s := range scenarios.All() {
+			for _, mode := range []engine.Mode{engine.Safe, engine.Unsafe} {
+				lab, err := engine.NewLab(ctx, backends, s, mode)
+				require.NoError(t, err)
+				require.NoError(t, lab.RunGuided(ctx))
+				r, err := lab.Result(ctx)
+				require.NoError(t, err)
+				out[s.ID+" "+mode.String()] = outcome{r.Final, r.LastAcceptedFence, r.Verdict, len(lab.Events()), 0}
+				lab.Close(ctx)
+			}
+		}
+		s, _ := scenarios.ByID("worker-start-failure")
+		lab, err := engine.NewLab(ctx, backends, s, engine.Safe)
+		require.NoError(t, err)
+		defer lab.Close(ctx)
+		report, err := engine.Check(ctx, []*engine.Lab{lab}, engine.CheckOptions{})
+		require.NoError(t, err)
+		out["check"] = outcome{states: report.States, verdict: fmt.Sprint(report.Anomalies)}
+		return out
+	}
+	today := runAll()
+	defer func(was func() time.Time) { engine.HostClock = was }(engine.HostClock)
+	for _, off := range []time.Duration{-60 * 365 * 24 * time.Hour, 150 * 365 * 24 * time.Hour} {
+		engine.HostClock = func() time.Time { return time.Now().Add(off) }
+		require.Equal(t, today, runAll(), "host clock moved by %s", off)
+	}
 }

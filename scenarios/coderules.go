@@ -104,6 +104,15 @@ var sqlRefusedWhy = map[string]string{
 	"lastval":                      "reads its session's last sequence value, which a lab does not keep: save what nextval answered (save = \"id\") and use $id",
 }
 
+func init() {
+	// The server's clock is the host's, not the lab's: a check's states
+	// would then hang on the hour it runs at.
+	for _, w := range []string{"now", "current_timestamp", "clock_timestamp", "localtimestamp", "transaction_timestamp",
+		"statement_timestamp", "current_date", "current_time", "localtime", "timeofday"} {
+		sqlRefusedWhy[w] = "reads the server's clock, which is the host's: use $now_ms, the lab clock (to_timestamp($now_ms / 1000.0))"
+	}
+}
+
 // sqlAdvisory finds an advisory lock function in a statement.
 var sqlAdvisory = regexp.MustCompile(`(?i)\bpg_(try_)?advisory`)
 

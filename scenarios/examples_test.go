@@ -75,6 +75,7 @@ func TestCodeMistakesAreSaidAtTheirLine(t *testing.T) {
 		{"drop schema", `"INSERT INTO report VALUES (1, 0, 0)",`, `"DROP SCHEMA public CASCADE",`, "may not DROP SCHEMA"},
 		{"DDL in a step", "WITH w AS (UPDATE", "DROP TABLE report; WITH w AS (UPDATE", "a step changes rows, not tables"},
 		{"rows as a table", `rejected_if = "rows = 0"`, `rejected_if = { rows = 0 }`, `the string "rows = N": rejected_if = "rows = 0"`},
+		{"the server's clock", "UPDATE report SET value = $token,", "UPDATE report SET value = extract(epoch FROM now())::bigint,", "use $now_ms, the lab clock"},
 		{"a waiting advisory lock", "UPDATE report SET value = $token,", "UPDATE report SET value = pg_advisory_lock(1)::text::bigint,", "take it with pg_try_advisory_lock"},
 		{"a session's sequence value", "UPDATE report SET value = $token,", "UPDATE report SET value = currval('s'),", "save what nextval answered"},
 		{"an advisory lock in setup", `"INSERT INTO report VALUES (1, 0, 0)",`, `"SELECT pg_try_advisory_lock(1)",`, "runs on fencelab's own connection"},

@@ -295,7 +295,7 @@ func (f *file) scenario(doc map[string]any) (*engine.Scenario, error) {
 		}
 		return nil, f.wrong("format", "format %q: want %q", format, Format)
 	}
-	s := &engine.Scenario{Seed: sharedSeed(), Predicted: map[engine.Mode]engine.Prediction{}}
+	s := &engine.Scenario{Seed: sharedSeed(), Predicted: map[engine.Mode]engine.Prediction{}, JobDeadline: jobDeadline}
 	if s.ID, err = top.str("id", true); err != nil {
 		return nil, err
 	}

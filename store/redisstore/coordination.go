@@ -529,11 +529,11 @@ func (c *Coordination) FollowWallClock() (stop func()) {
 		return func() {}
 	}
 	var mu sync.Mutex
-	last := time.Now()
+	last := engine.HostClock()
 	catchUp := func() {
 		mu.Lock()
 		defer mu.Unlock()
-		now := time.Now()
+		now := engine.HostClock()
 		c.embedded.FastForward(now.Sub(last))
 		last = now
 	}

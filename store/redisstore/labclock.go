@@ -221,7 +221,7 @@ func (k *labClock) around(ctx context.Context, keys []string, ttls []time.Durati
 			return fmt.Errorf("redisstore: mark lab TTLs: %w", err)
 		}
 	}
-	began := time.Now()
+	began := engine.HostClock()
 	err := call()
 	// Learn what the call left even when it failed: it may have run on
 	// the server and only its answer been lost.
@@ -250,7 +250,7 @@ func (k *labClock) settle(ctx context.Context, keys []string, ttls []time.Durati
 		return fmt.Errorf("redisstore: read lab TTLs: %w", err)
 	}
 	// No TTL the call set has run for longer than this when it is read.
-	took := time.Since(began)
+	took := engine.HostSince(began)
 	for i, name := range keys {
 		ms := time.Duration(left[i]) * time.Millisecond
 		switch {
