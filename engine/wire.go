@@ -386,8 +386,17 @@ func (l *Lab) abandon(ctx context.Context, a *Actor) {
 	}
 }
 
-// abandonAll gives up every call in progress.
+// abandonAll gives up every call in progress: first those whose statement
+// waits for a lock, then the rest. The other way round, rolling back the
+// holder's transaction would let a waiting statement run and commit before
+// its cancel arrived — a write the lab never saw, left in the database a
+// restore then takes as it believes it to be.
 func (l *Lab) abandonAll(ctx context.Context) {
+	for _, a := range l.actors {
+		if a.Blocked() {
+			l.abandon(ctx, a)
+		}
+	}
 	for _, a := range l.actors {
 		l.abandon(ctx, a)
 	}

@@ -164,3 +164,51 @@ func TestTheHostsDatePlaysNoPart(t *testing.T) {
 		require.Equal(t, today, runAll(), "host clock moved by %s", off)
 	}
 }
+
+// A statement that waits for a lock is given up before the transaction
+// holding the lock is: the other way round, the waiting statement (an
+// UPDATE on its own, which commits as it ends) would run the moment the
+// lock is free and commit a write the lab never saw — and a return to an
+// earlier state would leave it in the database.
+func TestAWaitingStatementIsGivenUpBeforeItsHolder(t *testing.T) {
+	ctx := context.Background()
+	s, err := scenarios.Parse("mine.toml", []byte(`format = "fencelab-scenario/1"
+id = "waiting"
+title = "t"
+story = "s"
+expected = { value = 11, sql = "SELECT value FROM counters WHERE id = 1" }
+guided = ["A", "B"]
+
+[setup]
+sql = ["CREATE TABLE counters (id int PRIMARY KEY, value bigint NOT NULL)", "INSERT INTO counters VALUES (1, 0)"]
+
+[[step]]
+name = "add-one"
+sql = ["BEGIN", "UPDATE counters SET value = value + 1 WHERE id = 1", "COMMIT"]
+
+[[step]]
+name = "add-ten"
+sql = "UPDATE counters SET value = value + 10 WHERE id = 1"
+
+[[actor]]
+name = "A"
+program = ["add-one"]
+
+[[actor]]
+name = "B"
+program = ["add-ten"]
+`))
+	require.NoError(t, err)
+	lab := checkLabs(t, s, engine.Safe, 1)[0]
+	start, err := lab.Bookmark(ctx)
+	require.NoError(t, err)
+	require.NoError(t, lab.Do(ctx, engine.DoCall("A"))) // BEGIN
+	require.NoError(t, lab.Do(ctx, engine.DoCall("A"))) // UPDATE: holds the row
+	require.NoError(t, lab.Do(ctx, engine.DoCall("B"))) // waits for it
+	require.True(t, lab.Actors()[1].Blocked())
+	require.NoError(t, lab.Return(ctx, start))
+	require.NoError(t, lab.Settle(ctx))
+	r, err := lab.Result(ctx)
+	require.NoError(t, err)
+	require.Zero(t, r.Final, "the database holds what the lab returned to, not B's write")
+}
