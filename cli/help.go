@@ -45,7 +45,8 @@ const usageCommands = `  fencelab [--mode unsafe] [flags]        the explorer (l
                                           the lab one order is taken (sleep sets); every
                                           state is still reached. SAFE must also make
                                           progress: the guided order and some complete
-                                          schedule reach the expected value
+                                          schedule reach the expected value. What it
+                                          explores and what not: docs/checker.md
         --mode safe|unsafe|both           (default safe)
         --without GUARD[,GUARD…]          SAFE with those guards taken out of its code
         --max-schedules N                 stop after N per scenario × mode (default: none);
