@@ -264,6 +264,10 @@ func explore(ctx context.Context, c config, mode engine.Mode, open exploreOpen) 
 	if err := model.Err(); err != nil {
 		return err
 	}
+	if model.Interrupted() {
+		sig := signalled{syscall.SIGINT}
+		return &exitError{code: 128 + int(syscall.SIGINT), err: sig, said: sig.phrase()}
+	}
 	if runErr != nil && !errors.Is(runErr, tea.ErrProgramKilled) && !errors.Is(runErr, tea.ErrInterrupted) {
 		// Bubble Tea fails before the first frame only for want of a
 		// terminal (no tty to read keys from, say).

@@ -13,6 +13,7 @@ import (
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/export"
 	"github.com/fencelab/fencelab/lang"
+	"github.com/fencelab/fencelab/untrusted"
 )
 
 // What each key does. Keys that act on the lab become operations for its
@@ -20,6 +21,7 @@ import (
 
 func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if key.Matches(msg, m.keys.Quit) && !(m.picking && m.picker.FilterState() == list.Filtering && msg.String() == "q") {
+		m.interrupted = msg.String() == "ctrl+c" // exits 130, as a SIGINT would; q exits 0
 		return m, tea.Quit
 	}
 	if msg.String() == "ctrl+z" {
@@ -234,6 +236,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		m.pace = paces[i]
 		m.setStatus(m.styles.T("autoplay pace: a guided step every %s", m.pace), true)
+	default:
+		// A key that does nothing says so, rather than nothing.
+		m.setStatus(m.styles.T("%s does nothing here — ? lists the keys", untrusted.Line(msg.String())), false)
 	}
 	return m, nil
 }

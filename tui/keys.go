@@ -8,32 +8,33 @@ import (
 
 // keyMap is the contract of DESIGN §8; the same map feeds the help screen.
 type keyMap struct {
-	lang   lang.Lang // the language of the descriptions
-	Next   key.Binding
-	Step   key.Binding
-	Select key.Binding
-	Pause  key.Binding
-	Expire key.Binding
-	Second key.Binding
-	Mode   key.Binding
-	Picker key.Binding
-	Reset  key.Binding
-	Undo   key.Binding
-	DSN    key.Binding
-	Save   key.Binding
-	Export key.Binding
-	Scroll key.Binding
-	Focus  key.Binding
-	Travel key.Binding
-	Open   key.Binding
-	Play   key.Binding
-	Pace   key.Binding
-	Guards key.Binding
-	Split  key.Binding
-	Why    key.Binding
-	Branch key.Binding
-	Help   key.Binding
-	Quit   key.Binding
+	lang    lang.Lang // the language of the descriptions
+	Next    key.Binding
+	Step    key.Binding
+	Select  key.Binding
+	Pause   key.Binding
+	Expire  key.Binding
+	Second  key.Binding
+	Mode    key.Binding
+	Picker  key.Binding
+	Reset   key.Binding
+	Undo    key.Binding
+	DSN     key.Binding
+	Save    key.Binding
+	Export  key.Binding
+	Scroll  key.Binding
+	Focus   key.Binding
+	Travel  key.Binding
+	Open    key.Binding
+	Play    key.Binding
+	Pace    key.Binding
+	Guards  key.Binding
+	Split   key.Binding
+	Why     key.Binding
+	Branch  key.Binding
+	Help    key.Binding
+	Quit    key.Binding
+	Suspend key.Binding
 }
 
 func newKeyMap(l lang.Lang) keyMap {
@@ -49,13 +50,13 @@ func newKeyMap(l lang.Lang) keyMap {
 		Picker: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", l.T("scenarios"))),
 		Reset:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", l.T("reset"))),
 		Undo:   key.NewBinding(key.WithKeys("u"), key.WithHelp("u", l.T("undo"))),
-		DSN:    key.NewBinding(key.WithKeys("d"), key.WithHelp("d", l.T("show DSN"))),
+		DSN:    key.NewBinding(key.WithKeys("d"), key.WithHelp("d", l.T("show/hide the DSN"))),
 		Save:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", l.T("write the run as a trace"))),
-		Export: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", l.T("export the run: Markdown, Mermaid, cast, tape"))),
+		Export: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", l.T("export the run: Markdown, Mermaid, cast, tape, GIF, SVG"))),
 		Scroll: key.NewBinding(key.WithKeys("up", "down", "pgup", "k", "j"), key.WithHelp("↑/↓", l.T("scroll the focused pane (timeline: by entries, PgUp 5)"))),
 		Focus:  key.NewBinding(key.WithKeys("f", "esc"), key.WithHelp("f/esc", l.T("focus the next pane, whole / the timeline"))),
 		Open:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", l.T("open the timeline's last shown entry whole"))),
-		Travel: key.NewBinding(key.WithKeys("left", "right", "h", "l"), key.WithHelp("←/→", l.T("back/forward through recorded steps"))),
+		Travel: key.NewBinding(key.WithKeys("left", "right", "h", "l"), key.WithHelp("←/→ h/l", l.T("back/forward through recorded steps"))),
 		Play:   key.NewBinding(key.WithKeys("a"), key.WithHelp("a", l.T("autoplay the guided order on/off"))),
 		Pace:   key.NewBinding(key.WithKeys("<", ">"), key.WithHelp("</>", l.T("autoplay slower/faster"))),
 		Guards: key.NewBinding(key.WithKeys("g"), key.WithHelp("g", l.T("SAFE's guards: take one out, and the run so far replays without it"))),
@@ -64,6 +65,8 @@ func newKeyMap(l lang.Lang) keyMap {
 		Branch: key.NewBinding(key.WithKeys("b", "o"), key.WithHelp("b/o", l.T("what can happen next, each with its share of broken futures (after c; o in a talk, where b blanks the screen)"))),
 		Help:   key.NewBinding(key.WithKeys("?"), key.WithHelp("?", l.T("help"))),
 		Quit:   key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", l.T("quit"))),
+		// Suspend is handled before the key map (handleKey); listed for ?.
+		Suspend: key.NewBinding(key.WithKeys("ctrl+z"), key.WithHelp("ctrl+z", l.T("suspend to the shell; fg comes back"))),
 	}
 }
 
@@ -77,6 +80,6 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.Next, k.Step, k.Select, k.Pause},
 		{k.Expire, k.Second, k.Reset, k.Undo},
 		{k.Mode, k.Guards, k.Split, k.Why, k.Branch, k.Picker, k.DSN, k.Focus, k.Scroll, k.Travel, k.Open},
-		{k.Play, k.Pace, k.Save, k.Export, k.Help, k.Quit},
+		{k.Play, k.Pace, k.Save, k.Export, k.Help, k.Suspend, k.Quit},
 	}
 }

@@ -100,21 +100,24 @@ type op func(ctx context.Context, lab *engine.Lab) error
 // Model is the root model. It holds the current lab and its last snapshot
 // and composes the panes.
 type Model struct {
-	opts     Options
-	keys     keyMap
-	styles   styles
-	help     help.Model
-	spinner  spinner.Model
-	picker   list.Model
-	width    int
-	height   int
-	ctx      context.Context
-	backends *engine.Backends
-	owner    *labOwner
-	open     bool // the owner holds a lab
-	snap     *engine.Snapshot
-	scenario *engine.Scenario
-	mode     engine.Mode
+	// interrupted: the explorer was quit with Ctrl-C, which exits 130 as
+	// a SIGINT does (q exits 0).
+	interrupted bool
+	opts        Options
+	keys        keyMap
+	styles      styles
+	help        help.Model
+	spinner     spinner.Model
+	picker      list.Model
+	width       int
+	height      int
+	ctx         context.Context
+	backends    *engine.Backends
+	owner       *labOwner
+	open        bool // the owner holds a lab
+	snap        *engine.Snapshot
+	scenario    *engine.Scenario
+	mode        engine.Mode
 
 	busy  bool
 	queue []op
@@ -211,6 +214,9 @@ func (m *Model) Close() {
 		m.split.owner.close()
 	}
 }
+
+// Interrupted reports whether the explorer was quit with Ctrl-C.
+func (m *Model) Interrupted() bool { return m.interrupted }
 
 // SetSuspend sets Options.Suspend, for a caller that makes the program
 // after the model; before the program runs.
