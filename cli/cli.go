@@ -473,7 +473,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if err = only("scenario"); err != nil {
 			break
 		}
-		err = runScenarioCommand(rest, stdout, c.lang)
+		err = runScenarioCommand(rest, stdout, stderr, c.lang)
 	case "":
 		if err = only("the explorer", "mode", "trace", "without", "watch", "scenarios"); err != nil {
 			break

@@ -116,7 +116,7 @@ func sameFile(a, b string) bool {
 }
 
 // runScenarioCommand is `fencelab scenario show|check|steps`.
-func runScenarioCommand(rest []string, stdout io.Writer, l lang.Lang) error {
+func runScenarioCommand(rest []string, stdout, stderr io.Writer, l lang.Lang) error {
 	if len(rest) == 0 {
 		return usageError("scenario needs show ID, check FILE… or steps (fencelab scenario --help)")
 	}
@@ -142,6 +142,9 @@ func runScenarioCommand(rest []string, stdout io.Writer, l lang.Lang) error {
 			}
 			fmt.Fprint(stdout, l.T("%s: %s · actors: %d · guided entries: %d in SAFE, %d in UNSAFE · %s\n", path, s.ID,
 				len(s.Actors(engine.Safe)), len(s.Guided(engine.Safe)), len(s.Guided(engine.Unsafe)), predicts(s, l)))
+			for _, w := range s.Warnings {
+				fmt.Fprintln(stderr, w.In(l))
+			}
 		}
 		return nil
 	case "steps":

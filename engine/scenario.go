@@ -106,6 +106,9 @@ type Scenario struct {
 	// and keys play no part (the screens leave them out).
 	Code        *Code
 	OwnCodeOnly bool
+	// Warnings are what compiling its file noticed that is no mistake but
+	// likely not meant ("mine.toml:12: …"); scenario check says them.
+	Warnings []lang.Phrase
 }
 
 // InCatalog reports whether the scenario is one of the catalog's own,

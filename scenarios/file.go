@@ -106,6 +106,7 @@ func Parse(name string, src []byte) (*engine.Scenario, error) {
 		return nil, err
 	}
 	s.Source = src
+	s.Warnings = f.warnings
 	return s, nil
 }
 
@@ -117,6 +118,9 @@ type file struct {
 	guidedAt map[engine.Mode][]string
 	// code is what the file brings of its own (code.go); nil: none.
 	code *codeFile
+	// warnings are what the file says that is no mistake but likely not
+	// what its author meant, each at its line.
+	warnings []lang.Phrase
 }
 
 // wrong is a mistake at path (a key or an element of the file).

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/lang"
 	"github.com/fencelab/fencelab/scenarios"
 )
 
@@ -196,4 +197,33 @@ func guidedRun(t *testing.T, s *engine.Scenario, mode engine.Mode) (*engine.Lab,
 	r, err := lab.Result(context.Background())
 	require.NoError(t, err)
 	return lab, r
+}
+
+// An UNSAFE add with no read-summary before it builds on 0: no mistake,
+// but likely not meant, so the file says so at the add's line — unless
+// the worker adds in place, which reads nothing.
+func TestAnUnsafeAddWithoutAReadIsWarnedOf(t *testing.T) {
+	src := `format = "fencelab-scenario/1"
+id = "add-no-read"
+title = "t"
+story = "s"
+expected = 10
+guided = ["A", "A"]
+
+[[actor]]
+name = "A"
+job = "daily-summary"
+program = ["acquire-lease", "add 10"]
+`
+	s, err := scenarios.Parse("mine.toml", []byte(src))
+	require.NoError(t, err)
+	require.Len(t, s.Warnings, 1)
+	require.True(t, strings.HasPrefix(s.Warnings[0].In(lang.En), "mine.toml:11: warning: A's UNSAFE add has no read-summary"), s.Warnings[0].In(lang.En))
+
+	read, err := scenarios.Parse("mine.toml", []byte(strings.Replace(src, `"add 10"`, `"read-summary", "add 10"`, 1)))
+	require.NoError(t, err)
+	require.Empty(t, read.Warnings)
+	inPlace, err := scenarios.Parse("mine.toml", []byte(strings.Replace(src, `job = "daily-summary"`, "job = \"daily-summary\"\nunsafe-write = \"add-in-place\"", 1)))
+	require.NoError(t, err)
+	require.Empty(t, inPlace.Warnings)
 }

@@ -143,7 +143,7 @@ var vocabulary = []StepDef{
 			c.lastWrite = &w
 			return w.writeSummary(), nil
 		}},
-	{Name: "add", Kind: kindWorker, What: "write the summary plus N: read-modify-write (SAFE reads under the row lock)",
+	{Name: "add", Kind: kindWorker, What: "write the summary plus N: read-modify-write (SAFE reads under the row lock; UNSAFE writes what its read-summary read plus N, 0 plus N with none before it)",
 		params: []param{{name: "by", required: true}},
 		build: func(c *stepContext) (engine.Step, error) {
 			by, err := c.number("by", 0)
@@ -536,6 +536,7 @@ func (f *file) programs(t *table, a *fileActor, actors []*fileActor, seed engine
 		c := &stepContext{f: f, actor: a, seed: seed}
 		var program []engine.Step
 		saved := map[string]bool{}
+		read := false // the program read the summary before (an UNSAFE add builds on it)
 		for i, entry := range list {
 			c.path = path + "." + strconv.Itoa(i)
 			// A code actor takes the file's steps; every other kind
@@ -567,6 +568,13 @@ func (f *file) programs(t *table, a *fileActor, actors []*fileActor, seed engine
 			step, err := def.build(c)
 			if err != nil {
 				return err
+			}
+			switch {
+			case def.Name == "read-summary":
+				read = true
+			case def.Name == "add" && mode == engine.Unsafe && !read && !a.worker.addsInPlace:
+				f.warnings = append(f.warnings, lang.P("%s: warning: %s's UNSAFE add has no read-summary before it: it writes 0 plus N, whatever the summary holds (put read-summary before it, unless that lost update is the point)",
+					f.where(c.path), a.name))
 			}
 			program = append(program, step)
 			a.steps[mode] = append(a.steps[mode], def.Name)
