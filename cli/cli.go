@@ -557,15 +557,17 @@ func listCatalog(w io.Writer, l lang.Lang) {
 // flagError is a command line pflag refused, in one line, in language l:
 // the usual refusals in fencelab's words, any other in pflag's.
 func flagError(err error, l lang.Lang) string {
-	msg := err.Error()
+	// What pflag quotes back is the user's: said through untrusted.Line,
+	// as every word fencelab echoes, so no escape reaches the terminal.
+	msg, u := err.Error(), untrusted.Line
 	if m := unknownFlag.FindStringSubmatch(msg); m != nil {
-		return l.T("unknown flag %s (fencelab --help)", m[1])
+		return l.T("unknown flag %s (fencelab --help)", u(m[1]))
 	}
 	if m := unknownShorthand.FindStringSubmatch(msg); m != nil {
-		return l.T("unknown flag -%s in %s (fencelab --help)", m[1], m[2])
+		return l.T("unknown flag -%s in %s (fencelab --help)", u(m[1]), u(m[2]))
 	}
 	if m := needsValue.FindStringSubmatch(msg); m != nil {
-		return l.T("%s needs a value (fencelab --help)", m[1])
+		return l.T("%s needs a value (fencelab --help)", u(m[1]))
 	}
 	if m := invalidValue.FindStringSubmatch(msg); m != nil {
 		why := m[3]
@@ -575,9 +577,9 @@ func flagError(err error, l lang.Lang) string {
 		case strings.HasPrefix(why, "must be an integer"):
 			why = l.T("want a whole number")
 		}
-		return l.T("%s %q: %s (fencelab --help)", m[2], m[1], why)
+		return l.T("%s %q: %s (fencelab --help)", u(m[2]), m[1], u(why))
 	}
-	return l.T("%v (fencelab --help)", msg)
+	return l.T("%v (fencelab --help)", u(msg))
 }
 
 // pflag's words for the usual refusals.
