@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
 
@@ -67,6 +69,8 @@ func Load(path string) (*engine.Scenario, error) {
 			return nil, &FileError{File: path, Line: deep.Line, What: lang.P("nested more than %d deep", deep.Max)}
 		case errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrPermission):
 			return nil, err
+		case errors.Is(err, untrusted.ErrNotText):
+			return nil, &FileError{File: path, What: lang.P("not a TOML file: it holds bytes no text holds (binary data?)")}
 		}
 		return nil, &FileError{File: path, What: lang.P("%s", err.Error())}
 	}
@@ -83,6 +87,11 @@ func Load(path string) (*engine.Scenario, error) {
 func Parse(name string, src []byte) (*engine.Scenario, error) {
 	if int64(len(src)) > FileLimits.MaxBytes {
 		return nil, &FileError{File: name, What: lang.P("%s", (&untrusted.TooLarge{Max: FileLimits.MaxBytes}).Error())}
+	}
+	if !utf8.Valid(src) || bytes.IndexByte(src, 0) >= 0 {
+		// Said before the nesting check, which random bytes full of
+		// brackets would fail first with a sentence about depth.
+		return nil, &FileError{File: name, What: lang.P("not a TOML file: it holds bytes no text holds (binary data?)")}
 	}
 	if err := untrusted.CheckNesting(src, FileLimits); err != nil {
 		var deep *untrusted.TooDeep

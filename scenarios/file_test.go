@@ -3,6 +3,7 @@ package scenarios_test
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -226,4 +227,22 @@ program = ["acquire-lease", "add 10"]
 	inPlace, err := scenarios.Parse("mine.toml", []byte(strings.Replace(src, `job = "daily-summary"`, "job = \"daily-summary\"\nunsafe-write = \"add-in-place\"", 1)))
 	require.NoError(t, err)
 	require.Empty(t, inPlace.Warnings)
+}
+
+// Bytes that are no text are said to be no TOML file, whatever brackets
+// they happen to begin with.
+func TestBinaryIsNotATOMLFile(t *testing.T) {
+	for _, src := range [][]byte{
+		append([]byte("[[[[[[[[[[[[[[[[[[[["), 0xfb, 0xff, 0x00),
+		[]byte("format = \"fencelab-scenario/1\"\x00"),
+	} {
+		_, err := scenarios.Parse("mine.toml", src)
+		require.Error(t, err)
+		require.Contains(t, err.Error(), "not a TOML file")
+		path := filepath.Join(t.TempDir(), "mine.toml")
+		require.NoError(t, os.WriteFile(path, src, 0o644))
+		_, err = scenarios.Load(path)
+		require.Error(t, err)
+		require.Contains(t, err.Error(), "not a TOML file", "read from a file")
+	}
 }

@@ -11,6 +11,7 @@
 package untrusted
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -95,11 +96,19 @@ func ReadFile(path string, l Limits) ([]byte, error) {
 	if int64(len(data)) > l.MaxBytes { // it grew while read
 		return nil, &TooLarge{l.MaxBytes}
 	}
+	if !utf8.Valid(data) || bytes.IndexByte(data, 0) >= 0 {
+		// Before the nesting check, which random bytes full of brackets
+		// would fail first, with a sentence about depth.
+		return nil, ErrNotText
+	}
 	if err := CheckNesting(data, l); err != nil {
 		return nil, err
 	}
 	return data, nil
 }
+
+// ErrNotText is a file whose bytes are no text: invalid UTF-8, or a NUL.
+var ErrNotText = errors.New("not a text file: it holds bytes no text holds (binary data?)")
 
 func bare(err error) error {
 	var pe *fs.PathError
