@@ -100,6 +100,9 @@ type op func(ctx context.Context, lab *engine.Lab) error
 // Model is the root model. It holds the current lab and its last snapshot
 // and composes the panes.
 type Model struct {
+	// pastCursor is the recorded step an action from the past was asked
+	// at, for the screen to stay there if the action is not taken.
+	pastCursor int
 	// interrupted: the explorer was quit with Ctrl-C, which exits 130 as
 	// a SIGINT does (q exits 0).
 	interrupted bool
@@ -215,6 +218,13 @@ func (m *Model) Close() {
 	}
 }
 
+// notTakenInPast is an action asked at a past point that was not taken
+// there: the lab went forward again to where it was.
+type notTakenInPast struct{ err error }
+
+func (e *notTakenInPast) Error() string { return e.err.Error() }
+func (e *notTakenInPast) Unwrap() error { return e.err }
+
 // Interrupted reports whether the explorer was quit with Ctrl-C.
 func (m *Model) Interrupted() bool { return m.interrupted }
 
@@ -265,14 +275,27 @@ func (m *Model) run(o op) tea.Cmd {
 	owner := m.owner
 	if past, ok := m.history.Past(); ok {
 		// An action from a past point: the lab goes back there first (by
-		// replay) and the steps after it are dropped.
+		// replay) and the steps after it are dropped — if the action is
+		// taken. A key that takes none there (a paused actor selected, a
+		// finished one) leaves the steps after it as they were, and the
+		// screen where it was.
 		back, then := past.Actions, o
 		o = func(ctx context.Context, lab *engine.Lab) error {
+			whole := lab.Schedule()
 			if err := lab.Rewind(ctx, back); err != nil {
 				return err
 			}
-			return then(ctx, lab)
+			err := then(ctx, lab)
+			var told *notice
+			if err != nil && (engine.StoryStopped(err) || errors.As(err, &told)) && len(lab.Schedule()) == back {
+				if again := lab.Replay(ctx, whole, nil); again != nil {
+					return again
+				}
+				return &notTakenInPast{err}
+			}
+			return err
 		}
+		m.pastCursor = m.history.cursor
 		m.history.Leave()
 	}
 	return func() tea.Msg {
@@ -343,6 +366,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case opMsg:
 		m.busy = false
+		var notTaken *notTakenInPast
+		if errors.As(msg.err, &notTaken) {
+			m.history.cursor = m.pastCursor // back where the user was
+			msg.err = notTaken.err
+		}
 		var told *notice
 		failed := msg.err != nil && !errors.As(msg.err, &told)
 		stopped := m.playing && msg.fresh && msg.snap.OffPath

@@ -540,6 +540,22 @@ func TestTimeTravel(t *testing.T) {
 	require.Contains(t, view, "Timeline  3 events")
 }
 
+// A key that takes no action at a past point (1 on the paused A) drops
+// nothing: the screen stays on the recorded step, and every later step is
+// still there to go forward to.
+func TestAKeyThatTakesNothingInThePastDropsNothing(t *testing.T) {
+	tm := start(t, 120, 40)
+	press(tm, "nnnnn")
+	waitFor(t, tm, "guided 5/9")
+	press(tm, "hh")
+	waitFor(t, tm, "◀ recorded after action 3 of 5")
+	press(tm, "1")
+	waitFor(t, tm, "A is paused (GC pause): selected")
+	press(tm, "ll")
+	view := finalView(t, tm)
+	require.Contains(t, view, "guided 5/9", "the later steps are kept")
+}
+
 // Enter opens the timeline's last shown entry whole — detail, guard and
 // narration — where a row of an 80-column timeline cuts it.
 func TestEnterOpensATimelineEntryWhole(t *testing.T) {
