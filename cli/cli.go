@@ -200,7 +200,9 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	flags.BoolVarP(&helpWanted, "help", "h", false, "show this help")
 
 	if err := flags.Parse(args); err != nil {
-		fmt.Fprintf(stderr, "fencelab: %s\n", flagError(err, langOf(args)))
+		var names []string
+		flags.VisitAll(func(f *pflag.Flag) { names = append(names, "--"+f.Name) })
+		fmt.Fprintf(stderr, "fencelab: %s\n", flagError(err, langOf(args), names))
 		return exitUsage
 	}
 	c.lang = lang.FromEnv()
@@ -556,11 +558,15 @@ func listCatalog(w io.Writer, l lang.Lang) {
 
 // flagError is a command line pflag refused, in one line, in language l:
 // the usual refusals in fencelab's words, any other in pflag's.
-func flagError(err error, l lang.Lang) string {
+func flagError(err error, l lang.Lang, names []string) string {
 	// What pflag quotes back is the user's: said through untrusted.Line,
 	// as every word fencelab echoes, so no escape reaches the terminal.
 	msg, u := err.Error(), untrusted.Line
 	if m := unknownFlag.FindStringSubmatch(msg); m != nil {
+		given, _, _ := strings.Cut(m[1], "=")
+		if near := scenarios.Nearest(given, names); near != "" {
+			return l.T("unknown flag %s (did you mean %s?)", u(m[1]), near)
+		}
 		return l.T("unknown flag %s (fencelab --help)", u(m[1]))
 	}
 	if m := unknownShorthand.FindStringSubmatch(msg); m != nil {

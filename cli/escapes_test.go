@@ -44,3 +44,25 @@ func TestNoEscapeTheUserTypedIsEchoedRaw(t *testing.T) {
 		}
 	}
 }
+
+// A misspelt scenario id or flag gets a did-you-mean; scenario show, which
+// takes catalog ids only, suggests no file.
+func TestMisspeltNamesGetADidYouMean(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"run", "lease-overun"}, `unknown scenario "lease-overun" (did you mean lease-overrun?)`},
+		{[]string{"run", "lease-overrun", "--mdoe", "safe"}, "unknown flag --mdoe (did you mean --mode?)"},
+		{[]string{"check", "lease-overrun", "--withot", "fence"}, "unknown flag --withot (did you mean --without?)"},
+		{[]string{"scenario", "show", "nosuch"}, "scenario show prints a catalog scenario"},
+	} {
+		code, _, stderr := call(t, c.args...)
+		if code != 2 || !strings.Contains(stderr, c.says) {
+			t.Errorf("%q: exit %d, %q; want 2 and %q", c.args, code, stderr, c.says)
+		}
+		if c.args[0] == "scenario" && strings.Contains(stderr, ".toml") {
+			t.Errorf("%q suggests a file: %q", c.args, stderr)
+		}
+	}
+}

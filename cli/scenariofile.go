@@ -28,7 +28,19 @@ func scenarioArg(arg string) (*engine.Scenario, error) {
 }
 
 func unknownScenario(arg string) error {
+	if near := scenarios.Nearest(arg, scenarios.IDs()); near != "" {
+		return usageError("unknown scenario %q (did you mean %s?)", arg, near)
+	}
 	return usageError("unknown scenario %q (one of: %s; or a scenario file, like my-story.toml)", arg, strings.Join(scenarios.IDs(), ", "))
+}
+
+// unknownCatalogID is an id scenario show does not know: it shows the
+// catalog's only, so no file is suggested.
+func unknownCatalogID(arg string) error {
+	if near := scenarios.Nearest(arg, scenarios.IDs()); near != "" {
+		return usageError("unknown scenario %q (did you mean %s?)", arg, near)
+	}
+	return usageError("unknown scenario %q: scenario show prints a catalog scenario (one of: %s)", arg, strings.Join(scenarios.IDs(), ", "))
 }
 
 // isScenarioArg: an id of the catalog or a file, where a command could be.
@@ -127,7 +139,7 @@ func runScenarioCommand(rest []string, stdout, stderr io.Writer, l lang.Lang) er
 		}
 		s, ok := scenarios.ByID(args[0])
 		if !ok {
-			return unknownScenario(args[0])
+			return unknownCatalogID(args[0])
 		}
 		_, err := stdout.Write(s.Source)
 		return err

@@ -635,6 +635,24 @@ func (f *file) predictions(top *table, s *engine.Scenario) error {
 	return t.done("safe", "unsafe")
 }
 
+// Nearest is the known word closest to a misspelt one, if one is close
+// enough to be what was meant (a scenario id, a flag): nearest.
+// Two letters swapped (--mdoe) are taken first: two edits apart, they
+// would otherwise tie with a shorter word (--md).
+func Nearest(word string, known []string) string {
+	sorted := func(w string) string {
+		r := []rune(strings.ToLower(w))
+		slices.Sort(r)
+		return string(r)
+	}
+	for _, k := range known {
+		if len(k) > 2 && sorted(k) == sorted(word) && editDistance(strings.ToLower(word), strings.ToLower(k)) <= 2 {
+			return k
+		}
+	}
+	return nearest(word, known)
+}
+
 // nearest is the known word closest to a misspelt one, if one is close:
 // at most two edits, fewer for a short word (none for one letter: any
 // other letter is as near).
