@@ -528,8 +528,8 @@ func benchStress(ctx context.Context, c config) ([]benchPair, error) {
 	defer stressRuntime()() // both sides, as the stress command runs
 	var pairs []benchPair
 	for _, workers := range []int{1, 8, 32} {
-		p := benchPair{Name: fmt.Sprintf("stress %d workers", workers), Unit: "commits/s",
-			What:  fmt.Sprintf("stress SAFE, %d workers, no pauses: accepted fenced commits a second", workers),
+		p := benchPair{Name: "stress " + workersWord(workers), Unit: "commits/s",
+			What:  fmt.Sprintf("stress SAFE, %s, no pauses: accepted fenced commits a second", workersWord(workers)),
 			Floor: "pgbench running the same fenced statement (-M prepared, as many clients), plus a bare loop's lease acquire and release, one after another"}
 		var pb *benchPair // at 1 worker: stress beside its own calls, bare
 		cc := c
@@ -721,4 +721,12 @@ func pgbenchFenced(ctx context.Context, b *backends, clients int, d time.Duratio
 		return 0, fmt.Errorf("pgbench said no tps: %s", pgcluster.ReasonLine(out))
 	}
 	return strconv.ParseFloat(string(m[1]), 64)
+}
+
+// workersWord is "1 worker", "8 workers".
+func workersWord(n int) string {
+	if n == 1 {
+		return "1 worker"
+	}
+	return fmt.Sprintf("%d workers", n)
 }

@@ -29,7 +29,7 @@ func TestBenchPrintsEveryPairBesideItsFloor(t *testing.T) {
 	}
 	require.Equal(t, []string{"start", "explorer first frame", "explorer first step", "explorer step",
 		"check lease-overrun", "check stale-read", "check cross-job-collision",
-		"stress 1 workers", "stress 1 worker, bare loop", "stress 8 workers", "stress 32 workers"}, names)
+		"stress 1 worker", "stress 1 worker, bare loop", "stress 8 workers", "stress 32 workers"}, names)
 
 	code, _, stderr := call(t, "bench", "--pg", "postgres://x@localhost/x")
 	require.Equal(t, exitUsage, code)

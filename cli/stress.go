@@ -440,7 +440,7 @@ func writeStressPage(path string, r stress.Report) (int, error) {
 		return 0, err
 	}
 	doctype, rest, _ := strings.Cut(view.String(), "\n")
-	title := fmt.Sprintf("fencelab stress · %s · %d workers · %s", r.Mode, r.Workers, r.Elapsed.Round(time.Millisecond))
+	title := fmt.Sprintf("fencelab stress · %s · %s · %s", r.Mode, workersWord(r.Workers), r.Elapsed.Round(time.Millisecond))
 	rest = strings.Replace(rest, "<title>Porcupine</title>", "<title>"+html.EscapeString(title)+" — Porcupine</title>", 1)
 	page := []byte(doctype + "\n" + stressPageMark + "\n" + rest)
 	if err := replaceFile(path, ".fencelab-stress-*", page); err != nil {

@@ -49,7 +49,7 @@ var rows = [][2]string{
 	{"check cross-job-collision", "states/s"},
 	{"check counter-loss", "states/s"},
 	{"check --all --mode both", "s"},
-	{"stress 1 workers", "commits/s"},
+	{"stress 1 worker", "commits/s"},
 	{"stress 8 workers", "commits/s"},
 	{"stress 32 workers", "commits/s"},
 }
@@ -211,7 +211,11 @@ func (b binary) measure(ctx context.Context) (figures, error) {
 			}
 			rates = append(rates, r.Accepted/r.Seconds)
 		}
-		f[fmt.Sprintf("stress %d workers", workers)] = median(rates)
+		name := fmt.Sprintf("stress %d workers", workers)
+		if workers == 1 {
+			name = "stress 1 worker"
+		}
+		f[name] = median(rates)
 	}
 	return f, nil
 }
