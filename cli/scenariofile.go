@@ -28,8 +28,8 @@ func scenarioArg(arg string) (*engine.Scenario, error) {
 }
 
 func unknownScenario(arg string) error {
-	if near := scenarios.Nearest(arg, scenarios.IDs()); near != "" {
-		return usageError("unknown scenario %q (did you mean %s?)", arg, near)
+	if err := misspeltScenario(arg); err != nil {
+		return err
 	}
 	return usageError("unknown scenario %q (one of: %s; or a scenario file, like my-story.toml)", arg, strings.Join(scenarios.IDs(), ", "))
 }
@@ -37,10 +37,18 @@ func unknownScenario(arg string) error {
 // unknownCatalogID is an id scenario show does not know: it shows the
 // catalog's only, so no file is suggested.
 func unknownCatalogID(arg string) error {
+	if err := misspeltScenario(arg); err != nil {
+		return err
+	}
+	return usageError("unknown scenario %q: scenario show prints a catalog scenario (one of: %s)", arg, strings.Join(scenarios.IDs(), ", "))
+}
+
+// misspeltScenario says which catalog id arg is close to, if one is.
+func misspeltScenario(arg string) error {
 	if near := scenarios.Nearest(arg, scenarios.IDs()); near != "" {
 		return usageError("unknown scenario %q (did you mean %s?)", arg, near)
 	}
-	return usageError("unknown scenario %q: scenario show prints a catalog scenario (one of: %s)", arg, strings.Join(scenarios.IDs(), ", "))
+	return nil
 }
 
 // isScenarioArg: an id of the catalog or a file, where a command could be.

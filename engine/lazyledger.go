@@ -178,3 +178,11 @@ func (z lazyLedger) SetupCode(ctx context.Context, schema string, setup []string
 	}
 	return z.Ledger.SetupCode(ctx, schema, setup, values)
 }
+
+// unwrapLedger is a connection without the lab's lazy wrapper.
+func unwrapLedger(ledger Ledger) Ledger {
+	if z, ok := ledger.(lazyLedger); ok {
+		return z.Ledger
+	}
+	return ledger
+}

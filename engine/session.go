@@ -211,11 +211,3 @@ func (l *Lab) restoreSessions(ctx context.Context, want []SessionState) error {
 	}
 	return nil
 }
-
-// unwrapLedger is a connection without the lab's lazy wrapper.
-func unwrapLedger(ledger Ledger) Ledger {
-	if z, ok := ledger.(lazyLedger); ok {
-		return z.Ledger
-	}
-	return ledger
-}

@@ -238,10 +238,7 @@ func (a *Actor) session() LockWatcher {
 // watcherOf is a connection as a LockWatcher, under the lab's lazy
 // wrapper; nil if it is none.
 func watcherOf(ledger Ledger) LockWatcher {
-	if z, ok := ledger.(lazyLedger); ok {
-		ledger = z.Ledger
-	}
-	w, _ := ledger.(LockWatcher)
+	w, _ := unwrapLedger(ledger).(LockWatcher)
 	return w
 }
 
