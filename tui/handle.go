@@ -38,6 +38,14 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if m.width < minWidth || m.height < minHeight {
 		return m, nil // nothing on screen to act on: only quitting and resizing
 	}
+	if m.holds(msg) {
+		if len(m.held) < maxHeldKeys {
+			m.held = append(m.held, msg)
+		} else {
+			m.setStatus(m.styles.T("%s dropped: %d keys are waiting already", untrusted.Line(msg.String()), maxHeldKeys), false)
+		}
+		return m, nil
+	}
 	if m.picking {
 		return m.handlePickerKey(msg)
 	}
@@ -57,12 +65,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	if !m.open {
-		// The lab is not open yet (PostgreSQL starting): the key waits
-		// for it, and the waiting screen says so.
-		if m.snap == nil && m.fatal == nil && len(m.early) < maxEarlyKeys {
-			m.early = append(m.early, msg)
-		}
-		return m, nil
+		return m, nil // the start failed (m.fatal): only quitting is left
 	}
 	if m.exporting {
 		return m, m.exportAs(msg.String())
@@ -145,9 +148,6 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, m.keys.Undo):
 		return m, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Undo(ctx) })
 	case key.Matches(msg, m.keys.Mode):
-		if m.busy {
-			return m, nil
-		}
 		other := engine.Unsafe
 		if m.mode == engine.Unsafe {
 			other = engine.Safe
@@ -296,7 +296,7 @@ func (m *Model) handlePickerKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		case "enter":
 			item, ok := m.picker.SelectedItem().(scenarioItem)
-			if !ok || m.busy {
+			if !ok {
 				return m, nil
 			}
 			m.picking = false
@@ -405,7 +405,7 @@ type guardsMsg struct {
 }
 
 func (m *Model) guardsDone(msg guardsMsg) {
-	m.busy, m.queue = false, nil
+	m.busy = false
 	if msg.fresh {
 		m.snap = &msg.snap
 		m.backends.Without = msg.snap.Result.Without // a scenario or mode opened next keeps the set

@@ -30,6 +30,9 @@ func (h *history) Remember(s engine.Snapshot) {
 		return // not a step this explorer saw
 	}
 	h.snaps = append(h.snaps[:s.Actions], s)
+	if h.cursor >= len(h.snaps)-1 {
+		h.cursor = -1 // the point on screen was forgotten: live again
+	}
 }
 
 // Update takes time travel's keys: back (← h) and forward (→ l), forward
@@ -53,7 +56,7 @@ func (h *history) Update(msg tea.KeyMsg) bool {
 
 // Past is the recorded snapshot on screen, if the user went back.
 func (h *history) Past() (engine.Snapshot, bool) {
-	if h.cursor < 0 {
+	if h.cursor < 0 || h.cursor >= len(h.snaps) {
 		return engine.Snapshot{}, false
 	}
 	return h.snaps[h.cursor], true

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/list"
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
@@ -122,11 +123,11 @@ type Model struct {
 	scenario    *engine.Scenario
 	mode        engine.Mode
 
-	busy  bool
-	queue []op
-	// early are the keys pressed before the first lab opened: taken, in
-	// order, once it has.
-	early []tea.KeyMsg
+	busy bool
+	// held are the keys pressed while the lab was being made or an action
+	// ran (holds): taken in order once it is free (takeHeld), so a burst
+	// (a presenter's remote, a fast typist) loses none.
+	held []tea.KeyMsg
 	// The components: each owns its pane's state. focus is the pane the
 	// scroll keys move (focusTimeline or one of m.panes).
 	workers  workerList
@@ -259,16 +260,10 @@ func (m *Model) openLab(s *engine.Scenario, mode engine.Mode) tea.Cmd {
 	}
 }
 
-// run starts a lab operation, or queues it behind the one running, so keys
-// pressed quickly are all taken, in order.
+// run starts a lab operation. Only a free lab is given one: a key pressed
+// while another runs is held (holds) and comes here when that one ends.
 func (m *Model) run(o op) tea.Cmd {
-	if !m.open {
-		return nil
-	}
-	if m.busy {
-		if len(m.queue) < 32 {
-			m.queue = append(m.queue, o)
-		}
+	if !m.open || m.busy {
 		return nil
 	}
 	m.busy = true
@@ -332,7 +327,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.backends = &msg.backends
 		return m, m.openLab(m.scenario, m.mode)
 	case labMsg:
-		m.open, m.snap, m.busy, m.queue, m.playing = true, &msg.snap, false, nil, false
+		m.open, m.snap, m.busy, m.playing = true, &msg.snap, false, false
 		m.history.Start(msg.snap)
 		m.scenario, m.mode = msg.snap.Scenario, msg.snap.Mode
 		m.workers = workerList{}
@@ -355,13 +350,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				why = m.startWhy() // the scene shows the shares of broken futures
 				m.setStatus(m.styles.T("scene %d/%d: %s in %s mode — space starts it", m.talk.scene+1, len(m.talk.Scenes), m.scenario.ID, label), true)
 			}
-			early := m.takeEarly()
-			return m, tea.Batch(m.talkPending(), m.afterBusy(), m.catchUp(), split, why, early)
+			return m, tea.Batch(m.talkPending(), m.afterBusy(), m.catchUp(), split, why, m.takeHeld())
 		}
-		early := m.takeEarly()
-		return m, tea.Batch(m.afterBusy(), m.catchUp(), early)
+		return m, tea.Batch(m.afterBusy(), m.catchUp(), m.takeHeld())
 	case labFailedMsg:
 		m.busy = false
+		m.held = nil // they were meant for a lab that did not open
 		m.setStatus(m.styles.T("could not open the lab: %s", engine.OneLine(msg.err)), false)
 		return m, nil
 	case opMsg:
@@ -392,7 +386,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.setStatus(lost, false)
 		} else if msg.err != nil {
 			m.setStatus(describe(m.styles, msg.err), false)
-			m.queue = nil // later keys were meant for a state that did not come
+			m.held = nil // later keys were meant for a state that did not come
 		} else if m.snap != nil && m.snap.GuidedNext == "" && m.snap.GuidedTotal > 0 && !m.snap.OffPath && m.talk != nil {
 			m.setStatus(m.talkSceneDone(), true)
 		} else if m.snap != nil && m.snap.GuidedNext == "" && m.snap.GuidedTotal > 0 && !m.snap.OffPath {
@@ -408,10 +402,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.pendingReload != nil {
 			return m, tea.Batch(m.afterBusy(), m.catchUp())
 		}
-		if len(m.queue) > 0 {
-			next := m.queue[0]
-			m.queue = m.queue[1:]
-			return m, tea.Batch(m.run(next), m.catchUp())
+		if len(m.held) > 0 {
+			return m, tea.Batch(m.takeHeld(), m.catchUp())
 		}
 		if m.talk != nil {
 			return m, tea.Batch(m.talkPending(), m.catchUp())
@@ -419,12 +411,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.catchUp()
 	case guardsMsg:
 		m.guardsDone(msg)
-		return m, tea.Batch(m.afterBusy(), m.catchUp())
+		return m, tea.Batch(m.afterBusy(), m.catchUp(), m.takeHeld())
 	case ReloadMsg:
 		return m, m.reload(msg)
 	case reloadedMsg:
 		m.reloaded(msg)
-		return m, tea.Batch(m.afterBusy(), m.catchUp())
+		return m, tea.Batch(m.afterBusy(), m.catchUp(), m.takeHeld())
 	case splitMsg:
 		return m, m.splitDone(msg)
 	case whyProgressMsg:
@@ -474,16 +466,42 @@ func (m *Model) afterBusy() tea.Cmd {
 
 func (m *Model) setStatus(text string, ok bool) { m.status, m.statusOK = text, ok }
 
-// maxEarlyKeys bounds the keys kept while the lab opens.
-const maxEarlyKeys = 32
+// maxHeldKeys bounds the keys held while the lab is busy.
+const maxHeldKeys = 32
 
-// takeEarly takes the keys pressed before the lab opened, in order (the
-// lab's operations queue behind one another as keys pressed later do).
-func (m *Model) takeEarly() tea.Cmd {
-	early := m.early
-	m.early = nil
+// holds reports whether a key waits for the lab: while a lab is being made
+// (start-up, mode switch, scenario picker, reload, guard change) or an
+// action runs, a key that acts on the lab or on its history is held, and
+// taken in order once the lab is free — acting on the lab that was made,
+// never on the one before it. Keys that only move the view act at once,
+// unless keys are held already: those keep their order.
+func (m *Model) holds(msg tea.KeyMsg) bool {
+	switch {
+	case m.fatal != nil || m.open && !m.busy:
+		return false
+	case !m.open || len(m.held) > 0:
+		return true
+	case m.picking:
+		return msg.String() == "enter" && m.picker.FilterState() != list.Filtering
+	case m.showHelp:
+		return false
+	case m.talk != nil && isTalkKey(msg.String()):
+		return false // the talk counts its own, and a back cancels advances pressed ahead
+	case m.exporting, m.guarding, m.why.branching:
+		return true
+	}
+	viewOnly := key.Matches(msg, m.keys.Help) || key.Matches(msg, m.keys.Scroll) ||
+		key.Matches(msg, m.keys.Focus) || key.Matches(msg, m.keys.Open) || key.Matches(msg, m.keys.DSN)
+	return !viewOnly
+}
+
+// takeHeld takes the held keys, in order, until one of them makes the lab
+// busy again; the rest wait for that one.
+func (m *Model) takeHeld() tea.Cmd {
 	var cmds []tea.Cmd
-	for _, k := range early {
+	for len(m.held) > 0 && m.open && !m.busy && m.fatal == nil {
+		k := m.held[0]
+		m.held = m.held[1:]
 		_, cmd := m.handleKey(k)
 		cmds = append(cmds, cmd)
 	}

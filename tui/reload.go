@@ -60,12 +60,12 @@ func (m *Model) reload(msg ReloadMsg) tea.Cmd {
 		return nil
 	}
 	if m.busy || !m.open {
-		// An action runs on the old version: the new one waits its turn.
-		m.queue = nil
+		// An action runs on the old version: the new one waits its turn
+		// (and the keys held, for the version made then).
 		m.pendingReload = &msg
 		return nil
 	}
-	m.busy, m.playing, m.queue = true, false, nil
+	m.busy, m.playing = true, false
 	m.history.Leave()
 	owner, backends, mode := m.owner, *m.backends, m.mode
 	return func() tea.Msg {

@@ -66,20 +66,35 @@ type talkState struct {
 
 func (t *talkState) current() TalkScene { return t.Scenes[t.scene] }
 
+// talkKeyOf says what a key does in a talk: go on, go back, blank the
+// screen; none of them for the explorer's own keys.
+func talkKeyOf(k string) (advance, back, blank bool) {
+	switch k {
+	case " ", ".", "right", "pgdown", "n":
+		return true, false, false
+	case "left", "pgup":
+		return false, true, false
+	case "b":
+		return false, false, true
+	}
+	return false, false, false
+}
+
+func isTalkKey(k string) bool {
+	advance, back, blank := talkKeyOf(k)
+	return advance || back || blank
+}
+
 // handleTalkKey takes the talk's own keys; handled is false for the
 // explorer's.
 func (m *Model) handleTalkKey(msg tea.KeyMsg) (handled bool, cmd tea.Cmd) {
 	t := m.talk
-	advance, back := false, false
-	switch msg.String() {
-	case "b":
+	advance, back, blank := talkKeyOf(msg.String())
+	switch {
+	case blank:
 		t.blank = !t.blank
 		return true, nil
-	case " ", ".", "right", "pgdown", "n":
-		advance = true
-	case "left", "pgup":
-		back = true
-	default:
+	case !advance && !back:
 		return false, nil
 	}
 	switch {

@@ -747,3 +747,45 @@ func TestTheShortFooterShowsTheKeysWhenNothingIsSaid(t *testing.T) {
 	require.False(t, strings.HasPrefix(strings.TrimSpace(last), "·"), "last line: %q", last)
 	require.Contains(t, last, "next guided step")
 }
+
+// Keys pressed right after m, in one burst or a few milliseconds apart,
+// are held while the other mode's lab is made and taken on it, in order:
+// none is dropped, none acts on the lab that was closed.
+func TestKeysRightAfterAModeSwitchAreTaken(t *testing.T) {
+	tm := start(t, 120, 40)
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("mnnnn")})
+	press(tm, "nnnnn")
+	waitFor(t, tm, "guided order complete")
+	view := finalView(t, tm)
+	require.Contains(t, view, " UNSAFE ")
+	require.Contains(t, view, "guided 9/9")
+}
+
+// r, then h and n typed before the reset ends: h goes back on the lab as
+// the reset left it (nothing before its seeded state) and n takes the
+// first guided step, rather than a time-travel point set on the screens
+// the reset forgot (which crashed the explorer).
+func TestTimeTravelTypedDuringAResetActsOnTheReset(t *testing.T) {
+	tm := start(t, 120, 40)
+	press(tm, "nnnn")
+	waitFor(t, tm, "guided 4/9")
+	press(tm, "rhn")
+	waitFor(t, tm, "guided 1/9")
+	view := finalView(t, tm)
+	require.NotContains(t, view, "◀ recorded")
+	require.Contains(t, view, "Timeline  1 event")
+}
+
+// A scenario chosen in the picker while an action runs opens once that
+// action ends, and the keys after it act on the scenario chosen.
+func TestThePickersEnterWaitsForTheRunningAction(t *testing.T) {
+	tm := start(t, 120, 40)
+	press(tm, "n")
+	press(tm, "s")
+	tm.Send(tea.KeyMsg{Type: tea.KeyDown})
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	press(tm, "nnnn")
+	waitFor(t, tm, "CONTENDED")
+	view := finalView(t, tm)
+	require.Contains(t, view, "cross-job-collision")
+}

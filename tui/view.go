@@ -45,9 +45,9 @@ func (m *Model) View() string {
 		// database): wrapped, not cut.
 		lines := []string{m.styles.title.Render("fencelab") + m.styles.dim.Render(" · job safety in distributed systems"), ""}
 		lines = append(lines, strings.Split(ansi.Wrap(m.spinner.View()+" "+waiting, m.width, " "), "\n")...)
-		if len(m.early) > 0 {
+		if len(m.held) > 0 {
 			var pressed []string
-			for _, k := range m.early {
+			for _, k := range m.held {
 				pressed = append(pressed, k.String())
 			}
 			lines = append(lines, "", m.styles.dim.Render(m.styles.T("pressed: %s — taken as soon as the lab is open", strings.Join(pressed, " "))))
