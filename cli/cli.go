@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/signal"
 	"regexp"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"syscall"
@@ -87,12 +88,20 @@ var hiddenCommands = []string{"help", "worker", "bench-frame"}
 var globalFlags = []string{"redis", "pg", "allow-unsafe", "lease-ttl", "verbose", "lang", "help"}
 
 // fencelab runs one command line and returns the exit code.
-func fencelab(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func fencelab(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		// A panic of the command's own goroutine (the explorer catches its
+		// own, catchCrashes): its defers have stopped what it started.
+		if r := recover(); r != nil {
+			k := &crash{value: r, stack: debug.Stack()}
+			code = report(ctx, stderr, k.report(), config{})
+		}
+	}()
 	// A reader that went away stops the command at once (it still cleans up).
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	out := &checkedWriter{w: stdout, brokenPipe: func() { cancel(errBrokenPipe) }}
-	code := command(ctx, args, out, stderr)
+	code = command(ctx, args, out, stderr)
 	switch {
 	case errors.Is(out.err, syscall.EPIPE):
 		return exitBrokenPipe // the reader went away: nobody to tell

@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/lang"
 	"github.com/fencelab/fencelab/scenarios"
 	"github.com/fencelab/fencelab/store/pgcluster"
 	"github.com/fencelab/fencelab/tui"
@@ -224,7 +225,8 @@ func explore(ctx context.Context, c config, mode engine.Mode, open exploreOpen) 
 	if term.IsTerminal(os.Stdin.Fd()) {
 		options = append(options, tea.WithInput(hangUpOnEOF{File: os.Stdin, hangUp: func() { hangUp(signalled{syscall.SIGHUP}) }}))
 	}
-	program = tea.NewProgram(model, options...)
+	crashed := &crashes{}
+	program = tea.NewProgram(catchCrashes{model: model, crashes: crashed, quit: func() { program.Quit() }}, options...)
 	if talk != nil {
 		for _, scene := range talk.Scenes {
 			if scene.Watch && !slices.Contains(open.watch, scene.Scenario.File) {
@@ -258,6 +260,12 @@ func explore(ctx context.Context, c config, mode engine.Mode, open exploreOpen) 
 		started.stop()
 	}
 
+	if k := crashed.kept(); k != nil {
+		return k.report() // whatever else ended the run: a crash is never a success
+	}
+	if errors.Is(runErr, tea.ErrProgramPanic) {
+		return &exitError{code: exitCrashed, err: runErr, said: lang.P("fencelab crashed (a bug of its own); the panic is printed above")}
+	}
 	if outer.Err() != nil {
 		return interrupted(outer)
 	}

@@ -193,19 +193,25 @@ func TestExplorerUnderTmux(t *testing.T) {
 	require.Contains(t, screen, "BROKEN invariant 1")
 
 	s.key("q")
+	require.Equal(t, "0", waitExitFile(t, exitFile))
+	require.Empty(t, storetest.Postmasters(dir), "PostgreSQL left running after q")
+}
+
+// waitExitFile waits for the exit code a test's shell writes once fencelab
+// ended, and returns it.
+func waitExitFile(t *testing.T, exitFile string) string {
+	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		// The shell makes the file before echo writes to it: empty is
 		// not yet.
 		code, err := os.ReadFile(exitFile)
 		if err == nil && len(code) > 0 {
-			require.Equal(t, "0", strings.TrimSpace(string(code)))
-			break
+			return strings.TrimSpace(string(code))
 		}
-		require.True(t, time.Now().Before(deadline), "fencelab did not exit after q")
+		require.True(t, time.Now().Before(deadline), "fencelab did not exit")
 		time.Sleep(20 * time.Millisecond)
 	}
-	require.Empty(t, storetest.Postmasters(dir), "PostgreSQL left running after q")
 }
 
 // explorerRun is the built binary under a tmux of the test's own, with its

@@ -1,0 +1,134 @@
+package cli
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/stretchr/testify/require"
+)
+
+// panicky panics where it is told to: in Update on the key "u", in View
+// once it saw "v", in a command on "c", in a command batched or sequenced
+// with others on "b" and "s".
+type panicky struct{ viewPanics bool }
+
+func (p panicky) Init() tea.Cmd { return nil }
+
+func (p panicky) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	boom := func() tea.Msg { var s []int; return s[3] }
+	key, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return p, nil
+	}
+	switch key.String() {
+	case "u":
+		var m map[string]int
+		m["x"]++ // a write to a nil map
+	case "v":
+		p.viewPanics = true
+	case "c":
+		return p, boom
+	case "b":
+		return p, tea.Batch(func() tea.Msg { return nil }, boom)
+	case "s":
+		return p, tea.Sequence(func() tea.Msg { return nil }, tea.Batch(boom))
+	}
+	return p, nil
+}
+
+func (p panicky) View() string {
+	if p.viewPanics {
+		panic("the view broke")
+	}
+	return "fine"
+}
+
+// Each way the explorer's model can panic ends the program (it does not
+// run on, nor hang) with the panic kept, and the report is exit 70 with
+// its first line, fencelab's frame and a crash log that holds the stack.
+func TestAPanicAnywhereInTheExplorerIsACrash(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	for _, key := range []string{"u", "v", "c", "b", "s"} {
+		t.Run(key, func(t *testing.T) {
+			kept := &crashes{}
+			var program *tea.Program
+			program = tea.NewProgram(catchCrashes{model: panicky{}, crashes: kept, quit: func() { program.Quit() }},
+				tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithoutSignalHandler())
+			done := make(chan error, 1)
+			go func() { _, err := program.Run(); done <- err }()
+			program.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(key)})
+			select {
+			case err := <-done:
+				require.NoError(t, err, "the crash is ours to report, not Bubble Tea's")
+			case <-time.After(10 * time.Second):
+				program.Kill()
+				t.Fatal("a panic left the program running")
+			}
+			k := kept.kept()
+			require.NotNil(t, k, "the panic was not kept")
+			exit := k.report()
+			require.Equal(t, exitCrashed, exit.code)
+			line := exit.said.In("en")
+			require.Contains(t, line, "cli/crash_test.go:", "fencelab's frame below the panic")
+			logPath := line[strings.Index(line, "the crash log is ")+len("the crash log is ") : strings.Index(line, " — please")]
+			log, err := os.ReadFile(logPath)
+			require.NoError(t, err)
+			require.Contains(t, string(log), "panic(")
+			require.Contains(t, string(log), "crash_test.go")
+		})
+	}
+}
+
+// The explorer end to end, with a bug put in (a patch of tui/history.go in
+// a binary built aside with go build -overlay; the shipped code has no
+// switch for it): the panic on h gives the terminal back and ends fencelab
+// with exit 70, the panic's line, where it was, and the crash log's path —
+// not exit 0 with a stack across the screen.
+func TestAnExplorerThatPanicsExits70WithItsCrashLog(t *testing.T) {
+	requireTmux(t)
+	if testing.Short() {
+		t.Skip("builds fencelab with a patched explorer")
+	}
+	src, err := os.ReadFile("../tui/history.go")
+	require.NoError(t, err)
+	clean := "\tback := msg.String() == \"left\" || msg.String() == \"h\"\n"
+	require.Contains(t, string(src), clean)
+	patched := strings.Replace(string(src), clean, clean+"\tif back {\n\t\tvar none []int\n\t\t_ = none[3]\n\t}\n", 1)
+	dir := cacheDir(t)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "history.go"), []byte(patched), 0o644))
+	here, err := filepath.Abs("../tui/history.go")
+	require.NoError(t, err)
+	overlay, err := json.Marshal(map[string]map[string]string{"Replace": {here: filepath.Join(dir, "history.go")}})
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "overlay.json"), overlay, 0o644))
+	bin := filepath.Join(dir, "fencelab")
+	out, err := exec.Command("go", "build", "-overlay", filepath.Join(dir, "overlay.json"), "-o", bin, "..").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+
+	s := tmuxSession{t: t, socket: "fencelab-crash-" + filepath.Base(dir)}
+	exitFile := filepath.Join(dir, "exit")
+	script := "TMPDIR=" + dir + " FENCELAB_CACHE_DIR=" + dir + " " + bin + "; echo $? > " + exitFile + "; sleep 60"
+	s.tmux("new-session", "-d", "-s", "lab", "-x", "120", "-y", "40", script)
+	defer killTmux(s.socket)
+	s.waitScreen("lease-overrun in SAFE mode")
+	s.key("n")
+	s.waitScreen("guided 1/9")
+	s.key("h")
+	screen := s.waitScreen("fencelab crashed (a bug of its own): runtime error: index out of range [3] with length 0, in tui/history.go:", "the crash log is "+dir)
+	require.NotContains(t, screen, "goroutine ", "no stack across the screen")
+	code := waitExitFile(t, exitFile)
+	require.Equal(t, "70", code)
+	logs, err := filepath.Glob(filepath.Join(dir, "fencelab-crash-*.log"))
+	require.NoError(t, err)
+	require.Len(t, logs, 1)
+	log, err := os.ReadFile(logs[0])
+	require.NoError(t, err)
+	require.Contains(t, string(log), "tui.(*history).Update")
+}
