@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -349,4 +350,65 @@ func TestFrozenRedisIsReportedInSeconds(t *testing.T) {
 	// flight. Alone it takes about 4 s; the bound leaves room for a CI
 	// machine running other packages beside it (15 s seen).
 	require.Less(t, time.Since(started), 30*time.Second)
+}
+
+// redisServerOf is the pid of the redis-server listening on a unix://
+// URL's socket.
+func redisServerOf(t *testing.T, url string) int {
+	t.Helper()
+	socket := strings.TrimPrefix(url, "unix://")
+	paths, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, path := range paths {
+		raw, _ := os.ReadFile(path)
+		if strings.Contains(string(raw), "redis-server") && strings.Contains(string(raw), socket) {
+			pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(path)))
+			return pid
+		}
+	}
+	t.Fatalf("no redis-server for %s", socket)
+	return 0
+}
+
+// A Redis frozen in the middle of check --all ends it one deadline later,
+// as the line says: the first command to find the server silent cuts the
+// others in flight on it, and the labs that end after it skip their
+// cleanup there, rather than each wait out a deadline of its own (15–24 s
+// on main; a call given up between two round trips hung it for good).
+func TestARedisFrozenMidCheckEndsItOneDeadlineLater(t *testing.T) {
+	url := storetest.RealRedisURL(t)
+	server := redisServerOf(t, url)
+	check := exec.Command(binary(t), "check", "--all", "--mode", "both", "--allow-unsafe", "--out", t.TempDir(),
+		"--redis", url, "--pg", storetest.NewDatabaseDSN(t, false))
+	check.Env = append(os.Environ(), "FENCELAB_CACHE_DIR="+cacheDir(t))
+	out, err := check.StdoutPipe()
+	require.NoError(t, err)
+	var stderr bytes.Buffer
+	check.Stderr = &stderr
+	require.NoError(t, check.Start())
+	defer syscall.Kill(server, syscall.SIGCONT)
+	// Frozen once the search is well under way: a scenario is done.
+	buf := make([]byte, 4096)
+	var seen []byte
+	for !bytes.Contains(seen, []byte("lease-overrun · UNSAFE")) {
+		n, err := out.Read(buf)
+		require.NoError(t, err, "check ended before it got going: %s", stderr.String())
+		seen = append(seen, buf[:n]...)
+	}
+	require.NoError(t, syscall.Kill(server, syscall.SIGSTOP))
+	frozen := time.Now()
+	go func() { _, _ = io.Copy(io.Discard, out) }()
+	ended := make(chan error, 1)
+	go func() { ended <- check.Wait() }()
+	select {
+	case err = <-ended:
+	case <-time.After(60 * time.Second):
+		check.Process.Kill()
+		t.Fatal("check on a frozen Redis never ended")
+	}
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit, stderr.String())
+	require.Equal(t, 3, exit.ExitCode(), stderr.String())
+	requireOneLine(t, stderr.String(), "Redis did not answer within 3s")
+	// One deadline (3 s) and the teardown; room left for a busy machine.
+	require.Less(t, time.Since(frozen), 12*time.Second, "check went on %s after the freeze", time.Since(frozen))
 }

@@ -143,7 +143,7 @@ func (g *gate) back(reply string) {
 // liveCall is an actor's call in progress, as the lab holds it.
 type liveCall struct {
 	g     *gate
-	state wireKind // wireParked: at next; wireReturned: waiting for the baton; -1: in flight
+	state wireKind // wireParked: at next; wireReturned: waiting for the baton; wireInFlight, wireRunning
 	next  RoundTrip
 	// trips are the round trips the call has sent, with the state of the
 	// world each went out in: with the memory it began with, what decides
@@ -155,7 +155,12 @@ type liveCall struct {
 	ledger Ledger
 }
 
-const wireInFlight wireKind = -1
+// wireInFlight: a round trip is out. wireRunning: the goroutine runs the
+// call's own code between two of them (a trip's reply handed back).
+const (
+	wireInFlight wireKind = -1
+	wireRunning  wireKind = -2
+)
 
 type sentTrip struct {
 	RoundTrip
@@ -171,7 +176,7 @@ type sentTrip struct {
 func (l *Lab) startCall(ctx context.Context, a *Actor, c Call) (wireEvent, error) {
 	g := &gate{events: make(chan wireEvent), resume: make(chan bool)}
 	conn := l.connectionFor(a, c)
-	a.live = &liveCall{g: g, memory: a.memoryJSON(l.Now()), state: wireInFlight, ledger: conn}
+	a.live = &liveCall{g: g, memory: a.memoryJSON(l.Now()), state: wireRunning, ledger: conn}
 	callCtx := context.WithValue(context.WithoutCancel(ctx), gateKey{}, g)
 	turn := &Turn{lab: l, Actor: a, ledger: conn}
 	go func() {
@@ -296,6 +301,11 @@ func (l *Lab) afterSend(ctx context.Context, a *Actor) (ev wireEvent, done bool,
 		return ev, false, nil
 	}
 	if ev.kind == wireReturned {
+		// The goroutine runs on: until its next event it is neither parked
+		// nor waiting for the baton, and abandon must wait for that event
+		// rather than send a resume nobody takes (a cancel that fails the
+		// run here once left both waiting on each other).
+		lc.state = wireRunning
 		lc.g.resume <- true
 		if ev, err = l.await(ctx, a, false); err != nil {
 			return ev, false, err

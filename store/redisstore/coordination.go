@@ -426,18 +426,29 @@ const cleanupWithin = 2 * CallTimeout
 // runs when a command ends, interrupted or not. A server that stopped
 // answering is not waited on again: its keys stay, and the error says so.
 func (c *Coordination) Close() error {
-	if c.stopAlive != nil {
-		c.stopAlive()
-	}
-	if k := c.labClock(); k != nil {
-		k.stop()
+	// The run's refreshers (its alive key, its lab clock) are stopped
+	// before the cleanup, whose deletions their last write must not
+	// follow — unless the server is silent: then each may be waiting out
+	// a deadline, and closing the clients first ends those waits.
+	silent := c.embedded == nil && !c.joined && (c.unresponsive.Load() || c.server.silence().Load())
+	stopRefreshers := func() {
+		if c.stopAlive != nil {
+			c.stopAlive()
+		}
+		if k := c.labClock(); k != nil {
+			k.stop()
+		}
 	}
 	var cleanup error
 	switch {
 	case c.embedded != nil, c.joined:
-	case c.unresponsive.Load():
+		stopRefreshers()
+	case silent:
+		// Silent for this run or another of the process's: what is left
+		// is swept by the next run on the server (sweepDeadRuns).
 		cleanup = errNoAnswer
 	default:
+		stopRefreshers()
 		ctx, cancel := context.WithTimeout(context.Background(), cleanupWithin)
 		if cleanup = c.Wipe(ctx); cleanup == nil {
 			cleanup = c.admin.Del(ctx, aliveKey(c.keys.id)).Err()
@@ -445,12 +456,15 @@ func (c *Coordination) Close() error {
 		cancel()
 	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	for _, client := range c.clients {
 		client.Close()
 	}
 	c.clients = map[string]redis.UniversalClient{}
 	err := c.admin.Close()
+	c.mu.Unlock()
+	if silent {
+		stopRefreshers() // their commands failed as the clients closed
+	}
 	if c.embedded != nil {
 		c.embedded.Close()
 	}

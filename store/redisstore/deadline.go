@@ -2,6 +2,8 @@ package redisstore
 
 import (
 	"context"
+	"errors"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -26,7 +28,42 @@ var errNoAnswer = lang.Error("%w within %s (stopped, frozen or overloaded?)", Er
 // (the client must have ContextTimeoutEnabled, so the deadline reaches the
 // socket), and names a command that ran out of it.
 type deadlineHook struct {
-	timedOut *atomic.Bool // set when a command runs out of time
+	timedOut *atomic.Bool // set when a command of this client's Coordination runs out of time
+	// silent is the server's, shared by every Coordination of the process
+	// on it (silenceOf): set when a command runs out of time, cleared by
+	// the next one answered.
+	silent *atomic.Bool
+}
+
+// silences are the servers this process found silent, by address: the
+// first command to run out of CallTimeout says so for all, and the runs
+// that end after it skip their cleanup on that server rather than each
+// wait out a deadline of its own (check's labs, closed one after another,
+// each with its cleanup and its lab clock's refresh).
+var silences sync.Map // address → *atomic.Bool
+
+func silenceOf(address string) *atomic.Bool {
+	s, _ := silences.LoadOrStore(address, new(atomic.Bool))
+	return s.(*atomic.Bool)
+}
+
+// heard notes what a command's end says of the server: silent when it ran
+// out of time, heard from when anything came back.
+func (h deadlineHook) heard(err error, timedOut bool) {
+	switch {
+	case timedOut:
+		h.timedOut.Store(true)
+		h.silent.Store(true)
+	case err == nil || isReply(err):
+		h.silent.Store(false)
+	}
+}
+
+// isReply is an error the server sent (a redis.Error: WRONGTYPE, NOSCRIPT,
+// a refusal of an ACL), as opposed to one of the connection's.
+func isReply(err error) bool {
+	var reply redis.Error
+	return errors.As(err, &reply)
 }
 
 func (h deadlineHook) DialHook(next redis.DialHook) redis.DialHook { return next }
@@ -36,8 +73,9 @@ func (h deadlineHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 		bounded, cancel := context.WithTimeout(ctx, CallTimeout)
 		defer cancel()
 		err := next(bounded, cmd)
-		if err != nil && ctx.Err() == nil && bounded.Err() != nil {
-			h.timedOut.Store(true)
+		timedOut := err != nil && ctx.Err() == nil && bounded.Err() != nil
+		h.heard(err, timedOut)
+		if timedOut {
 			err = errNoAnswer
 			cmd.SetErr(err)
 		}
@@ -50,8 +88,9 @@ func (h deadlineHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.
 		bounded, cancel := context.WithTimeout(ctx, CallTimeout)
 		defer cancel()
 		err := next(bounded, cmds)
-		if err != nil && ctx.Err() == nil && bounded.Err() != nil {
-			h.timedOut.Store(true)
+		timedOut := err != nil && ctx.Err() == nil && bounded.Err() != nil
+		h.heard(err, timedOut)
+		if timedOut {
 			err = errNoAnswer
 			for _, cmd := range cmds {
 				cmd.SetErr(err)

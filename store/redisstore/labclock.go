@@ -86,7 +86,10 @@ func (c *Coordination) FollowLabClock() (stop func()) {
 				return
 			case <-tick.C:
 				// A server that stopped answering is the next action's
-				// to report.
+				// to report; while it is silent there is nothing to keep.
+				if c.server.silence().Load() {
+					continue
+				}
 				ctx, cancel := context.WithTimeout(context.Background(), CallTimeout)
 				k.keep(ctx)
 				cancel()

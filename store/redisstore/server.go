@@ -45,8 +45,19 @@ func (s server) client(name string, timedOut *atomic.Bool, hooks ...redis.Hook) 
 	for _, h := range hooks {
 		rdb.AddHook(h)
 	}
-	rdb.AddHook(deadlineHook{timedOut: timedOut})
+	rdb.AddHook(deadlineHook{timedOut: timedOut, silent: s.silence()})
 	return rdb
+}
+
+// silence is the server's shared flag of silence (silenceOf), by the
+// address its clients dial.
+func (s server) silence() *atomic.Bool {
+	if s.cluster != nil {
+		addrs := append([]string(nil), s.cluster.Addrs...)
+		sort.Strings(addrs)
+		return silenceOf("cluster " + strings.Join(addrs, ","))
+	}
+	return silenceOf(fmt.Sprintf("%s %s db %d", s.single.Network, s.single.Addr, s.single.DB))
 }
 
 // bounded sets fencelab's timeouts on the server's options.
