@@ -164,6 +164,9 @@ func check(ctx context.Context, c config, req checkRequest, pool *labPool, stdou
 			}
 			if err != nil {
 				meter.done()
+				if req.json { // else each was named as it was found
+					sayFoundSoFar(stderr, req.out, len(slices.DeleteFunc(slices.Clone(traces), func(p string) bool { return p == "" })), c.lang)
+				}
 				return fmt.Errorf("%s: %w", label, err)
 			}
 			whys = append(whys, why)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -131,4 +132,34 @@ func TestAnExplorerThatPanicsExits70WithItsCrashLog(t *testing.T) {
 	log, err := os.ReadFile(logs[0])
 	require.NoError(t, err)
 	require.Contains(t, string(log), "tui.(*history).Update")
+}
+
+// A matrix interrupted once it has found counterexamples says where they
+// are (they are as good as those of a whole run), and exits 130.
+func TestAnInterruptedMatrixNamesTheCounterexamplesFoundSoFar(t *testing.T) {
+	tmp := cacheDir(t)
+	matrix := exec.Command(binary(t), "matrix", "lease-overrun", "stale-release")
+	matrix.Env = append(os.Environ(), "TMPDIR="+tmp, "FENCELAB_CACHE_DIR="+cacheDir(t))
+	var stderr strings.Builder
+	matrix.Stderr = &stderr
+	require.NoError(t, matrix.Start())
+	deadline := time.Now().Add(60 * time.Second)
+	var found []string
+	for len(found) == 0 {
+		require.True(t, time.Now().Before(deadline), "matrix wrote no counterexample: %s", stderr.String())
+		time.Sleep(20 * time.Millisecond)
+		found, _ = filepath.Glob(filepath.Join(tmp, "fencelab-matrix-*", "*.trace.json"))
+	}
+	require.NoError(t, matrix.Process.Signal(os.Interrupt))
+	err := matrix.Wait()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit)
+	require.Equal(t, 130, exit.ExitCode(), stderr.String())
+	dir := filepath.Dir(found[0])
+	require.Contains(t, stderr.String(), "found before the stop ", stderr.String())
+	require.Contains(t, stderr.String(), dir)
+	written, _ := filepath.Glob(filepath.Join(dir, "*.trace.json"))
+	if len(written) > 1 {
+		require.Contains(t, stderr.String(), fmt.Sprintf("the %d counterexamples", len(written)))
+	}
 }

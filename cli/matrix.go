@@ -12,6 +12,7 @@ import (
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/lang"
 	"github.com/fencelab/fencelab/scenarios"
+	"github.com/fencelab/fencelab/untrusted"
 )
 
 // matrixRequest is a parsed `fencelab matrix`.
@@ -123,6 +124,7 @@ func matrix(ctx context.Context, c config, req matrixRequest, pool *labPool, std
 		report.Needed[g.String()] = false
 	}
 	total = len(req.scenarios) * (len(guards) + 1)
+	written := 0 // counterexamples in req.out
 	for i, s := range req.scenarios {
 		safe := safes[i]
 		row := matrixRow{Scenario: s.ID, Safe: cellHeld}
@@ -136,6 +138,7 @@ func matrix(ctx context.Context, c config, req matrixRequest, pool *labPool, std
 				r, err := checkOne(ctx, pool, s, engine.Safe, engine.Guards(g), engine.CheckOptions{})
 				if err != nil {
 					meter.done()
+					sayFoundSoFar(stderr, req.out, written, c.lang)
 					return fmt.Errorf("%s SAFE −%s: %w", s.ID, g, err)
 				}
 				if cell, err = matrixCellOf(g, r, &req); err != nil {
@@ -144,6 +147,9 @@ func matrix(ctx context.Context, c config, req matrixRequest, pool *labPool, std
 				}
 			}
 			done++
+			if cell.Trace != "" {
+				written++
+			}
 			if cell.Status == cellBroken || cell.Status == cellProgress {
 				report.Needed[g.String()] = true
 			}
@@ -376,4 +382,16 @@ func checkMatrixTarget(path string) error {
 		_, err = io.ReadFull(f, head)
 		return err == nil && string(head) == matrixSignature
 	})
+}
+
+// sayFoundSoFar tells, when a check or matrix stops before its end (a
+// signal, a server gone), where the counterexamples it wrote are: they are
+// as good as those of a whole run.
+func sayFoundSoFar(stderr io.Writer, dir string, n int, l lang.Lang) {
+	switch {
+	case n == 1:
+		fmt.Fprintln(stderr, l.T("fencelab: the counterexample found before the stop is in %s", untrusted.Line(dir)))
+	case n > 1:
+		fmt.Fprintln(stderr, l.T("fencelab: the %d counterexamples found before the stop are in %s", n, untrusted.Line(dir)))
+	}
 }
