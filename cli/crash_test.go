@@ -140,7 +140,7 @@ func TestAnInterruptedMatrixNamesTheCounterexamplesFoundSoFar(t *testing.T) {
 	tmp := cacheDir(t)
 	matrix := exec.Command(binary(t), "matrix", "lease-overrun", "stale-release")
 	matrix.Env = append(os.Environ(), "TMPDIR="+tmp, "FENCELAB_CACHE_DIR="+cacheDir(t))
-	var stderr strings.Builder
+	var stderr lockedBuffer
 	matrix.Stderr = &stderr
 	require.NoError(t, matrix.Start())
 	deadline := time.Now().Add(60 * time.Second)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -39,6 +40,26 @@ func call(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	var out, errOut bytes.Buffer
 	code = fencelab(context.Background(), args, &out, &errOut)
 	return code, out.String(), errOut.String()
+}
+
+// lockedBuffer is what a child process writes to while the test reads it:
+// exec copies a pipe into it from a goroutine of its own, so a bytes.Buffer
+// read before Wait returns is a data race.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 // requireOneLine checks a failure is told in exactly one line.

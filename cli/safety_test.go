@@ -382,7 +382,7 @@ func TestARedisFrozenMidCheckEndsItOneDeadlineLater(t *testing.T) {
 	check.Env = append(os.Environ(), "FENCELAB_CACHE_DIR="+cacheDir(t))
 	out, err := check.StdoutPipe()
 	require.NoError(t, err)
-	var stderr bytes.Buffer
+	var stderr lockedBuffer
 	check.Stderr = &stderr
 	require.NoError(t, check.Start())
 	defer syscall.Kill(server, syscall.SIGCONT)
