@@ -32,8 +32,11 @@ type checkRequest struct {
 	runRequest
 	maxSchedules int
 	out          string // where counterexamples go; empty: a new temp dir
-	// allowBounded lets a SAFE search cut short by maxSchedules pass.
+	// allowBounded lets a SAFE search cut short by maxSchedules or memory
+	// pass.
 	allowBounded bool
+	// memory stops a search that holds more than --max-memory.
+	memory *memoryBound
 	// why: count every state's broken futures (why.go).
 	why bool
 }
@@ -141,11 +144,16 @@ func (p *labPool) stop() {
 	p.all = p.all[:1]
 }
 
+// largeSearch is where check says, before it starts, that a search will
+// be long: the catalog's scenarios are far below it.
+const largeSearch = 20_000
+
 // check is runCheck on a pool of backends.
 func check(ctx context.Context, c config, req checkRequest, pool *labPool, stdout, stderr io.Writer) error {
 	began := time.Now()
 	meter := newProgress(stderr, "")
 	total := len(req.scenarios) * len(req.modes)
+	defer req.memory.start()()
 	var reports []engine.CheckReport
 	var traces []string
 	var whys []*whyRun
@@ -153,10 +161,18 @@ func check(ctx context.Context, c config, req checkRequest, pool *labPool, stdou
 		for _, mode := range req.modes {
 			label := fmt.Sprintf("%s %s", s.ID, engine.ModeLabel(mode, c.without))
 			done := len(reports)
-			report, err := checkOne(ctx, pool, s, mode, c.without, engine.CheckOptions{MaxSchedules: req.maxSchedules, Why: req.why,
+			if places := engine.PlaceCombinations(s.Actors(mode)); places >= largeSearch {
+				meter.done()
+				fmt.Fprint(stderr, c.lang.T("fencelab: %s: its %d actors' places alone combine %s ways, more with data and the clock: a long search, bounded by --max-memory %s\n",
+					label, len(s.Actors(mode)), stress.FormatCount(int(min(places, 1e15))), formatSize(req.memory.limit)))
+			}
+			req.memory.reset()
+			searching := time.Now()
+			report, err := checkOne(ctx, pool, s, mode, c.without, engine.CheckOptions{MaxSchedules: req.maxSchedules, Why: req.why, Stop: req.memory.exceeded,
 				Progress: func(p engine.CheckProgress) {
-					meter.line(fmt.Sprintf("check %s %d/%d · %s: %d schedules, %d states, %d queued",
-						bar(done, total, 20), done, total, label, p.Schedules, p.States, p.Queued))
+					rate := float64(p.States) / max(time.Since(searching).Seconds(), 0.001)
+					meter.line(fmt.Sprintf("check %s %d/%d · %s: %d schedules, %d states, %d queued, %s states/s, %s in memory",
+						bar(done, total, 20), done, total, label, p.Schedules, p.States, p.Queued, stress.FormatCount(int(rate)), formatSize(heldMemory())))
 				}})
 			var why *whyRun
 			if err == nil && req.why {
@@ -193,7 +209,11 @@ func check(ctx context.Context, c config, req checkRequest, pool *labPool, stdou
 				// Each as it is found: a long check interrupted keeps what
 				// it printed.
 				meter.done()
-				printCheckReport(stdout, report, path, req.allowBounded, c)
+				printCheckReport(stdout, report, path, req.allowBounded, req.memory.hit(), c)
+				if req.memory.hit() {
+					fmt.Fprint(stdout, c.lang.T("  cut short at %s states, past --max-memory %s: this proves nothing; a larger --max-memory goes further\n",
+						stress.FormatCount(report.States), formatSize(req.memory.limit)))
+				}
 				if why != nil {
 					printWhy(stdout, report, why, c.lang)
 				}
@@ -396,11 +416,15 @@ func bar(done, total, width int) string {
 }
 
 // printCheckReport prints what a check found for one scenario × mode.
-func printCheckReport(w io.Writer, r engine.CheckReport, trace string, allowBounded bool, c config) {
+// outOfMemory: --max-memory, not --max-schedules, cut the search short.
+func printCheckReport(w io.Writer, r engine.CheckReport, trace string, allowBounded, outOfMemory bool, c config) {
 	l := c.lang
 	scope := l.T("every schedule")
 	if !r.Exhaustive {
 		scope = l.T("BOUNDED by --max-schedules: not every schedule")
+		if outOfMemory {
+			scope = l.T("BOUNDED by --max-memory: not every schedule")
+		}
 	}
 	fmt.Fprint(w, l.T("%s · %s: %s, %s, %s pruned (%s, %.1fs, %s states/s)\n",
 		r.Scenario.ID, engine.ModeLabel(r.Mode, r.Without), counted(l, r.Schedules, "%s schedule", "%s schedules"),

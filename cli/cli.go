@@ -153,6 +153,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		helpWanted   bool
 		n, free      int
 		maxSched     int
+		maxMemory    string
 		outDir       string
 		saveTrace    string
 		tracePath    string
@@ -182,6 +183,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	flags.IntVar(&n, "n", 100, "race: number of key sets for the forced interleaving")
 	flags.IntVar(&free, "free", 0, "race: also run K pairs of truly concurrent requests")
 	flags.IntVar(&maxSched, "max-schedules", 0, "check: stop after N schedules per scenario and mode (default: none, every schedule)")
+	flags.StringVar(&maxMemory, "max-memory", formatSize(defaultMaxMemory), "check: stop a search whose memory passes `SIZE` (512MiB, 8GiB): cut short, it proves nothing")
 	flags.IntVar(&runs, "runs", benchRuns, "bench: how often each side of a pair runs")
 	flags.BoolVar(&why, "why", false, "check: count every state's broken futures and show, along the counterexample and the guided order, the point of no return")
 	flags.BoolVar(&bounded, "allow-bounded", false, "check: let a search --max-schedules cut short pass (it proves nothing)")
@@ -364,7 +366,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			err = runHeadless(ctx, c, req, stdout, stderr)
 		}
 	case "check":
-		if err = only("check", "all", "mode", "json", "max-schedules", "allow-bounded", "out", "without", "why"); err != nil {
+		if err = only("check", "all", "mode", "json", "max-schedules", "max-memory", "allow-bounded", "out", "without", "why"); err != nil {
 			break
 		}
 		var req checkRequest
@@ -376,6 +378,12 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			break
 		}
 		req.maxSchedules, req.out, req.allowBounded, req.why = maxSched, outDir, bounded, why
+		limit, sizeErr := parseSize(maxMemory)
+		if sizeErr != nil {
+			err = usageError("--max-memory %s: %v", untrusted.Line(maxMemory), sizeErr)
+			break
+		}
+		req.memory = &memoryBound{limit: limit}
 		if req.out, err = checkOutDir(req.out); err == nil {
 			err = runCheck(ctx, c, req, stdout, stderr)
 		}

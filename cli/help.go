@@ -52,6 +52,8 @@ const usageCommands = `  fencelab [--mode unsafe] [flags]        the explorer (l
         --max-schedules N                 stop after N per scenario × mode (default: none);
                                           a search cut short proves nothing: exit 1
         --allow-bounded                   unless this is given
+        --max-memory SIZE                 stop a search whose memory passes SIZE (default
+                                          2GiB; 512MiB, 8GiB): cut short, exit 1 as above
         --out DIR                         counterexample traces (default: a new temp dir)
         --json                            one JSON object per scenario × mode
         --why                             count every state's broken futures (every order

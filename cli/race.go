@@ -56,19 +56,25 @@ func runRace(ctx context.Context, c config, n, free int, stdout, stderr io.Write
 	return nil
 }
 
-// progress shows how far a long race has come, on a terminal only and only
-// once it has taken more than a second; piped output stays the report alone.
+// progress shows how far a long command has come on stderr: on a terminal
+// as one line replaced in place once it has taken more than a second; on a
+// pipe or a file (a CI log) as a line of its own every pipeEvery, so a
+// long run is never silent, while a short one writes nothing there.
 type progress struct {
 	w       io.Writer
 	what    string
 	started time.Time
 	last    time.Time
 	shown   bool
+	piped   bool
 }
+
+// pipeEvery is how often progress is written where stderr is no terminal.
+const pipeEvery = 10 * time.Second
 
 func newProgress(stderr io.Writer, what string) *progress {
 	if !isTerminal(stderr) {
-		return &progress{}
+		return &progress{w: stderr, what: what, started: time.Now(), last: time.Now(), piped: true}
 	}
 	return &progress{w: stderr, what: what, started: time.Now()}
 }
@@ -77,13 +83,20 @@ func (p *progress) show(done, n int) {
 	p.line(fmt.Sprintf("race: %d/%d %s (%d%%)…", done, n, p.what, done*100/n))
 }
 
-// line replaces the progress line, at most ten times a second.
+// line replaces the progress line, at most ten times a second (on a pipe:
+// a new line every pipeEvery).
 func (p *progress) line(text string) {
-	if p.w == nil || time.Since(p.started) < time.Second || time.Since(p.last) < 100*time.Millisecond {
-		return
+	switch {
+	case p.w == nil:
+	case p.piped && time.Since(p.last) >= pipeEvery:
+		p.last = time.Now()
+		fmt.Fprintf(p.w, "%s (%s in)\n", text, time.Since(p.started).Round(time.Second))
+	case p.piped:
+	case time.Since(p.started) < time.Second || time.Since(p.last) < 100*time.Millisecond:
+	default:
+		p.last, p.shown = time.Now(), true
+		fmt.Fprintf(p.w, "\r\x1b[K%s", text)
 	}
-	p.last, p.shown = time.Now(), true
-	fmt.Fprintf(p.w, "\r\x1b[K%s", text)
 }
 
 // done clears the progress line.

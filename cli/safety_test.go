@@ -298,7 +298,46 @@ func TestRaceProgress(t *testing.T) {
 	p.done()
 	require.True(t, strings.HasSuffix(buf.String(), "\r\x1b[K"))
 
-	require.Nil(t, newProgress(&buf, "x").w, "no progress off a terminal")
+	// Off a terminal (a pipe, a CI log): nothing for a short run, then a
+	// line of its own every pipeEvery, no escape in it.
+	var log bytes.Buffer
+	piped := newProgress(&log, "forced key sets")
+	piped.show(1, 2)
+	require.Empty(t, log.String(), "a short run writes nothing")
+	piped.last = time.Now().Add(-pipeEvery)
+	piped.show(1, 2)
+	require.True(t, strings.HasPrefix(log.String(), "race: 1/2 forced key sets (50%)…"), log.String())
+	require.True(t, strings.HasSuffix(log.String(), "in)\n"), log.String())
+	require.NotContains(t, log.String(), "\x1b")
+	piped.done()
+	require.NotContains(t, log.String(), "\x1b")
+}
+
+// A check whose memory passes --max-memory stops there, exit 1, and says
+// it proves nothing and how to go further; a size that is none is refused.
+// (A 9-actor file once grew to 675 MB in silence on a pipe.)
+func TestCheckStopsAtItsMemoryBound(t *testing.T) {
+	t.Setenv("FENCELAB_CACHE_DIR", cacheDir(t))
+	code, stdout, stderr := call(t, "check", "lease-overrun", "--mode", "safe", "--max-memory", "1MiB", "--out", t.TempDir())
+	require.Equal(t, exitUnexpected, code, stderr+stdout)
+	require.Contains(t, stdout, "BOUNDED by --max-memory: not every schedule")
+	require.Contains(t, stdout, "past --max-memory 1MiB: this proves nothing; a larger --max-memory goes further")
+	require.NotContains(t, stdout, "BOUNDED by --max-schedules")
+
+	code, stdout, stderr = call(t, "check", "lease-overrun", "--mode", "safe", "--out", t.TempDir())
+	require.Equal(t, 0, code, stderr+stdout)
+	require.NotContains(t, stdout, "BOUNDED")
+
+	for _, size := range []string{"12", "lots", "-1GiB", "0"} {
+		code, _, stderr = call(t, "check", "lease-overrun", "--max-memory", size)
+		require.Equal(t, exitUsage, code, stderr)
+		requireOneLine(t, stderr, "--max-memory "+size+": not a size from 1MiB up")
+	}
+	for size, want := range map[string]uint64{"512MiB": 512 << 20, "2GiB": 2 << 30, "1.5G": 3 << 29, "4096k": 4 << 20} {
+		got, err := parseSize(size)
+		require.NoError(t, err)
+		require.Equal(t, want, got, size)
+	}
 }
 
 // Row 7's last part: a run that fails for a reason other than reaching the

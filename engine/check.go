@@ -66,6 +66,9 @@ import (
 type CheckOptions struct {
 	// MaxSchedules stops the search after this many schedules; 0: none.
 	MaxSchedules int
+	// Stop, asked before each schedule, ends the search as MaxSchedules
+	// does when it says true (a memory bound): not exhaustive.
+	Stop func() bool
 	// NoReduction turns the sleep sets off: every order of commuting calls
 	// is explored (the same states, more schedules; tests compare).
 	NoReduction bool
@@ -478,7 +481,7 @@ func (c *checker) done() {
 // full reports whether MaxSchedules is reached, counting a schedule for
 // each lab still at work; c.mu is held.
 func (c *checker) full() bool {
-	if c.opts.MaxSchedules > 0 && c.report.Schedules+c.busy >= c.opts.MaxSchedules {
+	if c.opts.MaxSchedules > 0 && c.report.Schedules+c.busy >= c.opts.MaxSchedules || c.opts.Stop != nil && c.opts.Stop() {
 		c.report.Exhaustive = false
 		return true
 	}

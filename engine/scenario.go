@@ -283,3 +283,19 @@ func Pause(actor, why string) Action    { return Action{Kind: PauseActor, Actor:
 func Resume(actor string) Action        { return Action{Kind: ResumeActor, Actor: actor} }
 func AdvanceBy(by time.Duration) Action { return Action{Kind: AdvanceClock, By: by} }
 func AdvanceToNextExpiry() Action       { return Action{Kind: AdvanceToExpiry} }
+
+// PlaceCombinations is how many ways the actors' places in their programs
+// combine — each actor before one of its calls, or done: a first measure of
+// a search's size, taken before it starts. It is no bound: data and the
+// clock multiply it, and an actor waiting for another cuts it.
+func PlaceCombinations(actors []ActorSpec) float64 {
+	combinations := 1.0
+	for _, a := range actors {
+		places := 1 // done
+		for _, step := range a.Program {
+			places += len(step.calls())
+		}
+		combinations *= float64(places)
+	}
+	return combinations
+}

@@ -1,0 +1,123 @@
+package cli
+
+import (
+	"fmt"
+	"runtime/debug"
+	"runtime/metrics"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// defaultMaxMemory bounds a check's memory unless --max-memory says
+// otherwise: the states a search keeps grow with it, and a file of many
+// workers would otherwise grow until the machine gives out.
+const defaultMaxMemory = 2 << 30
+
+// parseSize reads a size as --max-memory takes it: a number of bytes with
+// an optional unit, 512MiB, 2GiB, 1.5G (K, M, G, T in powers of 1024).
+func parseSize(s string) (uint64, error) {
+	t := strings.TrimSuffix(strings.TrimSuffix(strings.ToUpper(strings.TrimSpace(s)), "B"), "I")
+	scale := uint64(1)
+	if n := len(t); n > 0 {
+		if i := strings.IndexByte("KMGT", t[n-1]); i >= 0 {
+			scale, t = 1<<(10*(i+1)), t[:n-1]
+		}
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(t), 64)
+	if err != nil || v <= 0 || v*float64(scale) < 1<<20 || v*float64(scale) > 1<<50 {
+		return 0, fmt.Errorf("not a size from 1MiB up (512MiB, 2GiB)")
+	}
+	return uint64(v * float64(scale)), nil
+}
+
+// formatSize is a size as --max-memory takes it.
+func formatSize(n uint64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%dGiB", n>>30)
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1fGiB", float64(n)/(1<<30))
+	default:
+		return fmt.Sprintf("%dMiB", n>>20)
+	}
+}
+
+// memoryBound stops a search whose live heap passed three quarters of the
+// limit; the heap is read at most every 50 ms (runtime/metrics, which stops
+// nothing). While a check runs the limit is also the runtime's soft memory
+// limit (start), so the collector works harder as it nears it rather than
+// let garbage carry the process past it: what is left to stop is what the
+// search keeps.
+type memoryBound struct {
+	limit uint64
+	mu    sync.Mutex
+	read  time.Time
+	over  bool
+}
+
+// readMetric is one of runtime/metrics' uint64 values; 0 if there is none.
+func readMetric(name string) uint64 {
+	sample := []metrics.Sample{{Name: name}}
+	metrics.Read(sample)
+	if sample[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return sample[0].Value.Uint64()
+}
+
+// liveHeap is what the heap held after the last collection: what the
+// search keeps, without the garbage made since.
+func liveHeap() uint64 { return readMetric("/gc/heap/live:bytes") }
+
+// heldMemory is the memory the Go runtime holds of the system now (what a
+// process monitor shows, near enough).
+func heldMemory() uint64 {
+	return readMetric("/memory/classes/total:bytes") - readMetric("/memory/classes/heap/released:bytes")
+}
+
+// start makes the limit the runtime's soft memory limit until the
+// returned function puts the one before it back.
+func (b *memoryBound) start() (restore func()) {
+	if b == nil || b.limit == 0 {
+		return func() {}
+	}
+	before := debug.SetMemoryLimit(int64(b.limit))
+	return func() { debug.SetMemoryLimit(before) }
+}
+
+// exceeded reports whether the limit was passed; once passed, it stays.
+func (b *memoryBound) exceeded() bool {
+	if b == nil || b.limit == 0 {
+		return false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.over && time.Since(b.read) >= 50*time.Millisecond {
+		b.read = time.Now()
+		b.over = liveHeap() > b.limit/4*3
+	}
+	return b.over
+}
+
+// hit reports whether the bound stopped a search.
+func (b *memoryBound) hit() bool {
+	if b == nil {
+		return false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.over
+}
+
+// reset starts the bound over, for the next scenario × mode: what the
+// search before it kept is garbage now.
+func (b *memoryBound) reset() {
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	b.over, b.read = false, time.Time{}
+	b.mu.Unlock()
+}
