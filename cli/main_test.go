@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -62,10 +64,18 @@ func (b *lockedBuffer) String() string {
 	return b.buf.String()
 }
 
-// requireOneLine checks a failure is told in exactly one line.
+// pipedProgress is a progress line as a long command writes it every
+// pipeEvery where stderr is no terminal: "check […] … (10s in)".
+var pipedProgress = regexp.MustCompile(`^(check|matrix|race:|stress|bench:) .* \(\d[\dhms]* in\)$`)
+
+// requireOneLine checks a failure is told in exactly one line (after the
+// progress lines a run long enough writes on a pipe).
 func requireOneLine(t *testing.T, stderr string, contains string) {
 	t.Helper()
-	lines := strings.Split(strings.TrimRight(stderr, "\n"), "\n")
+	lines := slices.DeleteFunc(strings.Split(strings.TrimRight(stderr, "\n"), "\n"), pipedProgress.MatchString)
+	if len(lines) == 0 {
+		lines = []string{""}
+	}
 	require.Len(t, lines, 1, "stderr: %q", stderr)
 	require.Contains(t, lines[0], contains)
 }

@@ -308,6 +308,7 @@ func TestRaceProgress(t *testing.T) {
 	piped.show(1, 2)
 	require.True(t, strings.HasPrefix(log.String(), "race: 1/2 forced key sets (50%)…"), log.String())
 	require.True(t, strings.HasSuffix(log.String(), "in)\n"), log.String())
+	require.Regexp(t, pipedProgress, strings.TrimSuffix(log.String(), "\n"), "requireOneLine knows it for progress")
 	require.NotContains(t, log.String(), "\x1b")
 	piped.done()
 	require.NotContains(t, log.String(), "\x1b")
