@@ -79,13 +79,36 @@ func (s signalled) phrase() lang.Phrase {
 	return lang.P("interrupted by signal %s", s.sig.String())
 }
 
-// globalFlags apply to every command.
 // hiddenCommands are commands the help does not list: help itself, the
 // worker a stress run starts as a process of its own, and the bare
 // program bench measures the explorer beside.
 var hiddenCommands = []string{"help", "worker", "bench-frame"}
 
+// globalFlags apply to every command.
 var globalFlags = []string{"redis", "pg", "allow-unsafe", "lease-ttl", "verbose", "lang", "help"}
+
+// commandFlags are the flags each command takes beside globalFlags (the
+// explorer's under ""); any other is refused. A command's help lists each.
+// One file a command writes is -o FILE ("output"), many go to --out DIR;
+// --save-trace, --md and --html are the older names of -o, kept.
+var commandFlags = map[string][]string{
+	"":         {"mode", "trace", "without", "watch", "scenarios"},
+	"list":     nil,
+	"run":      {"all", "mode", "json", "output", "save-trace", "keep", "without"},
+	"check":    {"all", "mode", "json", "max-schedules", "max-memory", "allow-bounded", "out", "without", "why"},
+	"guards":   {"json"},
+	"matrix":   {"json", "output", "md", "out", "strict"},
+	"replay":   {"json", "without"},
+	"export":   {"to", "output", "size", "mode", "without"},
+	"diff":     {"mode", "without", "json", "to"},
+	"talk":     nil,
+	"scenario": nil,
+	"race":     {"n", "free"},
+	"stress":   {"workers", "duration", "ops", "pause-every", "pause", "mode", "procs", "output", "html", "json", "shared", "without"},
+	"bench":    {"json", "runs"},
+	"version":  nil,
+	"worker":   nil,
+}
 
 // fencelab runs one command line and returns the exit code.
 func fencelab(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
@@ -188,13 +211,13 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	flags.BoolVar(&why, "why", false, "check: count every state's broken futures and show, along the counterexample and the guided order, the point of no return")
 	flags.BoolVar(&bounded, "allow-bounded", false, "check: let a search --max-schedules cut short pass (it proves nothing)")
 	flags.StringArrayVar(&withoutArgs, "without", nil, "run SAFE with these `GUARDS` removed, comma-separated or the flag repeated (fencelab guards lists them)")
-	flags.StringVar(&mdOut, "md", "", "matrix: also write the matrix as a Markdown table to FILE")
+	flags.StringVar(&mdOut, "md", "", "matrix: another name for -o")
 	flags.BoolVar(&strict, "strict", false, "matrix: exit 1 when a guard is needed by none of the scenarios, for files too")
 	flags.StringVar(&outDir, "out", "", "check: directory for counterexample traces (default: a new temp dir)")
-	flags.StringVar(&saveTrace, "save-trace", "", "run: write the run as a trace to FILE")
+	flags.StringVar(&saveTrace, "save-trace", "", "run: another name for -o")
 	flags.BoolVar(&keep, "keep", false, "run: keep the ephemeral PostgreSQL up afterwards, until Enter or Ctrl-C")
 	flags.StringVar(&exportTo, "to", "", "export: md, mermaid, cast or tape")
-	flags.StringVarP(&exportOut, "output", "o", "", "export: write to FILE (default: standard output)")
+	flags.StringVarP(&exportOut, "output", "o", "", "the one FILE a command writes: export's document, run's trace, matrix's Markdown, stress's page")
 	flags.StringVar(&size, "size", "100x30", "export: the terminal of a cast or tape, COLUMNSxROWS")
 	flags.StringVar(&langFlag, "lang", "", "the language of the narration and of a talk's texts: en or ko (default: the locale's, else en)")
 	flags.StringVar(&tracePath, "trace", "", "the explorer: open a trace, its schedule as the guided order")
@@ -206,7 +229,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	flags.DurationVar(&st.pauseEvery, "pause-every", 2*time.Second, "stress: how often a worker that took the lease freezes (0: never)")
 	flags.DurationVar(&st.pause, "pause", 0, "stress: how long a freeze lasts (default: twice the lease TTL)")
 	flags.BoolVar(&st.procs, "procs", false, "stress: every worker a process of its own, frozen with SIGSTOP")
-	flags.StringVar(&st.html, "html", "", "stress: write Porcupine's view of the history to FILE")
+	flags.StringVar(&st.html, "html", "", "stress: another name for -o")
 	flags.StringVar(&st.shared, "shared", "", "stress: contend for the resource NAME with the runs of other machines that name it")
 	flags.BoolVarP(&helpWanted, "help", "h", false, "show this help")
 
@@ -278,16 +301,31 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	// Flags that mean nothing to the command are refused, not ignored.
-	only := func(command string, allowed ...string) error {
+	only := func(command string) error {
 		var stray []string
 		flags.Visit(func(f *pflag.Flag) {
-			if !slices.Contains(allowed, f.Name) && !slices.Contains(globalFlags, f.Name) {
+			if !slices.Contains(commandFlags[command], f.Name) && !slices.Contains(globalFlags, f.Name) {
 				stray = append(stray, "--"+f.Name)
 			}
 		})
+		if command == "" {
+			command = "the explorer"
+		}
 		if len(stray) > 0 {
 			return usageError("%s does not take %s (fencelab --help)", command, strings.Join(stray, ", "))
 		}
+		return nil
+	}
+	// oneFile takes -o as the file a command writes under an older name
+	// too (--save-trace, --md, --html), which stays -o's alias.
+	oneFile := func(alias string, file *string) error {
+		if !flags.Changed("output") {
+			return nil
+		}
+		if flags.Changed(alias) && *file != exportOut {
+			return usageError("-o and --%s both name the file to write: give one", alias)
+		}
+		*file = exportOut
 		return nil
 	}
 	if flags.Changed("lease-ttl") && c.leaseTTL == 0 {
@@ -312,7 +350,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "bench-frame":
 		err = runBareFrame(ctx)
 	case "bench":
-		if err = only("bench", "json", "runs"); err != nil {
+		if err = only("bench"); err != nil {
 			break
 		}
 		if len(rest) > 0 {
@@ -343,7 +381,10 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		listCatalog(stdout, c.lang)
 	case "run":
-		if err = only("run", "all", "mode", "json", "save-trace", "keep", "without"); err != nil {
+		if err = only("run"); err != nil {
+			break
+		}
+		if err = oneFile("save-trace", &saveTrace); err != nil {
 			break
 		}
 		if keep && c.pgDSN != "" {
@@ -366,7 +407,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			err = runHeadless(ctx, c, req, stdout, stderr)
 		}
 	case "check":
-		if err = only("check", "all", "mode", "json", "max-schedules", "max-memory", "allow-bounded", "out", "without", "why"); err != nil {
+		if err = only("check"); err != nil {
 			break
 		}
 		var req checkRequest
@@ -388,7 +429,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			err = runCheck(ctx, c, req, stdout, stderr)
 		}
 	case "replay":
-		if err = only("replay", "json", "without"); err != nil {
+		if err = only("replay"); err != nil {
 			break
 		}
 		if len(rest) != 1 {
@@ -397,7 +438,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		err = runReplay(ctx, c, rest[0], asJSON, flags.Changed("lease-ttl"), stdout, stderr)
 	case "export":
-		if err = only("export", "to", "output", "size", "mode", "without"); err != nil {
+		if err = only("export"); err != nil {
 			break
 		}
 		var req exportRequest
@@ -425,7 +466,10 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			err = explore(ctx, c, talk.Scenes[0].Mode, exploreOpen{talk: &talk})
 		}
 	case "stress":
-		if err = only("stress", "workers", "duration", "ops", "pause-every", "pause", "mode", "procs", "html", "json", "shared", "without"); err != nil {
+		if err = only("stress"); err != nil {
+			break
+		}
+		if err = oneFile("html", &st.html); err != nil {
 			break
 		}
 		st.mode, st.asJSON = mode, asJSON
@@ -441,7 +485,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		err = runWorker(ctx, os.Stdin, stdout)
 	case "guards":
-		if err = only("guards", "json"); err != nil {
+		if err = only("guards"); err != nil {
 			break
 		}
 		if len(rest) > 0 {
@@ -450,10 +494,13 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		err = printGuards(stdout, asJSON, c.lang)
 	case "matrix":
-		if err = only("matrix", "json", "md", "out", "strict"); err != nil {
+		if err = only("matrix"); err != nil {
 			break
 		}
-		if flags.Changed("md") && mdOut == "" {
+		if err = oneFile("md", &mdOut); err != nil {
+			break
+		}
+		if (flags.Changed("md") || flags.Changed("output")) && mdOut == "" {
 			err = usageError("--md needs a file name")
 			break
 		}
@@ -463,7 +510,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			err = runMatrix(ctx, c, req, stdout, stderr)
 		}
 	case "race":
-		if err = only("race", "n", "free"); err != nil {
+		if err = only("race"); err != nil {
 			break
 		}
 		if c.pgDSN != "" {
@@ -476,7 +523,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		err = runRace(ctx, c, n, free, stdout, stderr)
 	case "diff":
-		if err = only("diff", "mode", "without", "json", "to"); err != nil {
+		if err = only("diff"); err != nil {
 			break
 		}
 		var req diffRequest
@@ -494,7 +541,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		err = runScenarioCommand(rest, stdout, stderr, c.lang)
 	case "":
-		if err = only("the explorer", "mode", "trace", "without", "watch", "scenarios"); err != nil {
+		if err = only(""); err != nil {
 			break
 		}
 		var open exploreOpen

@@ -10,13 +10,13 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// readmeMatrix is the matrix the README shows: scenario → guard → cell.
-func readmeMatrix(t *testing.T) map[string]map[string]string {
+// docsMatrix is the matrix docs/guards.md shows: scenario → guard → cell.
+func docsMatrix(t *testing.T) map[string]map[string]string {
 	t.Helper()
-	data, err := os.ReadFile("../README.md")
+	data, err := os.ReadFile("../docs/guards.md")
 	require.NoError(t, err)
 	_, table, found := strings.Cut(string(data), matrixSignature+"\n")
-	require.True(t, found, "the README shows the matrix as fencelab matrix --md wrote it")
+	require.True(t, found, "docs/guards.md shows the matrix as fencelab matrix -o wrote it")
 	cells := func(line string) []string {
 		parts := strings.Split(strings.Trim(line, "| "), "|")
 		for i := range parts {
@@ -42,12 +42,13 @@ func readmeMatrix(t *testing.T) map[string]map[string]string {
 }
 
 // Each guard removed through the switch, in the scenarios that are cheap
-// to search whole: every cell of their rows is the README's, and every
-// guard but counter-loss's two is needed by one of them. counter-loss's
-// (namespace, history) are checked by a search cut short, which finds the
-// README's invariant and progress failure on the guided order's schedule.
-func TestEachGuardBreaksWhatTheReadmeShows(t *testing.T) {
-	want := readmeMatrix(t)
+// to search whole: every cell of their rows is the one docs/guards.md
+// shows, and every guard but counter-loss's two is needed by one of them.
+// counter-loss's (namespace, history) are checked by a search cut short,
+// which finds the invariant and progress failure docs/guards.md shows on
+// the guided order's schedule.
+func TestEachGuardBreaksWhatTheDocsShow(t *testing.T) {
+	want := docsMatrix(t)
 	cheap := []string{"retry-same-token", "dynamic-tenant", "region-partition", "mixed-version-rollout", "stale-read",
 		"non-fenceable-effect", "async-job-acquire", "terminal-transition", "pointer-split"}
 	code, stdout, stderr := call(t, append(append([]string{"matrix"}, cheap...), "--json", "--out", t.TempDir())...)

@@ -10,27 +10,28 @@ import (
 	"github.com/fencelab/fencelab/store/storetest"
 )
 
-// readmeACL is the README's ACL SETUSER line for a Redis user of
-// fencelab's own: its rules after the password.
-func readmeACL(t *testing.T) []string {
+// docsACL is the ACL SETUSER line of docs/backends.md for a Redis user
+// of fencelab's own: its rules after the password.
+func docsACL(t *testing.T) []string {
 	t.Helper()
-	data, err := os.ReadFile("../README.md")
+	data, err := os.ReadFile("../docs/backends.md")
 	require.NoError(t, err)
 	const start = "\nACL SETUSER fencelab reset on >PASSWORD "
 	_, rest, found := strings.Cut(string(data), start)
-	require.True(t, found, "the README gives the ACL of a Redis user of fencelab's own")
+	require.True(t, found, "docs/backends.md gives the ACL of a Redis user of fencelab's own")
 	line, _, _ := strings.Cut(rest, "\n")
 	return strings.Fields(line)
 }
 
 // A Redis user kept to fencelab's keys by an ACL — with every command but
-// the dangerous ones (INFO among them), or with only the commands the
-// README lists — runs a lab, a check, the race and stress, shared or not,
-// on one server and on a Redis Cluster, and the server refuses it nothing.
+// the dangerous ones (INFO among them), or with only the commands
+// docs/backends.md lists — runs a lab, a check, the race and stress,
+// shared or not, on one server and on a Redis Cluster, and the server
+// refuses it nothing.
 // fencelab asked INFO whether a server was a cluster's node, and stopped
 // there: NOPERM.
 func TestRedisUserKeptToItsKeys(t *testing.T) {
-	readme := readmeACL(t)
+	listed := docsACL(t)
 	for _, tc := range []struct {
 		name string
 		url  func(t *testing.T) string
@@ -38,8 +39,8 @@ func TestRedisUserKeptToItsKeys(t *testing.T) {
 		{"+@all -@dangerous", func(t *testing.T) string {
 			return storetest.RedisUser(t, "~fencelab:*", "+@all", "-@dangerous")
 		}},
-		{"the README's commands", func(t *testing.T) string { return storetest.RedisUser(t, readme...) }},
-		{"the README's commands on a cluster", func(t *testing.T) string { return storetest.ClusterUser(t, readme...) }},
+		{"the commands docs/backends.md lists", func(t *testing.T) string { return storetest.RedisUser(t, listed...) }},
+		{"the commands docs/backends.md lists, on a cluster", func(t *testing.T) string { return storetest.ClusterUser(t, listed...) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			url := tc.url(t)

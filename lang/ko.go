@@ -604,138 +604,403 @@ var ko = map[string]string{
 	"results applied":                                                                            "반영된 결과",
 	"job hashes":                                                                                 "잡 해시",
 
-	// The usage (help.go puts its three parts together). A command's
-	// lines start with "  fencelab COMMAND" as in English.
-	"fencelab — watch why a leader lease alone is not enough\n\nusage:\n": "fencelab — 리더 리스만으로는 왜 부족한지 지켜보기\n\n사용법:\n",
-	"  fencelab [--mode unsafe] [flags]        the explorer (lease-overrun, SAFE);\n                                          ? inside it lists the keys\n  fencelab ID|FILE [--watch] [flags]      the explorer on that scenario (a catalog id,\n                                          or a scenario file: fencelab-scenario/1);\n                                          --watch reloads the FILE whenever it is saved\n                                          and replays the actions taken on the new one\n        --scenarios DIR                   also list DIR's scenario files in the picker\n  fencelab list                           the scenario catalog\n  fencelab run ID|FILE|--all [flags]      run the guided order headless\n        --mode safe|unsafe|both           (default safe)\n        --json                            one JSON object per scenario × mode\n        --save-trace FILE                 write the run (one scenario, one mode) as a trace\n        --keep                            then keep the ephemeral PostgreSQL up for the\n                                          psql line it printed, until Enter or Ctrl-C\n  fencelab check ID|FILE|--all [flags]    run EVERY schedule: all interleavings of the\n                                          actors' calls (each round trip to Redis or\n                                          PostgreSQL a step of its own) with the clock\n                                          advanced to each expiry (and by the guided\n                                          order's durations); pausing = not scheduling\n                                          an actor. Reduced soundly: a state reached\n                                          again is not explored again (its keys, rows,\n                                          provider, actors, times relative to the clock),\n                                          and of two calls that touch disjoint parts of\n                                          the lab one order is taken (sleep sets); every\n                                          state is still reached. SAFE must also make\n                                          progress: the guided order and some complete\n                                          schedule reach the expected value. What it\n                                          explores and what not: docs/checker.md\n        --mode safe|unsafe|both           (default safe)\n        --without GUARD[,GUARD…]          SAFE with those guards taken out of its code\n        --max-schedules N                 stop after N per scenario × mode (default: none);\n                                          a search cut short proves nothing: exit 1\n        --allow-bounded                   unless this is given\n        --max-memory SIZE                 stop a search whose memory passes SIZE (default\n                                          2GiB; 512MiB, 8GiB): cut short, exit 1 as above\n        --out DIR                         counterexample traces (default: a new temp dir)\n        --json                            one JSON object per scenario × mode\n        --why                             count every state's broken futures (every order\n                                          of calls): each step's share along the\n                                          counterexample and the guided order, and the\n                                          point of no return\n  fencelab guards [--json]                SAFE's guards, each with what it checks\n  fencelab matrix [ID|FILE…] [flags]      check every scenario in SAFE with each guard\n                                          removed alone: which guard each one needs\n        --md FILE                         also write the table as Markdown\n        --out DIR                         counterexample traces (default: a new temp dir)\n        --json                            the matrix as one JSON object\n        --strict                          exit 1 when a guard is needed by none of the\n                                          scenarios: always for the catalog's, for your\n                                          own files only with this (else it is said)\n  fencelab replay FILE [--json]           run a trace again; exit 1 if anything differs\n  fencelab --trace FILE                   the explorer on a trace's schedule (n steps it)\n  fencelab export TRACE|ID|FILE --to FMT  the session as a document, recorded on the backends:\n        --to md|mermaid|cast|tape|gif|svg a Markdown page, a Mermaid sequence diagram, an\n                                          asciinema recording of the explorer, a VHS tape,\n                                          the explorer as a GIF or an animated SVG\n        --mode safe|unsafe                an ID's guided order in that mode (default safe)\n        -o FILE                           (default: standard output; a tape of an ID also\n                                          writes the trace it plays beside it)\n        --size 100x30                     the terminal of a cast, tape, GIF or SVG\n  fencelab diff ID|FILE|TRACE [flags]     one schedule in SAFE beside UNSAFE (or beside\n                                          SAFE --without G), aligned by action: where\n                                          they part, the guard that decided it (found by\n                                          running SAFE without each guard), both results\n        --mode safe|unsafe                whose guided order (default safe)\n        --without GUARD[,GUARD…]          SAFE beside SAFE without those guards\n        --to md                           a Markdown page: a two-column table, and each\n                                          side as a Mermaid sequence diagram\n        --to mermaid                      one sequence diagram of both: what they did\n                                          alike once, what differs in each side's box\n        --json                            the two runs as one JSON object\n  fencelab talk SCRIPT                    play a talk script (TOML): its scenes in order,\n                                          space/./→/PgDn on, ←/PgUp back, b blanks the\n                                          screen; captions show large (talks/fencing.toml)\n  fencelab scenario show ID               print a catalog scenario's file (a start for\n                                          your own)\n  fencelab scenario check FILE…           compile scenario files; each mistake is one\n                                          line, FILE:LINE: what, exit 2\n  fencelab scenario steps                 every step a file's programs can name\n  fencelab race [--n 100] [--free K]      the second seed's forced interleaving on N\n                                          key sets (Redis only), and K free-running pairs\n  fencelab stress [flags]                 many real workers contend for one resource, with\n                                          real TTLs and real pauses; the rows and keys are\n                                          checked, and the history for linearizability\n        --workers N                       how many (default 8, at most 200)\n        --duration D | --ops N            how long (default 10s), or how many writes\n        --pause-every D                   how often a worker freezes right after it takes\n                                          the lease (default 2s; 0: never); one that reads\n                                          outside its write's transaction (UNSAFE, SAFE\n                                          --without read-in-tx) may also freeze after its\n                                          read, waking the frozen one\n        --without GUARD[,GUARD…]          SAFE with those guards removed (fence, read-in-tx,\n                                          owner, … — those a stress worker asks)\n        --pause D                         how long (default: twice the lease TTL, so 1s)\n        --mode safe|unsafe                (default safe)\n        --procs                           every worker a process, frozen with SIGSTOP\n        --html FILE                       Porcupine's view of the history\n        --json                            the report as one JSON object\n        --shared NAME                     contend for one resource with every run of\n                                          --shared NAME, on any machine (--redis, --pg)\n                                          The lease TTL is 500ms unless --lease-ttl says;\n                                          exit 0 when SAFE held or UNSAFE broke, 1 if not\n  fencelab bench [--runs 5] [--json]      what fencelab costs beside the floor under it:\n                                          start, the explorer's first frame and step,\n                                          a step, check's states a second, stress's\n                                          commits beside pgbench and a lease loop (at\n                                          1 worker also beside a bare loop of its own\n                                          calls); each pair one after the other,\n                                          medians, and the ratio\n  fencelab version                        the version and commit this was built from\n  fencelab COMMAND --help                 that command's help\n": `  fencelab [--mode unsafe] [flags]        탐색기 (lease-overrun, SAFE).
-                                          안에서 ?를 누르면 키 목록
-  fencelab ID|FILE [--watch] [flags]      그 시나리오로 탐색기 열기 (카탈로그 id 또는
-                                          시나리오 파일: fencelab-scenario/1).
-                                          --watch는 FILE이 저장될 때마다 다시 읽고
-                                          지금까지의 동작을 새 버전에서 재실행
-        --scenarios DIR                   DIR의 시나리오 파일도 선택기에 표시
-  fencelab list                           시나리오 카탈로그
-  fencelab run ID|FILE|--all [flags]      안내 순서를 화면 없이 실행
-        --mode safe|unsafe|both           (기본 safe)
-        --json                            시나리오 × 모드마다 JSON 객체 하나
-        --save-trace FILE                 실행(시나리오 하나, 모드 하나)을 트레이스로 저장
-        --keep                            그 뒤 출력한 psql 줄을 쓸 수 있도록 임시
-                                          PostgreSQL을 Enter나 Ctrl-C까지 켜 둠
-  fencelab check ID|FILE|--all [flags]    모든 스케줄 실행: 액터 호출(Redis나 PostgreSQL로
-                                          가는 왕복 하나하나가 단계)의 모든 인터리빙,
-                                          각 만료 시점(과 안내 순서의 시간)까지 시계를
-                                          진행. 멈춤 = 액터를 스케줄하지 않음. 건전하게
-                                          줄임: 다시 도달한 상태(키, 행, 제공자, 액터,
-                                          시계에 대한 상대 시각)는 다시 탐색하지 않고,
-                                          랩의 겹치지 않는 부분을 건드리는 두 호출은 한
-                                          순서만 탐색(sleep set). 모든 상태에는 여전히
-                                          도달함. SAFE는 진척도 있어야 함: 안내 순서와
-                                          어떤 완료된 스케줄이 기대값에 이름. 무엇을
-                                          탐색하고 무엇을 안 하는지: docs/checker.md
-        --mode safe|unsafe|both           (기본 safe)
-        --without GUARD[,GUARD…]          그 가드를 코드에서 뺀 SAFE
-        --max-schedules N                 시나리오 × 모드마다 N개에서 멈춤 (기본: 없음).
-                                          도중에 끊긴 탐색은 아무것도 증명하지 않음: 종료 코드 1
-        --allow-bounded                   이것이 없으면
-        --max-memory SIZE                 메모리가 SIZE를 넘는 탐색을 멈춤 (기본 2GiB.
-                                          512MiB, 8GiB): 도중에 끊긴 것이니 위와 같이 종료 코드 1
-        --out DIR                         반례 트레이스 (기본: 새 임시 디렉터리)
-        --json                            시나리오 × 모드마다 JSON 객체 하나
-        --why                             모든 상태의 깨진 미래를 셈 (호출의 모든 순서):
-                                          반례와 안내 순서를 따라 각 단계의 비율과
-                                          돌아올 수 없는 지점
-  fencelab guards [--json]                SAFE의 가드와 각 가드가 검사하는 것
-  fencelab matrix [ID|FILE…] [flags]      모든 시나리오를, 가드를 하나씩 뺀 SAFE로 검사:
-                                          각 시나리오에 어느 가드가 필요한지
-        --md FILE                         표를 Markdown으로도 씀
-        --out DIR                         반례 트레이스 (기본: 새 임시 디렉터리)
-        --json                            매트릭스를 JSON 객체 하나로
-        --strict                          어떤 시나리오도 필요로 하지 않는 가드가 있으면 종료
-                                          코드 1: 카탈로그는 늘, 내 파일은 이 플래그가 있을 때만
-                                          (없으면 그렇다고 말합니다)
-  fencelab replay FILE [--json]           트레이스를 다시 실행. 다른 점이 있으면 종료 코드 1
-  fencelab --trace FILE                   트레이스의 스케줄로 탐색기 열기 (n으로 진행)
-  fencelab export TRACE|ID|FILE --to FMT  세션을 문서로, 백엔드에서 기록:
-        --to md|mermaid|cast|tape|gif|svg Markdown 페이지, Mermaid 시퀀스 다이어그램,
-                                          탐색기의 asciinema 녹화, VHS 테이프, 탐색기의
-                                          GIF 또는 움직이는 SVG
-        --mode safe|unsafe                ID의 안내 순서를 그 모드로 (기본 safe)
-        -o FILE                           (기본: 표준 출력. ID의 테이프는 재생할 트레이스도
-                                          옆에 씀)
-        --size 100x30                     캐스트, 테이프, GIF, SVG의 터미널 크기
-  fencelab diff ID|FILE|TRACE [flags]     한 스케줄을 SAFE와 UNSAFE(또는 SAFE --without
-                                          G)로 나란히, 동작별로 맞춰: 갈라지는 곳, 그것을
-                                          가른 가드(가드를 하나씩 뺀 SAFE를 실행해 찾음),
-                                          두 결과
-        --mode safe|unsafe                누구의 안내 순서인지 (기본 safe)
-        --without GUARD[,GUARD…]          SAFE와 그 가드를 뺀 SAFE를 나란히
-        --to md                           Markdown 페이지: 두 열 표와, 각 쪽의 Mermaid
-                                          시퀀스 다이어그램
-        --to mermaid                      둘을 한 시퀀스 다이어그램으로: 같게 한 것은 한 번,
-                                          다른 것은 각 쪽의 상자에
-        --json                            두 실행을 JSON 객체 하나로
-  fencelab talk SCRIPT                    발표 스크립트(TOML) 재생: 장면을 차례로,
-                                          space/./→/PgDn 다음, ←/PgUp 뒤로, b 화면
-                                          가리기. 자막은 크게 (talks/fencing.toml)
-  fencelab scenario show ID               카탈로그 시나리오의 파일 출력 (내 시나리오의
-                                          출발점)
-  fencelab scenario check FILE…           시나리오 파일 컴파일. 실수마다 한 줄:
-                                          FILE:LINE: 무엇, 종료 코드 2
-  fencelab scenario steps                 파일의 프로그램에 쓸 수 있는 모든 단계
-  fencelab race [--n 100] [--free K]      두 번째 시드의 강제 인터리빙을 N개 키 세트에서
-                                          (Redis만), 그리고 자유 실행 쌍 K개
-  fencelab stress [flags]                 많은 실제 워커가 하나의 리소스를 두고 다툼. 실제
-                                          TTL과 실제 멈춤. 행과 키를 검사하고, 이력의
-                                          선형화 가능성을 검사
-        --workers N                       몇 개 (기본 8, 최대 200)
-        --duration D | --ops N            얼마 동안 (기본 10s), 또는 쓰기 몇 번
-        --pause-every D                   리스를 받은 직후의 워커를 얼마나 자주 멈출지
-                                          (기본 2s. 0: 멈추지 않음). 쓰기 트랜잭션 밖에서
-                                          읽는 워커(UNSAFE, SAFE --without read-in-tx)는
-                                          읽은 뒤에도 멈출 수 있고, 멈춘 워커를 깨움
-        --without GUARD[,GUARD…]          그 가드를 뺀 SAFE (fence, read-in-tx, owner, … —
-                                          스트레스 워커가 묻는 것)
-        --pause D                         얼마 동안 (기본: 리스 TTL의 두 배, 즉 1s)
-        --mode safe|unsafe                (기본 safe)
-        --procs                           워커마다 프로세스 하나, SIGSTOP으로 멈춤
-        --html FILE                       이력을 Porcupine으로 본 화면
-        --json                            보고서를 JSON 객체 하나로
-        --shared NAME                     --shared NAME인 모든 실행과, 어느 머신에서든,
-                                          하나의 리소스를 두고 다툼 (--redis, --pg)
-                                          리스 TTL은 --lease-ttl이 없으면 500ms. 종료 코드
-                                          0: SAFE가 지켜짐 또는 UNSAFE가 깨짐, 아니면 1
-  fencelab bench [--runs 5] [--json]      fencelab이 그 아래 바닥에 더하는 비용:
-                                          시작, 탐색기의 첫 화면과 단계, 한 단계,
-                                          check의 초당 상태 수, pgbench와 리스 루프
-                                          곁의 stress 커밋 수(워커 1개일 때는 같은
-                                          호출만 도는 맨 루프 곁에서도). 짝마다
-                                          번갈아 실행해 중앙값과 비율을 출력
-  fencelab version                        이 빌드의 버전과 커밋
-  fencelab COMMAND --help                 그 명령의 도움말
-`,
-	"\nflags:\n  --redis redis://HOST:PORT/DB   a real Redis instead of the embedded one; a Redis Cluster\n                                 as redis://H1:P1,H2:P2,… or any one node's address\n  --pg DSN                       an existing PostgreSQL instead of an ephemeral cluster;\n                                 only schema fencelab is touched\n  --allow-unsafe                 let UNSAFE runs write to the --pg server\n  --lease-ttl DURATION           lease TTL (default 30s: a lab's keys expire on the lab\n                                 clock, on a real Redis too; stress: 500ms)\n  --lang en|ko                   the language of the narration and a talk's texts\n                                 (default: the locale's — LC_ALL, LC_MESSAGES, LANG —\n                                 else en); identifiers (STALE_FENCE, keys) stay as they are\n  --without GUARD[,GUARD…]       SAFE with those guards taken out of its code (run, check,\n                                 stress, export, the explorer; a trace carries its own)\n  -v, --verbose                  with --json, print the backends to stderr\n  -h, --help                     this help\n\nexit: 0 as expected · 1 a run ended otherwise than the catalog predicts (check:\nSAFE broke an invariant, made no progress or was cut short, or UNSAFE never\nreached its anomaly; replay: it differs; matrix: a guard no scenario needs), or\nfailed (its output could not be written, say) · 2 bad usage or configuration ·\n3 a server could not be reached or stopped answering · 128+N ended by\nsignal N (130 Ctrl-C, 143 SIGTERM)\n": `
-플래그:
-  --redis redis://HOST:PORT/DB   내장 Redis 대신 실제 Redis. Redis Cluster는
-                                 redis://H1:P1,H2:P2,… 또는 아무 노드 하나의 주소
-  --pg DSN                       임시 클러스터 대신 기존 PostgreSQL.
-                                 스키마 fencelab만 건드림
-  --allow-unsafe                 UNSAFE 실행이 --pg 서버에 쓰도록 허용
-  --lease-ttl DURATION           리스 TTL (기본 30s: 랩의 키는 실제 Redis에서도 랩
-                                 시계로 만료됨. stress는 500ms)
-  --lang en|ko                   설명과 발표 텍스트의 언어 (기본: 로캘의 언어 —
-                                 LC_ALL, LC_MESSAGES, LANG — 아니면 en).
-                                 식별자(STALE_FENCE, 키)는 그대로
-  --without GUARD[,GUARD…]       그 가드를 코드에서 뺀 SAFE (run, check, stress,
-                                 export, 탐색기. 트레이스는 자기 것을 가짐)
-  -v, --verbose                  --json과 함께, 백엔드를 stderr에 출력
-  -h, --help                     이 도움말
+	// The help (help.go): usage, one line a command, and each command's own,
+	// then the flags every command takes. A command's lines start with
+	// "  fencelab COMMAND" as in English.
+	"fencelab — watch why a leader lease alone is not enough\n\nusage:\n  fencelab [ID|FILE] [flags]          the explorer: a scenario step by step\n  fencelab list                       the scenario catalog\n  fencelab run ID|FILE|--all          the guided order, headless: how it ends\n  fencelab check ID|FILE|--all        every schedule, on the real backends\n  fencelab guards                     SAFE's guards, one sentence each\n  fencelab matrix [ID|FILE…]          each guard removed alone: who needs it\n  fencelab replay TRACE               run a trace again: does anything differ?\n  fencelab diff ID|FILE|TRACE         one schedule in SAFE beside UNSAFE\n  fencelab export TRACE|ID|FILE       a run as Markdown, Mermaid, GIF, SVG…\n  fencelab talk SCRIPT                give a talk from a script of scenes\n  fencelab scenario show|check|steps  scenario files: a start, compile, steps\n  fencelab race                       the job race, forced on many key sets\n  fencelab stress                     many real workers, real pauses, checked\n  fencelab bench                      its cost beside the floor under it\n  fencelab version                    the version and commit this was built from\n  fencelab help COMMAND               its flags and examples (or COMMAND --help;\n                                      the explorer's: fencelab help explorer)\n\nflags every command takes:\n  --redis URL       a real Redis (7+), not the embedded one; a Cluster too\n  --pg DSN          an existing PostgreSQL, not an ephemeral one\n  --allow-unsafe    let UNSAFE runs write to the --pg server\n  --lease-ttl D     the lease TTL (default 30s on the lab clock; stress: 500ms)\n  --lang en|ko      the language it speaks (default: the locale's, else en)\n  -v, --verbose     with --json, print the backends to stderr\n  -h, --help        this help\n\nA command writes one file with -o FILE, many with --out DIR. More: docs/.\nexit: 0 as expected · 1 otherwise · 2 bad usage · 3 a server unreachable ·\n70 a crash · 128+N ended by signal N (130 Ctrl-C) — docs/exit-codes.md\n": `fencelab — 리더 리스만으로는 왜 부족한지 지켜보기
 
-종료 코드: 0 예상대로 · 1 실행이 카탈로그의 예측과 다르게 끝남 (check: SAFE가
-불변식을 깸, 진척이 없음 또는 도중에 끊김, 또는 UNSAFE가 이상 현상에 이르지 못함.
-replay: 다름. matrix: 어떤 시나리오도 필요로 하지 않는 가드), 또는 실패함
-(출력을 쓸 수 없었음 등) · 2 잘못된 사용법이나 설정 · 3 서버에 닿을 수 없거나
-응답이 멈춤 · 128+N 시그널 N으로 끝남 (130 Ctrl-C, 143 SIGTERM)
+사용법:
+  fencelab [ID|FILE] [flags]          탐색기: 시나리오를 한 단계씩
+  fencelab list                       시나리오 카탈로그
+  fencelab run ID|FILE|--all          안내 순서를 화면 없이: 어떻게 끝나는지
+  fencelab check ID|FILE|--all        모든 스케줄을 실제 백엔드에서
+  fencelab guards                     SAFE의 가드, 하나에 한 문장
+  fencelab matrix [ID|FILE…]          가드를 하나씩 빼 보기: 누가 필요로 하나
+  fencelab replay TRACE               트레이스 재실행: 달라진 것이 있나
+  fencelab diff ID|FILE|TRACE         한 스케줄을 SAFE와 UNSAFE로 나란히
+  fencelab export TRACE|ID|FILE       실행을 Markdown, Mermaid, GIF, SVG…로
+  fencelab talk SCRIPT                장면 스크립트로 발표하기
+  fencelab scenario show|check|steps  시나리오 파일: 출발점, 컴파일, 단계
+  fencelab race                       잡 경쟁을 많은 키 세트에서 강제로
+  fencelab stress                     많은 실제 워커와 실제 멈춤, 그리고 검사
+  fencelab bench                      그 아래 바닥 곁에서 본 비용
+  fencelab version                    이 빌드의 버전과 커밋
+  fencelab help COMMAND               그 명령의 플래그와 예 (COMMAND --help도
+                                      같음. 탐색기는 fencelab help explorer)
+
+모든 명령이 받는 플래그:
+  --redis URL       내장 Redis 대신 실제 Redis(7+). Cluster도 됨
+  --pg DSN          임시 PostgreSQL 대신 기존 PostgreSQL
+  --allow-unsafe    UNSAFE 실행이 --pg 서버에 쓰도록 허용
+  --lease-ttl D     리스 TTL (기본 30s, 랩 시계로. stress는 500ms)
+  --lang en|ko      쓰는 언어 (기본: 로캘의 언어, 아니면 en)
+  -v, --verbose     --json과 함께, 백엔드를 stderr에 출력
+  -h, --help        이 도움말
+
+파일 하나는 -o FILE로, 여럿은 --out DIR로 씁니다. 더 보기: docs/.
+종료 코드: 0 예상대로 · 1 그렇지 않음 · 2 잘못된 사용법 · 3 서버에 닿지 않음 ·
+70 충돌 · 128+N 시그널 N으로 끝남 (130 Ctrl-C) — docs/exit-codes.md
 `,
+	"\nflags every command takes:\n  --redis URL                  a real Redis (7+), not the embedded one:\n                               redis://HOST:PORT/DB; a Redis Cluster as\n                               redis://H1:P1,H2:P2,… or any one node's address\n  --pg DSN                     an existing PostgreSQL, not an ephemeral one;\n                               only schema fencelab is touched\n  --allow-unsafe               let UNSAFE runs write to the --pg server\n  --lease-ttl D                the lease TTL (default 30s: a lab's keys expire\n                               on the lab clock, on a real Redis too;\n                               stress: 500ms)\n  --lang en|ko                 the language of the narration, the screens and\n                               a talk's texts (default: the locale's, LC_ALL,\n                               LC_MESSAGES or LANG, else en); identifiers\n                               (STALE_FENCE, keys) stay as they are\n  -v, --verbose                with --json, print the backends to stderr\n  -h, --help                   this help\n\nexit: 0 as expected · 1 a run ended otherwise than predicted, or its output was\nlost · 2 bad usage or configuration · 3 a server could not be reached or stopped\nanswering · 70 a crash of fencelab's own · 128+N ended by signal N (130 Ctrl-C,\n143 SIGTERM) — docs/exit-codes.md\n": `
+모든 명령이 받는 플래그:
+  --redis URL                  내장 Redis 대신 실제 Redis(7+):
+                               redis://HOST:PORT/DB. Redis Cluster는
+                               redis://H1:P1,H2:P2,… 또는 아무 노드 하나의 주소
+  --pg DSN                     임시 PostgreSQL 대신 기존 PostgreSQL.
+                               스키마 fencelab만 건드림
+  --allow-unsafe               UNSAFE 실행이 --pg 서버에 쓰도록 허용
+  --lease-ttl D                리스 TTL (기본 30s: 랩의 키는 실제 Redis에서도
+                               랩 시계로 만료됨. stress는 500ms)
+  --lang en|ko                 설명, 화면, 발표 텍스트의 언어 (기본: 로캘의
+                               언어 — LC_ALL, LC_MESSAGES, LANG — 아니면 en).
+                               식별자(STALE_FENCE, 키)는 그대로
+  -v, --verbose                --json과 함께, 백엔드를 stderr에 출력
+  -h, --help                   이 도움말
+
+종료 코드: 0 예상대로 · 1 실행이 예측과 다르게 끝났거나 출력을 잃음 · 2 잘못된
+사용법이나 설정 · 3 서버에 닿을 수 없거나 응답이 멈춤 · 70 fencelab 자체의 충돌 ·
+128+N 시그널 N으로 끝남 (130 Ctrl-C, 143 SIGTERM) — docs/exit-codes.md
+`,
+	"the explorer — a scenario one step at a time, on a real Redis and PostgreSQL\n\nusage:\n  fencelab [ID|FILE] [flags]\n\nOpens lease-overrun in SAFE unless given a catalog id or a scenario file.\nInside, ? lists every key: n the next step of the guided order, 1-9 an\nactor's next call, p pause, t the clock to the next expiry, m SAFE/UNSAFE,\ng the guards, v the other mode beside, c check, x export, q quit.\n\nflags:\n  --mode safe|unsafe           the code the workers run (default safe; m\n                               switches it)\n  --without GUARD[,GUARD…]     SAFE with those guards taken out of its code\n  --trace FILE                 a trace's scenario, mode and schedule as the\n                               guided order (n steps through it)\n  --watch                      reload the scenario FILE whenever it is saved,\n                               and replay the actions taken on the new one\n  --scenarios DIR              also list DIR's scenario files in the picker\n\nexamples:\n  fencelab\n  fencelab stale-read --mode unsafe\n  fencelab lease-overrun --without fence\n  fencelab --watch mine.toml\n  fencelab --trace traces/stale-read-unsafe.trace.json\n\nmore: docs/explorer.md\n": `탐색기 — 실제 Redis와 PostgreSQL에서 시나리오를 한 단계씩
+
+사용법:
+  fencelab [ID|FILE] [flags]
+
+카탈로그 id나 시나리오 파일을 주지 않으면 lease-overrun을 SAFE로 엽니다.
+안에서 ?를 누르면 모든 키가 나옵니다: n 안내 순서의 다음 단계, 1-9 액터의
+다음 호출, p 멈춤, t 다음 만료까지 시계, m SAFE/UNSAFE, g 가드, v 다른 모드를
+옆에, c 검사, x 내보내기, q 끝내기.
+
+플래그:
+  --mode safe|unsafe           워커가 실행할 코드 (기본 safe. m으로 바꿈)
+  --without GUARD[,GUARD…]     그 가드를 코드에서 뺀 SAFE
+  --trace FILE                 트레이스의 시나리오, 모드, 스케줄을 안내
+                               순서로 (n으로 진행)
+  --watch                      시나리오 FILE이 저장될 때마다 다시 읽고,
+                               지금까지의 동작을 새 버전에서 재실행
+  --scenarios DIR              DIR의 시나리오 파일도 선택기에 표시
+
+예:
+  fencelab
+  fencelab stale-read --mode unsafe
+  fencelab lease-overrun --without fence
+  fencelab --watch mine.toml
+  fencelab --trace traces/stale-read-unsafe.trace.json
+
+더 보기: docs/explorer.md
+`,
+	"fencelab list — the scenario catalog: each id, its title and its story\n\nusage:\n  fencelab list\n\nexamples:\n  fencelab list\n  fencelab list --lang ko\n\nmore: docs/scenarios.md\n": `fencelab list — 시나리오 카탈로그: 각 id와 제목과 이야기
+
+사용법:
+  fencelab list
+
+예:
+  fencelab list
+  fencelab list --lang ko
+
+더 보기: docs/scenarios.md
+`,
+	"fencelab run — run a scenario's guided order headless, and say how it ended\n\nusage:\n  fencelab run ID|FILE|--all [flags]\n\nPrints each run's timeline and result strip. Exit 0 when every run ended as\nits scenario predicts for the mode (for UNSAFE, its anomaly), 1 when one did\nnot.\n\nflags:\n  --all                        every scenario of the catalog\n  --mode safe|unsafe|both      (default safe)\n  --without GUARD[,GUARD…]     SAFE with those guards taken out of its code\n  --json                       one JSON object per scenario × mode\n  -o FILE                      write the run (one scenario, one mode) as a trace\n  --save-trace FILE            another name for -o\n  --keep                       then keep the ephemeral PostgreSQL up for the\n                               psql line it printed, until Enter or Ctrl-C\n\nexamples:\n  fencelab run lease-overrun --mode both\n  fencelab run --all --mode both --json\n  fencelab run lease-overrun --without fence\n  fencelab run lease-overrun -o overrun.trace.json\n\nmore: docs/traces.md\n": `fencelab run — 시나리오의 안내 순서를 화면 없이 실행하고, 어떻게 끝났는지 말함
+
+사용법:
+  fencelab run ID|FILE|--all [flags]
+
+실행마다 타임라인과 결과 줄을 출력합니다. 모든 실행이 시나리오가 그 모드에
+예측한 대로(UNSAFE는 그 이상 현상으로) 끝나면 종료 코드 0, 하나라도 아니면 1.
+
+플래그:
+  --all                        카탈로그의 모든 시나리오
+  --mode safe|unsafe|both      (기본 safe)
+  --without GUARD[,GUARD…]     그 가드를 코드에서 뺀 SAFE
+  --json                       시나리오 × 모드마다 JSON 객체 하나
+  -o FILE                      실행(시나리오 하나, 모드 하나)을 트레이스로 저장
+  --save-trace FILE            -o의 다른 이름
+  --keep                       그 뒤 출력한 psql 줄을 쓸 수 있도록 임시
+                               PostgreSQL을 Enter나 Ctrl-C까지 켜 둠
+
+예:
+  fencelab run lease-overrun --mode both
+  fencelab run --all --mode both --json
+  fencelab run lease-overrun --without fence
+  fencelab run lease-overrun -o overrun.trace.json
+
+더 보기: docs/traces.md
+`,
+	"fencelab check — every schedule of a scenario, on the real backends\n\nusage:\n  fencelab check ID|FILE|--all [flags]\n\nRuns every interleaving of the actors' calls (each round trip to Redis or\nPostgreSQL a step of its own), the clock moved to each expiry between any\ntwo; pausing an actor is not scheduling it. A state reached again is not\nexplored again, and of two calls that touch disjoint parts of the lab one\norder is taken (sleep sets): every state is still reached. SAFE must also\nmake progress. Exit 0 when SAFE broke no invariant and made progress and\nUNSAFE reached its anomaly; 1 otherwise, and for a search cut short.\n\nflags:\n  --all                        every scenario of the catalog\n  --mode safe|unsafe|both      (default safe)\n  --without GUARD[,GUARD…]     SAFE with those guards taken out of its code\n  --out DIR                    where the counterexample traces go (default: a\n                               new temp dir)\n  --json                       one JSON object per scenario × mode\n  --why                        every state's share of broken futures: each\n                               step's along the counterexample and the guided\n                               order, and the point of no return\n  --max-schedules N            stop after N schedules per scenario × mode\n  --max-memory SIZE            stop a search whose memory passes SIZE (default\n                               2GiB; 512MiB, 8GiB)\n  --allow-bounded              let a search cut short pass (it proves nothing)\n\nexamples:\n  fencelab check lease-overrun --mode both\n  fencelab check --all --mode both\n  fencelab check stale-read --mode unsafe --why --out traces\n  fencelab check --all --mode safe --without owner\n  fencelab check examples/lock-fence.toml --mode both\n\nmore: docs/checker.md (what it explores and what not yet), docs/why.md\n": `fencelab check — 시나리오의 모든 스케줄을 실제 백엔드에서
+
+사용법:
+  fencelab check ID|FILE|--all [flags]
+
+액터 호출(Redis나 PostgreSQL로 가는 왕복 하나하나가 단계)의 모든 인터리빙을
+실행하고, 어느 두 호출 사이에서든 시계를 각 만료까지 진행합니다. 액터를
+멈추는 것은 그 액터를 스케줄하지 않는 것입니다. 다시 도달한 상태는 다시
+탐색하지 않고, 랩의 겹치지 않는 부분을 건드리는 두 호출은 한 순서만
+탐색합니다(sleep set). 그래도 모든 상태에 도달합니다. SAFE는 진척도 있어야
+합니다. SAFE가 불변식을 깨지 않고 진척했고 UNSAFE가 이상 현상에 이르면 종료
+코드 0, 아니면 1. 도중에 끊긴 탐색도 1.
+
+플래그:
+  --all                        카탈로그의 모든 시나리오
+  --mode safe|unsafe|both      (기본 safe)
+  --without GUARD[,GUARD…]     그 가드를 코드에서 뺀 SAFE
+  --out DIR                    반례 트레이스를 둘 곳 (기본: 새 임시
+                               디렉터리)
+  --json                       시나리오 × 모드마다 JSON 객체 하나
+  --why                        모든 상태의 깨진 미래 비율: 반례와 안내
+                               순서를 따라 각 단계의 비율과 돌아올 수 없는
+                               지점
+  --max-schedules N            시나리오 × 모드마다 N개 스케줄에서 멈춤
+  --max-memory SIZE            메모리가 SIZE를 넘는 탐색을 멈춤 (기본
+                               2GiB. 512MiB, 8GiB)
+  --allow-bounded              도중에 끊긴 탐색도 통과 (아무것도 증명하지 않음)
+
+예:
+  fencelab check lease-overrun --mode both
+  fencelab check --all --mode both
+  fencelab check stale-read --mode unsafe --why --out traces
+  fencelab check --all --mode safe --without owner
+  fencelab check examples/lock-fence.toml --mode both
+
+더 보기: docs/checker.md (무엇을 탐색하고 무엇을 아직 안 하는지), docs/why.md
+`,
+	"fencelab guards — SAFE's guards, each with what it checks\n\nusage:\n  fencelab guards [flags]\n\nSAFE is fourteen checks, each a named guard with one switch: --without takes\nit out of SAFE's code (run, check, stress, export, replay, diff, and g in the\nexplorer), and the matrix shows which scenario needs each.\n\nflags:\n  --json                       the guards as JSON\n\nexamples:\n  fencelab guards\n  fencelab guards --json --lang ko\n\nmore: docs/guards.md\n": `fencelab guards — SAFE의 가드와 각 가드가 검사하는 것
+
+사용법:
+  fencelab guards [flags]
+
+SAFE는 열네 가지 검사이고, 하나하나가 스위치 하나를 가진 이름 있는
+가드입니다. --without은 그 가드를 SAFE의 코드에서 빼고(run, check, stress,
+export, replay, diff, 탐색기의 g), 매트릭스는 어느 시나리오가 어느 가드를
+필요로 하는지 보여 줍니다.
+
+플래그:
+  --json                       가드를 JSON으로
+
+예:
+  fencelab guards
+  fencelab guards --json --lang ko
+
+더 보기: docs/guards.md
+`,
+	"fencelab matrix — every scenario in SAFE with each guard removed alone\n\nusage:\n  fencelab matrix [ID|FILE…] [flags]\n\nA cell is ✓ (still safe), · (no step asks that guard), inv N · K (invariant N\nbroke; the shortest counterexample is K actions long) or progress (safe, but\nno schedule did the work). Exit 1 when a guard is needed by no scenario of\nthe catalog's; for your own files, only with --strict.\n\nflags:\n  -o FILE                      also write the matrix as a Markdown table\n  --md FILE                    another name for -o\n  --out DIR                    where the counterexample traces go (default: a\n                               new temp dir)\n  --json                       the matrix as one JSON object\n  --strict                     exit 1 when a guard is needed by none of the\n                               scenarios, for your own files too\n\nexamples:\n  fencelab matrix\n  fencelab matrix -o matrix.md --out traces\n  fencelab matrix examples/lock-fence.toml --strict\n\nmore: docs/guards.md\n": `fencelab matrix — 모든 시나리오를, 가드를 하나씩 뺀 SAFE로
+
+사용법:
+  fencelab matrix [ID|FILE…] [flags]
+
+칸은 ✓(여전히 안전), ·(그 가드를 묻는 단계가 없음), inv N · K(불변식 N이
+깨짐. 가장 짧은 반례가 동작 K개) 또는 progress(안전하지만 어떤 스케줄도 일을
+마치지 못함)입니다. 카탈로그의 어떤 시나리오도 필요로 하지 않는 가드가
+있으면 종료 코드 1. 내 파일은 --strict가 있을 때만.
+
+플래그:
+  -o FILE                      매트릭스를 Markdown 표로도 씀
+  --md FILE                    -o의 다른 이름
+  --out DIR                    반례 트레이스를 둘 곳 (기본: 새 임시
+                               디렉터리)
+  --json                       매트릭스를 JSON 객체 하나로
+  --strict                     어떤 시나리오도 필요로 하지 않는 가드가 있으면
+                               종료 코드 1, 내 파일에도
+
+예:
+  fencelab matrix
+  fencelab matrix -o matrix.md --out traces
+  fencelab matrix examples/lock-fence.toml --strict
+
+더 보기: docs/guards.md
+`,
+	"fencelab replay — run a trace again, and compare\n\nusage:\n  fencelab replay TRACE [flags]\n\nRuns the trace's schedule in its scenario and mode and compares each event's\nactor, code, state, detail and guard, and the result. Exit 0 when all is the\nsame, 1 when anything differs (each difference is listed).\n\nflags:\n  --json                       the replayed run's result as JSON\n  --without GUARD[,GUARD…]     replay on SAFE without those guards instead of\n                               the trace's own set: the differences are what\n                               they were doing\n\nexamples:\n  fencelab replay traces/stale-read-unsafe.trace.json\n  fencelab replay safe.trace.json --without fence\n\nmore: docs/traces.md\n": `fencelab replay — 트레이스를 다시 실행하고 비교
+
+사용법:
+  fencelab replay TRACE [flags]
+
+트레이스의 스케줄을 그 시나리오와 모드로 실행하고, 각 이벤트의 액터, 코드,
+상태, 세부 내용, 가드와 결과를 비교합니다. 모두 같으면 종료 코드 0, 다른
+것이 있으면 1 (차이를 하나하나 나열).
+
+플래그:
+  --json                       다시 실행한 결과를 JSON으로
+  --without GUARD[,GUARD…]     트레이스의 가드 집합 대신 그 가드를 뺀
+                               SAFE로 재실행: 차이가 곧 그 가드가 하던 일
+
+예:
+  fencelab replay traces/stale-read-unsafe.trace.json
+  fencelab replay safe.trace.json --without fence
+
+더 보기: docs/traces.md
+`,
+	"fencelab export — a run as a document, recorded on the backends\n\nusage:\n  fencelab export TRACE|ID|FILE --to FORMAT [flags]\n\nAn ID or a FILE exports its guided order; a trace its own schedule and mode.\nWhat each action did is read from the backends, not from the predictions.\n\nflags:\n  --to md|mermaid|cast|tape|gif|svg\n                               a Markdown page, a Mermaid sequence diagram, an\n                               asciinema cast of the explorer, a VHS tape, the\n                               explorer as a GIF or as an animated SVG\n  -o, --output FILE            where (default: standard output, but never a GIF\n                               to a terminal; a tape of an ID also writes the\n                               trace it plays beside it)\n  --mode safe|unsafe           an ID's guided order in that mode (default safe)\n  --without GUARD[,GUARD…]     SAFE with those guards taken out of its code\n  --size 100x30                the terminal of a cast, tape, GIF or SVG\n\nexamples:\n  fencelab export lease-overrun --to md -o lease-overrun.md\n  fencelab export lease-overrun --mode unsafe --to mermaid\n  fencelab export lease-overrun --to gif -o lease-overrun.gif\n  fencelab export my-run.trace.json --to cast -o my-run.cast\n\nmore: docs/exports.md\n": `fencelab export — 실행을 문서로, 백엔드에서 기록
+
+사용법:
+  fencelab export TRACE|ID|FILE --to FORMAT [flags]
+
+ID나 FILE은 그 안내 순서를, 트레이스는 자기 스케줄과 모드를 내보냅니다.
+각 동작이 한 일은 예측이 아니라 백엔드에서 읽습니다.
+
+플래그:
+  --to md|mermaid|cast|tape|gif|svg
+                               Markdown 페이지, Mermaid 시퀀스 다이어그램,
+                               탐색기의 asciinema 녹화, VHS 테이프, 탐색기의
+                               GIF 또는 움직이는 SVG
+  -o, --output FILE            쓸 곳 (기본: 표준 출력. 단 GIF는 터미널로
+                               쓰지 않음. ID의 테이프는 재생할 트레이스도
+                               옆에 씀)
+  --mode safe|unsafe           ID의 안내 순서를 그 모드로 (기본 safe)
+  --without GUARD[,GUARD…]     그 가드를 코드에서 뺀 SAFE
+  --size 100x30                캐스트, 테이프, GIF, SVG의 터미널 크기
+
+예:
+  fencelab export lease-overrun --to md -o lease-overrun.md
+  fencelab export lease-overrun --mode unsafe --to mermaid
+  fencelab export lease-overrun --to gif -o lease-overrun.gif
+  fencelab export my-run.trace.json --to cast -o my-run.cast
+
+더 보기: docs/exports.md
+`,
+	"fencelab diff — one schedule in SAFE beside UNSAFE, and where they part\n\nusage:\n  fencelab diff ID|FILE|TRACE [flags]\n\nRuns the guided order (or a trace's schedule) in SAFE and in UNSAFE — or in\nSAFE and in SAFE without some guards — and prints the two timelines side by\nside, aligned by action. ▶ marks the first action whose outcome differs, with\nthe guard that decided it (found by running SAFE without each guard).\n\nflags:\n  --mode safe|unsafe           whose guided order (default safe)\n  --without GUARD[,GUARD…]     SAFE beside SAFE without those guards\n  --to md|mermaid              a Markdown page (a two-column table, and a\n                               sequence diagram a side), or one sequence\n                               diagram of both\n  --json                       the two runs as one JSON object\n\nexamples:\n  fencelab diff lease-overrun\n  fencelab diff stale-read --without read-in-tx\n  fencelab diff lease-overrun --to md > lease-overrun-diff.md\n\nmore: docs/why.md\n": `fencelab diff — 한 스케줄을 SAFE와 UNSAFE로 나란히, 그리고 갈라지는 곳
+
+사용법:
+  fencelab diff ID|FILE|TRACE [flags]
+
+안내 순서(또는 트레이스의 스케줄)를 SAFE와 UNSAFE로 — 또는 SAFE와 가드를 뺀
+SAFE로 — 실행하고, 두 타임라인을 동작별로 맞춰 나란히 출력합니다. ▶는
+결과가 처음 달라지는 동작과 그것을 가른 가드(가드를 하나씩 뺀 SAFE를 실행해
+찾음)를 표시합니다.
+
+플래그:
+  --mode safe|unsafe           누구의 안내 순서인지 (기본 safe)
+  --without GUARD[,GUARD…]     SAFE와 그 가드를 뺀 SAFE를 나란히
+  --to md|mermaid              Markdown 페이지(두 열 표와 쪽마다 시퀀스
+                               다이어그램), 또는 둘을 한 시퀀스 다이어그램으로
+  --json                       두 실행을 JSON 객체 하나로
+
+예:
+  fencelab diff lease-overrun
+  fencelab diff stale-read --without read-in-tx
+  fencelab diff lease-overrun --to md > lease-overrun-diff.md
+
+더 보기: docs/why.md
+`,
+	"fencelab talk — give a talk from a script of scenes\n\nusage:\n  fencelab talk SCRIPT\n\nThe script's scenes play in order on the real backends, its captions large\nwhere the narration goes. Space, ., → and PgDn go on, ← and PgUp go back, b\nblanks the screen; every other key is the explorer's. A Korean --lang (or\nlocale) shows the script's Korean texts.\n\nexamples:\n  fencelab talk talks/fencing.toml\n  fencelab talk talks/fencing.toml --lang ko\n\nmore: docs/talks.md\n": `fencelab talk — 장면 스크립트로 발표하기
+
+사용법:
+  fencelab talk SCRIPT
+
+스크립트의 장면이 실제 백엔드에서 차례로 재생되고, 자막은 설명 자리에 크게
+나옵니다. space, ., →, PgDn은 다음, ←와 PgUp은 뒤로, b는 화면 가리기.
+나머지 키는 탐색기의 키입니다. 한국어 --lang(또는 로캘)이면 스크립트의
+한국어 텍스트를 보여 줍니다.
+
+예:
+  fencelab talk talks/fencing.toml
+  fencelab talk talks/fencing.toml --lang ko
+
+더 보기: docs/talks.md
+`,
+	"fencelab scenario — scenario files: start one, compile it, name its steps\n\nusage:\n  fencelab scenario show ID           print a catalog scenario's file (a start\n                                      for your own)\n  fencelab scenario check FILE…       compile scenario files; each mistake is\n                                      one line, FILE:LINE: what, exit 2\n  fencelab scenario steps             every step a file's programs can name\n\nA file goes wherever an id goes: the explorer, run, check, matrix, export,\ndiff, and a talk's scene.\n\nexamples:\n  fencelab scenario show lease-overrun > mine.toml\n  fencelab scenario check mine.toml\n  fencelab scenario steps\n\nmore: docs/scenarios.md, docs/code.md\n": `fencelab scenario — 시나리오 파일: 시작하고, 컴파일하고, 단계를 고르기
+
+사용법:
+  fencelab scenario show ID           카탈로그 시나리오의 파일 출력 (내
+                                      시나리오의 출발점)
+  fencelab scenario check FILE…       시나리오 파일 컴파일. 실수마다 한 줄:
+                                      FILE:LINE: 무엇, 종료 코드 2
+  fencelab scenario steps             파일의 프로그램에 쓸 수 있는 모든 단계
+
+파일은 id가 가는 곳 어디에나 갑니다: 탐색기, run, check, matrix, export,
+diff, 발표의 장면.
+
+예:
+  fencelab scenario show lease-overrun > mine.toml
+  fencelab scenario check mine.toml
+  fencelab scenario steps
+
+더 보기: docs/scenarios.md, docs/code.md
+`,
+	"fencelab race — the job race of two requests, forced, on Redis alone\n\nusage:\n  fencelab race [flags]\n\nTwo requests for one target both look for a running job before either makes\none. The race is forced on N key sets, then K truly concurrent pairs run\nfree; every figure is counted from the Redis keys afterwards. Exit 1 when an\ninvariant of the Lua side did not hold. It takes no --pg.\n\nflags:\n  --n N                        key sets for the forced interleaving (default\n                               100, at most 10,000)\n  --free K                     also K free-running pairs (default 0)\n\nexamples:\n  fencelab race\n  fencelab race --n 7 --free 200\n\nmore: docs/stress.md\n": `fencelab race — 두 요청의 잡 경쟁을 Redis만으로 강제로
+
+사용법:
+  fencelab race [flags]
+
+한 대상에 대한 두 요청이, 어느 쪽도 만들기 전에 둘 다 실행 중인 잡을
+찾습니다. 경쟁을 N개 키 세트에서 강제하고, 이어서 진짜로 동시에 도는 쌍
+K개를 풀어 둡니다. 모든 수치는 끝난 뒤 Redis 키에서 셉니다. Lua 쪽의
+불변식이 지켜지지 않으면 종료 코드 1. --pg는 받지 않습니다.
+
+플래그:
+  --n N                        강제 인터리빙의 키 세트 수 (기본 100,
+                               최대 10,000)
+  --free K                     자유 실행 쌍 K개도 (기본 0)
+
+예:
+  fencelab race
+  fencelab race --n 7 --free 200
+
+더 보기: docs/stress.md
+`,
+	"fencelab stress — many real workers contend for one resource\n\nusage:\n  fencelab stress [flags]\n\nReal TTLs on the wall clock and real pauses: every --pause-every one worker\nfreezes right after it takes the lease. The rows and keys are checked, and\nthe history for linearizability.\nThe lease TTL is 500ms unless --lease-ttl says; exit 0 when SAFE held or\nUNSAFE broke, 1 if not.\n\nflags:\n  --workers N                  how many (default 8, at most 200)\n  --duration D                 how long (default 10s)\n  --ops N                      or how many writes\n  --pause-every D              how often a worker freezes (default 2s; 0: never)\n  --pause D                    how long (default: twice the lease TTL, so 1s)\n  --mode safe|unsafe           (default safe)\n  --without GUARD[,GUARD…]     SAFE without those guards (fence, read-in-tx,\n                               owner, … — those a stress worker asks)\n  --procs                      every worker a process, frozen with SIGSTOP\n  -o FILE                      write Porcupine's view of the history (a page)\n  --html FILE                  another name for -o\n  --json                       the report as one JSON object\n  --shared NAME                contend for one resource with every run of\n                               --shared NAME, on any machine (--redis, --pg)\n\nexamples:\n  fencelab stress\n  fencelab stress --mode unsafe --pause-every 1s\n  fencelab stress --procs --workers 16 -o history.html\n\nmore: docs/stress.md\n": `fencelab stress — 많은 실제 워커가 하나의 리소스를 두고 다툼
+
+사용법:
+  fencelab stress [flags]
+
+실제 시계의 실제 TTL과 실제 멈춤: --pause-every마다 워커 하나가 리스를 받은
+직후 멈춥니다. 행과 키를 검사하고, 이력의 선형화 가능성을 검사합니다.
+리스 TTL은 --lease-ttl이 없으면 500ms. 종료 코드 0: SAFE가 지켜짐 또는
+UNSAFE가 깨짐, 아니면 1.
+
+플래그:
+  --workers N                  몇 개 (기본 8, 최대 200)
+  --duration D                 얼마 동안 (기본 10s)
+  --ops N                      또는 쓰기 몇 번
+  --pause-every D              워커를 얼마나 자주 멈출지 (기본 2s.
+                               0: 멈추지 않음)
+  --pause D                    얼마 동안 (기본: 리스 TTL의 두 배, 즉 1s)
+  --mode safe|unsafe           (기본 safe)
+  --without GUARD[,GUARD…]     그 가드를 뺀 SAFE (fence, read-in-tx, owner, …
+                               — 스트레스 워커가 묻는 것)
+  --procs                      워커마다 프로세스 하나, SIGSTOP으로 멈춤
+  -o FILE                      이력을 Porcupine으로 본 페이지를 씀
+  --html FILE                  -o의 다른 이름
+  --json                       보고서를 JSON 객체 하나로
+  --shared NAME                --shared NAME인 모든 실행과, 어느 머신에서든,
+                               하나의 리소스를 두고 다툼 (--redis, --pg)
+
+예:
+  fencelab stress
+  fencelab stress --mode unsafe --pause-every 1s
+  fencelab stress --procs --workers 16 -o history.html
+
+더 보기: docs/stress.md
+`,
+	"fencelab bench — what fencelab costs beside the floor under it\n\nusage:\n  fencelab bench [flags]\n\nEach figure beside its floor, the two run one after the other, medians, and\nthe ratio, which is what to read: the start, the explorer's first frame,\nfirst step and step, check's states a second, and stress's commits beside\npgbench and a lease loop (at 1 worker also beside a bare loop of its own\ncalls). It takes a few minutes, on fencelab's own backends only.\n\nflags:\n  --runs N                     how often each side of a pair runs (default 5)\n  --json                       the pairs as JSON\n\nexamples:\n  fencelab bench\n  fencelab bench --runs 3 --json\n\nmore: docs/performance.md\n": `fencelab bench — fencelab이 그 아래 바닥에 더하는 비용
+
+사용법:
+  fencelab bench [flags]
+
+수치마다 그 바닥을 곁에 두고, 둘을 번갈아 실행해 중앙값과 비율을 냅니다.
+읽을 것은 비율입니다: 시작, 탐색기의 첫 화면과 첫 단계와 한 단계, check의
+초당 상태 수, pgbench와 리스 루프 곁의 stress 커밋 수(워커 1개일 때는 같은
+호출만 도는 맨 루프 곁에서도). 몇 분 걸리고, fencelab 자체의 백엔드에서만
+돕니다.
+
+플래그:
+  --runs N                     짝의 각 쪽을 몇 번 실행할지 (기본 5)
+  --json                       짝들을 JSON으로
+
+예:
+  fencelab bench
+  fencelab bench --runs 3 --json
+
+더 보기: docs/performance.md
+`,
+	"fencelab version — the version and commit this was built from\n\nusage:\n  fencelab version\n\nexamples:\n  fencelab version\n  fencelab --version\n": `fencelab version — 이 빌드의 버전과 커밋
+
+사용법:
+  fencelab version
+
+예:
+  fencelab version
+  fencelab --version
+`,
+	"-o and --%s both name the file to write: give one": "-o와 --%s는 둘 다 쓸 파일을 가리킵니다: 하나만 주세요",
 
 	// stress: many workers, one resource.
 	"%v (fencelab --help)":                                 "%v (fencelab --help)",

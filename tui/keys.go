@@ -83,3 +83,16 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.Play, k.Pace, k.Save, k.Export, k.Help, k.Suspend, k.Quit},
 	}
 }
+
+// Keys are every key the explorer's keymap binds, as bubbles/key names
+// them ("n", " ", "pgdown", "ctrl+z"), in the order ? lists them: what a
+// list of the keys for people (the README's) is held to.
+func Keys() []string {
+	var out []string
+	for _, group := range newKeyMap(lang.En).FullHelp() {
+		for _, b := range group {
+			out = append(out, b.Keys()...)
+		}
+	}
+	return out
+}
