@@ -658,8 +658,8 @@ var ko = map[string]string{
   -h, --help                   이 도움말
 
 종료 코드: 0 예상대로 · 1 실행이 예측과 다르게 끝났거나 출력을 잃음 · 2 잘못된
-사용법이나 설정 · 3 서버에 닿을 수 없거나 응답이 멈춤 · 70 fencelab 자체의 충돌 ·
-128+N 시그널 N으로 끝남 (130 Ctrl-C, 143 SIGTERM) — docs/exit-codes.md
+사용법이나 설정 · 3 서버에 닿을 수 없거나 응답이 멈춤 · 70 fencelab 자체의
+충돌 · 128+N 시그널 N으로 끝남 (130 Ctrl-C, 143 SIGTERM) — docs/exit-codes.md
 `,
 	"the explorer — a scenario one step at a time, on a real Redis and PostgreSQL\n\nusage:\n  fencelab [ID|FILE] [flags]\n\nOpens lease-overrun in SAFE unless given a catalog id or a scenario file.\nInside, ? lists every key: n the next step of the guided order, 1-9 an\nactor's next call, p pause, t the clock to the next expiry, m SAFE/UNSAFE,\ng the guards, v the other mode beside, c check, x export, q quit.\n\nflags:\n  --mode safe|unsafe           the code the workers run (default safe; m\n                               switches it)\n  --without GUARD[,GUARD…]     SAFE with those guards taken out of its code\n  --trace FILE                 a trace's scenario, mode and schedule as the\n                               guided order (n steps through it)\n  --watch                      reload the scenario FILE whenever it is saved,\n                               and replay the actions taken on the new one\n  --scenarios DIR              also list DIR's scenario files in the picker\n\nexamples:\n  fencelab\n  fencelab stale-read --mode unsafe\n  fencelab lease-overrun --without fence\n  fencelab --watch mine.toml\n  fencelab --trace traces/stale-read-unsafe.trace.json\n\nmore: docs/explorer.md\n": `탐색기 — 실제 Redis와 PostgreSQL에서 시나리오를 한 단계씩
 
