@@ -682,6 +682,7 @@ func bareLoopRate(ctx context.Context, b *backends, ttl, d time.Duration) (float
 // for every transaction, and the fence check left out, so every write
 // commits — as a lease holder's does.
 func pgbenchFenced(ctx context.Context, b *backends, clients int, d time.Duration) (float64, error) {
+	pgledger.ReleaseIdle() // pgbench's clients need the server's connections
 	dir, err := os.MkdirTemp("", "fencelab-bench-")
 	if err != nil {
 		return 0, err

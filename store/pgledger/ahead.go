@@ -2,7 +2,9 @@ package pgledger
 
 import (
 	"context"
+	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -18,12 +20,111 @@ import (
 // run lock and checks the schema; once the schema is ready each is warmed
 // (Warm); Connect hands them out by name.
 
-// aheadConn is a connection Open opens before Connect asks for it.
+// aheadConn is a connection Open opens before Connect asks for it, or one
+// a closed Ledger gave back (idle).
 type aheadConn struct {
 	name string
 	done chan struct{} // closed once conn or err is set and the warm is over
 	conn *pgx.Conn
 	err  error
+	idle bool
+	// expire ends a connection given back that nobody took in time.
+	expire *time.Timer
+}
+
+// Connections given back. A check opens labs for every scenario and mode
+// (a matrix, for every guard too), each with a connection per actor, and
+// a new connection is a new server process that must read the catalog
+// again: most of what opening a lab cost. So a Ledger closed clean gives
+// its connection back (Ledger.Close), and Connect hands it out again,
+// under the new actor's name.
+//
+// At most maxIdle connections given back are kept, across the process's
+// databases, each for idleFor: what the labs of a check have open at
+// once, for as long as it takes the next scenario's labs to open. A
+// database kept open without labs (a test's) then holds no server
+// processes for long.
+const (
+	maxIdle = 24
+	idleFor = 2 * time.Second
+)
+
+// idleConns counts the connections given back, across databases;
+// keeping lists the databases that may keep some (ReleaseIdle).
+var (
+	idleConns atomic.Int32
+	keeping   sync.Map // *Database → struct{}
+)
+
+// ReleaseIdle ends every connection given back and kept, across the
+// process's databases: before a client that is not fencelab's connects
+// (bench's pgbench), or when the server has no connection left for a new
+// one, the server processes they hold are let go.
+func ReleaseIdle() {
+	keeping.Range(func(k, _ any) bool {
+		d := k.(*Database)
+		d.ahead.mu.Lock()
+		var idle []*aheadConn
+		d.ahead.conns = slices.DeleteFunc(d.ahead.conns, func(a *aheadConn) bool {
+			if a.idle {
+				idle = append(idle, a)
+				a.given()
+			}
+			return a.idle
+		})
+		d.ahead.mu.Unlock()
+		for _, a := range idle {
+			closeAhead(a)
+		}
+		return true
+	})
+}
+
+// keepIdle keeps a connection given back under name; false when enough
+// are kept.
+func (d *Database) keepIdle(name string, conn *pgx.Conn) bool {
+	d.ahead.mu.Lock()
+	defer d.ahead.mu.Unlock()
+	if d.ahead.closed {
+		return false
+	}
+	if idleConns.Add(1) > maxIdle {
+		idleConns.Add(-1)
+		return false
+	}
+	done := make(chan struct{})
+	close(done)
+	a := &aheadConn{name: name, conn: conn, done: done, idle: true}
+	a.expire = time.AfterFunc(idleFor, func() {
+		if d.untake(a) {
+			closeAhead(a)
+		}
+	})
+	d.ahead.conns = append(d.ahead.conns, a)
+	keeping.Store(d, struct{}{})
+	return true
+}
+
+// untake removes a from the connections kept, if it is still there.
+func (d *Database) untake(a *aheadConn) bool {
+	d.ahead.mu.Lock()
+	defer d.ahead.mu.Unlock()
+	i := slices.Index(d.ahead.conns, a)
+	if i < 0 {
+		return false
+	}
+	d.ahead.conns = slices.Delete(d.ahead.conns, i, i+1)
+	a.given()
+	return true
+}
+
+// given is the bookkeeping of a connection given back leaving the kept
+// ones (taken, expired or closed).
+func (a *aheadConn) given() {
+	if a.idle {
+		a.expire.Stop()
+		idleConns.Add(-1)
+	}
 }
 
 // ahead is what a Database keeps of its connections opened ahead.
@@ -36,6 +137,8 @@ type ahead struct {
 	schema    chan struct{}
 	schemaOK  bool
 	closeOnce sync.Once
+	// closed: the database is closing; nothing is given back any more.
+	closed bool
 }
 
 // openAhead starts opening the named connections, each in a goroutine of
@@ -97,17 +200,30 @@ func (d *Database) adopt(ctx context.Context, name string, conn *pgx.Conn) {
 // (the caller opens one itself, and says why if that fails too).
 func (d *Database) takeAhead(ctx context.Context, name string) (*pgx.Conn, error) {
 	d.ahead.mu.Lock()
+	i := slices.IndexFunc(d.ahead.conns, func(c *aheadConn) bool { return c.name == name })
+	if i < 0 {
+		// One given back under another name does as well, renamed.
+		i = slices.IndexFunc(d.ahead.conns, func(c *aheadConn) bool { return c.idle })
+	}
 	var a *aheadConn
-	for i, c := range d.ahead.conns {
-		if c.name == name {
-			a = c
-			d.ahead.conns = append(d.ahead.conns[:i:i], d.ahead.conns[i+1:]...)
-			break
-		}
+	if i >= 0 {
+		a = d.ahead.conns[i]
+		d.ahead.conns = slices.Delete(d.ahead.conns, i, i+1)
+		a.given()
 	}
 	d.ahead.mu.Unlock()
 	if a == nil {
 		return nil, nil
+	}
+	if a.idle && a.name != name {
+		err := within(ctx, func(ctx context.Context) error {
+			_, err := a.conn.Exec(ctx, "SELECT set_config('application_name', $1, false)", "fencelab-"+name)
+			return err
+		})
+		if err != nil {
+			go closeAhead(a)
+			return nil, nil
+		}
 	}
 	select {
 	case <-a.done:
@@ -127,8 +243,12 @@ func (d *Database) closeAheads() {
 	d.schemaReady(false)
 	d.ahead.mu.Lock()
 	conns := d.ahead.conns
-	d.ahead.conns = nil
+	d.ahead.conns, d.ahead.closed = nil, true
+	for _, a := range conns {
+		a.given()
+	}
 	d.ahead.mu.Unlock()
+	keeping.Delete(d)
 	for _, a := range conns {
 		closeAhead(a)
 	}

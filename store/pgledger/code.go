@@ -239,6 +239,7 @@ func (l *Ledger) Statement(ctx context.Context, sql string) (engine.CodeReply, e
 		l.searchPath = c.name
 	}
 	l.db.writes.Add(1)
+	l.ranCode = true
 	l.sessionKnown.Store(false)
 	l.busy.Store(true)
 	defer l.busy.Store(false)

@@ -62,6 +62,13 @@ func within(ctx context.Context, fn func(context.Context) error) error {
 // ConnectTimeout says ErrNoAnswer.
 func connect(ctx context.Context, config *pgx.ConnConfig) (*pgx.Conn, error) {
 	conn, err := pgx.ConnectConfig(ctx, config)
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "53300" && idleConns.Load() > 0 {
+		// The server's connections are spent, some on connections kept
+		// for reuse: they go, and the connection is asked for again.
+		ReleaseIdle()
+		conn, err = pgx.ConnectConfig(ctx, config)
+	}
 	if err != nil && ctx.Err() == nil && pgconn.Timeout(err) {
 		return nil, noAnswer(config.ConnectTimeout)
 	}
@@ -354,7 +361,7 @@ func (d *Database) Connect(ctx context.Context, actor string) (engine.Ledger, er
 	if err != nil {
 		return nil, fmt.Errorf("pgledger: connect %s: %w", actor, err)
 	}
-	return &Ledger{conn: conn, db: d}, nil
+	return &Ledger{conn: conn, db: d, name: actor}, nil
 }
 
 // named is the configuration of an actor's connection.

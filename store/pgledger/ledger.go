@@ -21,6 +21,11 @@ import (
 type Ledger struct {
 	conn *pgx.Conn
 	db   *Database // counts every write (inTx, exec, oneTrip), keeps a dump read back
+	// name is the actor's the connection was handed to (Connect).
+	name string
+	// ranCode: a file's code ran on the connection, which may have left
+	// something in its session; Close then ends it rather than keep it.
+	ranCode bool
 	// restoreNext is a restore waiting to go in front of the next
 	// statement sent (RestoreWithNext).
 	restoreNext *waitingRestore
@@ -692,8 +697,14 @@ func stateOf(dump engine.LedgerDump) (engine.LedgerState, error) {
 // it, and no later call can use it.
 func (l *Ledger) Lost() bool { return l.conn.IsClosed() }
 
-// Close ends the connection.
+// Close gives the connection back to its database, for Connect to hand
+// out again, while it is as a new one would be but warm: no transaction
+// open, none of a file's code run on it. Otherwise it ends it.
 func (l *Ledger) Close(ctx context.Context) error {
+	clean := !l.conn.IsClosed() && l.conn.PgConn().TxStatus() == 'I' && !l.ranCode && l.searchPath == "" && l.setUp == nil
+	if clean && l.db.keepIdle(l.name, l.conn) {
+		return nil
+	}
 	closeCtx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	return l.conn.Close(closeCtx)

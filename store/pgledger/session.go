@@ -155,6 +155,7 @@ func (l *Ledger) TakeSession(ctx context.Context, want []engine.AdvisoryLock) er
 	if len(calls) == 0 {
 		return nil
 	}
+	l.ranCode = true
 	var taken []bool
 	err := within(ctx, func(ctx context.Context) error {
 		return l.conn.QueryRow(ctx, "SELECT ARRAY["+strings.Join(calls, ", ")+"]").Scan(&taken)
