@@ -438,6 +438,10 @@ func printCheckReport(w io.Writer, r engine.CheckReport, trace string, allowBoun
 	if len(r.Broken) == 0 {
 		fmt.Fprint(w, l.T("  every invariant held on every schedule run\n"))
 	}
+	if r.InFlightLeft > 0 {
+		fmt.Fprint(w, l.T("  (it broke with one statement at a time, so the %s with a statement in flight were left out)\n",
+			counted(l, r.InFlightLeft, "%s schedule", "%s schedules")))
+	}
 	var verdicts []string
 	for v, k := range r.Verdicts {
 		verdicts = append(verdicts, v+" "+stress.FormatCount(k))
@@ -539,9 +543,10 @@ func printCheckReport(w io.Writer, r engine.CheckReport, trace string, allowBoun
 
 // writeRoundTrips lists a counterexample's actions with the round trips
 // each sent, when it cuts a step between two of its round trips (a call
-// action): the break lies between them.
+// action) or sends a statement while a write is open (an overlap): the
+// break lies between them.
 func writeRoundTrips(w io.Writer, schedule []engine.TraceAction) {
-	if !slices.ContainsFunc(schedule, func(a engine.TraceAction) bool { return a.Action == "call" }) {
+	if !slices.ContainsFunc(schedule, func(a engine.TraceAction) bool { return a.Action == "call" || a.Action == "overlap" }) {
 		return
 	}
 	n := 0
@@ -553,6 +558,23 @@ func writeRoundTrips(w io.Writer, schedule []engine.TraceAction) {
 		what := a.Action + " " + a.Actor
 		if a.Actor == "" {
 			what = a.Action + " " + a.By
+		}
+		if a.Action == "overlap" && len(a.Sent) >= 3 {
+			// In the order an overlap sends them: the write, the other's
+			// statement while it is open, the write's COMMIT, then the
+			// other's own COMMIT if it wrote too.
+			whose := []string{a.Actor + " opens", a.With + " sends", a.Actor + " commits", a.With + " commits"}
+			for i, trip := range a.Sent {
+				label := fmt.Sprintf("%2d.", n)
+				if i > 0 {
+					label = "   "
+				}
+				if i < len(whose) {
+					what = whose[i]
+				}
+				fmt.Fprintf(w, "    %s %-10s %s\n", label, what, shortTrip(trip))
+			}
+			continue
 		}
 		sent := "(nothing sent)"
 		if len(a.Sent) > 0 {
@@ -680,22 +702,25 @@ func (inv invocation) goRun() bool {
 }
 
 type jsonCheck struct {
-	Scenario   string         `json:"scenario"`
-	Mode       string         `json:"mode"`
-	Without    []string       `json:"without,omitempty"`
-	Consulted  []string       `json:"consultedGuards"`
-	Complete   int            `json:"completeSchedules"`
-	Reached    int            `json:"reachedExpected"`
-	Stuck      int            `json:"stuck"`
-	Guided     *jsonGuided    `json:"guided,omitempty"`
-	Progress   bool           `json:"progress"`
-	Schedules  int            `json:"schedules"`
-	States     int            `json:"states"`
-	Pruned     int            `json:"pruned"`
-	Exhaustive bool           `json:"exhaustive"`
-	Broken     map[string]int `json:"brokenInvariants"`
-	Verdicts   map[string]int `json:"verdicts"`
-	AsClaimed  bool           `json:"asClaimed"`
+	Scenario   string      `json:"scenario"`
+	Mode       string      `json:"mode"`
+	Without    []string    `json:"without,omitempty"`
+	Consulted  []string    `json:"consultedGuards"`
+	Complete   int         `json:"completeSchedules"`
+	Reached    int         `json:"reachedExpected"`
+	Stuck      int         `json:"stuck"`
+	Guided     *jsonGuided `json:"guided,omitempty"`
+	Progress   bool        `json:"progress"`
+	Schedules  int         `json:"schedules"`
+	States     int         `json:"states"`
+	Pruned     int         `json:"pruned"`
+	Exhaustive bool        `json:"exhaustive"`
+	// InFlightLeft: overlaps (a statement sent while a write is open) left
+	// unexplored, the schedules of one statement at a time having broken.
+	InFlightLeft int            `json:"inFlightLeft,omitempty"`
+	Broken       map[string]int `json:"brokenInvariants"`
+	Verdicts     map[string]int `json:"verdicts"`
+	AsClaimed    bool           `json:"asClaimed"`
 	// ShowsCatalog: the UNSAFE counterexample breaks the catalog's
 	// anomaly or ends with its verdict, which no complete schedule may
 	// have (one stops at a state explored already).
@@ -723,7 +748,7 @@ func printCheckJSON(w io.Writer, reports []engine.CheckReport, traces []string, 
 		j := jsonCheck{Scenario: r.Scenario.ID, Mode: strings.ToLower(r.Mode.String()), Without: r.Without.Names(),
 			Consulted: r.Consulted.Names(), Complete: r.Complete, Reached: r.Reached, Stuck: r.Stuck,
 			Progress: r.Progressed(), Schedules: r.Schedules,
-			States: r.States, Pruned: r.Pruned, Exhaustive: r.Exhaustive, Broken: map[string]int{},
+			States: r.States, Pruned: r.Pruned, Exhaustive: r.Exhaustive, InFlightLeft: r.InFlightLeft, Broken: map[string]int{},
 			Verdicts: r.Verdicts, AsClaimed: claimed(r, allowBounded), ShowsCatalog: r.ShowsCatalog, Trace: traces[i], Seconds: r.Elapsed.Seconds(),
 			StatesPerSecond: statesPerSecond(r), Labs: r.Labs}
 		if j.Consulted == nil {

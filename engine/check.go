@@ -107,6 +107,10 @@ type CheckReport struct {
 	Labs int
 	// Exhaustive: every schedule was explored (MaxSchedules did not cut it).
 	Exhaustive bool
+	// InFlightLeft is how many overlaps (two statements in flight) the
+	// search left unexplored because the schedules of one statement at a
+	// time had already broken what it looks for (checker.takeUpOverlaps).
+	InFlightLeft int
 	// Broken counts, per invariant, the schedules that broke it;
 	// Anomalies, per anomaly those breaks stand for.
 	Broken    map[int]int
@@ -373,10 +377,12 @@ func (l *Lab) recordStory(ctx context.Context, schedule []TraceAction) (Trace, e
 					}
 				}
 			}
-		case StepActor, CallActor:
-			if actor, err := l.Actor(a.Actor); err == nil && actor.Paused {
-				if err := do(Resume(a.Actor)); err != nil {
-					return Trace{}, err
+		case StepActor, CallActor, OverlapWrite:
+			for _, name := range []string{a.Actor, a.With} {
+				if actor, err := l.Actor(name); err == nil && actor.Paused {
+					if err := do(Resume(name)); err != nil {
+						return Trace{}, err
+					}
 				}
 			}
 		}
@@ -393,15 +399,20 @@ type checker struct {
 	durations []durationBudget
 	guided    []Action // the guided order without its pauses and resumes
 
-	mu      sync.Mutex
-	cond    *sync.Cond
-	queue   []workItem // actions yet to be taken at saved states
-	busy    int        // labs working on a schedule
-	visited map[[32]byte]*visit
-	report  CheckReport
-	paths   *pathGraph  // every action taken, for the counterexample (shortest.go)
-	graph   *stateGraph // the states and their edges (CheckOptions.Why)
-	err     error
+	mu    sync.Mutex
+	cond  *sync.Cond
+	queue []workItem // actions yet to be taken at saved states
+	// later are the overlaps, taken once every schedule of one statement
+	// at a time is explored (inFlight), and only if those broke nothing
+	// (deferOverlaps).
+	later    []workItem
+	inFlight bool
+	busy     int // labs working on a schedule
+	visited  map[[32]byte]*visit
+	report   CheckReport
+	paths    *pathGraph  // every action taken, for the counterexample (shortest.go)
+	graph    *stateGraph // the states and their edges (CheckOptions.Why)
+	err      error
 	// over is closed once the search is over (next said so to a lab).
 	over     chan struct{}
 	overOnce sync.Once
@@ -458,6 +469,9 @@ func (c *checker) next(ctx context.Context) (workItem, bool) {
 	for len(c.queue) == 0 && c.busy > 0 && c.err == nil && ctx.Err() == nil {
 		c.cond.Wait()
 	}
+	if len(c.queue) == 0 && len(c.later) > 0 {
+		c.takeUpOverlaps()
+	}
 	if len(c.queue) == 0 || c.err != nil || ctx.Err() != nil || c.full() {
 		c.cond.Broadcast()
 		c.overOnce.Do(func() { close(c.over) })
@@ -469,6 +483,52 @@ func (c *checker) next(ctx context.Context) (workItem, bool) {
 	c.queue = c.queue[:len(c.queue)-1]
 	c.busy++
 	return item, true
+}
+
+// takeUpOverlaps starts on the overlaps put off until every schedule of
+// one statement at a time was explored — unless those already broke what
+// the check looks for (SAFE: an invariant; UNSAFE: the predicted anomaly
+// or verdict): the search has its answer and its shortest counterexample
+// (which prefers one statement at a time whatever its length), and the
+// statements in flight are left unexplored, as the report says. c.mu is
+// held.
+func (c *checker) takeUpOverlaps() {
+	r := &c.report
+	answered := len(r.Broken) > 0
+	if r.Mode == Unsafe {
+		want, predicted := r.Scenario.Predicted[Unsafe]
+		answered = predicted && (r.Verdicts[want.Verdict] > 0 || r.Anomalies[want.Verdict] > 0)
+	}
+	if answered && c.graph == nil {
+		r.InFlightLeft = len(c.later)
+		c.later = nil
+		return
+	}
+	c.inFlight = true
+	c.queue, c.later = c.later, nil
+}
+
+// deferOverlaps puts off the overlap the schedule is about to take at the
+// lab's state (see takeUpOverlaps), with what is asleep after it as
+// pushSiblings has it, and reports whether it did: the schedule stops
+// here for now. (The actions after it at this state were queued beside
+// it, and overlaps, which moves lists last, go to the same place.) Once
+// the overlaps are taken up, none is put off.
+func (c *checker) deferOverlaps(lab *Lab, keys []RedisKey, state [32]byte, todo []Action, i int, sleep []Action) bool {
+	if todo[i].Kind != OverlapWrite {
+		return false
+	}
+	c.mu.Lock()
+	inFlight := c.inFlight
+	c.mu.Unlock()
+	if inFlight {
+		return false
+	}
+	item := workItem{from: lab.save(keys, state), action: todo[i], sleep: c.asleepAfter(lab, todo[i], sleep, todo[:i])}
+	c.mu.Lock()
+	c.later = append(c.later, item)
+	c.mu.Unlock()
+	return true
 }
 
 func (c *checker) done() {
@@ -611,6 +671,9 @@ func (c *checker) explore(ctx context.Context, lab *Lab, item workItem) error {
 			}
 		}
 		queued = false
+		if c.deferOverlaps(lab, keys, state, todo, i, asleepHere) {
+			return nil
+		}
 		next := todo[i]
 		sleep = c.asleepAfter(lab, next, asleepHere, todo[:i])
 		var err error
@@ -900,6 +963,10 @@ func (c *checker) push(items []workItem) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for i := len(items) - 1; i >= 0; i-- {
+		if items[i].action.Kind == OverlapWrite && !c.inFlight {
+			c.later = append(c.later, items[i])
+			continue
+		}
 		c.queue = append(c.queue, items[i])
 	}
 	c.cond.Broadcast()
@@ -926,6 +993,8 @@ func (l *Lab) moves(keys []RedisKey, durations []durationBudget) (out []Action) 
 		switch {
 		case a.Blocked(), !a.Done() && l.holderOf(a) != nil:
 			waiting = true // not enabled until the lock (the connection) it waits for is released
+		case l.oneWaits(a):
+			waiting = true // not enabled while another actor's statement waits (wire.go)
 		case !a.Done():
 			out = append(out, DoCall(a.Name))
 		}
@@ -947,7 +1016,9 @@ func (l *Lab) moves(keys []RedisKey, durations []durationBudget) (out []Action) 
 			out = append(out, AdvanceBy(d.by))
 		}
 	}
-	return out
+	// Last: a search takes them up once the rest is explored (checker.
+	// takeUpOverlaps).
+	return append(out, l.overlaps()...)
 }
 
 // guidedFirst puts the guided order's next action first while the

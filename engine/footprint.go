@@ -38,26 +38,37 @@ func (f Footprint) declared() bool { return f.Reads|f.Writes != 0 || len(f.Peers
 // whose TTLs it runs down.
 var clockFootprint = Footprint{Reads: TouchLeases | TouchJobs | TouchClock, Writes: TouchLeases | TouchJobs | TouchClock}
 
-// footprint is what an enabled action would touch at the lab's state: an
-// actor's next call's, or the clock's.
-func (l *Lab) footprint(a Action) (owner string, f Footprint) {
+// footprint is what an enabled action would touch at the lab's state, and
+// whose actions they are: an actor's next call's; an overlap's two calls
+// (each actor's next, to the round trip after it); the clock's (no owner).
+func (l *Lab) footprint(a Action) (owners []string, f Footprint) {
 	switch a.Kind {
 	case StepActor, CallActor:
-		actor, err := l.Actor(a.Actor)
-		if err != nil || actor.Done() {
-			return a.Actor, Footprint{Reads: touchAll, Writes: touchAll}
-		}
-		f = actor.program[actor.pc].calls()[actor.call].Touches
-		if !f.declared() {
-			f = Footprint{Reads: touchAll, Writes: touchAll}
-		}
-		return a.Actor, f
+		return []string{a.Actor}, l.nextCallTouches(a.Actor)
+	case OverlapWrite:
+		fw, fo := l.nextCallTouches(a.Actor), l.nextCallTouches(a.With)
+		return []string{a.Actor, a.With}, Footprint{Reads: fw.Reads | fo.Reads, Writes: fw.Writes | fo.Writes,
+			Peers: append(slices.Clip(fw.Peers), fo.Peers...)}
 	}
-	return "", clockFootprint
+	return nil, clockFootprint
+}
+
+// nextCallTouches is what the actor's next call touches (everything, when
+// it does not say, or the actor has finished).
+func (l *Lab) nextCallTouches(name string) Footprint {
+	actor, err := l.Actor(name)
+	if err != nil || actor.Done() {
+		return Footprint{Reads: touchAll, Writes: touchAll}
+	}
+	f := actor.program[actor.pc].calls()[actor.call].Touches
+	if !f.declared() {
+		return Footprint{Reads: touchAll, Writes: touchAll}
+	}
+	return f
 }
 
 // independent reports whether two actions enabled at the lab's state
-// commute: different actors (or an actor and the clock), neither writing
+// commute: different actors (or actors and the clock), neither writing
 // what the other touches, neither touching the other's memory.
 func (l *Lab) independent(a, b Action) bool {
 	if l.blocked() {
@@ -65,32 +76,35 @@ func (l *Lab) independent(a, b Action) bool {
 		// where the statement comes back, is not declared.
 		return false
 	}
-	ownerA, fa := l.footprint(a)
-	ownerB, fb := l.footprint(b)
+	ownersA, fa := l.footprint(a)
+	ownersB, fb := l.footprint(b)
+	shares := func(names, others []string) bool {
+		return slices.ContainsFunc(names, func(n string) bool { return slices.Contains(others, n) })
+	}
 	switch {
-	case ownerA == "" && ownerB == "": // two clock actions
+	case ownersA == nil && ownersB == nil: // two clock actions
 		return false
-	case ownerA == ownerB:
+	case shares(ownersA, ownersB):
 		return false
 	case fa.Writes&fb.Reads != 0 || fb.Writes&fa.Reads != 0:
 		return false
-	case ownerB != "" && slices.Contains(fa.Peers, ownerB), ownerA != "" && slices.Contains(fb.Peers, ownerA):
+	case shares(fa.Peers, ownersB), shares(fb.Peers, ownersA):
 		return false
-	case ownerA == "":
-		return l.clockOutlives(ownerB, fb)
-	case ownerB == "":
-		return l.clockOutlives(ownerA, fa)
+	case ownersA == nil:
+		return l.clockOutlives(ownersB, fb)
+	case ownersB == nil:
+		return l.clockOutlives(ownersA, fa)
 	}
 	return true
 }
 
-// clockOutlives reports whether the clock stays able to move whatever a
-// call of actor does: the clock moves only while some actor has not
+// clockOutlives reports whether the clock stays able to move whatever the
+// owners' calls do: the clock moves only while some actor has not
 // finished, and a call may finish its own actor (or, a crash, its peers).
-// Some other actor that the call cannot finish must be left.
-func (l *Lab) clockOutlives(actor string, f Footprint) bool {
+// Some other actor that the calls cannot finish must be left.
+func (l *Lab) clockOutlives(owners []string, f Footprint) bool {
 	for _, a := range l.actors {
-		if a.Name != actor && !a.Done() && !slices.Contains(f.Peers, a.Name) {
+		if !slices.Contains(owners, a.Name) && !a.Done() && !slices.Contains(f.Peers, a.Name) {
 			return true
 		}
 	}

@@ -53,7 +53,7 @@ var (
 // being a lang.Error does not tell them apart.
 func StoryStopped(err error) bool {
 	for _, story := range []error{ErrPaused, ErrProgramDone, ErrUnknownActor, ErrGuidedDone, ErrNothingToUndo,
-		ErrWallClock, ErrNoExpiry, ErrOffPath, ErrNoGuards, ErrClockBound, ErrKeysLost, ErrBlocked, ErrConnectionHeld} {
+		ErrWallClock, ErrNoExpiry, ErrOffPath, ErrNoGuards, ErrClockBound, ErrKeysLost, ErrBlocked, ErrOneWaits, ErrConnectionHeld} {
 		if errors.Is(err, story) {
 			return true
 		}
@@ -508,7 +508,12 @@ func (l *Lab) applyLogged(ctx context.Context, action Action) (entry loggedActio
 	}
 	if action.Kind != StepActor && action.Kind != CallActor {
 		l.cause = cause{clock: action.Kind == AdvanceClock || action.Kind == AdvanceToExpiry}
-		if err := l.perform(ctx, action); err != nil {
+		if action.Kind == OverlapWrite {
+			err = l.overlap(ctx, action)
+		} else {
+			err = l.perform(ctx, action)
+		}
+		if err != nil {
 			return entry, err
 		}
 		if err := l.settle(ctx); err != nil {
@@ -593,6 +598,9 @@ func (l *Lab) call(ctx context.Context, a *Actor) (ended bool, err error) {
 		c, _ := a.nextCall()
 		return false, lang.Error("%s %w %s: %s's step holds it", a.Name, ErrConnectionHeld, c.Connection, b.Name)
 	}
+	if l.oneWaits(a) {
+		return false, lang.Error("%s %w", a.Name, ErrOneWaits)
+	}
 	a.encoded = nil    // the call may change its memory
 	l.keysRead = false // and the keys, until the invariant check reads them
 	var ev wireEvent
@@ -603,6 +611,9 @@ func (l *Lab) call(ctx context.Context, a *Actor) (ended bool, err error) {
 			return false, err
 		}
 		done = ev.kind == wireExited
+		if !done && l.oneWaits(a) {
+			return false, nil // parked at its first trip, a statement, until the one waiting is through
+		}
 	}
 	if !done {
 		if ev, done, err = l.tripOnce(ctx, a); err != nil {
@@ -610,9 +621,27 @@ func (l *Lab) call(ctx context.Context, a *Actor) (ended bool, err error) {
 		}
 	}
 	if !done {
+		if ev, done, err = l.throughCommit(ctx, a); err != nil {
+			return false, err
+		}
+	}
+	if !done {
 		return false, nil // parked at its next round trip, or blocked
 	}
 	return l.endCall(a, ev)
+}
+
+// throughCommit takes the actor, parked at a write's COMMIT (a trip that
+// Commits), through it: a write and its commit are one action, as the one
+// autocommit statement they stand for, but in an overlap. done: the call
+// ended (ev is its end).
+func (l *Lab) throughCommit(ctx context.Context, a *Actor) (ev wireEvent, done bool, err error) {
+	for a.live != nil && a.live.state == wireParked && a.live.next.Commits {
+		if ev, done, err = l.tripOnce(ctx, a); err != nil || done {
+			return ev, done, err
+		}
+	}
+	return ev, false, nil
 }
 
 // endCall takes in what the actor's call returned: the step goes on with

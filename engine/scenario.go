@@ -238,13 +238,18 @@ const (
 	// CallActor runs one call of the actor's current step: one round trip.
 	// `check` and the explorer's digit keys take calls.
 	CallActor
+	// OverlapWrite sends Action.With's next statement between the actor's
+	// next write and its COMMIT (overlap.go). `check` takes overlaps.
+	OverlapWrite
 )
 
 // Action is one entry of the lab's action log.
 type Action struct {
 	Kind  ActionKind
 	Actor string
-	By    time.Duration
+	// With is the other actor of an overlap.
+	With string
+	By   time.Duration
 	// Note is why, for pauses: "GC pause".
 	Note string
 	// Caption is what a speaker says at this action (from a trace); the
@@ -271,6 +276,8 @@ func (a Action) Words() lang.Phrase {
 		return lang.P("resume %s", a.Actor)
 	case AdvanceClock:
 		return lang.P("advance clock %s", a.By)
+	case OverlapWrite:
+		return lang.P("%s's write, %s's statement before its commit", a.Actor, a.With)
 	default:
 		return lang.P("advance clock to the next lease expiry")
 	}

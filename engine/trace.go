@@ -52,10 +52,14 @@ func (t *Trace) Carry(s *Scenario) {
 // TraceAction is one action of a schedule, as JSON.
 type TraceAction struct {
 	// Action is step (an actor's step, whole), call (one round trip of
-	// it), pause, resume, advance (by By) or advance-to-expiry.
+	// it), pause, resume, advance (by By), advance-to-expiry or overlap
+	// (the actor's write, With's statement sent before its commit).
 	Action string `json:"action"`
 	Actor  string `json:"actor,omitempty"`
-	By     string `json:"by,omitempty"`
+	// With is an overlap's other actor, whose statement goes before the
+	// actor's write commits.
+	With string `json:"with,omitempty"`
+	By   string `json:"by,omitempty"`
 	// Note is why an actor pauses ("GC pause").
 	Note string `json:"note,omitempty"`
 	// Caption is what a speaker says at this action; the explorer shows it.
@@ -122,11 +126,12 @@ type traceName struct {
 var traceNames = []traceName{
 	{StepActor, "step"}, {PauseActor, "pause"}, {ResumeActor, "resume"},
 	{AdvanceClock, "advance"}, {AdvanceToExpiry, "advance-to-expiry"}, {CallActor, "call"},
+	{OverlapWrite, "overlap"},
 }
 
 // TraceActionOf writes an action as a trace does.
 func TraceActionOf(a Action) TraceAction {
-	t := TraceAction{Actor: a.Actor, Note: a.Note, Caption: a.Caption}
+	t := TraceAction{Actor: a.Actor, With: a.With, Note: a.Note, Caption: a.Caption}
 	for _, n := range traceNames {
 		if n.kind == a.Kind {
 			t.Action = n.name
@@ -140,7 +145,7 @@ func TraceActionOf(a Action) TraceAction {
 
 // ToAction reads an action of a trace.
 func (t TraceAction) ToAction() (Action, error) {
-	a := Action{Actor: t.Actor, Note: t.Note, Caption: t.Caption}
+	a := Action{Actor: t.Actor, With: t.With, Note: t.Note, Caption: t.Caption}
 	i := slices.IndexFunc(traceNames, func(n traceName) bool { return n.name == t.Action })
 	if i < 0 {
 		var names []string
@@ -160,7 +165,13 @@ func (t TraceAction) ToAction() (Action, error) {
 		}
 		a.By = by
 	}
-	needsActor := a.Kind == StepActor || a.Kind == CallActor || a.Kind == PauseActor || a.Kind == ResumeActor
+	needsActor := a.Kind == StepActor || a.Kind == CallActor || a.Kind == PauseActor || a.Kind == ResumeActor || a.Kind == OverlapWrite
+	if (a.Kind == OverlapWrite) != (t.With != "") {
+		if t.With == "" {
+			return a, lang.Error("overlap needs the other actor (with)")
+		}
+		return a, lang.Error("%s takes no other actor, got %q", t.Action, t.With)
+	}
 	if needsActor && t.Actor == "" {
 		return a, lang.Error("%s needs an actor", t.Action)
 	}
@@ -275,6 +286,7 @@ func (t *Trace) makeShowable() {
 		a := &t.Schedule[i]
 		line(&a.Action)
 		line(&a.Actor)
+		line(&a.With)
 		line(&a.By)
 		text(&a.Note)
 		text(&a.Caption)
@@ -356,9 +368,11 @@ func (t Trace) Bind(s *Scenario) ([]Action, error) {
 		if err != nil {
 			return nil, traceError("schedule entry %d: %v", i+1, err)
 		}
-		if a.Actor != "" && !actors[a.Actor] {
-			return nil, traceError("schedule entry %d names actor %q, which %s %s does not have (it has %s)",
-				i+1, a.Actor, s.ID, mode, strings.Join(names, ", "))
+		for _, name := range []string{a.Actor, a.With} {
+			if name != "" && !actors[name] {
+				return nil, traceError("schedule entry %d names actor %q, which %s %s does not have (it has %s)",
+					i+1, name, s.ID, mode, strings.Join(names, ", "))
+			}
 		}
 		schedule = append(schedule, a)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -40,6 +41,13 @@ const (
 type RoundTrip struct {
 	Backend string
 	Text    string
+	// Opens: the trip is BEGIN with a write of fencelab's own, and
+	// Commits, the trip after it, is its COMMIT. A write goes so on the
+	// wire so that its locks are held across a point where another
+	// actor's statement can be sent (an overlap); an action otherwise
+	// takes the two together, as the one autocommit statement they
+	// stand for (Lab.throughCommit).
+	Opens, Commits bool
 }
 
 func (t RoundTrip) String() string { return t.Backend + ": " + t.Text }
@@ -51,6 +59,10 @@ var ErrAbandoned = errors.New("the lab abandoned this call: its round trip was n
 // ErrBlocked is an action asked of an actor whose statement waits for a
 // lock.
 var ErrBlocked = lang.Error("waits for a lock another actor's transaction holds")
+
+// ErrOneWaits is an action that would send PostgreSQL a statement while
+// another actor's statement waits for a lock (Lab.oneWaits).
+var ErrOneWaits = lang.Error("would send a statement while another actor's statement waits for a lock: one waits at a time")
 
 type gateKey struct{}
 
@@ -151,6 +163,9 @@ type liveCall struct {
 	trips   []sentTrip
 	memory  []byte
 	blocked bool
+	// holders are the server processes of the lab's connections whose
+	// locks the blocked statement waits for.
+	holders []uint32
 	// ledger is the connection the call's SQL goes on.
 	ledger Ledger
 }
@@ -200,31 +215,80 @@ func (l *Lab) startCall(ctx context.Context, a *Actor, c Call) (wireEvent, error
 // blocked) instead of waiting on.
 func (l *Lab) await(ctx context.Context, a *Actor, inFlight bool) (ev wireEvent, err error) {
 	lc := a.live
-	var tick <-chan time.Time
+	// The server is asked soon, then less and less often: most statements
+	// are back within a fraction of a millisecond, and one that waits for
+	// a lock (an overlap's, often) is told at once rather than a tick
+	// later.
+	var ask <-chan time.Time
+	every := lockAskFirst
 	if inFlight && lc.next.Backend == BackendPostgres && l.locks() != nil {
-		t := time.NewTicker(2 * time.Millisecond)
-		defer t.Stop()
-		tick = t.C
-	}
-	for {
-		select {
-		case ev = <-lc.g.events:
-			lc.state = ev.kind
-			if ev.kind == wireParked {
-				lc.next = ev.trip
+		timer := time.NewTimer(every)
+		defer timer.Stop()
+		ask = timer.C
+		for {
+			select {
+			case ev = <-lc.g.events:
+				return l.heard(lc, ev), nil
+			case <-ask:
+				if waiting, err := l.waitsForLock(ctx, a); err != nil {
+					return ev, err
+				} else if waiting {
+					return wireEvent{kind: wireInFlight}, nil
+				}
+				every = min(2*every, lockAskMost)
+				timer.Reset(every)
+			case <-ctx.Done():
+				l.abandon(context.WithoutCancel(ctx), a)
+				return ev, ctx.Err()
 			}
-			return ev, nil
-		case <-tick:
-			if waiting, err := l.waitsForLock(ctx, a); err != nil {
-				return ev, err
-			} else if waiting {
-				return wireEvent{kind: wireInFlight}, nil
-			}
-		case <-ctx.Done():
-			l.abandon(context.WithoutCancel(ctx), a)
-			return ev, ctx.Err()
 		}
 	}
+	select {
+	case ev = <-lc.g.events:
+		return l.heard(lc, ev), nil
+	case <-ctx.Done():
+		l.abandon(context.WithoutCancel(ctx), a)
+		return ev, ctx.Err()
+	}
+}
+
+// heard takes in what a call's goroutine said.
+func (l *Lab) heard(lc *liveCall, ev wireEvent) wireEvent {
+	lc.state = ev.kind
+	if ev.kind == wireParked {
+		lc.next = ev.trip
+	}
+	return ev
+}
+
+// How soon a statement still out is first asked about, and how often at
+// most after that (await).
+const (
+	lockAskFirst = 250 * time.Microsecond
+	lockAskMost  = 2 * time.Millisecond
+)
+
+// oneWaits reports whether actor a stands at a statement to PostgreSQL
+// while another actor's statement waits for a lock: a does not send it
+// until that one is through. Two statements waiting at once wake, when
+// the holder commits, in whichever order the server's processes reach
+// the lock first — a race that taking the same actions again need not
+// repeat, and a search must. So one statement waits at a time, and a
+// schedule in which two would wait together is not explored.
+//
+// The holder of the lock goes on, of course: its statements are what will
+// let the waiting one through.
+func (l *Lab) oneWaits(a *Actor) bool {
+	if a.live == nil || a.live.state != wireParked || a.live.next.Backend != BackendPostgres {
+		return false
+	}
+	own := watcherOf(l.connectionFor(a, a.program[a.pc].calls()[a.call]))
+	for _, b := range l.actors {
+		if b != a && b.Blocked() && (own == nil || !slices.Contains(b.live.holders, own.BackendPID())) {
+			return true
+		}
+	}
+	return false
 }
 
 // locks is what the lab's own connection can say of other connections'
@@ -247,12 +311,36 @@ func watcherOf(ledger Ledger) LockWatcher {
 	return w
 }
 
+// waitsForLock reports whether the actor's statement waits for a lock
+// that another of the lab's connections holds: another actor's open
+// transaction, which the lab ends by an action of its own. A lock of
+// anyone else's — autovacuum truncating a table the restores emptied,
+// another program on a server of the user's — is let go without the lab,
+// and the statement is only slow meanwhile: taking it as blocked would
+// make the same actions lead to other states on another run.
 func (l *Lab) waitsForLock(ctx context.Context, a *Actor) (bool, error) {
 	s, lab := a.session(), l.locks()
 	if s == nil || lab == nil {
 		return false, nil
 	}
-	return lab.WaitsForLock(Housekeeping(ctx), s.BackendPID())
+	blockers, err := lab.BlockedBy(Housekeeping(ctx), s.BackendPID())
+	if err != nil || len(blockers) == 0 {
+		return false, err
+	}
+	var holders []uint32
+	own := func(ledger Ledger) {
+		if w := watcherOf(ledger); w != nil && w != s && slices.Contains(blockers, w.BackendPID()) {
+			holders = append(holders, w.BackendPID())
+		}
+	}
+	for _, b := range l.actors {
+		own(b.ledger)
+	}
+	for _, c := range l.shared {
+		own(c.ledger)
+	}
+	a.live.holders = holders
+	return len(holders) > 0, nil
 }
 
 // LockWatcher is a Ledger that can say what its connection is doing, so
@@ -261,9 +349,10 @@ func (l *Lab) waitsForLock(ctx context.Context, a *Actor) (bool, error) {
 type LockWatcher interface {
 	// BackendPID is the server process of this connection.
 	BackendPID() uint32
-	// WaitsForLock asks, on this connection, whether the server process
-	// pid waits for a lock another process holds.
-	WaitsForLock(ctx context.Context, pid uint32) (bool, error)
+	// BlockedBy asks, on this connection, which server processes hold a
+	// lock that the server process pid waits for (none: it waits for
+	// none).
+	BlockedBy(ctx context.Context, pid uint32) ([]uint32, error)
 	// CancelStatement asks, on this connection, that pid's statement be
 	// cancelled.
 	CancelStatement(ctx context.Context, pid uint32) error
@@ -317,7 +406,12 @@ func (l *Lab) afterSend(ctx context.Context, a *Actor) (ev wireEvent, done bool,
 // settle waits, after an action, for the statements that were blocked:
 // one whose lock the action released comes back, and its actor runs on to
 // its next round trip or the end of its call.
-func (l *Lab) settle(ctx context.Context) error {
+func (l *Lab) settle(ctx context.Context) error { return l.settleHolding(ctx, false) }
+
+// settleHolding is settle; with holdCommits, a statement that came back
+// and opened a write stays parked at its COMMIT (an overlap checks the
+// invariants between the two commits).
+func (l *Lab) settleHolding(ctx context.Context, holdCommits bool) error {
 	for progress := true; progress; {
 		progress = false
 		for _, a := range l.actors {
@@ -336,6 +430,11 @@ func (l *Lab) settle(ctx context.Context) error {
 			a.live.trips[n].resumed = true
 			l.resumed = append(l.resumed, a)
 			progress = true
+			if !done && !holdCommits {
+				if ev, done, err = l.throughCommit(ctx, a); err != nil {
+					return err
+				}
+			}
 			if done {
 				if _, err := l.endCall(a, ev); err != nil {
 					return err

@@ -90,7 +90,12 @@ func pinCheck(t *testing.T, s *engine.Scenario, mode engine.Mode) pinnedCheck {
 // closer to the guided order. And again when a schedule that finds every
 // action asleep, or every action it took changing nothing, takes the rest
 // to learn whether the state is one where schedules end: a few more
-// complete schedules, the same states and counterexamples.
+// complete schedules, the same states and counterexamples. And again when
+// writes went on the wire as BEGIN and COMMIT and the search took
+// overlaps (a statement sent while a write is open): the same runs,
+// states and counterexamples; in SAFE more schedules, each overlap one
+// that stops at a state reached already; in UNSAFE, which broke with one
+// statement at a time and leaves the overlaps out, a few less.
 func TestCatalogFilesAsPinned(t *testing.T) {
 	b, err := os.ReadFile("testdata/pinned.json")
 	require.NoError(t, err)

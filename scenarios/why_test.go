@@ -36,8 +36,10 @@ func enumerate(t *testing.T, lab *engine.Lab) bruteCount {
 			require.NoError(t, lab.Return(ctx, at))
 			// A pause is no part of a state (the check never pauses): the
 			// explorer's paused actor may be resumed and go on.
-			if a, err := lab.Actor(m.Actor); err == nil && a.Paused {
-				require.NoError(t, lab.Do(ctx, engine.Resume(m.Actor)))
+			for _, name := range []string{m.Actor, m.With} {
+				if a, err := lab.Actor(name); err == nil && a.Paused {
+					require.NoError(t, lab.Do(ctx, engine.Resume(name)))
+				}
 			}
 			require.NoError(t, lab.Do(ctx, m))
 			next, err := lab.Bookmark(ctx)

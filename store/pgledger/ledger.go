@@ -194,13 +194,14 @@ func (l *Ledger) FencedMutation(ctx context.Context, w engine.Write) (engine.Wri
 			&written, &previous, &reason)
 	}
 	var err error
-	if l.db.reading() {
+	if l.db.reading() || engine.OnWire(ctx) {
 		batch := &pgx.Batch{}
 		batch.Queue(fencedWrite, args...)
 		err = l.oneTrip(ctx, batch, true, func(results pgx.BatchResults) error { return scan(results.QueryRow()) })
 	} else {
-		// Nothing to read back (a stress run's writes): the statement
-		// alone, without a batch's pipeline, a few percent of a write.
+		// Nothing to read back and no actor's call to cut (a stress
+		// run's writes): the statement alone, without a batch's pipeline,
+		// a few percent of a write.
 		if err := l.sendRestore(ctx); err != nil {
 			return engine.WriteResult{}, err
 		}

@@ -3,6 +3,7 @@ package pgledger
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/jackc/pgx/v5"
@@ -77,7 +78,13 @@ func (d *Database) lastDump() (string, bool) {
 // restore waiting for the connection's next statement (RestoreWithNext)
 // goes in front, and each never sees its results; if the trip fails, the
 // restore is sent again (sendAgain).
+//
+// An actor's write (readBack set) goes as two round trips instead
+// (twoTrips), its COMMIT apart.
 func (l *Ledger) oneTrip(ctx context.Context, batch *pgx.Batch, readBack bool, each func(pgx.BatchResults) error) error {
+	if readBack && engine.OnWire(ctx) && l.conn.PgConn().TxStatus() == 'I' {
+		return l.twoTrips(ctx, batch, each)
+	}
 	restore := l.takeRestore()
 	restored := restore.queue(batch, 0)
 	// An actor's trip is counted by the tracer as it goes out (wire.go).
@@ -121,6 +128,77 @@ func (l *Ledger) oneTrip(ctx context.Context, batch *pgx.Batch, readBack bool, e
 		l.sendAgain(ctx, restore)
 	}
 	return err
+}
+
+// twoTrips runs an actor's batch of writes as a transaction of two round
+// trips: BEGIN with the statements, then COMMIT (with the dump behind it,
+// read back). Between them the transaction holds its row locks, so the
+// checker can send another actor's statement there and have it wait for
+// them, as beside a slower server (engine.RoundTrip's Opens and Commits).
+// A restore waiting for the next statement goes in front, committed on
+// its own before the BEGIN: a BEGIN later in a pipeline takes the
+// statements before it into its transaction, which would hide the restore
+// from the lab until the write's commit.
+func (l *Ledger) twoTrips(ctx context.Context, batch *pgx.Batch, each func(pgx.BatchResults) error) error {
+	restore := l.takeRestore()
+	open := &pgx.Batch{QueuedQueries: batch.QueuedQueries}
+	restored := restore.queue(open, 0)
+	front := restored
+	if restored > 0 {
+		open.QueuedQueries = slices.Insert(open.QueuedQueries, restored, &pgx.QueuedQuery{SQL: "COMMIT"})
+		front++
+	}
+	open.QueuedQueries = slices.Insert(open.QueuedQueries, front, &pgx.QueuedQuery{SQL: "BEGIN"})
+	err := within(ctx, func(ctx context.Context) error {
+		results := l.conn.SendBatch(context.WithValue(ctx, tripShapeKey{}, &tripShape{front: front, opens: true}), open)
+		err := readRestore(results, front+1) // the restore, its COMMIT, the BEGIN
+		if err == nil && each != nil {
+			err = each(results)
+		} else if err == nil {
+			for range batch.Len() {
+				if _, err = results.Exec(); err != nil {
+					break
+				}
+			}
+		}
+		if closed := results.Close(); err == nil {
+			err = closed
+		}
+		return err
+	})
+	if err != nil {
+		_ = l.EndTransaction(engine.Housekeeping(context.WithoutCancel(ctx)))
+		l.sendAgain(ctx, restore)
+		return err
+	}
+	if err := l.commitApart(ctx); err != nil {
+		_ = l.EndTransaction(engine.Housekeeping(context.WithoutCancel(ctx)))
+		return err
+	}
+	return nil
+}
+
+// commitApart is twoTrips' second round trip: COMMIT, and the dump read
+// back behind it while read-back is on.
+func (l *Ledger) commitApart(ctx context.Context) error {
+	readBack := l.db.reading()
+	commit := &pgx.Batch{}
+	commit.Queue("COMMIT")
+	if readBack {
+		commit.Queue(l.db.dumpSQL())
+	}
+	return within(ctx, func(ctx context.Context) error {
+		shape := &tripShape{back: boolInt(readBack), commits: true}
+		results := l.conn.SendBatch(context.WithValue(ctx, tripShapeKey{}, shape), commit)
+		_, err := results.Exec()
+		if err == nil && readBack {
+			err = l.keepDump(results, shape.at)
+		}
+		if closed := results.Close(); err == nil {
+			err = closed
+		}
+		return err
+	})
 }
 
 // keepDump reads the dump a batch read back as the at-th write.

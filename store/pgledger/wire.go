@@ -31,6 +31,9 @@ type (
 type tripShape struct {
 	front, back int
 	at          uint64
+	// opens, commits: the trip is a write's BEGIN and statement, or its
+	// COMMIT (twoTrips; engine.RoundTrip).
+	opens, commits bool
 }
 
 type wireEnd struct {
@@ -42,7 +45,11 @@ func (t wireTracer) start(ctx context.Context, text string, shape *tripShape) co
 	if !engine.OnWire(ctx) {
 		return ctx
 	}
-	back, err := engine.Send(ctx, engine.RoundTrip{Backend: engine.BackendPostgres, Text: text})
+	trip := engine.RoundTrip{Backend: engine.BackendPostgres, Text: text}
+	if shape != nil {
+		trip.Opens, trip.Commits = shape.opens, shape.commits
+	}
+	back, err := engine.Send(ctx, trip)
 	if err != nil {
 		gone, cancel := context.WithCancelCause(ctx)
 		cancel(err) // pgx sends nothing on a context already done
@@ -99,14 +106,14 @@ func statementText(sql string) string { return strings.Join(strings.Fields(sql),
 // BackendPID is the server process of the connection (engine.LockWatcher).
 func (l *Ledger) BackendPID() uint32 { return l.conn.PgConn().PID() }
 
-// WaitsForLock asks whether the server process pid waits for a lock that
-// another one holds.
-func (l *Ledger) WaitsForLock(ctx context.Context, pid uint32) (bool, error) {
-	var waiting bool
+// BlockedBy says which server processes hold a lock that the server
+// process pid waits for.
+func (l *Ledger) BlockedBy(ctx context.Context, pid uint32) ([]uint32, error) {
+	var blockers []uint32
 	err := within(ctx, func(ctx context.Context) error {
-		return l.conn.QueryRow(ctx, `SELECT cardinality(pg_blocking_pids($1)) > 0`, int32(pid)).Scan(&waiting)
+		return l.conn.QueryRow(ctx, `SELECT coalesce(array_agg(b::bigint), '{}') FROM unnest(pg_blocking_pids($1)) AS b`, int32(pid)).Scan(&blockers)
 	})
-	return waiting, err
+	return blockers, err
 }
 
 // CancelStatement cancels the statement of pid, a connection of the lab's
