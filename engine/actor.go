@@ -235,6 +235,9 @@ func (t *Turn) Refuse(code string) {
 	if n := len(t.lab.events); n > 0 {
 		t.lab.events[n-1].Refusal = code
 	}
+	if g, ok := refusingGuard[code]; ok {
+		t.lab.refused |= Guards(g)
+	}
 }
 
 // Narrate sets the narration of the event this turn emitted last.

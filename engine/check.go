@@ -130,6 +130,9 @@ type CheckReport struct {
 	// the exploration's steps asked about: one outside it never was on
 	// any path, so removing it changes nothing.
 	Without, Consulted GuardSet
+	// Refused are the check-only guards (Guard.CheckOnly) that refused a
+	// step on some schedule.
+	Refused GuardSet
 	// Why is the explored graph with every state's futures counted, when
 	// CheckOptions.Why asked for it.
 	Why *Why
@@ -248,6 +251,7 @@ func Check(ctx context.Context, labs []*Lab, opts CheckOptions) (CheckReport, er
 	}
 	for _, lab := range all {
 		c.report.Consulted |= lab.consulted
+		c.report.Refused |= lab.refused
 	}
 	c.report.Labs = len(all)
 	if c.graph != nil {

@@ -54,6 +54,30 @@ var guardInfo = [guardCount]struct {
 	GuardDeadline:      {"deadline", "a job past its absolute deadline is failed and its running pointer released"},
 }
 
+// refusingGuard is the guard of each refusal a check-only guard makes.
+var refusingGuard = map[string]Guard{
+	"STALE_FENCE":          GuardFence,
+	"STALE_MEMBERSHIP":     GuardMembership,
+	"WRONG_REGION":         GuardRegion,
+	"INCOMPATIBLE_VERSION": GuardVersion,
+}
+
+// CheckOnly reports whether the guard is a check and nothing else: the
+// fenced write's predicates, taken in their order, the first that fails
+// refusing the write with its own code. Taking such a guard out changes
+// a run only where it would have been the one to refuse — so a scenario
+// whose SAFE search never saw it refuse runs the same without it, every
+// schedule of it. (Other guards change how the code goes about its work —
+// where it reads, what it writes together — or are checked in Redis too.)
+func (g Guard) CheckOnly() bool {
+	for _, r := range refusingGuard {
+		if r == g {
+			return true
+		}
+	}
+	return false
+}
+
 // AllGuards are the guards in their order.
 func AllGuards() []Guard {
 	out := make([]Guard, guardCount)

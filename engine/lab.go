@@ -79,6 +79,8 @@ type Lab struct {
 	// without: the guards removed from SAFE (none in UNSAFE); consulted:
 	// the guards the lab's steps asked about since it was made.
 	without, consulted GuardSet
+	// refused: the check-only guards that refused a step (Turn.Refuse).
+	refused GuardSet
 
 	lang   lang.Lang
 	ledger Ledger // the lab's own connection: seeding and snapshots

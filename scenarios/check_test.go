@@ -2,6 +2,7 @@ package scenarios_test
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -111,6 +112,49 @@ func TestTheReductionReachesEveryState(t *testing.T) {
 				require.Equal(t, full.Reached > 0, reduced.Reached > 0, "progress")
 			})
 		}
+	}
+}
+
+// A check-only guard that never refused on any of SAFE's schedules changes
+// nothing when it is taken out (the matrix says ✓ without a search): the
+// search without it reaches the same states, breaks nothing, does the
+// work — and one that did refuse is needed somewhere.
+func TestACheckThatNeverRefusedChangesNothing(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	// One lab at a time, closed as soon as it is done with: a lab holds a
+	// connection per actor.
+	check := func(s *engine.Scenario, without engine.GuardSet) engine.CheckReport {
+		backends := backendsFor(t)
+		backends.Without = without
+		lab, err := engine.NewLab(ctx, backends, s, engine.Safe)
+		require.NoError(t, err)
+		defer lab.Close(ctx)
+		r, err := engine.Check(ctx, []*engine.Lab{lab}, engine.CheckOptions{})
+		require.NoError(t, err)
+		return r
+	}
+	for _, id := range []string{"lease-overrun", "dynamic-tenant", "stale-read"} {
+		s, _ := scenarios.ByID(id)
+		safe := check(s, 0)
+		require.True(t, safe.Holds(), id)
+		skipped := 0
+		for _, g := range engine.AllGuards() {
+			if !g.CheckOnly() || !safe.Consulted.Has(g) {
+				continue
+			}
+			without := check(s, engine.Guards(g))
+			if safe.Refused.Has(g) {
+				require.False(t, safe.States == without.States && maps.Equal(safe.Verdicts, without.Verdicts) && maps.Equal(safe.Broken, without.Broken),
+					"%s −%s: it refused, yet nothing changed", id, g)
+				continue
+			}
+			skipped++
+			require.Equal(t, safe.States, without.States, "%s −%s", id, g)
+			require.Equal(t, safe.Schedules, without.Schedules, "%s −%s", id, g)
+			require.True(t, without.Holds(), "%s −%s", id, g)
+		}
+		require.Positive(t, skipped, "%s: a check-only guard that never refused", id)
 	}
 }
 
