@@ -24,8 +24,13 @@ var anomalies = map[int]string{
 	9:  "LEASE_TOO_LONG",
 	10: "JOB_FAILED_EARLY",
 	// 6 names its kind: DUPLICATE_JOB or POINTER_STOLEN; 1 and 3 name a
-	// second write of one token DUPLICATE_WRITE.
+	// second write of one token DUPLICATE_WRITE (alsoAnomalies).
 }
+
+// alsoAnomalies are the anomalies an invariant names a kind of its break
+// with, beside its own: 1 and 3 a second write of one token, 4 an answer
+// of the provider's not on record, 6 its two kinds.
+var alsoAnomalies = []string{"DUPLICATE_WRITE", "POINTER_STOLEN", "DUPLICATE_JOB", "UNRECORDED_EFFECT"}
 
 // Invariants are the rules of DESIGN §7, in words, for screens and help.
 // They are checked after every call (CheckLedger, CheckEffects, jobWatch,
@@ -42,7 +47,7 @@ var Invariants = map[int]string{
 	1:  "a committed write carries a token above every token accepted before it",
 	2:  "a write happens only under the current membership, region, version and namespace",
 	3:  "business state, checkpoint, execution and outbox change together or not at all",
-	4:  "an OperationId is applied at most once by the provider",
+	4:  "an OperationId is applied at most once, and its final answer is on record",
 	5:  "a terminal job state (SUCCESS, FAILED) never changes",
 	6:  "every job hash is reachable from its running key while RUNNING; one running job per target",
 	7:  "every committed read-modify-write was computed from the value current at its commit",
@@ -153,6 +158,32 @@ func CheckLedger(s LedgerState, fresh int) []Break {
 		default:
 			broke(3, "the summary is %d, but its last committed execution (%s) wrote %d: the business row changed without its execution",
 				r.SummaryValue, e.OperationID, e.SummaryValue)
+		}
+	}
+	// 4, the record of the provider's answers: an outbox row marked with
+	// a final answer has the receipt of that answer, and every receipt is
+	// for an outbox row. A status set in one transaction and its receipt
+	// in another (or never), or a receipt kept under an OperationId the
+	// outbox does not know, breaks it.
+	rows := map[string]string{}
+	for _, o := range s.Outbox {
+		rows[o.OperationID] = o.Status
+	}
+	receipts := map[string]string{}
+	for _, r := range s.Receipts {
+		receipts[r.OperationID] = r.Status
+		if _, ok := rows[r.OperationID]; !ok {
+			breaks = append(breaks, newBreak(4, "UNRECORDED_EFFECT", lang.P("%s's receipt (%s) is for no outbox row", r.OperationID, r.Status)))
+		}
+	}
+	for _, o := range s.Outbox {
+		if o.Status != "CONFIRMED" && o.Status != "DECLINED" {
+			continue
+		}
+		if got, ok := receipts[o.OperationID]; !ok {
+			breaks = append(breaks, newBreak(4, "UNRECORDED_EFFECT", lang.P("outbox row %s is %s with no receipt", o.OperationID, o.Status)))
+		} else if got != o.Status {
+			breaks = append(breaks, newBreak(4, "UNRECORDED_EFFECT", lang.P("outbox row %s is %s, its receipt %s", o.OperationID, o.Status, got)))
 		}
 	}
 	// 7: a committed read-modify-write was built on the value the row held

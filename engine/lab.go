@@ -345,7 +345,7 @@ func (l *Lab) OffPath() bool { return l.offPath }
 // sameAction: a user's action is the guided one when it does the same
 // thing (a pause's reason and a caption do not count).
 func sameAction(a, b Action) bool {
-	return a.Kind == b.Kind && a.Actor == b.Actor && a.By == b.By
+	return a.Kind == b.Kind && a.Actor == b.Actor && a.With == b.With && a.By == b.By
 }
 
 // GuidedProgress is how far the guided order has come.

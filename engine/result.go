@@ -27,8 +27,8 @@ func KnownVerdicts() []string {
 			out = append(out, a)
 		}
 	}
-	return append(out, "DUPLICATE_WRITE", "POINTER_STOLEN", "DUPLICATE_JOB",
-		StaleMembership, WrongRegion, IncompatibleVersion, StaleNamespace, StaleFence, IllegalTransition, NotOwner)
+	out = append(out, alsoAnomalies...)
+	return append(out, StaleMembership, WrongRegion, IncompatibleVersion, StaleNamespace, StaleFence, IllegalTransition, NotOwner)
 }
 
 // Result is the result strip: what the run should have produced, what the

@@ -501,5 +501,5 @@ func breaksAnInvariant(s *Scenario, verdict string) bool {
 			return true
 		}
 	}
-	return verdict == "DUPLICATE_WRITE" || verdict == "POINTER_STOLEN" || verdict == "DUPLICATE_JOB"
+	return slices.Contains(alsoAnomalies, verdict)
 }

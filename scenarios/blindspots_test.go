@@ -144,6 +144,33 @@ func TestAFencedWriteThatReadsItsRowWithoutALockIsCaught(t *testing.T) {
 	require.Contains(t, string(out), "as the trace recorded")
 }
 
+// The provider's answers on record (issue 41, kind 5): an outcome whose
+// outbox status commits in one round trip and its receipt in a second — a
+// dual write, which a crash between the two leaves half done — is caught
+// between them: the row says CONFIRMED and no receipt says so.
+func TestAStatusCommittedBeforeItsReceiptIsCaught(t *testing.T) {
+	bin := buildPatched(t, "../store/pgledger/outbox.go",
+		"batch.Queue(recordOutcome, o.OperationID, o.Status, o.Now, o.Provider, o.ReceiptOperationID, o.Receipt)",
+		`status := &pgx.Batch{}
+	status.Queue("UPDATE fencelab.outbox SET status = $2::text, updated_at = $3 WHERE operation_id = $1", o.OperationID, o.Status, o.Now)
+	if err := l.oneTrip(ctx, status, true, nil); err != nil {
+		return err
+	}
+	batch.Queue("WITH r AS (INSERT INTO fencelab.effect_receipts (provider, operation_id, status, receipt, recorded_at) "+
+		"SELECT $1, $2, $3::text, $4, $5 WHERE $3::text IN ('CONFIRMED', 'DECLINED') ON CONFLICT DO NOTHING RETURNING 1) SELECT 1",
+		o.Provider, o.ReceiptOperationID, o.Status, o.Receipt, o.Now)`)
+	check := exec.Command(bin, "check", "non-fenceable-effect", "--mode", "safe", "--out", t.TempDir(),
+		"--pg", storetest.NewDatabaseDSN(t, false))
+	check.Env = append(os.Environ(), "FENCELAB_CACHE_DIR="+t.TempDir())
+	out, err := check.CombinedOutput()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit, "%s", out)
+	require.Equal(t, 1, exit.ExitCode(), "%s", out)
+	require.Contains(t, string(out), "invariant 4 broken", "%s", out)
+	require.Contains(t, string(out), "verdict UNRECORDED_EFFECT", "%s", out)
+	require.Regexp(t, `call OUT\s+postgres: BEGIN; UPDATE fencelab.outbox SET status = \$2`, string(out))
+}
+
 // buildPatched builds fencelab with one file of the tree patched (old
 // replaced by new, once) through go build -overlay: a bug put in by hand
 // that the shipped code has no switch for. file is relative to this

@@ -175,7 +175,7 @@ func sameActions(a, b []engine.Action) bool {
 		return false
 	}
 	for i := range a {
-		if a[i].Kind != b[i].Kind || a[i].Actor != b[i].Actor || a[i].By != b[i].By {
+		if a[i].Kind != b[i].Kind || a[i].Actor != b[i].Actor || a[i].With != b[i].With || a[i].By != b[i].By {
 			return false
 		}
 	}
