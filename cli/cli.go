@@ -305,14 +305,19 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		var stray []string
 		flags.Visit(func(f *pflag.Flag) {
 			if !slices.Contains(commandFlags[command], f.Name) && !slices.Contains(globalFlags, f.Name) {
-				stray = append(stray, "--"+f.Name)
+				given := "--" + f.Name
+				if f.Shorthand != "" && slices.ContainsFunc(args, func(a string) bool { return a == "-"+f.Shorthand || strings.HasPrefix(a, "-"+f.Shorthand+"=") }) {
+					given = "-" + f.Shorthand // as typed: -o, not --output
+				}
+				stray = append(stray, given)
 			}
 		})
+		helpOn := command
 		if command == "" {
-			command = "the explorer"
+			command, helpOn = "the explorer", "explorer"
 		}
 		if len(stray) > 0 {
-			return usageError("%s does not take %s (fencelab --help)", command, strings.Join(stray, ", "))
+			return usageError("%s does not take %s (fencelab help %s says what it takes)", command, strings.Join(stray, ", "), helpOn)
 		}
 		return nil
 	}

@@ -179,7 +179,7 @@ func matrix(ctx context.Context, c config, req matrixRequest, pool *labPool, std
 	}
 	if req.md != "" {
 		if err := replaceFile(req.md, ".fencelab-matrix-*", []byte(matrixMarkdown(report))); err != nil {
-			return fmt.Errorf("matrix --md %s: %w", req.md, err)
+			return fmt.Errorf("matrix -o %s: %w", req.md, err)
 		}
 	}
 	var unneeded, unsafe []string
@@ -378,10 +378,10 @@ func matrixMarkdown(r matrixReport) string {
 	return sb.String()
 }
 
-// checkMatrixTarget says whether matrix --md may write path: nothing is
+// checkMatrixTarget says whether matrix -o may write path: nothing is
 // there, or a Markdown file the matrix wrote.
 func checkMatrixTarget(path string) error {
-	return checkReplaceable("--md "+path, path, lang.P("a Markdown matrix fencelab wrote"), func(path string) bool {
+	return checkReplaceable("-o "+path, path, lang.P("a Markdown matrix fencelab wrote"), func(path string) bool {
 		f, err := os.OpenFile(path, os.O_RDONLY|syscallNonblock|syscallNofollow, 0)
 		if err != nil {
 			return false

@@ -257,6 +257,6 @@ func TestHelpOneFileFlag(t *testing.T) {
 		{"matrix", []string{"matrix", "lease-overrun", "-o", "a.md", "--md", "b.md"}, 2, "-o and --md both name the file to write"},
 		{"stress", []string{"stress", "-o", "a.html", "--html", "b.html"}, 2, "-o and --html both name the file to write"},
 		{"matrix -o empty", []string{"matrix", "lease-overrun", "-o", ""}, 2, "needs a file name"},
-		{"one file", []string{"check", "lease-overrun", "-o", "a.json"}, 2, "check does not take --output"},
+		{"one file", []string{"check", "lease-overrun", "-o", "a.json"}, 2, "check does not take -o (fencelab help check says what it takes)"},
 	})
 }

@@ -122,7 +122,7 @@ func parseStressRequest(rest []string, f stressFlags, c config) (stressRequest, 
 		}
 	}
 	if f.html != "" {
-		if err := checkReplaceable("--html "+f.html, f.html, lang.P("a page fencelab stress wrote"), isStressPage); err != nil {
+		if err := checkReplaceable("-o "+f.html, f.html, lang.P("a page fencelab stress wrote"), isStressPage); err != nil {
 			return req, err
 		}
 	}
@@ -444,7 +444,7 @@ func writeStressPage(path string, r stress.Report) (int, error) {
 	rest = strings.Replace(rest, "<title>Porcupine</title>", "<title>"+html.EscapeString(title)+" — Porcupine</title>", 1)
 	page := []byte(doctype + "\n" + stressPageMark + "\n" + rest)
 	if err := replaceFile(path, ".fencelab-stress-*", page); err != nil {
-		return 0, fmt.Errorf("--html %s: %w", path, err)
+		return 0, fmt.Errorf("-o %s: %w", path, err)
 	}
 	return segments, nil
 }

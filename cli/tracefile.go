@@ -138,8 +138,9 @@ func encodeTrace(t engine.Trace) []byte {
 // checkTraceTarget says whether a trace may be written to path: its
 // directory exists, and what is there already, if anything, is a fencelab
 // trace (a file of the user's that is something else is never
-// overwritten). Errors name the path as the user gave it: "--save-trace X".
-func checkTraceTarget(path string) error { return checkTraceTargetAs("--save-trace "+path, path) }
+// overwritten). Errors name the path as the user gave it: "-o X" (or its
+// older name, --save-trace, which says the same).
+func checkTraceTarget(path string) error { return checkTraceTargetAs("-o "+path, path) }
 
 func checkTraceTargetAs(name, path string) error {
 	return checkReplaceable(name, path, lang.P("a fencelab trace"), func(path string) bool {
@@ -174,7 +175,7 @@ func checkReplaceable(name, path string, kind lang.Phrase, ours func(path string
 // saveTrace writes a trace to path through a new file in the same
 // directory renamed over it, so a reader never sees half a trace and an
 // interrupted write leaves the old one.
-func saveTrace(path string, t engine.Trace) error { return saveTraceAs("--save-trace "+path, path, t) }
+func saveTrace(path string, t engine.Trace) error { return saveTraceAs("-o "+path, path, t) }
 
 // saveTraceAs is saveTrace with errors naming the path as name.
 func saveTraceAs(name, path string, t engine.Trace) error {

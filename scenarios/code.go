@@ -14,7 +14,7 @@ import (
 	"github.com/fencelab/fencelab/untrusted"
 )
 
-// A scenario file's own code (README, "Your own code"): [setup] seeds its
+// A scenario file's own code (docs/code.md): [setup] seeds its
 // tables and keys, each [[step]] is a Lua script, one Redis command or SQL
 // statements of the file's, [[invariant]]s are its queries, and expected
 // may say how to read the business value. A step runs on its actor's own

@@ -14,7 +14,7 @@ import (
 	"github.com/fencelab/fencelab/scenarios"
 )
 
-// The examples people copy (examples/, README "Your own code") run as
+// The examples people copy (examples/, docs/code.md) run as
 // their files predict in both modes, and check: SAFE holds on every
 // schedule, UNSAFE breaks, and SAFE without each guard its steps hold
 // breaks too — each fragment is needed.

@@ -29,7 +29,7 @@ const (
 	kindCrash     = "crash"
 )
 
-// Kinds are the actor kinds in the order the README lists them.
+// Kinds are the actor kinds in the order docs/scenarios.md lists them.
 var Kinds = []string{kindWorker, kindOperator, kindOutbox, kindRequest, kindJobWorker, kindPoller, kindApplyAPI, kindCrash, kindCode}
 
 // param is one parameter of a step. The first parameter of a step may be
@@ -47,7 +47,8 @@ type param struct {
 type StepDef struct {
 	Name string
 	Kind string // the actor kind that takes it
-	// What says what the step does, for the README's table and errors.
+	// What says what the step does, for docs/scenarios.md's table, scenario
+	// steps and errors.
 	What string
 	// Waits: the step can leave its actor on it, to take it again (a
 	// contended lease, nothing to claim yet). An actor whose program has
@@ -58,7 +59,7 @@ type StepDef struct {
 	build  func(c *stepContext) (engine.Step, error)
 }
 
-// Params names the step's parameters, for the README's table.
+// Params names the step's parameters, for docs/scenarios.md's table.
 func (d StepDef) Params() []string {
 	var out []string
 	for _, p := range d.params {

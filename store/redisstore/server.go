@@ -65,7 +65,7 @@ func (s server) bounded() server {
 	// No maintenance-notification handshake: fencelab talks to servers it
 	// names, and the handshake's fallback logs through the process logger.
 	// No CLIENT SETINFO either: one command fewer for a user's ACL to
-	// allow (README, "A Redis user of its own").
+	// allow (docs/backends.md, "A Redis user of its own").
 	off := &maintnotifications.Config{Mode: maintnotifications.ModeDisabled}
 	if s.cluster != nil {
 		o := *s.cluster
