@@ -467,7 +467,7 @@ var ko = map[string]string{
 	"--mode %q: export records one mode, safe or unsafe":                                      "--mode %q: export는 한 모드만 기록합니다. safe 또는 unsafe",
 	"a trace is exported in its own mode; leave out --mode":                                   "트레이스는 자기 모드로 내보냅니다. --mode를 빼세요",
 	"no help for %q: there is no such command (want %s)":                                      "%q에 대한 도움말이 없습니다. 그런 명령이 없습니다 (다음 중 하나: %s)",
-	"%s does not take %s (fencelab help %s says what it takes)":                              "%s은(는) %s을(를) 받지 않습니다 (fencelab help %s가 받는 것을 보여 줍니다)",
+	"%s does not take %s (fencelab help %s says what it takes)":                               "%s은(는) %s을(를) 받지 않습니다 (fencelab help %s가 받는 것을 보여 줍니다)",
 	"--lease-ttl must be positive, got 0 (leave it out for the default)":                      "--lease-ttl은 양수여야 합니다. 받은 값: 0 (기본값을 쓰려면 빼세요)",
 	"help takes one command, got %q":                                                          "help는 명령 하나를 받습니다. 받은 값: %q",
 	"version takes no arguments, got %q":                                                      "version은 인수를 받지 않습니다. 받은 값: %q",
