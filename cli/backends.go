@@ -21,6 +21,7 @@ import (
 	"github.com/fencelab/fencelab/store/provider"
 	"github.com/fencelab/fencelab/store/redact"
 	"github.com/fencelab/fencelab/store/redisstore"
+	"github.com/fencelab/fencelab/store/replybound"
 	"github.com/fencelab/fencelab/stress"
 )
 
@@ -309,7 +310,10 @@ func interrupted(ctx context.Context) error {
 // any other failure of a run is 1 — it is not the server's absence, and
 // saying so would send the user looking in the wrong place.
 func classify(ctx context.Context, err error) error {
-	var exit *exitError
+	var (
+		exit       *exitError
+		failedCode *engine.CodeFailure
+	)
 	switch {
 	case err == nil:
 		return nil
@@ -332,6 +336,10 @@ func classify(ctx context.Context, err error) error {
 		return &exitError{code: exitUsage, err: err}
 	case errors.As(err, &exit):
 		return err
+	case errors.As(err, &failedCode), replybound.Passed(err):
+		// A file's own code the server refused or stopped: the file is
+		// what to change.
+		return &exitError{code: exitUsage, err: err}
 	case isLocalIO(err):
 		return localIO(err)
 	case isUnreachable(err):

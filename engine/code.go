@@ -159,6 +159,39 @@ type CodeError struct {
 
 func (e *CodeError) Error() string { return e.Said }
 
+// ErrReplyTooLarge is a server's reply that passed what fencelab reads of
+// one (store/replybound): a file's script or statement answering a huge
+// string or a million rows, or keys and rows it made that large.
+var ErrReplyTooLarge = lang.Error("the server's reply passed 64 MiB, more than fencelab reads of one reply (a result, key or row that large?)")
+
+// CodeFailure is a run stopped by a file's own code: a statement or
+// script the server refused, or one that ran past its limit (the
+// statement_timeout, the script's budget or deadline), with the file's
+// line. The file is what to change, not the servers: fencelab ends with
+// exit 2, as for any other mistake in a file.
+type CodeFailure struct{ Err error }
+
+func (f *CodeFailure) Error() string { return f.Err.Error() }
+func (f *CodeFailure) Unwrap() error { return f.Err }
+
+// In is the failure in language l, where its words are fencelab's.
+func (f *CodeFailure) In(l lang.Lang) string {
+	if s, ok := f.Err.(interface{ In(lang.Lang) string }); ok {
+		return s.In(l)
+	}
+	return f.Err.Error()
+}
+
+// FailedCode marks err, when it is a server's answer to a file's code
+// (a *CodeError), as the file's failure.
+func FailedCode(err error) error {
+	var mistake *CodeError
+	if err == nil || !errors.As(err, &mistake) {
+		return err
+	}
+	return &CodeFailure{Err: err}
+}
+
 // CodeState is a file's tables as State read them, and the values of its
 // queries (invariants, the business value) by name, as JSON.
 type CodeState struct {
@@ -209,7 +242,7 @@ func (l *Lab) setupCode(ctx context.Context) error {
 	var mistake *CodeError
 	if errors.As(err, &mistake) {
 		// Said where the file wrote what the server refused.
-		return lang.Error("%s: %s", c.At[mistake.Where], mistake.Said)
+		return &CodeFailure{Err: lang.Error("%s: %s", c.At[mistake.Where], mistake.Said)}
 	}
 	return err
 }
@@ -226,7 +259,9 @@ func (l *Lab) codeBreaks(ctx context.Context, state LedgerState, keys []RedisKey
 		var holds bool
 		var err error
 		if inv.SQL != "" {
-			holds, err = codeBool(state.Code.Values[codeInvariantName(i)])
+			if holds, err = codeBool(state.Code.Values[codeInvariantName(i)]); err != nil {
+				err = &CodeFailure{Err: err}
+			}
 		} else {
 			holds, err = l.luaInvariant(ctx, i, inv, keys)
 		}
@@ -267,11 +302,11 @@ func (l *Lab) luaInvariant(ctx context.Context, i int, inv CodeInvariant, keys [
 		return false, err
 	}
 	if reply.Error {
-		return false, lang.Error("the script failed: %s", reply.Text)
+		return false, &CodeFailure{Err: lang.Error("the script failed: %s", reply.Text)}
 	}
 	held := reply.Text == "1" || reply.Text == "true"
 	if !held && reply.Text != "0" && !reply.Nil {
-		return false, lang.Error("returned %s, not 1 or 0", untrustedShort(reply.Text))
+		return false, &CodeFailure{Err: lang.Error("returned %s, not 1 or 0", untrustedShort(reply.Text))}
 	}
 	if l.luaHeld == nil || len(l.luaHeld) > 1<<14 {
 		l.luaHeld = map[[32]byte]bool{}

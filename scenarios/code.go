@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"context"
+	"errors"
 	"maps"
 	"regexp"
 	"slices"
@@ -910,7 +911,7 @@ func (s *codeStep) run(ctx context.Context, t *engine.Turn) (engine.StepOutcome,
 		vars[name] = r.Text
 	}
 	failed := func(r engine.CodeReply, text string) error {
-		return lang.Error("%s: step %s of %s: the server said: %s — in: %s", at, s.name, t.Actor.Name, untrusted.Line(r.Text), untrusted.Line(text))
+		return &engine.CodeFailure{Err: lang.Error("%s: step %s of %s: the server said: %s — in: %s", at, s.name, t.Actor.Name, untrusted.Line(r.Text), untrusted.Line(text))}
 	}
 	switch s.lang {
 	case "lua", "redis":
@@ -938,6 +939,11 @@ func (s *codeStep) run(ctx context.Context, t *engine.Turn) (engine.StepOutcome,
 		}
 		var err error
 		if reply, err = t.Code().RunCode(ctx, call); err != nil {
+			var overran *engine.CodeFailure
+			if errors.As(err, &overran) {
+				// The script's budget or deadline: said at the step.
+				return 0, &engine.CodeFailure{Err: lang.Error("%s: step %s of %s: %s — in: %s", at, s.name, t.Actor.Name, overran, untrusted.Line(sent[0]))}
+			}
 			return 0, err
 		}
 		if reply.Error && !matches(rules.waitIf, reply) && !matches(rules.rejectedIf, reply) {
@@ -959,7 +965,12 @@ func (s *codeStep) run(ctx context.Context, t *engine.Turn) (engine.StepOutcome,
 				if ledger.InTransaction() {
 					ledger.Statement(engine.Housekeeping(ctx), "ROLLBACK")
 				}
-				return 0, lang.Error("%s: step %s of %s: %s — in: %s", st.at, s.name, t.Actor.Name, untrusted.Line(err.Error()), untrusted.Line(text))
+				said := lang.Error("%s: step %s of %s: %s — in: %s", st.at, s.name, t.Actor.Name, untrusted.Line(err.Error()), untrusted.Line(text))
+				var mistake *engine.CodeError
+				if errors.As(err, &mistake) || errors.Is(err, engine.ErrReplyTooLarge) {
+					return 0, &engine.CodeFailure{Err: said} // the server refused it: the file's to change
+				}
+				return 0, said
 			}
 			r2 := st.rules
 			if i == last && !st.own {
@@ -975,7 +986,7 @@ func (s *codeStep) run(ctx context.Context, t *engine.Turn) (engine.StepOutcome,
 		}
 		if ledger.InTransaction() {
 			ledger.Statement(engine.Housekeeping(ctx), "ROLLBACK")
-			return 0, lang.Error("%s: step %s of %s left a transaction open: end it in the step (COMMIT or ROLLBACK)", at, s.name, t.Actor.Name)
+			return 0, &engine.CodeFailure{Err: lang.Error("%s: step %s of %s left a transaction open: end it in the step (COMMIT or ROLLBACK)", at, s.name, t.Actor.Name)}
 		}
 	}
 	waits = waits || matches(rules.waitIf, reply)

@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/store/replybound"
 )
 
 // A scenario file's own tables live in a schema of their own (engine's
@@ -137,6 +138,14 @@ func (l *Ledger) SetupCode(ctx context.Context, schema string, setup []string, v
 		}
 		return tx.Commit(ctx)
 	})
+	if err != nil {
+		// Nothing of a setup that failed half-way is left: its
+		// transaction rolled back, and the schema made for it goes too.
+		within(engine.Housekeeping(context.WithoutCancel(ctx)), func(ctx context.Context) error {
+			_, err := l.conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+q+" CASCADE")
+			return err
+		})
+	}
 	var codeErr *engine.CodeError
 	if errors.As(err, &codeErr) {
 		return codeErr
@@ -271,6 +280,9 @@ func (l *Ledger) Statement(ctx context.Context, sql string) (engine.CodeReply, e
 		// The code's mistake, in the server's words.
 		return out, &engine.CodeError{Said: ServerSaid(err)}
 	}
+	if replybound.Passed(err) {
+		return out, engine.ErrReplyTooLarge
+	}
 	return out, err
 }
 
@@ -300,7 +312,15 @@ func sqlText(v any) string {
 func ServerSaid(err error) string {
 	var pg *pgconn.PgError
 	if errors.As(err, &pg) {
-		return fmt.Sprintf("%s: %s (SQLSTATE %s)", strings.ToLower(pg.Severity), pg.Message, pg.Code)
+		said := fmt.Sprintf("%s: %s (SQLSTATE %s)", strings.ToLower(pg.Severity), pg.Message, pg.Code)
+		// fencelab set the limit the statement ran into: name it.
+		switch {
+		case pg.Code == "57014" && strings.Contains(pg.Message, "statement timeout"):
+			said += fmt.Sprintf(" — past fencelab's statement_timeout of %s per statement", serverTimeout)
+		case pg.Code == "55P03" && strings.Contains(pg.Message, "lock timeout"):
+			said += fmt.Sprintf(" — past fencelab's lock_timeout of %s per statement", serverTimeout)
+		}
+		return said
 	}
 	return err.Error()
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/lang"
 	"github.com/fencelab/fencelab/store/redact"
+	"github.com/fencelab/fencelab/store/replybound"
 )
 
 var (
@@ -33,6 +34,11 @@ const ConnectTimeout = 3 * time.Second
 // (statement_timeout, lock_timeout): a server that is down, frozen or stuck
 // behind a lock is reported in seconds instead of waited on for ever.
 const CallTimeout = 5 * time.Second
+
+// serverTimeout is the statement_timeout and lock_timeout of fencelab's
+// sessions: the server gives up a little before the client does, so a
+// statement stuck behind a lock ends with the server's own word for it.
+const serverTimeout = CallTimeout - 500*time.Millisecond
 
 // ErrNoAnswer is a call or connection the server did not answer in time.
 var ErrNoAnswer = lang.Error("PostgreSQL did not answer")
@@ -104,7 +110,9 @@ func ParseConfig(dsn string) (*pgx.ConnConfig, error) {
 	}
 	// The server gives up a little before the client does, so a statement
 	// stuck behind a lock ends with the server's own word for it.
-	ms := fmt.Sprint((CallTimeout - 500*time.Millisecond).Milliseconds())
+	ms := fmt.Sprint(serverTimeout.Milliseconds())
+	config.DialFunc = replybound.Dial(config.DialFunc) // no one reply read past its bound
+	config.BuildFrontend = replybound.Frontend
 	config.RuntimeParams["statement_timeout"] = ms
 	config.RuntimeParams["lock_timeout"] = ms
 	config.RuntimeParams["idle_in_transaction_session_timeout"] = fmt.Sprint((10 * CallTimeout).Milliseconds())
@@ -163,7 +171,7 @@ func Open(ctx context.Context, dsn string, opts Options) (*Database, error) {
 		return nil, fmt.Errorf("pgledger: %w", err)
 	}
 	if opts.Dial != nil {
-		config.DialFunc = opts.Dial
+		config.DialFunc = replybound.Dial(opts.Dial)
 	}
 	describe := opts.Describe
 	if describe == "" {

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/lang"
 )
 
 // Code runs a scenario file's own Redis code on an actor's connection: a
@@ -21,6 +23,12 @@ type Code struct {
 	rdb   redis.UniversalClient
 	keys  keyspace
 	clock *labClock
+	// embedded: the server is the in-process miniredis, whose Lua is
+	// gopher-lua's; stuck is set when a script of a file's holds it past
+	// the call's deadline (Close then leaves the server to the process's
+	// end: closing it would wait for the script).
+	embedded bool
+	stuck    *atomic.Bool
 }
 
 var _ engine.CodeStore = (*Code)(nil)
@@ -35,14 +43,28 @@ func (c *Code) RunCode(ctx context.Context, call engine.RedisCall) (engine.CodeR
 	var cmd *redis.Cmd
 	if call.Script != "" {
 		named = keys
+		script := budgeted(call.Script, c.embedded)
 		err := c.clock.around(ctx, named, call.TTLs, func() error {
 			args := make([]any, len(call.Args))
 			for i, a := range call.Args {
 				args[i] = a
 			}
-			cmd = redis.NewScript(call.Script).Run(ctx, c.rdb, keys, args...)
+			cmd = redis.NewScript(script).Run(ctx, c.rdb, keys, args...)
 			return replyErr(cmd.Err())
 		})
+		switch {
+		case errors.Is(err, engine.ErrReplyTooLarge):
+			return engine.CodeReply{}, &engine.CodeFailure{Err: err}
+		case err == nil && isReply(cmd.Err()) && overBudget(cmd.Err().Error()):
+			return engine.CodeReply{}, &engine.CodeFailure{Err: ErrScriptBudget}
+		case errors.Is(err, ErrNoAnswer) && c.embedded:
+			c.stuck.Store(true)
+			return engine.CodeReply{}, &engine.CodeFailure{Err: lang.Error(
+				"the script did not end within %s, and the embedded Redis cannot stop a script: the run ends here", CallTimeout)}
+		case errors.Is(err, ErrNoAnswer):
+			return engine.CodeReply{}, &engine.CodeFailure{Err: lang.Error(
+				"the script did not end within %s; until it does, the server serves no client: `redis-cli SCRIPT KILL` stops a script that has not written (fencelab kills none it cannot tell is its own)", CallTimeout)}
+		}
 		return reply(cmd, err)
 	}
 	args := make([]any, len(call.Words))
@@ -58,6 +80,9 @@ func (c *Code) RunCode(ctx context.Context, call engine.RedisCall) (engine.CodeR
 		cmd = c.rdb.Do(ctx, args...)
 		return replyErr(cmd.Err())
 	})
+	if errors.Is(err, engine.ErrReplyTooLarge) {
+		return engine.CodeReply{}, &engine.CodeFailure{Err: err}
+	}
 	return reply(cmd, err)
 }
 

@@ -47,6 +47,8 @@ type Coordination struct {
 	// unresponsive: a command ran out of CallTimeout (or the first contact
 	// failed); Close then does not wait on the server to delete keys.
 	unresponsive atomic.Bool
+	// scriptStuck: a file's script holds the embedded server (Code).
+	scriptStuck atomic.Bool
 	// stopAlive stops renewing this run's alive key (runs.go).
 	stopAlive func()
 
@@ -303,7 +305,7 @@ func (c *Coordination) Client(actor string) engine.RedisClient {
 		c.clients[actor] = rdb
 	}
 	return client{Leases: &Leases{rdb: rdb, keys: c.keys, clock: c.clock}, Jobs: &Jobs{rdb: rdb, keys: c.keys, clock: c.clock},
-		Code: &Code{rdb: rdb, keys: c.keys, clock: c.clock}}
+		Code: &Code{rdb: rdb, keys: c.keys, clock: c.clock, embedded: c.embedded != nil, stuck: &c.scriptStuck}}
 }
 
 // Jobs reads every lab job hash and running pointer.
@@ -465,7 +467,7 @@ func (c *Coordination) Close() error {
 	if silent {
 		stopRefreshers() // their commands failed as the clients closed
 	}
-	if c.embedded != nil {
+	if c.embedded != nil && !c.scriptStuck.Load() {
 		c.embedded.Close()
 	}
 	if cleanup != nil {

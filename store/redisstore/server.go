@@ -16,6 +16,7 @@ import (
 	"github.com/redis/go-redis/v9/maintnotifications"
 
 	"github.com/fencelab/fencelab/lang"
+	"github.com/fencelab/fencelab/store/replybound"
 )
 
 // server is what a Coordination talks to: one Redis server, or a Redis
@@ -74,6 +75,10 @@ func (s server) bounded() server {
 		o.ContextTimeoutEnabled = true
 		o.DialTimeout, o.ReadTimeout, o.WriteTimeout = CallTimeout, CallTimeout, CallTimeout
 		o.MaxRetries = 1
+		if o.Dialer == nil {
+			o.Dialer = redis.NewDialer(&redis.Options{DialTimeout: o.DialTimeout, TLSConfig: o.TLSConfig})
+		}
+		o.Dialer = replybound.Dial(o.Dialer) // no one reply read past its bound
 		return server{cluster: &o}
 	}
 	o := *s.single
@@ -81,6 +86,10 @@ func (s server) bounded() server {
 	o.DisableIdentity = true
 	o.ContextTimeoutEnabled = true
 	o.ReadTimeout, o.WriteTimeout = CallTimeout, CallTimeout
+	if o.Dialer == nil {
+		o.Dialer = redis.NewDialer(&o)
+	}
+	o.Dialer = replybound.Dial(o.Dialer) // no one reply read past its bound
 	return server{single: &o}
 }
 

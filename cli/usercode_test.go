@@ -1,0 +1,159 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fencelab/fencelab/store/storetest"
+)
+
+// oneStepFile is a file whose one actor A takes one step, written as the
+// step's TOML body (lua or sql, with what goes with it).
+func oneStepFile(t *testing.T, dir, id, setup, step string) string {
+	t.Helper()
+	text := `format = "fencelab-scenario/1"
+id = "` + id + `"
+title = "t"
+story = "s"
+expected = { value = 1, redis = "done" }
+guided = ["A"]
+` + setup + `
+[[step]]
+name = "spin"
+` + step + `
+
+[[actor]]
+name = "A"
+program = ["spin"]
+`
+	path := filepath.Join(dir, id+".toml")
+	require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
+	return path
+}
+
+// A file's script that loops for ever is stopped by its budget, on the
+// embedded server and on a real one: one line with the file's line, the
+// step, and exit 2; the server answers on after it.
+func TestAScriptThatLoopsForEverIsStopped(t *testing.T) {
+	dir := t.TempDir()
+	file := oneStepFile(t, dir, "loop", "", `lua = "local n = 0 while true do n = n + 1 end return n"
+keys = ["done"]`)
+	for _, server := range []struct{ name, url string }{{"embedded", ""}, {"redis-server", storetest.RealRedisURL(t)}} {
+		args := []string{"run", file}
+		if server.url != "" {
+			args = append(args, "--redis", server.url)
+		}
+		code, stdout, stderr := call(t, args...)
+		require.Equal(t, exitUsage, code, server.name+": "+stderr+stdout)
+		requireOneLine(t, stderr, "loop.toml:10: step spin of A: the script ran past fencelab's budget of 5,000,000 loop iterations and function calls")
+		code, _, stderr = call(t, append(args[:len(args):len(args)], "--mode", "unsafe", "--allow-unsafe")...)
+		require.Equal(t, exitUsage, code, server.name+": "+stderr)
+	}
+}
+
+// A script stuck in one long call, which no budget counts, ends the run
+// at the call's deadline, on the embedded server too (which cannot stop
+// it): the process exits rather than wait for the script.
+func TestAScriptStuckInOneCallEndsTheRunAtItsDeadline(t *testing.T) {
+	dir := t.TempDir()
+	file := oneStepFile(t, dir, "pattern", "", `lua = "local s = string.rep('a', 60) return string.find(s, string.rep('a*', 40) .. 'b') and 1 or 0"
+keys = ["done"]`)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary(t), "run", file)
+	cmd.Env = append(os.Environ(), "FENCELAB_CACHE_DIR="+cacheDir(t))
+	var stderr lockedBuffer
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	require.NoError(t, ctx.Err(), "the run waited for the script: %s", stderr.String())
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit)
+	require.Equal(t, exitUsage, exit.ExitCode(), stderr.String())
+	requireOneLine(t, stderr.String(), "pattern.toml:10: step spin of A: the script did not end within 3s, and the embedded Redis cannot stop a script")
+}
+
+// A statement that runs for ever ends at the statement_timeout, named.
+func TestAStatementThatRunsForEverIsStoppedAtItsTimeout(t *testing.T) {
+	dir := t.TempDir()
+	file := oneStepFile(t, dir, "slow", `
+[setup]
+sql = ["CREATE TABLE t (x bigint)"]
+`, `sql = "INSERT INTO t SELECT count(*) FROM generate_series(1, 100000000000)"`)
+	code, stdout, stderr := call(t, "run", file, "--pg", storetest.NewDatabaseDSN(t, false))
+	require.Equal(t, exitUsage, code, stderr+stdout)
+	requireOneLine(t, stderr, "slow.toml:13: step spin of A: error: canceling statement due to statement timeout (SQLSTATE 57014) — past fencelab's statement_timeout of 4.5s per statement — in: INSERT INTO t")
+}
+
+// A [setup] that fails half-way leaves nothing: not its tables, not its
+// schema.
+func TestASetupThatFailsHalfWayLeavesNothing(t *testing.T) {
+	dir := t.TempDir()
+	file := oneStepFile(t, dir, "halfway", `
+[setup]
+sql = ["CREATE TABLE kept (x int)", "INSERT INTO kept VALUES (1)", "INSERT INTO nosuch VALUES (1)"]
+`, `sql = "UPDATE kept SET x = 2"`)
+	dsn := storetest.NewDatabaseDSN(t, false)
+	code, stdout, stderr := call(t, "run", file, "--pg", dsn)
+	require.Equal(t, exitUsage, code, stderr+stdout)
+	requireOneLine(t, stderr, `halfway.toml:9: error: relation "nosuch" does not exist (SQLSTATE 42P01)`)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, dsn)
+	require.NoError(t, err)
+	defer conn.Close(ctx)
+	var left int
+	require.NoError(t, conn.QueryRow(ctx, `SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'fencelab_code_%'`).Scan(&left))
+	require.Zero(t, left, "the failed setup's schema is gone")
+}
+
+// Two files with the same tables, run at once on one database: each in
+// a schema of its own, both as their files predict.
+func TestTwoFilesWithTheSameTablesRunAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	counter, err := os.ReadFile("../examples/counter.toml")
+	require.NoError(t, err)
+	dsn := storetest.NewDatabaseDSN(t, false)
+	var wg sync.WaitGroup
+	results := make([]string, 2)
+	codes := make([]int, 2)
+	for i, id := range []string{"counter-one", "counter-two"} {
+		file := filepath.Join(dir, id+".toml")
+		require.NoError(t, os.WriteFile(file, []byte(strings.Replace(string(counter), `id = "counter"`, `id = "`+id+`"`, 1)), 0o644))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var stdout, stderr string
+			codes[i], stdout, stderr = call(t, "run", file, "--mode", "both", "--allow-unsafe", "--pg", dsn)
+			results[i] = stdout + stderr
+		}()
+	}
+	wg.Wait()
+	for i := range codes {
+		require.Equal(t, 0, codes[i], results[i])
+		require.Equal(t, 2, strings.Count(results[i], "as its file predicts"), results[i])
+	}
+}
+
+// A reply larger than fencelab reads of one (a script's 100 MB string, a
+// statement's) ends the run with exit 2 at the step, not with fencelab's
+// memory filled.
+func TestAHugeReplyIsNotReadWhole(t *testing.T) {
+	dir := t.TempDir()
+	for _, step := range []string{
+		"lua = \"return string.rep('x', 100000000)\"\nkeys = [\"done\"]",
+		"sql = \"SELECT repeat('x', 100000000)\"",
+	} {
+		file := oneStepFile(t, dir, "huge", "", step)
+		code, stdout, stderr := call(t, "run", file)
+		require.Equal(t, exitUsage, code, stderr+stdout)
+		requireOneLine(t, stderr, "huge.toml:10: step spin of A: the server's reply passed 64 MiB, more than fencelab reads of one reply")
+	}
+}

@@ -1,0 +1,160 @@
+package redisstore
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/yuin/gopher-lua/parse"
+)
+
+// A file's Lua script runs on the embedded server inside fencelab's own
+// process, and that server has no SCRIPT KILL: a script that loops for
+// ever would hold the server's lock, and with it every lab, for ever. So
+// on the embedded server a file's script goes with a budget written into
+// it: each loop iteration, function call and goto counts one tick, and
+// from the tick past the budget on, every tick returns from the function
+// it is in, so the script unwinds whatever it was doing (an error would
+// do too, but a pcall could catch it, and the Lua VM writes one line of
+// its traceback for each tail call made), and its reply is replaced by
+// an error fencelab recognises. The ticks are inserted on
+// the lines they count, so the server's line numbers stay the file's.
+// A real Redis gets the same budget: SCRIPT KILL would stop a script
+// there, but nothing tells fencelab that the script running is its own
+// and not another client's, so it kills none (code.go). What the budget
+// cannot count — one call of a C function that runs long, a pattern
+// match that backtracks — is left to the call's deadline.
+
+// scriptBudget is how many ticks a script may take: far more than a
+// step's script needs, and reached in about half a second — well within
+// the call's deadline (CallTimeout).
+const scriptBudget = 5_000_000
+
+// overBudgetMark is in the error a script past its budget ends with.
+const overBudgetMark = "fencelab: past its budget"
+
+// ErrScriptBudget is a file's script that ran past scriptBudget.
+var ErrScriptBudget = fmt.Errorf("the script ran past fencelab's budget of %s loop iterations and function calls (a loop that never ends?)", thousands(scriptBudget))
+
+// The names the budget adds: locals of the chunk, outside the script's
+// own function.
+const (
+	ticksName = "__fencelab_ticks"
+	overName  = "__fencelab_over"
+)
+
+// tick is the statement inserted where a tick counts.
+var tick = fmt.Sprintf(` %[1]s = %[1]s + 1 if %[1]s > %[3]d then %[2]s = true return end; `,
+	ticksName, overName, scriptBudget)
+
+// budgeted is the script with its budget written in, or the script as it
+// is when it does not scan (the server then says what is wrong with it,
+// at lines that are the file's).
+func budgeted(script string, gopherLua bool) string {
+	places, err := tickPlaces(script, gopherLua)
+	if err != nil {
+		return script
+	}
+	// The chunk's first line may be a shebang (#!lua flags=…), which must
+	// stay first: the prefix goes after it, on the next line.
+	start := 0
+	if strings.HasPrefix(script, "#!") {
+		if nl := strings.IndexAny(script, "\r\n"); nl >= 0 {
+			start = nl + 1
+		} else {
+			return script
+		}
+	}
+	var b strings.Builder
+	b.WriteString(script[:start])
+	fmt.Fprintf(&b, "local %s, %s = 0, false local __fencelab_reply = (function(...) ", ticksName, overName)
+	from := start
+	for _, at := range places {
+		if at < start {
+			continue
+		}
+		b.WriteString(script[from:at])
+		b.WriteString(tick)
+		from = at
+	}
+	b.WriteString(script[from:])
+	fmt.Fprintf(&b, "\nend)(...) if %s then return redis.error_reply(%q) end return __fencelab_reply", overName, overBudgetMark)
+	return b.String()
+}
+
+// overBudget says whether a script's error reply is its budget's.
+func overBudget(reply string) bool { return strings.Contains(reply, overBudgetMark) }
+
+// tickPlaces are the byte offsets where a tick goes: after each do and
+// repeat (a loop's body; a plain do block counts too, harmlessly), after
+// the parameter list of each function (recursion, tail calls included),
+// and before each goto (gopher-lua's; in Redis's Lua 5.1 goto is a name).
+func tickPlaces(script string, gopherLua bool) ([]int, error) {
+	lines := lineStarts(script)
+	offset := func(line, column int) (int, error) {
+		if line < 1 || line > len(lines) || column < 1 {
+			return 0, errors.New("a position outside the script")
+		}
+		return lines[line-1] + column - 1, nil
+	}
+	sc := parse.NewScanner(strings.NewReader(script), "script")
+	lexer := &parse.Lexer{}
+	var places []int
+	inFunction, inParameters := false, false
+	for {
+		tok, err := sc.Scan(lexer)
+		if err != nil {
+			return nil, err
+		}
+		lexer.PrevTokenType = tok.Type
+		if tok.Type == parse.EOF {
+			break
+		}
+		at, err := offset(tok.Pos.Line, tok.Pos.Column)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case tok.Type == parse.TDo || tok.Type == parse.TRepeat:
+			places = append(places, at+len(tok.Str))
+		case tok.Type == parse.TGoto && gopherLua:
+			places = append(places, at)
+		case tok.Type == parse.TFunction:
+			inFunction = true
+		case inFunction && tok.Type == '(':
+			inFunction, inParameters = false, true
+		case inParameters && tok.Type == ')':
+			inParameters = false
+			places = append(places, at+1)
+		}
+	}
+	sort.Ints(places)
+	return places, nil
+}
+
+// lineStarts are the offsets where the script's lines start, counted as
+// the Lua scanner counts them: \n, \r, \r\n and \n\r each end one line.
+func lineStarts(s string) []int {
+	starts := []int{0}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\n' && c != '\r' {
+			continue
+		}
+		if i+1 < len(s) && (s[i+1] == '\n' || s[i+1] == '\r') && s[i+1] != c {
+			i++
+		}
+		starts = append(starts, i+1)
+	}
+	return starts
+}
+
+// thousands writes n with commas.
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
