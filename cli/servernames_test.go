@@ -1,0 +1,19 @@
+package cli
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// A user's error line names the servers, not fencelab's packages.
+func TestAnErrorLineNamesTheServersNotFencelabsPackages(t *testing.T) {
+	code, _, stderr := call(t, "run", "lease-overrun", "--pg", "postgres://u@127.0.0.1:1/x")
+	require.Equal(t, exitUnreachable, code, stderr)
+	requireOneLine(t, stderr, "fencelab: PostgreSQL: connect: ")
+	code, _, stderr = call(t, "run", "lease-overrun", "--redis", "redis://127.0.0.1:1")
+	require.Equal(t, exitUnreachable, code, stderr)
+	requireOneLine(t, stderr, "fencelab: Redis: reach redis://127.0.0.1:1: ")
+	require.Equal(t, "a: Redis: b: PostgreSQL: c", serverNames("a: redisstore: b: pgcluster: c"))
+	require.Equal(t, "mypgledger: x", serverNames("mypgledger: x"))
+}
