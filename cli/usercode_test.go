@@ -157,3 +157,14 @@ func TestAHugeReplyIsNotReadWhole(t *testing.T) {
 		requireOneLine(t, stderr, "huge.toml:10: step spin of A: the server's reply passed 64 MiB, more than fencelab reads of one reply")
 	}
 }
+
+// A key a script builds from a string, past the file's check, is refused
+// as the script calls it: at the step, exit 2.
+func TestAKeyAScriptBuildsIsRefusedAsItIsCalled(t *testing.T) {
+	dir := t.TempDir()
+	file := oneStepFile(t, dir, "built", "", `lua = "return redis.call('DEL', 'the' .. 'irs')"
+keys = ["done"]`)
+	code, stdout, stderr := call(t, "run", file)
+	require.Equal(t, exitUsage, code, stderr+stdout)
+	requireOneLine(t, stderr, "built.toml:10: step spin of A: the script names the key theirs, which is not one it was given: name every key in keys")
+}

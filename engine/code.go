@@ -159,6 +159,23 @@ type CodeError struct {
 
 func (e *CodeError) Error() string { return e.Said }
 
+// RedisCommands are the commands a step or script may send, with where
+// their keys are: the first word after the command, every word, or every
+// other word (MSET). Blocking, server-wide and transaction commands are
+// none of them: a step is one round trip, on the lab's namespace only.
+// A file is held to them before it runs (scenarios), and a script's
+// calls again as they are made (redisstore's luabudget.go).
+var RedisCommands = map[string]string{
+	"get": "first", "set": "first", "setnx": "first", "setex": "first", "psetex": "first", "getset": "first",
+	"getdel": "first", "getex": "first", "incr": "first", "incrby": "first", "decr": "first", "decrby": "first",
+	"incrbyfloat": "first", "append": "first", "strlen": "first", "expire": "first", "pexpire": "first",
+	"expireat": "first", "pexpireat": "first", "persist": "first", "ttl": "first", "pttl": "first", "type": "first",
+	"hget": "first", "hset": "first", "hsetnx": "first", "hdel": "first", "hgetall": "first", "hincrby": "first",
+	"hexists": "first", "hlen": "first", "hkeys": "first", "hvals": "first", "hmget": "first", "hmset": "first",
+	"del": "all", "unlink": "all", "exists": "all", "mget": "all",
+	"mset": "pairs",
+}
+
 // ErrReplyTooLarge is a server's reply that passed what fencelab reads of
 // one (store/replybound): a file's script or statement answering a huge
 // string or a million rows, or keys and rows it made that large.

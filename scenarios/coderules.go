@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/untrusted"
 )
 
@@ -12,25 +13,10 @@ import (
 // another schema, the server's settings, other sessions, every key — is
 // refused before anything runs, each at its line.
 
-// redisCommands are the commands a step or script may send, with where
-// their keys are: the first word after the command, every word, or every
-// other word (MSET). Blocking, server-wide and transaction commands are
-// none of them: a step is one round trip, on the lab's namespace only.
-var redisCommands = map[string]string{
-	"get": "first", "set": "first", "setnx": "first", "setex": "first", "psetex": "first", "getset": "first",
-	"getdel": "first", "getex": "first", "incr": "first", "incrby": "first", "decr": "first", "decrby": "first",
-	"incrbyfloat": "first", "append": "first", "strlen": "first", "expire": "first", "pexpire": "first",
-	"expireat": "first", "pexpireat": "first", "persist": "first", "ttl": "first", "pttl": "first", "type": "first",
-	"hget": "first", "hset": "first", "hsetnx": "first", "hdel": "first", "hgetall": "first", "hincrby": "first",
-	"hexists": "first", "hlen": "first", "hkeys": "first", "hvals": "first", "hmget": "first", "hmset": "first",
-	"del": "all", "unlink": "all", "exists": "all", "mget": "all",
-	"mset": "pairs",
-}
-
 // command checks a step's Redis command and says which words are keys.
 func (f *file) command(path string, words []string) ([]int, error) {
 	name := strings.ToLower(words[0])
-	where, ok := redisCommands[name]
+	where, ok := engine.RedisCommands[name]
 	if !ok {
 		return nil, f.wrong(path, "%s is not a command a step sends (strings, hashes and keys only: GET, SET, INCR, HSET, DEL, EXPIRE, …); a script can do more", untrusted.Line(words[0]))
 	}
@@ -76,7 +62,7 @@ func (f *file) refuseLua(path, script string) error {
 			return f.wrong(path, "a script names each command it calls as a string: redis.call(\"GET\", KEYS[1])")
 		}
 		name := m[1] + m[2]
-		if _, ok := redisCommands[strings.ToLower(name)]; !ok {
+		if _, ok := engine.RedisCommands[strings.ToLower(name)]; !ok {
 			return f.wrong(path, "the script calls %s, which is not a command fencelab lets a script send (strings, hashes and keys only)", untrusted.Line(name))
 		}
 	}

@@ -43,7 +43,7 @@ func (c *Code) RunCode(ctx context.Context, call engine.RedisCall) (engine.CodeR
 	var cmd *redis.Cmd
 	if call.Script != "" {
 		named = keys
-		script := budgeted(call.Script, c.embedded)
+		script := framed(call.Script, c.keys.prefix, c.embedded)
 		err := c.clock.around(ctx, named, call.TTLs, func() error {
 			args := make([]any, len(call.Args))
 			for i, a := range call.Args {
@@ -57,6 +57,12 @@ func (c *Code) RunCode(ctx context.Context, call engine.RedisCall) (engine.CodeR
 			return engine.CodeReply{}, &engine.CodeFailure{Err: err}
 		case err == nil && isReply(cmd.Err()) && overBudget(cmd.Err().Error()):
 			return engine.CodeReply{}, &engine.CodeFailure{Err: ErrScriptBudget}
+		case err == nil && isReply(cmd.Err()) && refusedByGuard(cmd.Err().Error()):
+			// The guard's words, without the server's dressing of them.
+			said := cmd.Err().Error()
+			said = said[strings.Index(said, guardMark)+len(guardMark)+2:]
+			said, _, _ = strings.Cut(said, " script: ")
+			return engine.CodeReply{}, &engine.CodeFailure{Err: errors.New(strings.TrimSpace(said))}
 		case errors.Is(err, ErrNoAnswer) && c.embedded:
 			c.stuck.Store(true)
 			return engine.CodeReply{}, &engine.CodeFailure{Err: lang.Error(

@@ -55,3 +55,11 @@ func SetWallClockTick(d time.Duration) (restore func()) {
 	wallClockTick = d
 	return func() { wallClockTick = old }
 }
+
+// Framed and RefusedByGuard are the script frame's, for the tests of its
+// guard on a real server.
+func Framed(script, namespace string, gopherLua bool) string {
+	return framed(script, namespace, gopherLua)
+}
+
+func RefusedByGuard(reply string) bool { return refusedByGuard(reply) }

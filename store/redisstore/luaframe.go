@@ -3,13 +3,30 @@ package redisstore
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/fencelab/fencelab/engine"
 
 	"github.com/yuin/gopher-lua/parse"
 )
 
-// A file's Lua script runs on the embedded server inside fencelab's own
+// A file's script is sent in a frame of fencelab's: a budget on how long
+// it runs, and a guard on what it calls.
+//
+// The guard: the script's redis.call and redis.pcall are checked as they
+// are made — the command is one of engine.RedisCommands, and each of its
+// keys is below the run's namespace — so a key built from a string, or a
+// command reached through an alias the file's check could not see, is
+// refused before it is sent. The frame hides the ways a script would
+// find the unguarded functions (_G, getfenv, loadstring, debug, the
+// guard's metatable). It is a check in the script's own language, not
+// the server's: on a Redis of yours, an ACL user kept to ~fencelab:*
+// (docs/backends.md) is the server's own rule.
+//
+// The budget: a file's Lua script runs on the embedded server inside fencelab's own
 // process, and that server has no SCRIPT KILL: a script that loops for
 // ever would hold the server's lock, and with it every lab, for ever. So
 // on the embedded server a file's script goes with a budget written into
@@ -48,10 +65,10 @@ const (
 var tick = fmt.Sprintf(` %[1]s = %[1]s + 1 if %[1]s > %[3]d then %[2]s = true return end; `,
 	ticksName, overName, scriptBudget)
 
-// budgeted is the script with its budget written in, or the script as it
-// is when it does not scan (the server then says what is wrong with it,
+// framed is the script in its frame (its guard on the keys of namespace,
+// its budget written in), or the script as it is when it does not scan (the server then says what is wrong with it,
 // at lines that are the file's).
-func budgeted(script string, gopherLua bool) string {
+func framed(script, namespace string, gopherLua bool) string {
 	places, err := tickPlaces(script, gopherLua)
 	if err != nil {
 		return script
@@ -68,6 +85,7 @@ func budgeted(script string, gopherLua bool) string {
 	}
 	var b strings.Builder
 	b.WriteString(script[:start])
+	b.WriteString(guardFor(namespace))
 	fmt.Fprintf(&b, "local %s, %s = 0, false local __fencelab_reply = (function(...) ", ticksName, overName)
 	from := start
 	for _, at := range places {
@@ -158,3 +176,31 @@ func thousands(n int) string {
 	}
 	return s
 }
+
+// guardMark begins the error of a call the guard refused.
+const guardMark = "fencelab: refused"
+
+// guardFor is the frame's guard, on one line: redis is a local whose call
+// and pcall check the command and its keys before they send it.
+func guardFor(namespace string) string {
+	var table strings.Builder
+	for _, name := range slices.Sorted(maps.Keys(engine.RedisCommands)) {
+		fmt.Fprintf(&table, "[%q] = %q, ", name, engine.RedisCommands[name])
+	}
+	return fmt.Sprintf(`local __fencelab_redis, __fencelab_ns, __fencelab_keyed = redis, %[1]q, { %[2]s } `+
+		`local function __fencelab_guard(send) return function(command, ...) `+
+		`local name = type(command) == "string" and string.lower(command) or "" local where = __fencelab_keyed[name] `+
+		`if where == nil then error(%[3]q .. ": the script calls " .. tostring(command) .. ", which is not a command a step may send (strings, hashes and keys only)", 0) end `+
+		`local args = {...} local last, by = #args, 1 if where == "first" then last = 1 elseif where == "pairs" then by = 2 end `+
+		`for i = 1, last, by do local key = args[i] if key ~= nil and (type(key) ~= "string" or string.sub(key, 1, #__fencelab_ns) ~= __fencelab_ns) then `+
+		`error(%[3]q .. ": the script names the key " .. tostring(key) .. ", which is not one it was given: name every key in keys", 0) end end `+
+		`return send(command, ...) end end `+
+		`local redis = setmetatable({ call = __fencelab_guard(__fencelab_redis.call), pcall = __fencelab_guard(__fencelab_redis.pcall) }, { __index = __fencelab_redis, __metatable = false }) `+
+		`local server = redis `+
+		`local _G = setmetatable({ redis = redis, server = redis }, { __index = _G, __metatable = false }) `+
+		`local getfenv, setfenv, loadstring, load, dofile, loadfile, require, module, package, debug = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil `,
+		namespace, table.String(), guardMark)
+}
+
+// refusedByGuard says whether a script's error reply is the guard's.
+func refusedByGuard(reply string) bool { return strings.Contains(reply, guardMark) }

@@ -19,7 +19,7 @@ func TestAScriptRunsOnTheEmbeddedServerWithinItsBudget(t *testing.T) {
 	defer rdb.Close()
 	ctx := context.Background()
 	run := func(script string) (any, error) {
-		return redis.NewScript(budgeted(script, true)).Run(ctx, rdb, []string{"k"}).Result()
+		return redis.NewScript(framed(script, "", true)).Run(ctx, rdb, []string{"k"}).Result()
 	}
 	for name, script := range map[string]string{
 		"while":            "while true do end return 1",
@@ -56,5 +56,5 @@ func TestAScriptRunsOnTheEmbeddedServerWithinItsBudget(t *testing.T) {
 	_, err := run("local x = 1\n\nerror('on line three')")
 	require.ErrorContains(t, err, ":3: on line three")
 	require.False(t, overBudget(err.Error()))
-	require.True(t, strings.HasPrefix(budgeted("#!lua\nreturn 1", false), "#!lua\n"))
+	require.True(t, strings.HasPrefix(framed("#!lua\nreturn 1", "", false), "#!lua\n"))
 }
