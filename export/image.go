@@ -76,15 +76,30 @@ var faces = sync.OnceValues(func() ([]typeface, error) {
 	return out, nil
 })
 
-// faceFor is the first face with a glyph for r: Nanum Gothic Coding, then
-// DejaVu Sans Mono, which draws what neither has as a box.
-func faceFor(fs []typeface, r rune) font.Face {
+// faceFor is the first face with a glyph for r that fits the width it has
+// on the screen, in pixels: Nanum Gothic Coding, then DejaVu Sans Mono. A
+// symbol East Asian fonts draw wide (→, ·, ×) takes one cell in a
+// terminal, where Nanum's glyph would be cut to a dash; DejaVu's fits.
+// Past those, the first face with a glyph at all, then DejaVu's box.
+func faceFor(fs []typeface, r rune, width int) font.Face {
+	for _, t := range fs {
+		if t.has(r) && fits(t, r, width) {
+			return t.face
+		}
+	}
 	for _, t := range fs {
 		if t.has(r) {
 			return t.face
 		}
 	}
 	return fs[len(fs)-1].face
+}
+
+// fits reports whether t's glyph for r is no wider than width pixels (and
+// a pixel of slack: the fonts' advances are not the grid's).
+func fits(t typeface, r rune, width int) bool {
+	advance, ok := t.face.GlyphAdvance(r)
+	return ok && advance <= fixed.I(width+1)
 }
 
 // screenCells lays a frame out on a width×height grid of cells.
@@ -169,7 +184,7 @@ func drawScreen(buf *cellbuf.Buffer) (*image.RGBA, error) {
 			if c.Rune == 0 || c.Rune == ' ' {
 				continue
 			}
-			face := faceFor(fs, c.Rune)
+			face := faceFor(fs, c.Rune, cell.Dx())
 			d := font.Drawer{Dst: img, Src: image.NewUniform(fg), Face: face}
 			// Centred in its cell or cells: the fonts' advances differ a
 			// little from the grid's.
