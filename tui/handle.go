@@ -49,6 +49,21 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if m.picking {
 		return m.handlePickerKey(msg)
 	}
+	if m.showLog {
+		switch msg.String() {
+		case "up", "k":
+			m.logScroll++
+		case "down", "j":
+			m.logScroll = max(0, m.logScroll-1)
+		case "pgup":
+			m.logScroll += 10
+		case "pgdown", " ":
+			m.logScroll = max(0, m.logScroll-10)
+		default:
+			m.showLog = false
+		}
+		return m, nil
+	}
 	if m.showHelp {
 		switch msg.String() {
 		case "up", "k":
@@ -85,6 +100,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	switch {
 	case key.Matches(msg, m.keys.Help):
 		m.showHelp, m.helpScroll = true, 0
+	case key.Matches(msg, m.keys.Log):
+		m.showLog, m.logScroll = true, 0
 	case key.Matches(msg, m.keys.Split):
 		return m, m.toggleSplit()
 	case key.Matches(msg, m.keys.Why):

@@ -33,6 +33,7 @@ type keyMap struct {
 	Why     key.Binding
 	Branch  key.Binding
 	Help    key.Binding
+	Log     key.Binding
 	Quit    key.Binding
 	Suspend key.Binding
 }
@@ -64,6 +65,7 @@ func newKeyMap(l lang.Lang) keyMap {
 		Why:    key.NewBinding(key.WithKeys("c"), key.WithHelp("c", l.T("check every schedule in the background: each action's share of futures that break an invariant, and the point of no return"))),
 		Branch: key.NewBinding(key.WithKeys("b", "o"), key.WithHelp("b/o", l.T("what can happen next, each with its share of broken futures (after c; o in a talk, where b blanks the screen)"))),
 		Help:   key.NewBinding(key.WithKeys("?"), key.WithHelp("?", l.T("help"))),
+		Log:    key.NewBinding(key.WithKeys("L"), key.WithHelp("L", l.T("every message so far, whole"))),
 		Quit:   key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", l.T("quit"))),
 		// Suspend is handled before the key map (handleKey); listed for ?.
 		Suspend: key.NewBinding(key.WithKeys("ctrl+z"), key.WithHelp("ctrl+z", l.T("suspend to the shell; fg comes back"))),
@@ -80,7 +82,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.Next, k.Step, k.Select, k.Pause},
 		{k.Expire, k.Second, k.Reset, k.Undo},
 		{k.Mode, k.Guards, k.Split, k.Why, k.Branch, k.Picker, k.DSN, k.Focus, k.Scroll, k.Travel, k.Open},
-		{k.Play, k.Pace, k.Save, k.Export, k.Help, k.Suspend, k.Quit},
+		{k.Play, k.Pace, k.Save, k.Export, k.Help, k.Log, k.Suspend, k.Quit},
 	}
 }
 

@@ -5,6 +5,7 @@
 package tui
 
 import (
+	"slices"
 	"context"
 	"errors"
 	"time"
@@ -152,7 +153,12 @@ type Model struct {
 	talk     *talkState
 	status   string
 	statusOK bool
-	fatal    error
+	// messages are the status line's texts so far, oldest first (at most
+	// maxMessages), which L shows whole; showLog: that list is open.
+	messages  []string
+	showLog   bool
+	logScroll int
+	fatal     error
 	// history is time travel over the snapshots recorded after each action.
 	history history
 	// playing: autoplay takes the next guided step every pace.
@@ -464,7 +470,18 @@ func (m *Model) afterBusy() tea.Cmd {
 	return m.reload(msg)
 }
 
-func (m *Model) setStatus(text string, ok bool) { m.status, m.statusOK = text, ok }
+func (m *Model) setStatus(text string, ok bool) {
+	m.status, m.statusOK = text, ok
+	if text != "" && (len(m.messages) == 0 || m.messages[len(m.messages)-1] != text) {
+		m.messages = append(m.messages, text)
+		if len(m.messages) > maxMessages {
+			m.messages = slices.Delete(m.messages, 0, len(m.messages)-maxMessages)
+		}
+	}
+}
+
+// maxMessages is how many of the status line's messages L keeps.
+const maxMessages = 500
 
 // maxHeldKeys bounds the keys held while the lab is busy.
 const maxHeldKeys = 32

@@ -29,12 +29,11 @@ func (m *Model) View() string {
 		}, max(m.width, 1)), "\n")
 	}
 	if m.fatal != nil {
-		return strings.Join(fit([]string{
-			m.styles.rejected.Render(m.styles.T("fencelab could not start its backends:")),
-			engine.OneLine(m.fatal),
-			"",
-			m.styles.T("q to quit"),
-		}, m.width), "\n")
+		// The error wrapped, not cut: it is all the user has to go on.
+		lines := []string{m.styles.rejected.Render(m.styles.T("fencelab could not start its backends:"))}
+		lines = append(lines, wrap(engine.OneLine(m.fatal), m.width)...)
+		lines = append(lines, "", m.styles.T("q to quit"))
+		return strings.Join(fit(lines, m.width), "\n")
 	}
 	if m.snap == nil {
 		waiting := m.opts.Starting
@@ -59,6 +58,9 @@ func (m *Model) View() string {
 	}
 	if m.showHelp {
 		return m.helpView()
+	}
+	if m.showLog {
+		return m.logView()
 	}
 	if m.guarding {
 		return m.guardsView()
@@ -136,6 +138,35 @@ func (m *Model) helpView() string {
 		lines = append(lines, "")
 	}
 	return strings.Join(fit(append(lines, footer), m.width), "\n")
+}
+
+// logView is every message the status line has shown, oldest first and
+// each whole, wrapped: the newest at the bottom, scrolled back with ↑.
+func (m *Model) logView() string {
+	st := m.styles
+	var lines []string
+	for _, text := range m.messages {
+		for i, line := range wrap(text, m.width-4) {
+			lead := "  · "
+			if i > 0 {
+				lead = "    "
+			}
+			lines = append(lines, lead+line)
+		}
+	}
+	if len(lines) == 0 {
+		lines = []string{"  " + st.dim.Render(st.T("no message yet"))}
+	}
+	head := []string{st.title.Render(st.T("messages")) + st.dim.Render(" · "+st.T("the status line's, oldest first")), ""}
+	room := m.height - len(head) - 1
+	footer := st.dim.Render(st.T("any key to go back"))
+	if len(lines) > room {
+		m.logScroll = min(m.logScroll, len(lines)-room)
+		last := len(lines) - m.logScroll
+		footer = st.dim.Render(st.T("lines %d–%d of %d · ↑/↓ scroll · any other key goes back", last-room+1, last, len(lines)))
+		lines = lines[last-room : last]
+	}
+	return strings.Join(fit(append(append(head, lines...), footer), m.width), "\n")
 }
 
 // guardsView is the guard list: each of SAFE's guards, on or removed,
@@ -261,13 +292,16 @@ func (m *Model) footer() []string {
 	if m.talk != nil {
 		keys = talkKeys(m.keys)
 	}
-	footer := []string{m.statusLine(), m.help.ShortHelpView(keys)}
+	status := m.statusFitted(m.width, 2)
+	footer := append(status, m.help.ShortHelpView(keys))
 	if m.height < 30 {
-		footer = footer[1:]
+		footer = footer[len(status):]
 		// The status's text, not its line: an empty status still renders
 		// its style's escape codes.
 		if text, _ := m.statusText(); text != "" {
-			footer = []string{m.statusLine() + m.styles.dim.Render(" · ? "+m.styles.T("help"))}
+			help := " · ? " + m.styles.T("help")
+			one := m.statusFitted(m.width-ansi.StringWidth(help), 1)
+			footer = []string{one[0] + m.styles.dim.Render(help)}
 		}
 	}
 	return footer
@@ -466,6 +500,36 @@ func invariantBar(st styles, s engine.Snapshot, width int) string {
 func (m *Model) statusLine() string {
 	text, style := m.statusText()
 	return style.Render(text)
+}
+
+// statusFitted is the status in at most lines lines of width: wrapped,
+// and where even those cut it, its last line ends by saying L shows it
+// whole (the message log).
+func (m *Model) statusFitted(width, lines int) []string {
+	text, style := m.statusText()
+	wrapped := wrap(text, width)
+	if len(wrapped) <= lines {
+		if len(wrapped) > 1 && lines > 1 {
+			for i, line := range wrapped {
+				wrapped[i] = style.Render(line)
+			}
+			return wrapped
+		}
+		return []string{style.Render(text)}
+	}
+	more := " … " + m.styles.T("L shows it whole")
+	kept := wrap(text, width)[:lines]
+	last := kept[lines-1]
+	room := max(width-ansi.StringWidth(more), 1)
+	if ansi.StringWidth(last) > room {
+		last = ansi.Truncate(last, room, "")
+	}
+	kept[lines-1] = last
+	for i, line := range kept {
+		kept[i] = style.Render(line)
+	}
+	kept[lines-1] += m.styles.dim.Render(more)
+	return kept
 }
 
 // statusLines is the status wrapped to a width, each line styled.
