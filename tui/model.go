@@ -5,9 +5,9 @@
 package tui
 
 import (
-	"slices"
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
