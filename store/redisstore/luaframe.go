@@ -44,9 +44,9 @@ import (
 // match that backtracks — is left to the call's deadline.
 
 // scriptBudget is how many ticks a script may take: far more than a
-// step's script needs, and reached in about half a second — well within
-// the call's deadline (CallTimeout).
-const scriptBudget = 5_000_000
+// step's script needs, and reached in a tenth of a second (a second under
+// the race detector) — well within the call's deadline (CallTimeout).
+const scriptBudget = 1_000_000
 
 // overBudgetMark is in the error a script past its budget ends with.
 const overBudgetMark = "fencelab: past its budget"
