@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/fencelab/fencelab/engine"
@@ -108,7 +109,24 @@ var sqlRefusedPairs = [][2]string{
 	{"alter", "system"}, {"create", "schema"}, {"drop", "schema"}, {"alter", "schema"}, {"create", "extension"},
 	{"create", "role"}, {"alter", "role"}, {"drop", "role"}, {"create", "user"}, {"create", "database"},
 	{"drop", "database"}, {"create", "event"}, {"security", "definer"},
+	// What reaches past the schema on the server as a whole: other roles'
+	// objects, the file system, other servers, the server's own code.
+	{"drop", "owned"}, {"owner", "to"}, {"alter", "database"}, {"alter", "default"}, {"alter", "user"},
+	{"drop", "user"}, {"create", "group"}, {"alter", "group"}, {"create", "tablespace"}, {"alter", "tablespace"},
+	{"create", "subscription"}, {"alter", "subscription"}, {"create", "publication"}, {"create", "server"},
+	{"alter", "server"}, {"create", "foreign"}, {"alter", "foreign"}, {"create", "language"},
+	{"create", "trusted"}, {"create", "procedural"}, {"create", "access"}, {"alter", "large"},
 }
+
+// sqlCatalogs are the system catalogs a superuser could write: a file's
+// SQL runs as fencelab's role, which on the ephemeral server is one.
+var sqlCatalogs = []string{"pg_catalog", "information_schema", "pg_authid", "pg_shadow", "pg_auth_members",
+	"pg_database", "pg_db_role_setting", "pg_tablespace", "pg_namespace", "pg_class", "pg_proc", "pg_attribute",
+	"pg_language", "pg_largeobject", "pg_largeobject_metadata", "pg_extension", "pg_trigger", "pg_rewrite",
+	"pg_policy", "pg_user_mapping", "pg_foreign_server", "pg_subscription", "pg_statistic", "pg_type", "pg_index"}
+
+// sqlHidden finds a CREATE [OR REPLACE] FUNCTION or PROCEDURE.
+var sqlHidden = regexp.MustCompile(`^create\s+(or\s+replace\s+)?(function|procedure)\b`)
 
 var sqlWord = regexp.MustCompile(`[a-z_][a-z0-9_$]*`)
 
@@ -129,6 +147,9 @@ func (f *file) refuseSQL(path, text string, step bool) error {
 				return f.wrong(path, "a file's SQL may not use %s", r)
 			}
 		}
+		if slices.Contains(sqlCatalogs, w) || strings.HasPrefix(w, "query_to_xml") {
+			return f.wrong(path, "a file's SQL may not use %s: it reaches past the file's schema", w)
+		}
 		if why, ok := sqlRefusedWhy[w]; ok {
 			return f.wrong(path, "a file's SQL may not use %s: it %s", w, why)
 		}
@@ -140,12 +161,19 @@ func (f *file) refuseSQL(path, text string, step bool) error {
 			}
 		}
 	}
+	if sqlHidden.MatchString(strings.Join(words, " ")) {
+		// A body is a string, and a string can be made into any statement
+		// as the function runs: what these rules hold the file's text to
+		// would not hold its code.
+		return f.wrong(path, "a file's SQL may not create a function or procedure: its body is a string, which fencelab cannot hold to these rules (write its statements in the steps)")
+	}
 	switch words[0] {
 	case "set", "reset":
 		if len(words) < 2 || words[1] != "transaction" {
 			return f.wrong(path, "a file's SQL sets nothing of its session but SET TRANSACTION: the lab's connections are shared with fencelab")
 		}
-	case "copy", "grant", "revoke", "vacuum", "cluster", "checkpoint", "load", "listen", "notify", "do", "call", "discard", "prepare", "execute", "deallocate", "savepoint", "release":
+	case "copy", "grant", "revoke", "vacuum", "cluster", "checkpoint", "load", "listen", "notify", "do", "call", "discard", "prepare", "execute", "deallocate", "savepoint", "release",
+		"reassign", "security", "import", "reindex":
 		if !step || words[0] != "savepoint" && words[0] != "release" {
 			return f.wrong(path, "a file's SQL may not use %s", strings.ToUpper(words[0]))
 		}
