@@ -236,8 +236,7 @@ func (m *Model) splitView() string {
 	}
 	room := m.height - len(footer) - len(top) - len(caption)
 	m.timeline.shares = m.timelineShares(s)
-	left := m.sideColumn(s, &m.timeline, "", half, room)
-	var right []string
+	var left, right []string
 	side := m.split
 	side.timeline.shares = nil
 	if side.snap != nil {
@@ -254,12 +253,13 @@ func (m *Model) splitView() string {
 	}
 	switch {
 	case side.snap == nil:
+		left = m.sideColumn(s, &m.timeline, "", half, room)
 		right = []string{st.dim.Render(st.T("opening %s in %s mode beside it…", m.scenario.ID, otherMode(m.mode)))}
 	case inPast && side.shots[past.Actions] != nil:
 		// The other side as it was after as many actions.
-		right = m.sideColumn(*side.shots[past.Actions], &side.timeline, "", w-half-3, room)
+		left, right = m.sideColumns(s, *side.shots[past.Actions], "", half, w-half-3, room)
 	default:
-		right = m.sideColumn(*side.snap, &side.timeline, side.stopped, w-half-3, room)
+		left, right = m.sideColumns(s, *side.snap, side.stopped, half, w-half-3, room)
 	}
 	for i := range right {
 		right[i] = " " + right[i] // sideBySide's rule has no room after it
@@ -269,8 +269,130 @@ func (m *Model) splitView() string {
 	return strings.Join(fit(lines, w), "\n")
 }
 
-// sideColumn is one side of the split screen at a width.
-func (m *Model) sideColumn(s engine.Snapshot, tl *timeline, stopped string, width, height int) []string {
+// sideColumns are the two sides of the split screen, this one (s) and
+// the other, lined up: their heads as tall as each other, and each
+// action's entries on both timelines starting on the same row, so what
+// one action did in each mode is read across.
+func (m *Model) sideColumns(s, other engine.Snapshot, stopped string, width, otherWidth, height int) (left, right []string) {
+	left = m.sideHead(s, "", width)
+	right = m.sideHead(other, stopped, otherWidth)
+	for len(left) < len(right) {
+		left = append(left, "")
+	}
+	for len(right) < len(left) {
+		right = append(right, "")
+	}
+	rest := height - len(left)
+	if rest <= 0 {
+		return fit(left, width), fit(right, otherWidth)
+	}
+	mine, theirs := m.actionBounds(s), m.split.actionBounds(other)
+	if mine == nil || theirs == nil || m.timeline.scroll > 0 || m.split.timeline.scroll > 0 {
+		// Scrolled, or a side whose every action was not seen: each
+		// timeline on its own.
+		left = append(left, m.timeline.View(m.styles, s, width, rest, "")...)
+		right = append(right, m.split.timeline.View(m.styles, other, otherWidth, rest, "")...)
+		return fit(left, width), fit(right, otherWidth)
+	}
+	l, r := alignedTimelines(m.styles, s, mine, &m.timeline, width, other, theirs, &m.split.timeline, otherWidth, rest)
+	return fit(append(left, l...), width), fit(append(right, r...), otherWidth)
+}
+
+// actionBounds are how many of s's events there were after each of its
+// actions (bounds[k]: after k), from the screens recorded after each; nil
+// where one of them is missing or is another run's.
+func (m *Model) actionBounds(s engine.Snapshot) []int {
+	return boundsFrom(s, func(k int) (engine.Snapshot, bool) {
+		if k >= len(m.history.snaps) {
+			return engine.Snapshot{}, false
+		}
+		return m.history.snaps[k], true
+	})
+}
+
+func (side *splitSide) actionBounds(s engine.Snapshot) []int {
+	return boundsFrom(s, func(k int) (engine.Snapshot, bool) {
+		if shot := side.shots[k]; shot != nil {
+			return *shot, true
+		}
+		return engine.Snapshot{}, false
+	})
+}
+
+func boundsFrom(s engine.Snapshot, after func(k int) (engine.Snapshot, bool)) []int {
+	bounds := make([]int, s.Actions+1)
+	for k := 0; k < s.Actions; k++ {
+		shot, ok := after(k)
+		if !ok || shot.Actions != k || len(shot.Events) > len(s.Events) {
+			return nil
+		}
+		bounds[k] = len(shot.Events)
+	}
+	bounds[s.Actions] = len(s.Events)
+	for k := 1; k <= s.Actions; k++ {
+		if bounds[k] < bounds[k-1] {
+			return nil
+		}
+	}
+	return bounds
+}
+
+// alignedTimelines draws two timelines in height lines each, newest at
+// the bottom, an action's entries on both sides padded to the taller of
+// the two, so action k begins on the same row on both.
+func alignedTimelines(st styles, a engine.Snapshot, aBounds []int, aTL *timeline, aWidth int,
+	b engine.Snapshot, bBounds []int, bTL *timeline, bWidth int, height int) ([]string, []string) {
+	entries := func(s engine.Snapshot, tl *timeline, width int, bounds []int, k int) []string {
+		if k >= len(bounds) {
+			return nil
+		}
+		from := 0
+		if k > 0 {
+			from = bounds[k-1]
+		}
+		c, broken := columnsOf(s, width), brokenAt(s)
+		if tl.shares != nil {
+			c = c.withShares(tl.shares)
+		}
+		var lines []string
+		for i := from; i < bounds[k]; i++ {
+			entry := c.entry(st, s.Events[i], broken[s.Events[i].Sequence])
+			if c.shares != nil {
+				entry = c.withShare(entry, i)
+			}
+			lines = append(lines, entry...)
+		}
+		return lines
+	}
+	room := height - 1 // the title
+	var left, right []string
+	for k := max(len(aBounds), len(bBounds)) - 1; k >= 0; k-- {
+		l, r := entries(a, aTL, aWidth, aBounds, k), entries(b, bTL, bWidth, bBounds, k)
+		tall := max(len(l), len(r))
+		for len(l) < tall {
+			l = append(l, "")
+		}
+		for len(r) < tall {
+			r = append(r, "")
+		}
+		if len(left)+tall > room {
+			if len(left) == 0 {
+				left, right = l[:room], r[:room] // an action taller than the pane: its head
+			}
+			break
+		}
+		left, right = append(l, left...), append(r, right...)
+	}
+	for len(left) < room {
+		left, right = append([]string{""}, left...), append([]string{""}, right...)
+	}
+	aTL.focused, bTL.focused = len(a.Events)-1, len(b.Events)-1
+	return append(aTL.View(st, a, aWidth, 1, "")[:1], left...), append(bTL.View(st, b, bWidth, 1, "")[:1], right...)
+}
+
+// sideHead is a side's lines above its timeline: its mode and clock, its
+// actions, why it stopped, its result and invariants.
+func (m *Model) sideHead(s engine.Snapshot, stopped string, width int) []string {
 	st := m.styles
 	mode := st.safe.Render(" " + engine.ModeLabel(s.Mode, s.Result.Without) + " ")
 	if s.Mode == engine.Unsafe {
@@ -284,9 +406,14 @@ func (m *Model) sideColumn(s engine.Snapshot, tl *timeline, stopped string, widt
 		lines = append(lines, ansi.Truncate(st.rejected.Render(stopped), width, "…"))
 	}
 	lines = append(lines, resultLines(st, s, width, 2)...)
-	lines = append(lines, invariantBar(st, s, width), st.dim.Render(strings.Repeat("─", width)))
+	return append(lines, invariantBar(st, s, width), st.dim.Render(strings.Repeat("─", width)))
+}
+
+// sideColumn is one side of the split screen at a width, alone.
+func (m *Model) sideColumn(s engine.Snapshot, tl *timeline, stopped string, width, height int) []string {
+	lines := m.sideHead(s, stopped, width)
 	if rest := height - len(lines); rest > 0 {
-		lines = append(lines, tl.View(st, s, width, rest, "")...)
+		lines = append(lines, tl.View(m.styles, s, width, rest, "")...)
 	}
 	return fit(lines, width)
 }

@@ -3,10 +3,12 @@ package tui_test
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/stretchr/testify/require"
 
@@ -100,4 +102,41 @@ func TestTheSplitScreenExportsADiff(t *testing.T) {
 	waitFor(t, tm, "cast written: one side as cast")
 	press(tm, "q")
 	tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second))
+}
+
+// The split screen lines the two timelines up by action: what an action
+// did in SAFE and in UNSAFE begins on the same row, as diff shows it —
+// at 160×48, where the UNSAFE side's timeline has entries SAFE's has not.
+func TestTheSplitScreenLinesUpItsTimelinesByAction(t *testing.T) {
+	tm := exploreOn(t, tui.Options{Catalog: scenarios.All(), Scenario: "lease-overrun"}, 160, 48, true)
+	waitFor(t, tm, "lease-overrun in SAFE mode, from its seeded state")
+	press(tm, "v")
+	waitFor(t, tm, "split screen: UNSAFE beside SAFE, the same actions — v closes it")
+	press(tm, "nnnnnnnnn")
+	bothAt(t, tm, 9)
+	press(tm, "q")
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).View()
+	code := regexp.MustCompile(`\b[A-Z]_[A-Z_]+\b`)
+	rows := func(from, to int) map[string]int {
+		at := map[string]int{}
+		for row, line := range strings.Split(final, "\n") {
+			plain := []rune(ansi.Strip(line))
+			half := string(plain[min(from, len(plain)):min(to, len(plain))])
+			for _, c := range code.FindAllString(half, -1) {
+				if _, seen := at[c]; !seen {
+					at[c] = row
+				}
+			}
+		}
+		return at
+	}
+	safe, unsafe := rows(0, 79), rows(81, 160)
+	shared := 0
+	for c, row := range safe {
+		if other, ok := unsafe[c]; ok {
+			shared++
+			require.Equal(t, row, other, "%s: row %d in SAFE, %d in UNSAFE:\n%s", c, row, other, final)
+		}
+	}
+	require.GreaterOrEqual(t, shared, 5, "the codes both sides show:\n%s", final)
 }
