@@ -331,6 +331,8 @@ Terminal transition: late SUCCESS before=100, after=0
 Pointer ownership: late SUCCESS rejected=100, current pointers preserved=100
 All invariants passed
 `, stdout)
+	require.Contains(t, stderr, "race on miniredis: ")
+	require.Contains(t, stderr, "the GET -> SET line is the naive path (UNSAFE)")
 }
 
 // A run that does not end as the catalog predicts exits 1.

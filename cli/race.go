@@ -37,6 +37,9 @@ func runRace(ctx context.Context, c config, n, free int, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
+	// The six lines are the seed's; what they mean, and where they were
+	// counted, goes beside them.
+	fmt.Fprintln(stderr, c.lang.T("race on %s: the GET -> SET line is the naive path (UNSAFE), whose duplicates are the point; the invariants are the SAFE paths' (Lua acquire, terminal transition, pointer ownership)", redis.Describe()))
 	report.Print(stdout)
 	if free > 0 {
 		meter := newProgress(stderr, c.lang.T("free-running pairs"))
