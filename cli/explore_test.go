@@ -375,7 +375,7 @@ func TestExplorerSavesATraceThatReplaysAndPlays(t *testing.T) {
 	require.Contains(t, stdout, "verdict STALE_FENCE  — as the trace recorded")
 
 	played := startExplorer(t, dir, "--trace", trace)
-	played.waitScreen("lease-overrun in SAFE mode", "guided 0/9", "Press n to follow the schedule of the trace")
+	played.waitScreen("lease-overrun in SAFE mode", "▶ trace fencelab-lease-overrun-safe.trace.json · guided 0/9", "Press n to follow the schedule of the trace")
 	for range 9 {
 		played.key("n")
 	}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -448,6 +449,10 @@ func (m *Model) header(s engine.Snapshot) []string {
 		second += st.dim.Render(" · " + st.T("next:") + " " + next)
 	}
 	second += backends
+	if s.Scenario.From != "" {
+		// A trace plays: its schedule is the guided order.
+		second = st.warn.Render(st.T("▶ trace %s", filepath.Base(s.Scenario.From))) + st.dim.Render(" · ") + second
+	}
 	if m.playing {
 		second = st.T("▶ autoplay %s · ", m.pace) + second
 	}
