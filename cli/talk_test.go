@@ -84,7 +84,7 @@ func TestTalkUnderTmux(t *testing.T) {
 	script, err := filepath.Abs("../talks/fencing.toml")
 	require.NoError(t, err)
 	r := startExplorer(t, cacheDir(t), "talk", script)
-	r.waitScreen("talk · scene 1/", "Most job schedulers stop at a leader lease")
+	r.waitScreen("talk · scene 1/", "Most job schedulers stop at a leader lease", " of 20:00 · ")
 	r.key("b")
 	waitChange(r, r.screen())
 	require.Empty(t, strings.TrimSpace(r.screen()), "b blanks the screen")

@@ -108,6 +108,9 @@ func parseTalkIn(text, language, dir string) (tui.Talk, error) {
 		}
 	}
 	var talk tui.Talk
+	if m, given := doc["minutes"].(int64); given {
+		talk.Minutes = int(m)
+	}
 	var err error
 	if talk.Title, err = textIn(doc["title"], language); err != nil {
 		return tui.Talk{}, wrongAt(at.top("title"), "title: %v", err)

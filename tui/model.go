@@ -206,7 +206,7 @@ func New(ctx context.Context, opts Options) *Model {
 		m.scenario = opts.Open
 	}
 	if opts.Talk != nil && len(opts.Talk.Scenes) > 0 {
-		m.talk = &talkState{Talk: *opts.Talk, cardFor: -1}
+		m.talk = &talkState{Talk: *opts.Talk, cardFor: -1, began: time.Now()}
 		m.scenario, m.mode = m.talk.current().Scenario, m.talk.current().Mode
 	}
 	return m
@@ -240,6 +240,9 @@ func (m *Model) Interrupted() bool { return m.interrupted }
 func (m *Model) SetSuspend(suspend func()) { m.opts.Suspend = suspend }
 
 func (m *Model) Init() tea.Cmd {
+	if m.talk != nil {
+		return tea.Batch(m.spinner.Tick, m.startBackends(), talkTick())
+	}
 	return tea.Batch(m.spinner.Tick, m.startBackends())
 }
 
@@ -429,6 +432,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.whyProgress(msg)
 	case whyDoneMsg:
 		return m, m.whyDone(msg)
+	case talkTickMsg:
+		return m, talkTick() // the header's clock: drawn again as it moves
 	case playMsg:
 		if !m.playing || !m.open {
 			return m, nil

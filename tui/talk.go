@@ -2,6 +2,7 @@ package tui
 
 import (
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -20,6 +21,9 @@ import (
 type Talk struct {
 	Title  string
 	Scenes []TalkScene
+	// Minutes is the talk's length as its script gives it (0: not given):
+	// the header shows the time spoken against it.
+	Minutes int
 }
 
 // TalkScene is one scenario in one mode, its schedule as the guided order.
@@ -62,6 +66,32 @@ type talkState struct {
 	// replay is how many actions of a scene opened from its end are
 	// still to take (going back into a scene lands on its last screen).
 	replay int
+	// began is when the talk opened: the header counts from it.
+	began time.Time
+}
+
+// talkTickMsg moves the talk's clock on: one a second while a talk plays.
+type talkTickMsg struct{}
+
+func talkTick() tea.Cmd {
+	return tea.Tick(time.Second, func(time.Time) tea.Msg { return talkTickMsg{} })
+}
+
+// talkClock is the time spoken, against the script's minutes if it gives
+// them: "4:07 of 20:00", in the warning's colour once past them.
+func (m *Model) talkClock() string {
+	t := m.talk
+	spoken := time.Since(t.began).Truncate(time.Second)
+	text := engine.FormatClock(spoken)
+	if t.Minutes == 0 {
+		return m.styles.dim.Render(text)
+	}
+	length := time.Duration(t.Minutes) * time.Minute
+	text = m.styles.T("%s of %s", text, engine.FormatClock(length))
+	if spoken > length {
+		return m.styles.warn.Render(text)
+	}
+	return m.styles.dim.Render(text)
 }
 
 func (t *talkState) current() TalkScene { return t.Scenes[t.scene] }
@@ -216,6 +246,7 @@ func talkKeys(k keyMap) []key.Binding {
 func (m *Model) talkHeader(s engine.Snapshot) string {
 	t := m.talk
 	return m.styles.T("talk · scene %d/%d · action %d/%d", t.scene+1, len(t.Scenes), s.Actions, s.GuidedTotal) +
+		m.styles.dim.Render(" · ") + m.talkClock() +
 		m.styles.dim.Render(" · "+m.styles.T("space/→ on · ← back · b blank")+" · "+t.Title)
 }
 
