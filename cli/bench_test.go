@@ -28,8 +28,14 @@ func TestBenchPrintsEveryPairBesideItsFloor(t *testing.T) {
 		require.NotEmpty(t, p.Floor, p.Name)
 	}
 	require.Equal(t, []string{"start", "explorer first frame", "explorer first step", "explorer step",
-		"check lease-overrun", "check stale-read", "check cross-job-collision",
+		"check lease-overrun", "check stale-read", "check cross-job-collision", "check stale-read, in flight",
 		"stress 1 worker", "stress 1 worker, bare loop", "stress 8 workers", "stress 32 workers"}, names)
+
+	// The search with statements in flight beside the same search one
+	// statement at a time: the same figure as its check's, and the before.
+	require.True(t, pairs[7].Before)
+	require.Equal(t, pairs[5].Value, pairs[7].Value)
+	require.False(t, pairs[5].Before)
 
 	code, _, stderr := call(t, "bench", "--pg", "postgres://x@localhost/x")
 	require.Equal(t, exitUsage, code)

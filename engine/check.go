@@ -74,6 +74,10 @@ type CheckOptions struct {
 	NoReduction bool
 	// Progress hears the counts as the search goes; calls are serialised.
 	Progress func(CheckProgress)
+	// OneAtATime leaves the statements in flight out: every schedule of
+	// one statement at a time, as the checker explored before overlaps
+	// (the bench's before; InFlightLeft counts what it left).
+	OneAtATime bool
 	// Why keeps the graph of states, every action from every state, for
 	// the shares of broken futures (why.go). It turns the reduction off:
 	// counting schedules needs every order of commuting calls.
@@ -503,7 +507,7 @@ func (c *checker) takeUpOverlaps() {
 		want, predicted := r.Scenario.Predicted[Unsafe]
 		answered = predicted && (r.Verdicts[want.Verdict] > 0 || r.Anomalies[want.Verdict] > 0)
 	}
-	if answered && c.graph == nil {
+	if (answered || c.opts.OneAtATime) && c.graph == nil {
 		r.InFlightLeft = len(c.later)
 		c.later = nil
 		return

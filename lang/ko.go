@@ -161,6 +161,7 @@ var ko = map[string]string{
 	"race on %s: the GET -> SET line is the naive path (UNSAFE), whose duplicates are the point; the invariants are the SAFE paths' (Lua acquire, terminal transition, pointer ownership)":      "%s에서 race: GET -> SET 줄은 단순한 경로(UNSAFE)로, 그 중복이 요점입니다; 불변식은 SAFE 경로들의 것입니다 (Lua acquire, terminal transition, pointer ownership)",
 	"▶ trace %s":                      "▶ 트레이스 %s",
 	"%s of %s":                        "%s / %s",
+	"before: %s":                      "이전: %s",
 	"every message so far, whole":     "지금까지의 메시지 전부, 잘리지 않게",
 	"no message yet":                  "아직 메시지가 없습니다",
 	"messages":                        "메시지",
