@@ -405,7 +405,9 @@ func (m *Model) sideHead(s engine.Snapshot, stopped string, width int) []string 
 	if stopped != "" {
 		lines = append(lines, ansi.Truncate(st.rejected.Render(stopped), width, "…"))
 	}
-	lines = append(lines, resultLines(st, s, width, 2)...)
+	// A broken invariant's sentence wraps rather than being cut: the
+	// split screen is read for the verdicts side by side.
+	lines = append(lines, resultLines(st, s, width, 2+min(2, len(s.Result.Breaks)))...)
 	return append(lines, invariantBar(st, s, width), st.dim.Render(strings.Repeat("─", width)))
 }
 

@@ -139,4 +139,12 @@ func TestTheSplitScreenLinesUpItsTimelinesByAction(t *testing.T) {
 		}
 	}
 	require.GreaterOrEqual(t, shared, 5, "the codes both sides show:\n%s", final)
+	// UNSAFE's broken invariant is read whole, wrapped under its result.
+	var unsafeSide []string
+	for _, line := range strings.Split(final, "\n") {
+		plain := []rune(ansi.Strip(line))
+		unsafeSide = append(unsafeSide, string(plain[min(81, len(plain)):]))
+	}
+	require.Contains(t, strings.Join(strings.Fields(strings.Join(unsafeSide, " ")), " "),
+		"worker-A committed token 41 after token 42 was accepted", final)
 }
