@@ -424,8 +424,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case ReloadMsg:
 		return m, m.reload(msg)
 	case reloadedMsg:
-		m.reloaded(msg)
-		return m, tea.Batch(m.afterBusy(), m.catchUp(), m.takeHeld())
+		recheck := m.reloaded(msg)
+		return m, tea.Batch(m.afterBusy(), m.catchUp(), m.takeHeld(), recheck)
 	case splitMsg:
 		return m, m.splitDone(msg)
 	case whyProgressMsg:

@@ -67,6 +67,9 @@ func (m *Model) reload(msg ReloadMsg) tea.Cmd {
 	}
 	m.busy, m.playing = true, false
 	m.history.Leave()
+	// The shares of broken futures were the old code's: a version checked
+	// before is checked again once it replays, so they come back true.
+	m.why.recheck = m.checkedFile(msg.File)
 	owner, backends, mode := m.owner, *m.backends, m.mode
 	return func() tea.Msg {
 		var snaps []engine.Snapshot
@@ -79,8 +82,21 @@ func (m *Model) reload(msg ReloadMsg) tea.Cmd {
 	}
 }
 
-func (m *Model) reloaded(msg reloadedMsg) {
+// checkedFile reports whether a version of file has its shares (c), or
+// has them coming.
+func (m *Model) checkedFile(file string) bool {
+	for k := range m.why.graphs {
+		if k.scenario.File == file {
+			return true
+		}
+	}
+	return m.why.running != nil && m.why.running.scenario.File == file
+}
+
+func (m *Model) reloaded(msg reloadedMsg) tea.Cmd {
 	m.busy = false
+	recheck := m.why.recheck
+	m.why.recheck = false
 	if len(msg.snaps) > 0 {
 		m.history.snaps, m.history.cursor = msg.snaps, -1
 	}
@@ -100,4 +116,8 @@ func (m *Model) reloaded(msg reloadedMsg) {
 	default:
 		m.setStatus(m.styles.T("%s reloaded; %d actions replayed", m.scenario.File, msg.replayed), true)
 	}
+	if recheck && msg.err == nil && m.snap != nil {
+		return m.startWhy()
+	}
+	return nil
 }

@@ -113,3 +113,32 @@ func exploreOn(t *testing.T, opts tui.Options, width, height int, split bool) *t
 	t.Cleanup(m.Close)
 	return teatest.NewTestModel(t, m, teatest.WithInitialTermSize(width, height))
 }
+
+// A file checked with c, saved again: the new version replays and is
+// checked in its turn, so the shares beside the timeline are the new
+// code's, not gone (a live-coding talk asks for them again no more).
+func TestAReloadChecksTheNewVersionWhenTheOldWasChecked(t *testing.T) {
+	src, err := os.ReadFile("../examples/counter.toml")
+	require.NoError(t, err)
+	const file = "counter.toml"
+	load := func(text string) *engine.Scenario {
+		s, err := scenarios.Parse(file, []byte(text))
+		require.NoError(t, err)
+		s.File = file
+		return s
+	}
+	first := load(string(src))
+	tm := exploreOn(t, tui.Options{Catalog: append(scenarios.All(), first), Scenario: first.ID, Mode: engine.Unsafe, Check: checkOnALab(t)}, 160, 48, false)
+	waitFor(t, tm, "counter in UNSAFE mode, from its seeded state")
+	press(tm, "c")
+	waitFor(t, tm, "futures here: ")
+	tm.Send(tui.ReloadMsg{File: file, Scenario: load(strings.Replace(string(src), `title = "A read-modify-write counter`, `title = "Retitled on stage`, 1))})
+	waitFor(t, tm, "Retitled on stage")
+	// The header's share is back, for the new version: the status line
+	// said the reload, then the check.
+	waitFor(t, tm, "futures here: ")
+	press(tm, "L")
+	waitForAll(t, tm, "counter.toml reloaded; 0 actions replayed", "checking")
+	press(tm, "q")
+	tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
+}
