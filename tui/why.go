@@ -33,12 +33,12 @@ type whyKey struct {
 
 // whyState is the explorer's checks: the graphs done, the one running.
 type whyState struct {
-	graphs   map[whyKey]*engine.Why
-	running  *whyKey
-	queued   []whyKey // asked for while another ran, in order
+	graphs  map[whyKey]*engine.Why
+	running *whyKey
+	queued  []whyKey // asked for while another ran, in order
 	// recheck: a reload replays a version whose shares were checked; the
 	// new version is checked once it has.
-	recheck bool
+	recheck  bool
 	progress engine.CheckProgress
 	updates  chan tea.Msg // the running check's progress, then its end
 	// branching: the list of next actions (b) is open.
