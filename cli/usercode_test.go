@@ -186,3 +186,19 @@ keys = ["done"]`)
 	require.Equal(t, exitUsage, code, stderr)
 	requireOneLine(t, stderr, "built.toml:10: step spin of A: the script names the key theirs, which is not one it was given: name every key in keys")
 }
+
+// What a file's code answers is drawn, never acted on: an escape sequence
+// in a reply reaches no terminal, from a statement or from a script.
+func TestAnEscapeInAReplyIsShownNotActedOn(t *testing.T) {
+	dir := t.TempDir()
+	for _, step := range []string{
+		`sql = "SELECT chr(27) || ']0;TITLE' || chr(7)"`,
+		"lua = \"return string.char(27) .. ']0;TITLE' .. string.char(7)\"\nkeys = [\"done\"]",
+	} {
+		file := oneStepFile(t, dir, "escape", "", step)
+		_, stdout, stderr := call(t, "run", file)
+		require.Contains(t, stdout, "]0;TITLE", stdout+stderr)
+		require.NotContains(t, stdout, "\x1b", "a raw escape in: %q", stdout)
+		require.NotContains(t, stdout, "\a")
+	}
+}

@@ -992,7 +992,9 @@ func (s *codeStep) run(ctx context.Context, t *engine.Turn) (engine.StepOutcome,
 	waits = waits || matches(rules.waitIf, reply)
 	refused = !waits && (refused || matches(rules.rejectedIf, reply))
 	code := strings.ToUpper(strings.ReplaceAll(s.name, "-", "_"))
-	shown := reply.Text
+	// What the server answered is the file's data: shown, never acted on
+	// by a terminal (an escape sequence in a row is drawn as text).
+	shown := untrusted.Line(reply.Text)
 	if s.lang == "sql" {
 		rows := lang.P("%d rows", reply.Rows)
 		if reply.Rows == 1 {
@@ -1000,7 +1002,7 @@ func (s *codeStep) run(ctx context.Context, t *engine.Turn) (engine.StepOutcome,
 		}
 		shown = rows.In(lang.En)
 		if !reply.Nil {
-			shown = reply.Text + " (" + shown + ")"
+			shown = untrusted.Line(reply.Text) + " (" + shown + ")"
 		}
 		if s.connection != "" {
 			shown += " on " + s.connection

@@ -125,6 +125,16 @@ var sqlCatalogs = []string{"pg_catalog", "information_schema", "pg_authid", "pg_
 	"pg_language", "pg_largeobject", "pg_largeobject_metadata", "pg_extension", "pg_trigger", "pg_rewrite",
 	"pg_policy", "pg_user_mapping", "pg_foreign_server", "pg_subscription", "pg_statistic", "pg_type", "pg_index"}
 
+// sqlPGAllowed are the pg_ functions a file may call; every other pg_
+// name (the catalogs, the statistics views with other sessions' queries,
+// the settings, the server's files) reaches past the file's schema.
+var sqlPGAllowed = []string{"pg_try_advisory_lock", "pg_try_advisory_lock_shared", "pg_try_advisory_xact_lock",
+	"pg_try_advisory_xact_lock_shared", "pg_advisory_unlock", "pg_advisory_unlock_shared", "pg_advisory_unlock_all",
+	"pg_typeof", "pg_column_size"}
+
+// sqlUnicodeEscape finds a U& string or name.
+var sqlUnicodeEscape = regexp.MustCompile(`(?i)u&\s*["']`)
+
 // sqlHidden finds a CREATE [OR REPLACE] FUNCTION or PROCEDURE.
 var sqlHidden = regexp.MustCompile(`^create\s+(or\s+replace\s+)?(function|procedure)\b`)
 
@@ -134,6 +144,11 @@ var sqlWord = regexp.MustCompile(`[a-z_][a-z0-9_$]*`)
 // A step's statement (step) changes rows only: the tables are the
 // setup's, which a check's state assumes stay as they are.
 func (f *file) refuseSQL(path, text string, step bool) error {
+	if sqlUnicodeEscape.MatchString(stripSQL(text)) {
+		// U&"…" spells a name in escapes (U&"pg\005Fread\005Ffile"): the
+		// words these rules read would not be the server's.
+		return f.wrong(path, "a file's SQL may not use U& escapes: write names as they are")
+	}
 	words := sqlWord.FindAllString(strings.ToLower(stripSQL(text)), -1)
 	if len(words) == 0 {
 		return f.wrong(path, "an empty statement")
@@ -147,7 +162,8 @@ func (f *file) refuseSQL(path, text string, step bool) error {
 				return f.wrong(path, "a file's SQL may not use %s", r)
 			}
 		}
-		if slices.Contains(sqlCatalogs, w) || strings.HasPrefix(w, "query_to_xml") {
+		if slices.Contains(sqlCatalogs, w) || strings.HasPrefix(w, "query_to_xml") || w == "current_setting" ||
+			strings.HasPrefix(w, "pg_") && !slices.Contains(sqlPGAllowed, w) && sqlRefusedWhy[w] == "" {
 			return f.wrong(path, "a file's SQL may not use %s: it reaches past the file's schema", w)
 		}
 		if why, ok := sqlRefusedWhy[w]; ok {
@@ -198,12 +214,28 @@ func (f *file) refuseAdvisory(path, text string) error {
 	return nil
 }
 
+// dollarQuote is the opening of a dollar-quoted string: $$ or $tag$.
+var dollarQuote = regexp.MustCompile(`^\$([A-Za-z_][A-Za-z0-9_]*)?\$`)
+
 // stripSQL is a statement without its comments and string constants (a
-// constant becomes ”), so what is left is its words.
+// constant becomes ”), so what is left is its words. It reads constants
+// as PostgreSQL does — '…' with ” inside, E'…' with backslash escapes,
+// $$…$$ and $tag$…$tag$ — so no word the server reads as code is taken
+// for a constant's.
 func stripSQL(text string) string {
 	var b strings.Builder
 	for i := 0; i < len(text); i++ {
+		escapes := text[i] == '\'' && i > 0 && (text[i-1] == 'e' || text[i-1] == 'E') &&
+			(i == 1 || !isWordByte(text[i-2]))
 		switch {
+		case text[i] == '$' && (i == 0 || !isWordByte(text[i-1])) && dollarQuote.MatchString(text[i:]):
+			tag := dollarQuote.FindString(text[i:])
+			end := strings.Index(text[i+len(tag):], tag)
+			if end < 0 {
+				return b.String() + " ''" // unterminated: the rest is the constant
+			}
+			b.WriteString("''")
+			i += len(tag) + end + len(tag) - 1
 		case strings.HasPrefix(text[i:], "--"):
 			for i < len(text) && text[i] != '\n' {
 				i++
@@ -219,6 +251,10 @@ func stripSQL(text string) string {
 		case text[i] == '\'':
 			j := i + 1
 			for j < len(text) {
+				if escapes && text[j] == '\\' {
+					j += 2
+					continue
+				}
 				if text[j] == '\'' {
 					if j+1 < len(text) && text[j+1] == '\'' {
 						j += 2
@@ -235,4 +271,8 @@ func stripSQL(text string) string {
 		}
 	}
 	return b.String()
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c == '$' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c >= 0x80
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/untrusted"
 )
 
 // The panes render a snapshot into lines. Each gets its width and the most
@@ -159,6 +160,10 @@ func shortTruth(st styles, a engine.ActorView) string {
 func redisPane(st styles, s engine.Snapshot, width, height int) []string {
 	var body []string
 	keys := jobHashesReadable(s)
+	for i := range keys {
+		// A file's keys and values are its data: drawn, not acted on.
+		keys[i].Key, keys[i].Value = untrusted.Line(keys[i].Key), untrusted.Line(keys[i].Value)
+	}
 	keyWidth, valueWidth := 0, 0
 	for _, k := range keys {
 		keyWidth, valueWidth = max(keyWidth, len(k.Key)), max(valueWidth, ansi.StringWidth(k.Value))
@@ -569,12 +574,14 @@ func codeTablesPane(st styles, s engine.Snapshot, width, height int) []string {
 	}
 	for _, t := range s.Ledger.Code.Tables {
 		if len(t.Rows) == 0 {
-			body = append(body, "  "+st.title.Render(t.Name)+st.dim.Render("  "+st.T("no rows")))
+			body = append(body, "  "+st.title.Render(untrusted.Line(t.Name))+st.dim.Render("  "+st.T("no rows")))
 			continue
 		}
-		body = append(body, "  "+st.title.Render(t.Name)+st.dim.Render("  "+strings.Join(t.Columns, " · ")))
+		// A file's rows are its data: drawn, never acted on by the
+		// terminal.
+		body = append(body, "  "+st.title.Render(untrusted.Line(t.Name))+st.dim.Render("  "+untrusted.Line(strings.Join(t.Columns, " · "))))
 		for _, r := range t.Rows {
-			body = append(body, "    "+strings.Join(r, " · "))
+			body = append(body, "    "+untrusted.Line(strings.Join(r, " · ")))
 		}
 	}
 	// A session's locks are the connection's, whichever actor took them:
