@@ -594,6 +594,11 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		open.trace = trace
 		err = explore(ctx, c, m, open)
 	default:
+		// A misspelt command or scenario id: the nearest of both, if one is.
+		if near := scenarios.Nearest(name, append(slices.Clone(commands), scenarios.IDs()...)); near != "" {
+			err = usageError("unknown command or scenario %q (did you mean %s?)", untrusted.Line(name), near)
+			break
+		}
 		err = usageError("unknown command %q (want %s, a scenario id or a scenario file; fencelab --help)", name, strings.Join(commands, ", "))
 	}
 	return report(ctx, stderr, err, c)

@@ -17,3 +17,17 @@ func TestAnErrorLineNamesTheServersNotFencelabsPackages(t *testing.T) {
 	require.Equal(t, "a: Redis: b: PostgreSQL: c", serverNames("a: redisstore: b: pgcluster: c"))
 	require.Equal(t, "mypgledger: x", serverNames("mypgledger: x"))
 }
+
+// A misspelt command or scenario id at the top level is named, with the
+// nearest of both.
+func TestAMisspeltCommandOrScenarioIsNamed(t *testing.T) {
+	code, _, stderr := call(t, "chek", "lease-overrun")
+	require.Equal(t, exitUsage, code)
+	requireOneLine(t, stderr, `unknown command or scenario "chek" (did you mean check?)`)
+	code, _, stderr = call(t, "lease-overun")
+	require.Equal(t, exitUsage, code)
+	requireOneLine(t, stderr, `unknown command or scenario "lease-overun" (did you mean lease-overrun?)`)
+	code, _, stderr = call(t, "zzzzqq")
+	require.Equal(t, exitUsage, code)
+	requireOneLine(t, stderr, `unknown command "zzzzqq" (want list, run`)
+}

@@ -163,6 +163,7 @@ var ko = map[string]string{
 	"%s of %s":   "%s / %s",
 	"before: %s": "이전: %s",
 	"a file's SQL may not use U& escapes: write names as they are": "파일의 SQL은 U& 이스케이프를 쓸 수 없습니다: 이름은 그대로 쓰세요",
+	"unknown command or scenario %q (did you mean %s?)":            "알 수 없는 명령이나 시나리오 %q (%s 말인가요?)",
 	"every message so far, whole":                                  "지금까지의 메시지 전부, 잘리지 않게",
 	"no message yet":                                               "아직 메시지가 없습니다",
 	"messages":                                                     "메시지",
