@@ -148,3 +148,25 @@ func TestTheSplitScreenLinesUpItsTimelinesByAction(t *testing.T) {
 	require.Contains(t, strings.Join(strings.Fields(strings.Join(unsafeSide, " ")), " "),
 		"worker-A committed token 41 after token 42 was accepted", final)
 }
+
+// A talk's caption is large, as a terminal can make it: a band across the
+// screen, with a band's line above and below it.
+func TestATalkCaptionIsABandAcrossTheScreen(t *testing.T) {
+	s, _ := scenarios.ByID("lease-overrun")
+	tm := exploreOn(t, tui.Options{Catalog: scenarios.All(), Talk: &tui.Talk{Title: "t", Scenes: []tui.TalkScene{
+		{Scenario: s, Mode: engine.Safe, Caption: "Read this from the back of the room", Steps: map[int]tui.TalkStep{}}}}}, 120, 40, false)
+	waitFor(t, tm, "Read this from the back of the room")
+	press(tm, "q")
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).View()
+	lines := strings.Split(final, "\n")
+	for i, line := range lines {
+		if !strings.Contains(line, "▌ Read this from the back of the room") {
+			continue
+		}
+		require.Equal(t, 120, ansi.StringWidth(line), "the band spans the screen")
+		require.Equal(t, strings.Repeat(" ", 120), ansi.Strip(lines[i-1]), "a band's line above")
+		require.Equal(t, strings.Repeat(" ", 120), ansi.Strip(lines[i+1]), "and below")
+		return
+	}
+	t.Fatalf("no caption:\n%s", final)
+}

@@ -28,6 +28,9 @@ type styles struct {
 	selected  lipgloss.Style
 	guard     lipgloss.Style
 	narration lipgloss.Style
+	// caption is a talk's caption: a band across the screen, what a
+	// terminal has for large.
+	caption lipgloss.Style
 }
 
 func newStyles() styles { return stylesOf(lipgloss.NewStyle) }
@@ -56,6 +59,7 @@ func stylesOf(newStyle func() lipgloss.Style) styles {
 		selected:  newStyle().Bold(true).Underline(true),
 		guard:     newStyle().Bold(true),
 		narration: newStyle().Italic(true),
+		caption:   newStyle().Bold(true).Foreground(lipgloss.Color("15")).Background(lipgloss.Color("4")),
 	}
 }
 

@@ -261,10 +261,20 @@ func (m *Model) talkCaption(s engine.Snapshot) string {
 
 // captionLines shows a caption large — bold, behind a bar — with the
 // step's narration under it where there is room.
+//
+// Large, as a terminal can: the caption on a band across the screen, a
+// band's line above and below it where the height allows, so it reads
+// from the back of the room.
 func captionLines(st styles, caption string, narration []string, width, height int) []string {
+	band := func(text string) string {
+		return st.caption.Render(text + strings.Repeat(" ", max(0, width-ansi.StringWidth(text))))
+	}
 	var lines []string
-	for _, line := range wrap(caption, width-4) {
-		lines = append(lines, "  "+st.title.Render("▌ "+line))
+	for _, line := range wrap(caption, width-6) {
+		lines = append(lines, band("  ▌ "+line))
+	}
+	if len(lines)+2 <= height {
+		lines = append(append([]string{band("")}, lines...), band(""))
 	}
 	if len(lines) > height {
 		lines = lines[:height]
