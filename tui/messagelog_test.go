@@ -26,3 +26,15 @@ func TestAMessageTooLongForTheStatusLineIsReadWhole(t *testing.T) {
 	require.Contains(t, joined, "does not exist (SQLSTATE 42P01) "+tail, screen)
 	require.Contains(t, joined, "the last good version runs", screen)
 }
+
+// The header's second line wraps once where the screen has room, rather
+// than cutting what it says (off the guided path, at 80×30).
+func TestTheHeadersSecondLineWrapsBeforeItCuts(t *testing.T) {
+	tm := startOn(t, 80, 30, "lease-overrun", engine.Safe)
+	press(tm, "2")
+	waitFor(t, tm, "free · guided order left at 0/9")
+	press(tm, "q")
+	screen := tm.FinalModel(t).View()
+	joined := strings.Join(strings.Fields(screen), " ")
+	require.Contains(t, joined, "r starts it again, u takes back your last action · redis miniredis", screen)
+}

@@ -470,7 +470,15 @@ func (m *Model) header(s engine.Snapshot) []string {
 	if futures := m.whyHeader(s); futures != "" {
 		second = futures + st.dim.Render(" · ") + second
 	}
-	lines := fit([]string{first, second}, m.width)
+	lines := fit([]string{first}, m.width)
+	if m.height >= 30 && ansi.StringWidth(second) > m.width {
+		// Where the screen has room, the second line wraps once rather
+		// than cutting the next step's caption or the backends' names.
+		wrapped := strings.Split(ansi.Wrap(second, m.width, " ·"), "\n")
+		lines = append(lines, fit(wrapped[:min(2, len(wrapped))], m.width)...)
+	} else {
+		lines = append(lines, fit([]string{second}, m.width)...)
+	}
 	if m.showDSN {
 		// Wrapped, never cut: it is there to be copied.
 		lines = append(lines, strings.Split(ansi.Hardwrap("psql "+redact.Shell(s.DSN), m.width, true), "\n")...)
