@@ -164,12 +164,13 @@ var ko = map[string]string{
 	"before: %s": "이전: %s",
 	"a file's SQL may not use U& escapes: write names as they are": "파일의 SQL은 U& 이스케이프를 쓸 수 없습니다: 이름은 그대로 쓰세요",
 	"unknown command or scenario %q (did you mean %s?)":            "알 수 없는 명령이나 시나리오 %q (%s 말인가요?)",
+	"undone: back to after action %d":                              "되돌림: 동작 %d 뒤로 돌아왔습니다",
 	"every message so far, whole":                                  "지금까지의 메시지 전부, 잘리지 않게",
 	"no message yet":                                               "아직 메시지가 없습니다",
 	"messages":                                                     "메시지",
 	"the status line's, oldest first":                              "상태 줄에 나온 것, 오래된 것부터",
 	"L shows it whole":                                             "L로 전부 보기",
-	"lines %d–%d of %d · ↑/↓ scroll · any other key goes back": "%d–%d행 / %d · ↑/↓ 스크롤 · 다른 키는 돌아가기",
+	"lines %d–%d of %d · ↑/↓ scroll · any other key goes back":     "%d–%d행 / %d · ↑/↓ 스크롤 · 다른 키는 돌아가기",
 
 	// Talks.
 	"on":                                "다음",

@@ -163,7 +163,14 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.workers.selected = 0 // as the scenario starts
 		return m, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Reset(ctx) })
 	case key.Matches(msg, m.keys.Undo):
-		return m, m.run(func(ctx context.Context, lab *engine.Lab) error { return lab.Undo(ctx) })
+		st := m.styles
+		return m, m.run(func(ctx context.Context, lab *engine.Lab) error {
+			if err := lab.Undo(ctx); err != nil {
+				return err
+			}
+			// Said, or the status line would be blank after it.
+			return &notice{st.T("undone: back to after action %d", len(lab.Schedule()))}
+		})
 	case key.Matches(msg, m.keys.Mode):
 		other := engine.Unsafe
 		if m.mode == engine.Unsafe {

@@ -205,7 +205,7 @@ func TestUndoOneAction(t *testing.T) {
 	press(tm, "nnn")
 	waitFor(t, tm, "guided 3/9")
 	press(tm, "u")
-	waitFor(t, tm, "guided 2/9")
+	waitForAll(t, tm, "guided 2/9", "undone: back to after action 2") // the status line says it
 	view := finalView(t, tm)
 	if !bytes.Contains([]byte(view), []byte("token 41")) || bytes.Contains([]byte(view), []byte("PAUSED")) {
 		t.Errorf("undo should leave A holding token 41, not paused:\n%s", view)
