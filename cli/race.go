@@ -37,10 +37,13 @@ func runRace(ctx context.Context, c config, n, free int, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
-	// The six lines are the seed's; what they mean, and where they were
-	// counted, goes beside them.
-	fmt.Fprintln(stderr, c.lang.T("race on %s: the GET -> SET line is the naive path (UNSAFE), whose duplicates are the point; the invariants are the SAFE paths' (Lua acquire, terminal transition, pointer ownership)", redis.Describe()))
 	report.Print(stdout)
+	// The six lines are the seed's; what they mean, and where they were
+	// counted, goes beside them — once they were written (output that
+	// was lost is said in one line, by itself).
+	if w, ok := stdout.(*checkedWriter); !ok || w.err == nil {
+		fmt.Fprintln(stderr, c.lang.T("race on %s: the GET -> SET line is the naive path (UNSAFE), whose duplicates are the point; the invariants are the SAFE paths' (Lua acquire, terminal transition, pointer ownership)", redis.Describe()))
+	}
 	if free > 0 {
 		meter := newProgress(stderr, c.lang.T("free-running pairs"))
 		freeReport, err := race.Free(ctx, redis, free, now, meter.show)
