@@ -43,8 +43,11 @@ func (c *Code) RunCode(ctx context.Context, call engine.RedisCall) (engine.CodeR
 	var cmd *redis.Cmd
 	if call.Script != "" {
 		named = keys
-		script := framed(call.Script, c.keys.prefix, c.embedded)
-		err := c.clock.around(ctx, named, call.TTLs, func() error {
+		script, err := framed(call.Script, c.keys.prefix, c.embedded)
+		if err != nil {
+			return engine.CodeReply{}, &engine.CodeFailure{Err: err}
+		}
+		err = c.clock.around(ctx, named, call.TTLs, func() error {
 			args := make([]any, len(call.Args))
 			for i, a := range call.Args {
 				args[i] = a

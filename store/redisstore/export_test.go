@@ -59,7 +59,11 @@ func SetWallClockTick(d time.Duration) (restore func()) {
 // Framed and RefusedByGuard are the script frame's, for the tests of its
 // guard on a real server.
 func Framed(script, namespace string, gopherLua bool) string {
-	return framed(script, namespace, gopherLua)
+	framedScript, err := framed(script, namespace, gopherLua)
+	if err != nil {
+		panic(err)
+	}
+	return framedScript
 }
 
 func RefusedByGuard(reply string) bool { return refusedByGuard(reply) }

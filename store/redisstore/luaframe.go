@@ -66,23 +66,25 @@ const (
 var tick = fmt.Sprintf(` %[1]s = %[1]s + 1 if %[1]s > %[3]d then %[2]s = true return end; `,
 	ticksName, overName, scriptBudget)
 
-// framed is the script in its frame (its guard on the keys of namespace,
-// its budget written in), or the script as it is when it does not scan (the server then says what is wrong with it,
-// at lines that are the file's).
-func framed(script, namespace string, gopherLua bool) string {
-	places, err := tickPlaces(script, gopherLua)
-	if err != nil {
-		return script
-	}
+// framed is the script in its frame: its guard on the keys of
+// namespace, its budget written in. A script the Lua scanner cannot read
+// is not sent at all: unframed, it would run unguarded on a real Redis,
+// whose Lua may read what gopher-lua's scanner does not.
+func framed(script, namespace string, gopherLua bool) (string, error) {
 	// The chunk's first line may be a shebang (#!lua flags=…), which must
-	// stay first: the prefix goes after it, on the next line.
-	start := 0
+	// stay first: the prefix goes after it, on the next line. The scanner
+	// reads it as blanks.
+	start, scanned := 0, script
 	if strings.HasPrefix(script, "#!") {
-		if nl := strings.IndexAny(script, "\r\n"); nl >= 0 {
-			start = nl + 1
-		} else {
-			return script
+		nl := strings.IndexAny(script, "\r\n")
+		if nl < 0 {
+			return "", errors.New("the script is only its #! line")
 		}
+		start, scanned = nl+1, strings.Repeat(" ", nl)+script[nl:]
+	}
+	places, err := tickPlaces(scanned, gopherLua)
+	if err != nil {
+		return "", fmt.Errorf("fencelab cannot read the script as Lua, so it does not send it: %s", strings.TrimSpace(err.Error()))
 	}
 	var b strings.Builder
 	b.WriteString(script[:start])
@@ -107,7 +109,7 @@ func framed(script, namespace string, gopherLua bool) string {
 		`for _, x in pairs(v) do n = n + 16 + __fencelab_size(x, depth + 1) if n > %[1]d then return n end end return n end `+
 		`if __fencelab_size(__fencelab_reply, 0) > %[1]d then return redis.error_reply(%[2]q) end return __fencelab_reply`,
 		replybound.Limit, replyMark)
-	return b.String()
+	return b.String(), nil
 }
 
 // replyMark is in the error of a script whose reply passed the bound.

@@ -19,7 +19,11 @@ func TestAScriptRunsOnTheEmbeddedServerWithinItsBudget(t *testing.T) {
 	defer rdb.Close()
 	ctx := context.Background()
 	run := func(script string) (any, error) {
-		return redis.NewScript(framed(script, "", true)).Run(ctx, rdb, []string{"k"}).Result()
+		framedScript, err := framed(script, "", true)
+		if err != nil {
+			return nil, err
+		}
+		return redis.NewScript(framedScript).Run(ctx, rdb, []string{"k"}).Result()
 	}
 	for name, script := range map[string]string{
 		"while":            "while true do end return 1",
@@ -56,5 +60,9 @@ func TestAScriptRunsOnTheEmbeddedServerWithinItsBudget(t *testing.T) {
 	_, err := run("local x = 1\n\nerror('on line three')")
 	require.ErrorContains(t, err, ":3: on line three")
 	require.False(t, overBudget(err.Error()))
-	require.True(t, strings.HasPrefix(framed("#!lua\nreturn 1", "", false), "#!lua\n"))
+	withShebang, err := framed("#!lua\nreturn 1", "", false)
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(withShebang, "#!lua\n"))
+	_, err = framed("return 'unfinished", "", false)
+	require.ErrorContains(t, err, "fencelab cannot read the script as Lua")
 }
