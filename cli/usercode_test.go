@@ -173,9 +173,7 @@ func TestAHugeReplyIsNotReadWhole(t *testing.T) {
 	require.Equal(t, exitUsage, code, stderr)
 	requireOneLine(t, stderr, "huge.toml:10: step spin of A: the server's reply passed 64 MiB, more than fencelab reads of one reply")
 
-	saved := replybound.Limit
-	replybound.Limit = 1 << 20
-	defer func() { replybound.Limit = saved }()
+	defer replybound.SetLimit(1 << 20)()
 	file = oneStepFile(t, dir, "huge", "", "sql = \"SELECT repeat('x', 2000000)\"")
 	code, stdout, stderr := call(t, "run", file, "--pg", storetest.NewDatabaseDSN(t, false))
 	require.Equal(t, exitUsage, code, stderr+stdout)

@@ -103,12 +103,12 @@ func framed(script, namespace string, gopherLua bool) (string, error) {
 	fmt.Fprintf(&b, "\nend)(...) if %s then return redis.error_reply(%q) end ", overName, overBudgetMark)
 	// The reply's size, counted before the server sends it: a script's
 	// 100 MB string is refused where it was made, not carried to fencelab
-	// to be cut at replybound.Limit.
+	// to be cut at replybound.Limit().
 	fmt.Fprintf(&b, `local function __fencelab_size(v, depth) if type(v) == "string" then return #v end `+
 		`if type(v) ~= "table" or depth > 8 then return 16 end local n = 0 `+
 		`for _, x in pairs(v) do n = n + 16 + __fencelab_size(x, depth + 1) if n > %[1]d then return n end end return n end `+
 		`if __fencelab_size(__fencelab_reply, 0) > %[1]d then return redis.error_reply(%[2]q) end return __fencelab_reply`,
-		replybound.Limit, replyMark)
+		replybound.Limit(), replyMark)
 	return b.String(), nil
 }
 

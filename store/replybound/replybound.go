@@ -19,10 +19,27 @@ import (
 	"github.com/fencelab/fencelab/engine"
 )
 
-// Limit is how much of one reply fencelab reads: far beyond what its own
-// state and a sane step's reply need. (A variable only so that a test can
-// make a reply past it without moving 64 MiB on a loaded machine.)
-var Limit int64 = 64 << 20
+// DefaultLimit is how much of one reply fencelab reads: far beyond what
+// its own state and a sane step's reply need.
+const DefaultLimit = 64 << 20
+
+// limit overrides DefaultLimit where a test sets it (SetLimit): a reply
+// past a lower bound without moving 64 MiB on a loaded machine.
+var limit atomic.Int64
+
+// Limit is the bound in force.
+func Limit() int64 {
+	if n := limit.Load(); n > 0 {
+		return n
+	}
+	return DefaultLimit
+}
+
+// SetLimit lowers the bound, for a test, until restore is called.
+func SetLimit(n int64) (restore func()) {
+	was := limit.Swap(n)
+	return func() { limit.Store(was) }
+}
 
 // ErrTooLarge is a reply that passed Limit.
 var ErrTooLarge = engine.ErrReplyTooLarge
@@ -43,7 +60,7 @@ func (c *conn) Write(b []byte) (int, error) {
 }
 
 func (c *conn) Read(b []byte) (int, error) {
-	left := Limit - c.read.Load()
+	left := Limit() - c.read.Load()
 	if left < 0 {
 		return 0, ErrTooLarge
 	}
@@ -77,7 +94,7 @@ func Dial(dial func(ctx context.Context, network, addr string) (net.Conn, error)
 // it before the connection's bound is reached.
 func Frontend(r io.Reader, w io.Writer) *pgproto3.Frontend {
 	f := pgproto3.NewFrontend(r, w)
-	f.SetMaxBodyLen(int(Limit))
+	f.SetMaxBodyLen(int(Limit()))
 	return f
 }
 
