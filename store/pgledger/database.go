@@ -302,6 +302,12 @@ func holdLock(ctx context.Context, conn *pgx.Conn, key int64, shared bool, waiti
 			return conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, key).Scan(&taken)
 		})
 		if err != nil {
+			if conn.IsClosed() && ctx.Err() == nil && !errors.Is(err, ErrNoAnswer) {
+				// The connection ended under the call (a deadline of an
+				// earlier one closed it, or the server went): said as the
+				// server's silence, which it is.
+				err = fmt.Errorf("%w (%v)", noAnswer(CallTimeout), err)
+			}
 			return fmt.Errorf("pgledger: take the run lock: %w", err)
 		}
 		if taken {
