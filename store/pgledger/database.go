@@ -189,7 +189,14 @@ func Open(ctx context.Context, dsn string, opts Options) (*Database, error) {
 	if opts.Exclusive && len(ahead) > 0 {
 		ahead = ahead[1:] // the lock's connection becomes the first
 	}
-	if d.lock, err = takeRunLock(ctx, config, opts, func() { d.openAhead(ctx, ahead) }); err != nil {
+	lockConfig := config
+	if opts.Exclusive && len(opts.Ahead) > 0 {
+		// The lock's connection is handed out later as an actor's (adopt),
+		// and given back and handed out again under any name: it must be
+		// made as every actor's is, its round trips on the wire.
+		lockConfig = d.named(opts.Ahead[0])
+	}
+	if d.lock, err = takeRunLock(ctx, lockConfig, opts, func() { d.openAhead(ctx, ahead) }); err != nil {
 		d.closeAheads()
 		return nil, err
 	}
@@ -268,9 +275,8 @@ func takeRunLock(ctx context.Context, config *pgx.ConnConfig, opts Options, conn
 	if purpose == "" {
 		purpose = "run"
 	}
-	config.RuntimeParams["application_name"] = fmt.Sprintf("fencelab %s (pid %d on %s)", purpose, os.Getpid(), host)
-	if opts.Exclusive && len(opts.Ahead) > 0 {
-		config.RuntimeParams["application_name"] = "fencelab-" + opts.Ahead[0]
+	if !opts.Exclusive || len(opts.Ahead) == 0 {
+		config.RuntimeParams["application_name"] = fmt.Sprintf("fencelab %s (pid %d on %s)", purpose, os.Getpid(), host)
 	}
 	conn, err := connect(ctx, config)
 	if err != nil {

@@ -14,3 +14,11 @@ func RawConn(t *testing.T, l engine.Ledger) *pgx.Conn {
 	t.Helper()
 	return l.(*Ledger).conn
 }
+
+// OnTheWire says whether a ledger's connection was made as an actor's:
+// its statements go through the wire tracer, so an actor's round trips on
+// it park (engine.Send).
+func OnTheWire(l engine.Ledger) bool {
+	_, ok := l.(*Ledger).conn.Config().Tracer.(wireTracer)
+	return ok
+}

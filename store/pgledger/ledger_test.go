@@ -658,7 +658,6 @@ func TestExclusiveOpenTakesNoLockAndKeepsItsConnection(t *testing.T) {
 	defer db.Close()
 	lab, err := db.Connect(ctx, "lab")
 	require.NoError(t, err)
-	defer lab.Close(ctx)
 	var sessions []string
 	var locks int
 	var warm bool
@@ -680,4 +679,20 @@ func TestExclusiveOpenTakesNoLockAndKeepsItsConnection(t *testing.T) {
 	require.NoError(t, conn.QueryRow(ctx,
 		`SELECT EXISTS (SELECT FROM pg_prepared_statements WHERE statement LIKE 'SELECT json_build_object(%')`).Scan(&warm))
 	require.True(t, warm, "the connection Open used is warmed as the others")
+
+	// Every connection handed out is made as an actor's, the one Open
+	// used too: given back by one lab and handed out to the next lab's
+	// actor, its round trips must still park, or that actor's steps run
+	// whole and the check sees none of their races.
+	require.True(t, pgledger.OnTheWire(lab), "the connection Open used")
+	require.NoError(t, lab.Close(ctx)) // given back, clean
+	b, err := db.Connect(ctx, "B")
+	require.NoError(t, err)
+	defer b.Close(ctx)
+	require.True(t, pgledger.RawConn(t, b) == conn, "B was handed the connection the lab gave back")
+	require.True(t, pgledger.OnTheWire(b), "the connection given back, handed out to an actor")
+	a, err := db.Connect(ctx, "A")
+	require.NoError(t, err)
+	defer a.Close(ctx)
+	require.True(t, pgledger.OnTheWire(a), "a connection opened ahead")
 }
