@@ -28,9 +28,10 @@ var anomalies = map[int]string{
 }
 
 // alsoAnomalies are the anomalies an invariant names a kind of its break
-// with, beside its own: 1 and 3 a second write of one token, 4 an answer
-// of the provider's not on record, 6 its two kinds.
-var alsoAnomalies = []string{"DUPLICATE_WRITE", "POINTER_STOLEN", "DUPLICATE_JOB", "UNRECORDED_EFFECT"}
+// with, beside its own: 1 and 3 a second write of one token, 3 a row a
+// write was not for, 4 an answer of the provider's not on record, 6 its
+// two kinds.
+var alsoAnomalies = []string{"DUPLICATE_WRITE", "POINTER_STOLEN", "DUPLICATE_JOB", "UNRECORDED_EFFECT", "WRONG_ROW"}
 
 // Invariants are the rules of DESIGN §7, in words, for screens and help.
 // They are checked after every call (CheckLedger, CheckEffects, jobWatch,
@@ -46,7 +47,7 @@ var alsoAnomalies = []string{"DUPLICATE_WRITE", "POINTER_STOLEN", "DUPLICATE_JOB
 var Invariants = map[int]string{
 	1:  "a committed write carries a token above every token accepted before it",
 	2:  "a write happens only under the current membership, region, version and namespace",
-	3:  "business state, checkpoint, execution and outbox change together or not at all",
+	3:  "business state, checkpoint, execution and outbox change together or not at all, and a write changes no row it was not for",
 	4:  "an OperationId is applied at most once, and its final answer is on record",
 	5:  "a terminal job state (SUCCESS, FAILED) never changes",
 	6:  "every job hash is reachable from its running key while RUNNING; one running job per target",
@@ -318,6 +319,27 @@ func jobFailedEarly(j Job, now time.Time, deadline time.Duration) (Break, bool) 
 		j.ID, due.Sub(now).Round(time.Second), deadline)), true
 }
 
+// checkNeighbour finds the break of invariant 3 in the neighbour's row:
+// another job's resource (Seed.Neighbour), which no step of the scenario
+// is for, holds what it was seeded with. A write whose UPDATE lost its
+// conflict key changes it too, with no execution of its own.
+func checkNeighbour(s LedgerState, seed Seed) []Break {
+	if seed.Neighbour == "" {
+		return nil
+	}
+	r, ok := s.Resource(seed.Neighbour)
+	switch {
+	case !ok:
+		return []Break{newBreak(3, "WRONG_ROW", lang.P("%s's row is gone: no step of this scenario is for it", seed.Neighbour))}
+	case r.SummaryValue != seed.NeighbourValue || r.LastAcceptedFence != 0:
+		// Its namespace epoch may move: a bump is the namespace's, and may
+		// take every resource of it along.
+		return []Break{newBreak(3, "WRONG_ROW", lang.P("%s's row changed (summary %d → %d, fence %s → %s), and no step of this scenario is for it: a write changed a row it was not for",
+			seed.Neighbour, seed.NeighbourValue, r.SummaryValue, FormatFence(0), FormatFence(r.LastAcceptedFence)))}
+	}
+	return nil
+}
+
 // checkLeaseLifetimes finds the breaks of invariant 9 in the lab's keys:
 // a lease (a resource's or a job's leader's) granted for ttl with more
 // than ttl left, or with no TTL at all — a renewal that gave EXPIRE
@@ -435,6 +457,7 @@ func (l *Lab) checkInvariants(ctx context.Context) error {
 	l.world = World{Ledger: state, Applications: applications, Jobs: jobs, Keys: keys, Namespace: l.backends.Coordination.Namespace(),
 		Sessions: sessions}
 	found := append(CheckLedger(state, l.seenExecs), CheckEffects(applications)...)
+	found = append(found, checkNeighbour(state, l.scenario.Seed)...)
 	own, err := l.codeBreaks(ctx, state, keys)
 	if err != nil {
 		return err

@@ -264,6 +264,12 @@ type Seed struct {
 	InitialValue            int64
 	CounterStart            int64
 	Now                     time.Time
+	// Neighbour is another job's resource, seeded beside the scenario's
+	// with its own summary, which no step of the scenario is for: a write
+	// that changes it (an UPDATE that lost its conflict key) breaks
+	// invariant 3. Empty: none.
+	Neighbour      string
+	NeighbourValue int64
 }
 
 // Write is one worker's change of a resource, with everything the fenced
@@ -314,6 +320,10 @@ type WriteResult struct {
 	// Overlooked names the removed guard (Write.Without) whose check would
 	// have refused the committed write; empty when every check passed.
 	Overlooked string
+	// OnRecord: the write committed, but its OperationId had an execution
+	// on record already, so it wrote no execution or outbox row of its
+	// own (a retry of a write that landed; two writes given one id).
+	OnRecord bool
 }
 
 // Resource is a row of fencelab.resources.

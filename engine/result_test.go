@@ -184,6 +184,35 @@ func TestCheckLeaseLifetimes(t *testing.T) {
 		checkLeaseLifetimes([]RedisKey{key(RoleLeader, -1)}, ttl)[0].Detail)
 }
 
+// Another job's row beside the scenario's (Seed.Neighbour) holds what it
+// was seeded with: a write that changed its summary or fence breaks
+// invariant 3 as WRONG_ROW; a namespace bump that moved its epoch is the
+// namespace's, and breaks nothing.
+func TestANeighboursRowChangedIsAWrongRow(t *testing.T) {
+	seed := Seed{ConflictKey: "summary:x", Neighbour: "report:x", NeighbourValue: 7, NamespaceEpoch: 2}
+	state := func(neighbour Resource) LedgerState {
+		return LedgerState{Resources: []Resource{{ConflictKey: "summary:x", NamespaceEpoch: 2, LastAcceptedFence: 42, SummaryValue: 42}, neighbour}}
+	}
+	require.Empty(t, checkNeighbour(state(Resource{ConflictKey: "report:x", NamespaceEpoch: 2, SummaryValue: 7}), seed))
+	require.Empty(t, checkNeighbour(state(Resource{ConflictKey: "report:x", NamespaceEpoch: 3, SummaryValue: 7}), seed))
+	require.Empty(t, checkNeighbour(state(Resource{ConflictKey: "report:x", SummaryValue: 99}), Seed{}), "no neighbour seeded")
+	for _, changed := range []Resource{
+		{ConflictKey: "report:x", NamespaceEpoch: 2, SummaryValue: 42, LastAcceptedFence: 42},
+		{ConflictKey: "report:x", NamespaceEpoch: 2, SummaryValue: 7, LastAcceptedFence: 42},
+		{ConflictKey: "report:x", NamespaceEpoch: 2, SummaryValue: 8},
+	} {
+		breaks := checkNeighbour(state(changed), seed)
+		require.Len(t, breaks, 1, "%+v", changed)
+		require.Equal(t, 3, breaks[0].Invariant)
+		require.Equal(t, "WRONG_ROW", breaks[0].Anomaly)
+	}
+	require.Equal(t, "report:x's row changed (summary 7 → 42, fence none → 42), and no step of this scenario is for it: a write changed a row it was not for",
+		checkNeighbour(state(Resource{ConflictKey: "report:x", NamespaceEpoch: 2, SummaryValue: 42, LastAcceptedFence: 42}), seed)[0].Detail)
+	gone := checkNeighbour(LedgerState{Resources: []Resource{{ConflictKey: "summary:x"}}}, seed)
+	require.Len(t, gone, 1)
+	require.Equal(t, "report:x's row is gone: no step of this scenario is for it", gone[0].Detail)
+}
+
 func TestOneLine(t *testing.T) {
 	got := OneLine(errors.New("ERROR:  bad\n\tthing \x1b[2Jcleared\x07"))
 	if got != "ERROR: bad thing [2Jcleared" {

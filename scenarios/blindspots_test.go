@@ -104,6 +104,64 @@ func TestAPollerOnTheHostsClockIsCaught(t *testing.T) {
 	require.Contains(t, string(out), "invariant 10 broken", "%s", out)
 }
 
+// Crashes inside a method (issue 41, kind 2): a write that commits the
+// business row in one transaction and its execution and outbox row in a
+// second is a dual write a crash between the two cuts in half. Every
+// round trip is a step, and the invariants are checked after each, so
+// the check finds the cut between the two transactions, and its steps
+// name them.
+func TestADualWriteInsideAMethodIsCaught(t *testing.T) {
+	bin := buildPatched(t, "steps.go", "engine.GuardNamespace, engine.GuardOutbox),\n\t}",
+		"engine.GuardNamespace, engine.GuardOutbox) | engine.Guards(engine.GuardOutbox),\n\t}")
+	out, code := checkPatched(t, bin, "lease-overrun")
+	require.Equal(t, 1, code, "%s", out)
+	require.Contains(t, out, "invariant 3 broken", "%s", out)
+	require.Regexp(t, `call [AB]\s+postgres: BEGIN; WITH t AS`, out)
+}
+
+// Data that lets the bug show (issue 41, kind 5): a fenced write whose
+// UPDATE lost its conflict key updates every resource. With one resource
+// in the seed it passed; with another job's row beside it (the seed's
+// neighbour) fencelab's own statement, which writes its checkpoint and
+// reads back what it wrote as one row each, fails on the second row.
+// (A write that changed the neighbour silently breaks invariant 3:
+// engine's TestANeighboursRowChangedIsAWrongRow.)
+func TestAWriteThatUpdatesEveryRowIsCaught(t *testing.T) {
+	bin := buildPatched(t, "../store/pgledger/ledger.go", "WHERE x.conflict_key = $2 AND v.reason = ''", "WHERE v.reason = ''")
+	out, code := checkPatched(t, bin, "lease-overrun")
+	require.NotEqual(t, 0, code, "%s", out)
+	require.Regexp(t, `more than one row returned by a subquery|cannot affect row a second time`, out)
+}
+
+// An OperationId without the namespace epoch: the same token under two
+// epochs shares one id. token-reuse hands token 1 out in epoch 2 and
+// again in epoch 3, so the second write finds its id on record, writes
+// no execution of its own, and the business row changed without one.
+func TestAnOperationIdWithoutItsEpochIsCaught(t *testing.T) {
+	bin := buildPatched(t, "../engine/actor.go",
+		`fmt.Sprintf("%s/e%d/t%d", job, m.Epoch, m.Token)`, `fmt.Sprintf("%s/t%d", job, m.Token)`)
+	out, code := checkPatched(t, bin, "token-reuse")
+	require.Equal(t, 1, code, "%s", out)
+	require.Contains(t, out, "invariant 3 broken", "%s", out)
+	require.Contains(t, out, "verdict PARTIAL_COMMIT", "%s", out)
+}
+
+// checkPatched runs check of one scenario's SAFE with a patched build, on
+// a database of its own; it returns the output and the exit code.
+func checkPatched(t *testing.T, bin, scenario string) (string, int) {
+	t.Helper()
+	check := exec.Command(bin, "check", scenario, "--mode", "safe", "--out", t.TempDir(),
+		"--pg", storetest.NewDatabaseDSN(t, false))
+	check.Env = append(os.Environ(), "FENCELAB_CACHE_DIR="+t.TempDir())
+	out, err := check.CombinedOutput()
+	if err == nil {
+		return string(out), 0
+	}
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit, "%s", out)
+	return string(out), exit.ExitCode()
+}
+
 // Two statements in flight (issue 41, kind 1): a fenced write that reads
 // its resource row without FOR UPDATE. Alone, each write is right; but a
 // stale writer whose statement is sent while the fresh writer's is
@@ -177,13 +235,22 @@ func TestAStatusCommittedBeforeItsReceiptIsCaught(t *testing.T) {
 // package's directory.
 func buildPatched(t *testing.T, file, old, new string) string {
 	t.Helper()
+	return buildPatchedAll(t, file, map[string]string{old: new})
+}
+
+// buildPatchedAll is buildPatched with several changes to one file.
+func buildPatchedAll(t *testing.T, file string, patch map[string]string) string {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("builds fencelab with a patched file")
 	}
 	src, err := os.ReadFile(file)
 	require.NoError(t, err)
-	require.Contains(t, string(src), old)
-	patched := strings.Replace(string(src), old, new, 1)
+	patched := string(src)
+	for old, new := range patch {
+		require.Contains(t, patched, old)
+		patched = strings.Replace(patched, old, new, 1)
+	}
 	dir := t.TempDir()
 	copyPath := filepath.Join(dir, filepath.Base(file))
 	require.NoError(t, os.WriteFile(copyPath, []byte(patched), 0o644))

@@ -24,14 +24,19 @@ import (
 // The shared values of the catalog.
 const (
 	ConflictKey = "summary:tenant-a:2026-07"
-	TenantID    = "tenant-a"
-	RegionID    = "region-a"
+	// NeighbourKey is another job's resource of the same tenant, beside
+	// the scenario's in every seed: one resource hides a write that
+	// updates every row.
+	NeighbourKey = "report:tenant-a:2026-07"
+	TenantID     = "tenant-a"
+	RegionID     = "region-a"
 )
 
 // sharedSeed is the state every scenario starts from unless its file says
 // otherwise: tenant-a at membership revision 7 in region-a epoch 3,
-// namespace epoch 2, minimum writer version 2, checkpoint schema 1, and a
-// counter at 40 so the first tokens are 41 and 42.
+// namespace epoch 2, minimum writer version 2, checkpoint schema 1, a
+// counter at 40 so the first tokens are 41 and 42, and another job's
+// resource beside the scenario's, its summary at 7.
 func sharedSeed() engine.Seed {
 	return engine.Seed{
 		ConflictKey:             ConflictKey,
@@ -45,6 +50,8 @@ func sharedSeed() engine.Seed {
 		InitialValue:            0,
 		CounterStart:            40,
 		Now:                     time.Date(2026, 7, 31, 23, 0, 0, 0, time.UTC),
+		Neighbour:               NeighbourKey,
+		NeighbourValue:          7,
 	}
 }
 

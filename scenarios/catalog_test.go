@@ -158,6 +158,18 @@ var catalog = map[string]map[engine.Mode]row{
 		engine.Safe:   {0, 0, 0, engine.NotOwner, nil, nil},
 		engine.Unsafe: {0, 1, 0, "POINTER_STOLEN", nil, []int{6}},
 	},
+	// Token 1 twice: under epochs 2 and 3 (SAFE), two executions; under
+	// epoch 2 both (UNSAFE), one OperationId and one execution, and the
+	// row changed by a write with none of its own.
+	"token-reuse": {
+		engine.Safe: {2, 2, 1, engine.VerdictMatch, []execution{
+			{"daily-summary", 1, "COMMITTED", ""},
+			{"daily-summary", 1, "COMMITTED", ""},
+		}, nil},
+		engine.Unsafe: {2, 2, 1, "DUPLICATE_WRITE", []execution{
+			{"daily-summary", 1, "COMMITTED", ""},
+		}, []int{3}},
+	},
 }
 
 func TestCatalog(t *testing.T) {
@@ -191,7 +203,7 @@ func TestCatalog(t *testing.T) {
 					require.Equal(t, want.executions, executionsOf(got), "executions")
 					require.Equal(t, want.broken, brokenOf(got), "broken invariants")
 					epoch := int64(2)
-					if s.ID == "counter-loss" && mode == engine.Safe {
+					if (s.ID == "counter-loss" || s.ID == "token-reuse") && mode == engine.Safe {
 						epoch = 3
 					}
 					require.Equal(t, epoch, got.NamespaceEpoch, "namespace epoch")

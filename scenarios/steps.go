@@ -153,11 +153,25 @@ func (w worker) acquireLease() engine.Step {
 		case grant.Token <= seed.CounterStart:
 			t.Narrate("Redis hands %s fencing token %d, smaller than the tokens it handed out before (they were past %d): the restart lost the counter, and with it the order fencing tokens promise.",
 				w.name, grant.Token, seed.CounterStart)
+		case tokenWritten(t.Before().Ledger, m.Epoch, grant.Token):
+			t.Narrate("Redis hands %s fencing token %d, a number a write of epoch %d carried already: the restart lost the counter, and with it the order fencing tokens promise.",
+				w.name, grant.Token, m.Epoch)
 		default:
 			t.Narrate("Redis hands %s fencing token %d: every new holder gets a bigger number than the one before.", w.name, grant.Token)
 		}
 		return engine.Advance, nil
 	}}
+}
+
+// tokenWritten says whether a write on record carried token or a bigger
+// one under epoch: a token handed out again.
+func tokenWritten(s engine.LedgerState, epoch, token int64) bool {
+	for _, e := range s.Executions {
+		if e.NamespaceEpoch == epoch && e.FencingToken >= token {
+			return true
+		}
+	}
+	return false
 }
 
 // releaseLease gives the resource lease back if it is still the worker's.
@@ -411,6 +425,11 @@ func (w worker) tell(t *engine.Turn, write engine.Write, result engine.WriteResu
 	rows := lang.P("with its checkpoint, execution and outbox row")
 	if write.Without.Has(engine.GuardOutbox) {
 		rows = lang.P("with its checkpoint; its execution and outbox row are not written yet")
+	}
+	if result.OnRecord {
+		// What the screen says is what the rows hold: the summary changed,
+		// and the execution on record is another write's.
+		rows = lang.P("but OperationId %s is on record already: no execution or outbox row of its own", write.OperationID)
 	}
 	if result.Committed {
 		value := lang.P("%d", write.Value)

@@ -90,6 +90,11 @@ func (l *Ledger) Seed(ctx context.Context, s engine.Seed) error {
 	batch.Queue(`INSERT INTO fencelab.resources
 		(conflict_key, namespace_epoch, last_accepted_fence, summary_value, updated_at) VALUES ($1, $2, 0, $3, $4)`,
 		s.ConflictKey, s.NamespaceEpoch, s.InitialValue, s.Now)
+	if s.Neighbour != "" {
+		batch.Queue(`INSERT INTO fencelab.resources
+			(conflict_key, namespace_epoch, last_accepted_fence, summary_value, updated_at) VALUES ($1, $2, 0, $3, $4)`,
+			s.Neighbour, s.NamespaceEpoch, s.NeighbourValue, s.Now)
+	}
 	if err := l.oneTrip(ctx, batch, true, nil); err != nil {
 		return fmt.Errorf("pgledger: seed: %w", err)
 	}
@@ -180,6 +185,7 @@ func (l *Ledger) FencedMutation(ctx context.Context, w engine.Write) (engine.Wri
 		}
 		written, previous *int64
 		reason            string
+		unrecorded        bool // no execution row went in: its OperationId was on record
 	)
 	off := func(g engine.Guard) bool { return w.Without.Has(g) }
 	record := !off(engine.GuardOutbox)
@@ -191,7 +197,7 @@ func (l *Ledger) FencedMutation(ctx context.Context, w engine.Write) (engine.Wri
 	scan := func(row pgx.Row) error {
 		return row.Scan(&r.fence, &r.value, &r.epoch, &c.rollout.NamespaceEpoch, &c.rollout.MinimumWriterVersion,
 			&c.rollout.CheckpointSchemaVersion, &tenant.revision, &tenant.region, &tenant.regionEpoch, &tenant.active,
-			&written, &previous, &reason)
+			&written, &previous, &reason, &unrecorded)
 	}
 	var err error
 	if l.db.reading() || engine.OnWire(ctx) {
@@ -238,6 +244,7 @@ func (l *Ledger) FencedMutation(ctx context.Context, w engine.Write) (engine.Wri
 		return engine.WriteResult{}, fmt.Errorf("pgledger: %s passed every check and was not written", w.OperationID)
 	}
 	result.Committed, result.Previous = true, *previous
+	result.OnRecord = record && unrecorded
 	result.Guard = fmt.Sprintf("incoming %d > last accepted %s → true", w.Token, engine.FormatFence(r.fence))
 	if overlooked != nil {
 		// What the removed guard would have said, so the screen shows why
@@ -288,8 +295,9 @@ func (l *Ledger) RecordWrite(ctx context.Context, w engine.Write, r engine.Write
 // execution and outbox rows (false: the outbox guard is removed, and
 // RecordWrite does it). It returns what it read — the resource row as
 // locked, the rollout marker, the tenant's assignment (NULLs: none) —, the
-// value it wrote and the one it replaced (NULL when it wrote nothing), and
-// the reason it would refuse for.
+// value it wrote and the one it replaced (NULL when it wrote nothing), the
+// reason it would refuse for, and whether no execution row went in (its
+// OperationId was on record already).
 // FencedWriteSQL is the statement of a fenced write, for bench's pgbench
 // floor: the one statement a SAFE write sends.
 var FencedWriteSQL = fencedWrite
@@ -337,7 +345,8 @@ var fencedWrite = `
 	SELECT r.last_accepted_fence, r.summary_value, r.namespace_epoch,
 	       m.namespace_epoch, m.minimum_writer_version, m.checkpoint_schema_version,
 	       t.membership_revision, t.region_id, t.region_epoch, t.active,
-	       (SELECT value FROM u), (SELECT previous FROM u), (SELECT reason FROM v)
+	       (SELECT value FROM u), (SELECT previous FROM u), (SELECT reason FROM v),
+	       NOT EXISTS (SELECT FROM execution)
 	  FROM r CROSS JOIN m LEFT JOIN t ON true`
 
 // configuration is what a fenced write is checked against: the tenant's
@@ -447,12 +456,13 @@ func (l *Ledger) UnfencedMutation(ctx context.Context, w engine.Write) (engine.W
 		effect = "publish-summary"
 	}
 	var value, previous int64
+	var unrecorded bool
 	batch := &pgx.Batch{}
 	batch.Queue(unfencedWrite, w.TenantID, w.ConflictKey, w.Token, w.NamespaceEpoch,
 		w.MembershipRevision, w.RegionID, w.RegionEpoch, w.ContractVersion, w.AddUnderLock, w.Delta, w.Value,
 		w.ReadValue, w.Now, w.OperationID, w.JobName, w.Owner, w.CheckpointSchema, effect)
 	err := l.oneTrip(ctx, batch, true, func(results pgx.BatchResults) error {
-		return results.QueryRow().Scan(&value, &previous)
+		return results.QueryRow().Scan(&value, &previous, &unrecorded)
 	})
 	if errors.Is(err, pgx.ErrNoRows) {
 		return engine.WriteResult{}, fmt.Errorf("pgledger: resource %s: %w", w.ConflictKey, engine.ErrNotFound)
@@ -463,7 +473,7 @@ func (l *Ledger) UnfencedMutation(ctx context.Context, w engine.Write) (engine.W
 	if w.AddUnderLock {
 		w.ReadValue, w.Value = &previous, value
 	}
-	result := engine.WriteResult{Committed: true, Guard: lang.P("no guard (UNSAFE): unconditional UPDATE").String()}
+	result := engine.WriteResult{Committed: true, Guard: lang.P("no guard (UNSAFE): unconditional UPDATE").String(), OnRecord: unrecorded}
 	addedUnderLock(&result, w)
 	return result, nil
 }
@@ -472,7 +482,8 @@ func (l *Ledger) UnfencedMutation(ctx context.Context, w engine.Write) (engine.W
 // locked, updated whatever it holds, and the rows a commit writes
 // (commitRows). Its parameters are the fenced write's first 18 ($1
 // tenant, $2 conflict key, $3 token, 0: none, $4 namespace epoch, …, $18
-// effect type). It returns the value written and the one it replaced; no
+// effect type). It returns the value written, the one it replaced and
+// whether no execution row went in (its OperationId was on record); no
 // row: there is no such resource.
 var unfencedWrite = `
 	WITH r AS (
@@ -486,7 +497,7 @@ var unfencedWrite = `
 	   WHERE x.conflict_key = $2
 	  RETURNING x.summary_value AS value, r.summary_value AS previous
 	), ` + commitRows("true") + `
-	SELECT value, previous FROM u`
+	SELECT value, previous, NOT EXISTS (SELECT FROM execution) FROM u`
 
 // commitRows is what a write that landed writes beside the resource row,
 // as data-modifying WITH items over u (the UPDATE's RETURNING: value
@@ -507,6 +518,7 @@ func commitRows(record string) string {
 	  SELECT $14, $15, $1, $2, $16, nullif($3::bigint, 0), $4::bigint, 'COMMITTED', NULL, $8::int, value, $13, $13,
 	         $5, $6, $7, CASE WHEN $9::boolean THEN previous ELSE $12::bigint END, previous FROM u WHERE ` + record + `
 	  ON CONFLICT (operation_id) DO NOTHING
+	  RETURNING 1
 	), outbox AS (
 	  INSERT INTO fencelab.outbox (operation_id, effect_type, status, attempt_count, next_attempt_at, created_at, updated_at)
 	  SELECT $14, $18, 'PENDING', 0, $13, $13, $13 FROM u WHERE ` + record + `
