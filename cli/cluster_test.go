@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/fencelab/fencelab/scenarios"
 	"github.com/fencelab/fencelab/store/storetest"
 )
 
@@ -21,7 +22,7 @@ func TestOnARedisCluster(t *testing.T) {
 	code, stdout, stderr := call(t, "run", "--all", "--mode", "both", "--redis", cluster)
 	require.Equal(t, 0, code, "%s\n%s", stdout, stderr)
 	require.Contains(t, stdout, "redis     cluster "+cluster)
-	require.Equal(t, 30, strings.Count(stdout, "— as the catalog predicts"))
+	require.Equal(t, 2*len(scenarios.All()), strings.Count(stdout, "— as the catalog predicts"))
 
 	code, stdout, stderr = call(t, "race", "--n", "20", "--free", "20", "--redis", cluster)
 	require.Equal(t, 0, code, "%s\n%s", stdout, stderr)

@@ -9,6 +9,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
+
+	"github.com/fencelab/fencelab/scenarios"
 )
 
 // psqlReader is stdin for --keep: when the run first reads it, the server
@@ -31,7 +33,7 @@ func (r *psqlReader) Read(p []byte) (int, error) {
 	conn, err := pgx.Connect(context.Background(), m[1])
 	require.NoError(r.t, err)
 	defer conn.Close(context.Background())
-	require.NoError(r.t, conn.QueryRow(context.Background(), `SELECT summary_value FROM fencelab.resources`).Scan(&r.final))
+	require.NoError(r.t, conn.QueryRow(context.Background(), `SELECT summary_value FROM fencelab.resources WHERE conflict_key = $1`, scenarios.ConflictKey).Scan(&r.final))
 	return copy(p, "\n"), nil
 }
 

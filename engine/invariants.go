@@ -47,7 +47,7 @@ var alsoAnomalies = []string{"DUPLICATE_WRITE", "POINTER_STOLEN", "DUPLICATE_JOB
 var Invariants = map[int]string{
 	1:  "a committed write carries a token above every token accepted before it",
 	2:  "a write happens only under the current membership, region, version and namespace",
-	3:  "business state, checkpoint, execution and outbox change together or not at all, and a write changes no row it was not for",
+	3:  "a write changes its own row, checkpoint, execution and outbox together, or nothing",
 	4:  "an OperationId is applied at most once, and its final answer is on record",
 	5:  "a terminal job state (SUCCESS, FAILED) never changes",
 	6:  "every job hash is reachable from its running key while RUNNING; one running job per target",

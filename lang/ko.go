@@ -27,6 +27,8 @@ var ko = map[string]string{
 
 	// The catalog: each scenario's title and story.
 	"Counter loss: Redis forgets the fencing counter":                                                                                             "카운터 유실: Redis가 펜싱 카운터를 잊는다",
+	"Token reuse: the same token number in two namespace epochs":                                                                                  "토큰 재사용: 두 네임스페이스 에포크의 같은 토큰 번호",
+	"A takes token 1 and commits; Redis restarts and loses the counter; the operator opens epoch 3; B takes token 1 again and commits":            "A가 토큰 1을 받아 커밋한다. Redis가 재시작하며 카운터를 잃는다. 운영자가 에포크 3을 연다. B가 다시 토큰 1을 받아 커밋한다",
 	"A takes 41 and pauses; B takes 42 and commits; Redis restarts without persistence; C wants to commit 43; A resumes":                          "A가 41을 받고 멈춘다. B가 42를 받고 커밋한다. Redis가 영속성 없이 재시작한다. C가 43을 커밋하려 한다. A가 다시 움직인다",
 	"Cross-job collision: two jobs, one resource":                                                                                                 "잡 간 충돌: 두 잡, 하나의 리소스",
 	"jobs daily-summary (+10) and backfill-summary (+20) change the same resource":                                                                "잡 daily-summary(+10)와 backfill-summary(+20)가 같은 리소스를 바꾼다",
@@ -87,7 +89,7 @@ var ko = map[string]string{
 	// The invariants of DESIGN §7.
 	"a committed write carries a token above every token accepted before it":                                                          "커밋된 쓰기는 그 전에 받아들여진 모든 토큰보다 큰 토큰을 가진다",
 	"a write happens only under the current membership, region, version and namespace":                                                "쓰기는 현재의 멤버십, 리전, 버전, 네임스페이스 아래에서만 일어난다",
-	"business state, checkpoint, execution and outbox change together or not at all, and a write changes no row it was not for":       "비즈니스 상태, 체크포인트, 실행 기록, 아웃박스는 함께 바뀌거나 전혀 바뀌지 않으며, 쓰기는 자기 대상이 아닌 행을 바꾸지 않는다",
+	"a write changes its own row, checkpoint, execution and outbox together, or nothing":                                              "쓰기는 자기 행, 체크포인트, 실행 기록, 아웃박스를 함께 바꾸거나 아무것도 바꾸지 않는다",
 	"%s's row is gone: no step of this scenario is for it":                                                                            "%s의 행이 사라졌습니다: 이 시나리오의 어떤 단계도 그 행을 대상으로 하지 않습니다",
 	"%s's row changed (summary %d → %d, fence %s → %s), and no step of this scenario is for it: a write changed a row it was not for": "%s의 행이 바뀌었습니다 (요약 %d → %d, 펜스 %s → %s). 이 시나리오의 어떤 단계도 그 행을 대상으로 하지 않습니다: 쓰기가 자기 대상이 아닌 행을 바꿨습니다",
 	"an OperationId is applied at most once, and its final answer is on record":                                                       "하나의 OperationId는 최대 한 번만 적용되고, 그 최종 응답은 기록에 남는다",
@@ -1263,7 +1265,7 @@ UNSAFE가 깨짐, 아니면 1.
 	"with its checkpoint, execution and outbox row":                                  "체크포인트, 실행 기록, 아웃박스 행과 함께",
 	"with its checkpoint; its execution and outbox row are not written yet":          "체크포인트와 함께. 실행 기록과 아웃박스 행은 아직 쓰지 않음",
 	"but OperationId %s is on record already: no execution or outbox row of its own": "그러나 OperationId %s가 이미 기록되어 있음: 자신의 실행 기록도 아웃박스 행도 없음",
-	"Redis hands %s fencing token %d, a number a write of epoch %d carried already: the restart lost the counter, and with it the order fencing tokens promise.": "Redis가 %s에게 펜싱 토큰 %d를 줍니다. 에포크 %d의 쓰기가 이미 가졌던 번호입니다: 재시작으로 카운터를 잃었고, 펜싱 토큰이 약속하는 순서도 함께 잃었습니다.",
+	"Redis hands %s fencing token %d, a number a write of epoch %d carried already: the restart lost the counter, and with it the order fencing tokens promise.": "Redis가 %s에게 펜싱 토큰 %d번을 줍니다. 에포크 %d의 쓰기가 이미 가졌던 번호입니다: 재시작으로 카운터를 잃었고, 펜싱 토큰이 약속하는 순서도 함께 잃었습니다.",
 	"without names guards, but UNSAFE has none to remove": "without에 가드가 있지만 UNSAFE에는 뺄 가드가 없습니다",
 	"without: %v":       "without: %v",
 	"write the results": "결과 쓰기",

@@ -95,7 +95,8 @@ func pinCheck(t *testing.T, s *engine.Scenario, mode engine.Mode) pinnedCheck {
 // overlaps (a statement sent while a write is open): the same runs,
 // states and counterexamples; in SAFE more schedules, each overlap one
 // that stops at a state reached already; in UNSAFE, which broke with one
-// statement at a time and leaves the overlaps out, a few less.
+// statement at a time and leaves the overlaps out, a few less. token-reuse,
+// which came after the Go catalog, was recorded when it was added.
 func TestCatalogFilesAsPinned(t *testing.T) {
 	b, err := os.ReadFile("testdata/pinned.json")
 	require.NoError(t, err)
