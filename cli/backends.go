@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -23,6 +24,7 @@ import (
 	"github.com/fencelab/fencelab/store/redisstore"
 	"github.com/fencelab/fencelab/store/replybound"
 	"github.com/fencelab/fencelab/stress"
+	"github.com/fencelab/fencelab/untrusted"
 )
 
 // Exit codes of DESIGN §9, and 130 for an interrupt, as shells count it.
@@ -123,6 +125,23 @@ type backends struct {
 	cluster  *pgcluster.Cluster
 	// ephemeral: the database is fencelab's own throw-away cluster.
 	ephemeral bool
+	// roleSaid: the line saying a file's SQL runs as fencelab's own user
+	// was written (sayCodeRole).
+	roleSaid atomic.Bool
+}
+
+// sayCodeRole writes, once, that a file's SQL runs as fencelab's own user,
+// where the server would not let fencelab make the role it runs as
+// otherwise (pgledger's coderole.go): a reader of the run must know that
+// only fencelab's refusals keep the file's code to its schema.
+func (b *backends) sayCodeRole(w io.Writer, l lang.Lang) {
+	if b.database == nil {
+		return
+	}
+	if _, refused := b.database.CodeRole(); refused != "" && b.roleSaid.CompareAndSwap(false, true) {
+		fmt.Fprint(w, l.T("fencelab: PostgreSQL would not make the role a file's SQL runs as (%s): it runs as fencelab's own user, kept to its schema by fencelab's refusals alone\n",
+			untrusted.Line(refused)))
+	}
 }
 
 // check validates the flags before anything is started. What it prints of

@@ -62,13 +62,19 @@ func runCheck(ctx context.Context, c config, req checkRequest, stdout, stderr io
 }
 
 // labConnections is what the labs of a check need of the ephemeral
-// server: each lab holds a connection of its own and one per actor, and
-// a file may have more actors than the catalog's four or six.
+// server: each lab holds a connection of its own and one per actor — two
+// for an actor of a file with SQL, whose statements go on a connection
+// logged in as the file's role —, and a file may have more actors than
+// the catalog's four or six.
 func labConnections(ss []*engine.Scenario) int {
 	most := 0
 	for _, s := range ss {
+		perActor := 1
+		if s.Code != nil {
+			perActor = 2
+		}
 		for _, m := range []engine.Mode{engine.Safe, engine.Unsafe} {
-			most = max(most, len(s.Actors(m)))
+			most = max(most, perActor*len(s.Actors(m)))
 		}
 	}
 	return mostCheckLabs()*(most+3) + 10
@@ -174,6 +180,7 @@ func check(ctx context.Context, c config, req checkRequest, pool *labPool, stdou
 					meter.line(fmt.Sprintf("check %s %d/%d · %s: %d schedules, %d states, %d queued, %s states/s, %s in memory",
 						bar(done, total, 20), done, total, label, p.Schedules, p.States, p.Queued, stress.FormatCount(int(rate)), formatSize(heldMemory())))
 				}})
+			pool.first().sayCodeRole(stderr, c.lang)
 			var why *whyRun
 			if err == nil && req.why {
 				why, err = whyAlong(ctx, pool.first(), report, c.without)

@@ -45,7 +45,7 @@ func explore(ctx context.Context, c config, mode engine.Mode, open exploreOpen) 
 	if c.pgDSN == "" {
 		// The explorer's lab, the split screen's and the check's two, each
 		// with a connection per actor and a few of its own.
-		c.pgConnections = (2+explorerCheckLabs)*(scenarios.MaxActors+3) + 10
+		c.pgConnections = (2+explorerCheckLabs)*(2*scenarios.MaxActors+3) + 10 // a file's actors: two each (labConnections)
 		bins, err := pgcluster.FindBinaries()
 		if err != nil {
 			return noServerError()

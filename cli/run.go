@@ -101,6 +101,7 @@ func runHeadless(ctx context.Context, c config, req runRequest, stdout, stderr i
 	for _, s := range req.scenarios {
 		for _, mode := range req.modes {
 			result, err := runOne(ctx, b, s, mode)
+			b.sayCodeRole(stderr, c.lang)
 			if err != nil {
 				return err
 			}

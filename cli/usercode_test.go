@@ -207,3 +207,36 @@ func TestAnEscapeInAReplyIsShownNotActedOn(t *testing.T) {
 		require.NotContains(t, stdout, "\a")
 	}
 }
+
+// A file's SQL runs as a role that owns its schema alone; on a database
+// whose user may not make roles, it runs as that user, and the run says
+// so on stderr — once, whatever the modes.
+func TestAFilesSQLRunsAsItsOwnRoleOrSaysItCannot(t *testing.T) {
+	dir := t.TempDir()
+	file := oneStepFile(t, dir, "who", `
+[setup]
+sql = ["CREATE TABLE seen (who text NOT NULL)"]
+`, `sql = ["INSERT INTO seen SELECT current_user", { sql = "SELECT current_user" }]`)
+	code, stdout, stderr := call(t, "run", file, "--pg", storetest.NewDatabaseDSN(t, false))
+	require.Equal(t, 0, code, stderr+stdout)
+	require.Regexp(t, `answered fencelab_code_[0-9a-f]{12} \(1 row\)`, stdout)
+	require.NotContains(t, stderr, "would not make the role")
+
+	// A user that owns its database but may not make roles.
+	ctx := context.Background()
+	dsn := storetest.NewDatabaseDSN(t, false)
+	admin, err := pgx.Connect(ctx, dsn)
+	require.NoError(t, err)
+	defer admin.Close(ctx)
+	var database string
+	require.NoError(t, admin.QueryRow(ctx, "SELECT current_database()").Scan(&database))
+	plain := "plain_" + database
+	for _, stmt := range []string{"CREATE ROLE " + plain + " LOGIN", "ALTER DATABASE " + database + " OWNER TO " + plain} {
+		_, err := admin.Exec(ctx, stmt)
+		require.NoError(t, err, stmt)
+	}
+	code, stdout, stderr = call(t, "run", file, "--mode", "both", "--allow-unsafe", "--pg", strings.Replace(dsn, "user=fencelab", "user="+plain, 1))
+	require.Equal(t, 0, code, stderr+stdout)
+	require.Contains(t, stdout, "answered "+plain+" (1 row)")
+	require.Equal(t, 1, strings.Count(stderr, "would not make the role a file's SQL runs as (error: permission denied to create role (SQLSTATE 42501))"), stderr)
+}

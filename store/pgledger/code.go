@@ -29,7 +29,10 @@ import (
 
 // codeSchema is a file's schema as SetupCode found it after the setup.
 type codeSchema struct {
-	name      string
+	name string
+	// role is the role its SQL runs as; nil: fencelab's own user
+	// (coderole.go).
+	role      *codeRole
 	tables    []table
 	sequences []string // regclass constants
 	values    []string // the functions' names, as in CodeState.Values
@@ -87,16 +90,34 @@ func pgQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + 
 func (l *Ledger) SetupCode(ctx context.Context, schema string, setup []string, values map[string]string) error {
 	l.db.code.Store(nil)
 	l.db.writes.Add(1)
+	role, err := l.takeCodeRole(ctx)
+	if err != nil {
+		return err
+	}
+	c := &codeSchema{name: schema, role: role}
 	q := pgx.Identifier{schema}.Sanitize()
-	err := within(ctx, func(ctx context.Context) error {
+	err = within(ctx, func(ctx context.Context) error {
 		if _, err := l.conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+q+" CASCADE"); err != nil {
 			return err
 		}
-		_, err := l.conn.Exec(ctx, "CREATE SCHEMA "+q)
+		create := "CREATE SCHEMA " + q
+		if role != nil {
+			create += " AUTHORIZATION " + pgx.Identifier{role.name}.Sanitize()
+		}
+		_, err := l.conn.Exec(ctx, create)
 		return err
 	})
 	if err != nil {
 		return fmt.Errorf("pgledger: make the file's schema: %w", err)
+	}
+	// The setup runs as the role, so what it makes is the role's.
+	setupConn := l.conn
+	if role != nil {
+		if setupConn, err = l.db.connectAs(ctx, "setup", c); err != nil {
+			l.dropSchema(ctx, q)
+			return err
+		}
+		defer l.db.giveCode(ctx, setupConn, c.name)
 	}
 	names := slices.Sorted(func(yield func(string) bool) {
 		for n := range values {
@@ -106,7 +127,7 @@ func (l *Ledger) SetupCode(ctx context.Context, schema string, setup []string, v
 		}
 	})
 	err = within(ctx, func(ctx context.Context) error {
-		tx, err := l.conn.Begin(ctx)
+		tx, err := setupConn.Begin(ctx)
 		if err != nil {
 			return err
 		}
@@ -123,12 +144,18 @@ func (l *Ledger) SetupCode(ctx context.Context, schema string, setup []string, v
 			return fmt.Errorf("make the session probe: %w", err)
 		}
 		// Each value is a function of the schema, with the schema as its
-		// search_path: the dump calls it from any connection.
+		// search_path: the dump calls it from any connection. It runs as
+		// its owner, the role, whoever calls it (SECURITY DEFINER): the
+		// dump is read by fencelab's own user.
+		security := ""
+		if role != nil {
+			security = " SECURITY DEFINER"
+		}
 		for i, name := range names {
 			fn := fmt.Sprintf("%s.fencelab_value_%d", q, i)
 			body := "SELECT to_json((" + values[name] + "))"
-			create := fmt.Sprintf("CREATE FUNCTION %s() RETURNS json LANGUAGE sql STABLE SET search_path = %s AS %s%s%s",
-				fn, q, valueQuote, body, valueQuote)
+			create := fmt.Sprintf("CREATE FUNCTION %s() RETURNS json LANGUAGE sql STABLE%s SET search_path = %s AS %s%s%s",
+				fn, security, q, valueQuote, body, valueQuote)
 			if _, err := tx.Exec(ctx, create, pgx.QueryExecModeSimpleProtocol); err != nil {
 				return &engine.CodeError{Where: name, Said: ServerSaid(err)}
 			}
@@ -141,10 +168,7 @@ func (l *Ledger) SetupCode(ctx context.Context, schema string, setup []string, v
 	if err != nil {
 		// Nothing of a setup that failed half-way is left: its
 		// transaction rolled back, and the schema made for it goes too.
-		within(engine.Housekeeping(context.WithoutCancel(ctx)), func(ctx context.Context) error {
-			_, err := l.conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+q+" CASCADE")
-			return err
-		})
+		l.dropSchema(ctx, q)
 	}
 	var codeErr *engine.CodeError
 	if errors.As(err, &codeErr) {
@@ -153,7 +177,6 @@ func (l *Ledger) SetupCode(ctx context.Context, schema string, setup []string, v
 	if err != nil {
 		return fmt.Errorf("pgledger: set up the file's schema: %w", err)
 	}
-	c := &codeSchema{name: schema}
 	err = within(ctx, func(ctx context.Context) error {
 		rows, err := l.conn.Query(ctx, `
 			SELECT c.relname::text, c.relkind::text,
@@ -207,6 +230,14 @@ func (l *Ledger) SetupCode(ctx context.Context, schema string, setup []string, v
 	return nil
 }
 
+// dropSchema drops a file's schema (q, quoted) that is not to be kept.
+func (l *Ledger) dropSchema(ctx context.Context, q string) {
+	within(engine.Housekeeping(context.WithoutCancel(ctx)), func(ctx context.Context) error {
+		_, err := l.conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+q+" CASCADE")
+		return err
+	})
+}
+
 // DropCode drops a file's schema with everything in it — unless a lab
 // opened since (a reload of the file on the same database) set it up
 // again: the schema is then that lab's.
@@ -221,9 +252,11 @@ func (l *Ledger) DropCode(ctx context.Context, schema string) error {
 	})
 }
 
-// InTransaction reports whether the connection has a transaction open.
+// InTransaction reports whether the connection (or the one its file's
+// statements go on) has a transaction open.
 func (l *Ledger) InTransaction() bool {
-	return !l.conn.IsClosed() && l.conn.PgConn().TxStatus() != 'I'
+	open := func(c *pgx.Conn) bool { return c != nil && !c.IsClosed() && c.PgConn().TxStatus() != 'I' }
+	return open(l.conn) || open(l.code.Load())
 }
 
 // Statement sends one statement of a file's code on the actor's
@@ -235,26 +268,17 @@ func (l *Ledger) Statement(ctx context.Context, sql string) (engine.CodeReply, e
 	if err := l.sendRestore(ctx); err != nil {
 		return engine.CodeReply{}, err
 	}
-	if c := l.db.code.Load(); c != nil && l.searchPath != c.name {
-		// The connection's own setting, made once, outside any
-		// transaction (a SET inside one would go with its rollback).
-		err := within(ctx, func(ctx context.Context) error {
-			_, err := l.conn.Exec(engine.Housekeeping(ctx), "SET search_path TO "+pgx.Identifier{c.name}.Sanitize())
-			return err
-		})
-		if err != nil {
-			return engine.CodeReply{}, err
-		}
-		l.searchPath = c.name
+	conn, err := l.codeConnection(ctx)
+	if err != nil {
+		return engine.CodeReply{}, err
 	}
 	l.db.writes.Add(1)
-	l.ranCode = true
 	l.sessionKnown.Store(false)
 	l.busy.Store(true)
 	defer l.busy.Store(false)
 	var out engine.CodeReply
-	err := within(ctx, func(ctx context.Context) error {
-		rows, err := l.conn.Query(ctx, sql, pgx.QueryExecModeSimpleProtocol)
+	err = within(ctx, func(ctx context.Context) error {
+		rows, err := conn.Query(ctx, sql, pgx.QueryExecModeSimpleProtocol)
 		if err != nil {
 			return err
 		}

@@ -95,8 +95,10 @@ type Database struct {
 	writes atomic.Uint64
 	back   readBack
 	ahead  ahead
-	// code is a scenario file's schema, once a lab set it up (code.go).
-	code atomic.Pointer[codeSchema]
+	// code is a scenario file's schema, once a lab set it up (code.go);
+	// roles the role its SQL runs as (coderole.go).
+	code  atomic.Pointer[codeSchema]
+	roles roles
 }
 
 // ParseConfig parses a DSN (URL or keyword/value) with fencelab's timeouts.
@@ -354,6 +356,7 @@ func lockHolder(ctx context.Context, conn *pgx.Conn) string {
 // that nobody took. The rows stay, for psql.
 func (d *Database) Close() error {
 	d.closeAheads()
+	d.closeCodeIdle()
 	if d.lock == nil {
 		return nil
 	}

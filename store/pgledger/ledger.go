@@ -41,6 +41,11 @@ type Ledger struct {
 	session      []engine.AdvisoryLock
 	sessionKnown atomic.Bool
 	busy         atomic.Bool
+	// code is the connection a file's statements go on, logged in as the
+	// file's role, and codeFor the schema it was opened for (coderole.go).
+	// Atomic: the lab asks its server process while a statement waits.
+	code    atomic.Pointer[pgx.Conn]
+	codeFor *codeSchema
 }
 
 // inTx runs fn in one transaction within CallTimeout: rolled back when fn
@@ -714,6 +719,7 @@ func (l *Ledger) Lost() bool { return l.conn.IsClosed() }
 // out again, while it is as a new one would be but warm: no transaction
 // open, none of a file's code run on it. Otherwise it ends it.
 func (l *Ledger) Close(ctx context.Context) error {
+	l.closeCode(ctx)
 	clean := !l.conn.IsClosed() && l.conn.PgConn().TxStatus() == 'I' && !l.ranCode && l.searchPath == "" && l.setUp == nil
 	if clean && l.db.keepIdle(l.name, l.conn) {
 		return nil

@@ -75,12 +75,13 @@ func (l *Ledger) SessionLocks(ctx context.Context) ([]engine.AdvisoryLock, error
 		return l.session, nil
 	}
 	c := l.db.code.Load()
-	if c == nil {
-		return nil, nil
+	conn := l.sessionConn()
+	if c == nil || conn == nil {
+		return nil, nil // no statement of the file's went out on it: no session of the file's
 	}
 	var text string
 	err := within(ctx, func(ctx context.Context) error {
-		return l.conn.QueryRow(ctx, "SELECT "+pgx.Identifier{c.name}.Sanitize()+".fencelab_session_locks()").Scan(&text)
+		return conn.QueryRow(ctx, "SELECT "+pgx.Identifier{c.name}.Sanitize()+".fencelab_session_locks()").Scan(&text)
 	})
 	if err != nil {
 		return nil, err
@@ -121,12 +122,14 @@ func (l *Ledger) ReleaseSession(ctx context.Context, want []engine.AdvisoryLock)
 	if l.sessionKnown.Load() && slices.Equal(l.session, want) {
 		return false, nil
 	}
-	err := within(ctx, func(ctx context.Context) error {
-		_, err := l.conn.Exec(ctx, "SELECT pg_advisory_unlock_all()")
-		return err
-	})
-	if err != nil {
-		return false, err
+	if conn := l.sessionConn(); conn != nil {
+		err := within(ctx, func(ctx context.Context) error {
+			_, err := conn.Exec(ctx, "SELECT pg_advisory_unlock_all()")
+			return err
+		})
+		if err != nil {
+			return false, err
+		}
 	}
 	l.session = nil
 	l.sessionKnown.Store(true)
@@ -155,10 +158,13 @@ func (l *Ledger) TakeSession(ctx context.Context, want []engine.AdvisoryLock) er
 	if len(calls) == 0 {
 		return nil
 	}
-	l.ranCode = true
+	conn, err := l.codeConnection(ctx)
+	if err != nil {
+		return err
+	}
 	var taken []bool
-	err := within(ctx, func(ctx context.Context) error {
-		return l.conn.QueryRow(ctx, "SELECT ARRAY["+strings.Join(calls, ", ")+"]").Scan(&taken)
+	err = within(ctx, func(ctx context.Context) error {
+		return conn.QueryRow(ctx, "SELECT ARRAY["+strings.Join(calls, ", ")+"]").Scan(&taken)
 	})
 	if err != nil {
 		return err

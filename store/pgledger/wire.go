@@ -103,8 +103,16 @@ func (t wireTracer) TraceBatchEnd(ctx context.Context, _ *pgx.Conn, _ pgx.TraceB
 // statementText is a statement on one line.
 func statementText(sql string) string { return strings.Join(strings.Fields(sql), " ") }
 
-// BackendPID is the server process of the connection (engine.LockWatcher).
-func (l *Ledger) BackendPID() uint32 { return l.conn.PgConn().PID() }
+// BackendPID is the server process of the connection (engine.LockWatcher):
+// while a file's statement is out, of the connection it went on.
+func (l *Ledger) BackendPID() uint32 {
+	if l.busy.Load() {
+		if conn := l.code.Load(); conn != nil {
+			return conn.PgConn().PID()
+		}
+	}
+	return l.conn.PgConn().PID()
+}
 
 // BlockedBy says which server processes hold a lock that the server
 // process pid waits for.
@@ -125,15 +133,22 @@ func (l *Ledger) CancelStatement(ctx context.Context, pid uint32) error {
 	})
 }
 
-// EndTransaction rolls back the connection's open transaction, if any.
+// EndTransaction rolls back the connection's open transaction, if any,
+// and that of the connection its file's statements go on.
 func (l *Ledger) EndTransaction(ctx context.Context) error {
-	if l.conn.IsClosed() || l.conn.PgConn().TxStatus() == 'I' {
-		return nil
+	for _, conn := range []*pgx.Conn{l.conn, l.code.Load()} {
+		if conn == nil || conn.IsClosed() || conn.PgConn().TxStatus() == 'I' {
+			continue
+		}
+		err := within(ctx, func(ctx context.Context) error {
+			_, err := conn.Exec(ctx, "rollback")
+			return err
+		})
+		if err != nil {
+			return err
+		}
 	}
-	return within(ctx, func(ctx context.Context) error {
-		_, err := l.conn.Exec(ctx, "rollback")
-		return err
-	})
+	return nil
 }
 
 var _ engine.LockWatcher = (*Ledger)(nil)

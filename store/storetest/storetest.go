@@ -51,7 +51,7 @@ func Run(m *testing.M) int {
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cluster, err = pgcluster.Start(ctx, pgcluster.Options{Dir: dir})
+	cluster, err = pgcluster.Start(ctx, pgcluster.Options{Dir: dir, MaxConnections: 200}) // a package's tests run in parallel, each with its labs
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "storetest: start PostgreSQL:", err)
 		return 1

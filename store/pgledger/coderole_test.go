@@ -1,0 +1,61 @@
+package pgledger_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/store/storetest"
+)
+
+// A file's SQL runs as a role that owns its schema and nothing else: what
+// fencelab's refusals at the file's line do not see, the server refuses.
+// Here the statements go to the store straight, past those refusals.
+func TestAFilesSQLRunsAsARoleThatOwnsOnlyItsSchema(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Database(t)
+	lab, err := db.Connect(ctx, "lab")
+	require.NoError(t, err)
+	defer lab.Close(ctx)
+	require.NoError(t, lab.SetupCode(ctx, "fencelab_code_mine", []string{"CREATE TABLE seen (who text NOT NULL)"},
+		map[string]string{"who": "SELECT current_user", "seen": "SELECT count(*) FROM seen"}))
+	role, refused := db.CodeRole()
+	require.Empty(t, refused)
+	require.Regexp(t, `^fencelab_code_[0-9a-f]{12}$`, role)
+
+	a, err := db.Connect(ctx, "A")
+	require.NoError(t, err)
+	defer a.Close(ctx)
+	reply, err := a.Statement(ctx, "SELECT current_user")
+	require.NoError(t, err)
+	require.Equal(t, role, reply.Text, "a step's statement")
+	_, err = a.Statement(ctx, "INSERT INTO seen SELECT session_user")
+	require.NoError(t, err, "the file's own table")
+
+	for _, stmt := range []string{
+		"SELECT count(*) FROM fencelab.resources",
+		"UPDATE fencelab.resources SET summary_value = 0",
+		"DROP SCHEMA fencelab CASCADE",
+		"COPY (SELECT 1) TO PROGRAM 'true'",
+		"SELECT pg_read_file('PG_VERSION')",
+		"SET ROLE fencelab",
+		"SET SESSION AUTHORIZATION fencelab",
+		"CREATE ROLE mine SUPERUSER",
+		"ALTER SYSTEM SET work_mem = '1MB'",
+		"CREATE DATABASE mine",
+	} {
+		_, err := a.Statement(ctx, stmt)
+		var refusal *engine.CodeError
+		require.ErrorAs(t, err, &refusal, stmt)
+		require.Contains(t, refusal.Said, "SQLSTATE 42501", stmt)
+	}
+
+	// The values the lab reads with its own dump run as the role too.
+	state, err := lab.State(ctx)
+	require.NoError(t, err)
+	require.JSONEq(t, `"`+role+`"`, string(state.Code.Values["who"]))
+	require.JSONEq(t, `1`, string(state.Code.Values["seen"]))
+	require.Equal(t, [][]string{{role}}, state.Code.Tables[0].Rows, "the lab reads the role's rows")
+}
