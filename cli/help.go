@@ -155,11 +155,15 @@ usage:
 
 Runs every interleaving of the actors' calls (each round trip to Redis or
 PostgreSQL a step of its own), the clock moved to each expiry between any
-two; pausing an actor is not scheduling it. A state reached again is not
-explored again, and of two calls that touch disjoint parts of the lab one
-order is taken (sleep sets): every state is still reached. SAFE must also
-make progress. Exit 0 when SAFE broke no invariant and made progress and
-UNSAFE reached its anomaly; 1 otherwise, and for a search cut short.
+two; pausing an actor is not scheduling it. A statement is also sent while
+another actor's write is open, and an actor whose session holds an
+advisory lock may crash at any round trip. Not explored: two statements
+waiting at once, nor data the seed does not have (docs/checker.md says
+what else). A state reached again is not explored again, and of two calls
+that touch disjoint parts of the lab one order is taken (sleep sets):
+every state is still reached. SAFE must also make progress. Exit 0 when
+SAFE broke no invariant and made progress and UNSAFE reached its anomaly;
+1 otherwise, and for a search cut short.
 
 flags:
   --all                        every scenario of the catalog

@@ -991,7 +991,8 @@ func (c *checker) enabled(lab *Lab, keys []RedisKey) []Action {
 }
 
 // moves are the actions a search can take at the lab's state, from keys
-// just read: a call of each actor that has not finished, the clock to the
+// just read: a call of each actor that has not finished, a crash of each
+// whose session holds an advisory lock (crash.go), the clock to the
 // next expiry when a key has a TTL, and each clock advance of the guided
 // order while the schedule has taken fewer of it than the guided order
 // does; none once every actor has finished.
@@ -1007,6 +1008,7 @@ func (l *Lab) moves(keys []RedisKey, durations []durationBudget) (out []Action) 
 			out = append(out, DoCall(a.Name))
 		}
 	}
+	out = append(out, l.crashes()...)
 	if len(out) == 0 && !waiting {
 		return nil
 	}

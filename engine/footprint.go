@@ -49,6 +49,10 @@ func (l *Lab) footprint(a Action) (owners []string, f Footprint) {
 		fw, fo := l.nextCallTouches(a.Actor), l.nextCallTouches(a.With)
 		return []string{a.Actor, a.With}, Footprint{Reads: fw.Reads | fo.Reads, Writes: fw.Writes | fo.Writes,
 			Peers: append(slices.Clip(fw.Peers), fo.Peers...)}
+	case CrashActor:
+		// Its session's locks go, which any actor's next statement may be
+		// waiting to take: it commutes with nothing.
+		return []string{a.Actor}, Footprint{Reads: touchAll, Writes: touchAll}
 	}
 	return nil, clockFootprint
 }

@@ -569,6 +569,8 @@ func (l *Lab) perform(ctx context.Context, action Action) error {
 		err = l.advance(ctx, action.By)
 	case AdvanceToExpiry:
 		err = l.advanceToExpiry(ctx)
+	case CrashActor:
+		err = l.crash(ctx, action.Actor)
 	}
 	return err
 }

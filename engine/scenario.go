@@ -241,6 +241,11 @@ const (
 	// OverlapWrite sends Action.With's next statement between the actor's
 	// next write and its COMMIT (overlap.go). `check` takes overlaps.
 	OverlapWrite
+	// CrashActor ends the actor's process where it stands, whatever round
+	// trip it is at: its connection's session ends, and PostgreSQL rolls
+	// back its open transaction and lets go of its advisory locks (crash.go).
+	// `check` takes crashes of actors whose session holds a lock.
+	CrashActor
 )
 
 // Action is one entry of the lab's action log.
@@ -278,6 +283,8 @@ func (a Action) Words() lang.Phrase {
 		return lang.P("advance clock %s", a.By)
 	case OverlapWrite:
 		return lang.P("%s's write, %s's statement before its commit", a.Actor, a.With)
+	case CrashActor:
+		return lang.P("crash %s", a.Actor)
 	default:
 		return lang.P("advance clock to the next lease expiry")
 	}
@@ -290,6 +297,7 @@ func Pause(actor, why string) Action    { return Action{Kind: PauseActor, Actor:
 func Resume(actor string) Action        { return Action{Kind: ResumeActor, Actor: actor} }
 func AdvanceBy(by time.Duration) Action { return Action{Kind: AdvanceClock, By: by} }
 func AdvanceToNextExpiry() Action       { return Action{Kind: AdvanceToExpiry} }
+func Crash(actor string) Action         { return Action{Kind: CrashActor, Actor: actor} }
 
 // PlaceCombinations is how many ways the actors' places in their programs
 // combine — each actor before one of its calls, or done: a first measure of

@@ -126,7 +126,7 @@ type traceName struct {
 var traceNames = []traceName{
 	{StepActor, "step"}, {PauseActor, "pause"}, {ResumeActor, "resume"},
 	{AdvanceClock, "advance"}, {AdvanceToExpiry, "advance-to-expiry"}, {CallActor, "call"},
-	{OverlapWrite, "overlap"},
+	{OverlapWrite, "overlap"}, {CrashActor, "crash"},
 }
 
 // TraceActionOf writes an action as a trace does.
@@ -165,7 +165,8 @@ func (t TraceAction) ToAction() (Action, error) {
 		}
 		a.By = by
 	}
-	needsActor := a.Kind == StepActor || a.Kind == CallActor || a.Kind == PauseActor || a.Kind == ResumeActor || a.Kind == OverlapWrite
+	needsActor := a.Kind == StepActor || a.Kind == CallActor || a.Kind == PauseActor || a.Kind == ResumeActor || a.Kind == OverlapWrite ||
+		a.Kind == CrashActor
 	if (a.Kind == OverlapWrite) != (t.With != "") {
 		if t.With == "" {
 			return a, lang.Error("overlap needs the other actor (with)")

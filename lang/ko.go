@@ -747,14 +747,17 @@ var ko = map[string]string{
 
 더 보기: docs/traces.md
 `,
-	"fencelab check — every schedule of a scenario, on the real backends\n\nusage:\n  fencelab check ID|FILE|--all [flags]\n\nRuns every interleaving of the actors' calls (each round trip to Redis or\nPostgreSQL a step of its own), the clock moved to each expiry between any\ntwo; pausing an actor is not scheduling it. A state reached again is not\nexplored again, and of two calls that touch disjoint parts of the lab one\norder is taken (sleep sets): every state is still reached. SAFE must also\nmake progress. Exit 0 when SAFE broke no invariant and made progress and\nUNSAFE reached its anomaly; 1 otherwise, and for a search cut short.\n\nflags:\n  --all                        every scenario of the catalog\n  --mode safe|unsafe|both      (default safe)\n  --without GUARD[,GUARD…]     SAFE with those guards taken out of its code\n  --out DIR                    where the counterexample traces go (default: a\n                               new temp dir)\n  --json                       one JSON object per scenario × mode\n  --why                        every state's share of broken futures: each\n                               step's along the counterexample and the guided\n                               order, and the point of no return\n  --max-schedules N            stop after N schedules per scenario × mode\n  --max-memory SIZE            stop a search whose memory passes SIZE (default\n                               2GiB; 512MiB, 8GiB)\n  --allow-bounded              let a search cut short pass (it proves nothing)\n\nexamples:\n  fencelab check lease-overrun --mode both\n  fencelab check --all --mode both\n  fencelab check stale-read --mode unsafe --why --out traces\n  fencelab check --all --mode safe --without owner\n  fencelab check examples/lock-fence.toml --mode both\n\nmore: docs/checker.md (what it explores and what not yet), docs/why.md\n": `fencelab check — 시나리오의 모든 스케줄을 실제 백엔드에서
+	"fencelab check — every schedule of a scenario, on the real backends\n\nusage:\n  fencelab check ID|FILE|--all [flags]\n\nRuns every interleaving of the actors' calls (each round trip to Redis or\nPostgreSQL a step of its own), the clock moved to each expiry between any\ntwo; pausing an actor is not scheduling it. A statement is also sent while\nanother actor's write is open, and an actor whose session holds an\nadvisory lock may crash at any round trip. Not explored: two statements\nwaiting at once, nor data the seed does not have (docs/checker.md says\nwhat else). A state reached again is not explored again, and of two calls\nthat touch disjoint parts of the lab one order is taken (sleep sets):\nevery state is still reached. SAFE must also make progress. Exit 0 when\nSAFE broke no invariant and made progress and UNSAFE reached its anomaly;\n1 otherwise, and for a search cut short.\n\nflags:\n  --all                        every scenario of the catalog\n  --mode safe|unsafe|both      (default safe)\n  --without GUARD[,GUARD…]     SAFE with those guards taken out of its code\n  --out DIR                    where the counterexample traces go (default: a\n                               new temp dir)\n  --json                       one JSON object per scenario × mode\n  --why                        every state's share of broken futures: each\n                               step's along the counterexample and the guided\n                               order, and the point of no return\n  --max-schedules N            stop after N schedules per scenario × mode\n  --max-memory SIZE            stop a search whose memory passes SIZE (default\n                               2GiB; 512MiB, 8GiB)\n  --allow-bounded              let a search cut short pass (it proves nothing)\n\nexamples:\n  fencelab check lease-overrun --mode both\n  fencelab check --all --mode both\n  fencelab check stale-read --mode unsafe --why --out traces\n  fencelab check --all --mode safe --without owner\n  fencelab check examples/lock-fence.toml --mode both\n\nmore: docs/checker.md (what it explores and what not yet), docs/why.md\n": `fencelab check — 시나리오의 모든 스케줄을 실제 백엔드에서
 
 사용법:
   fencelab check ID|FILE|--all [flags]
 
 액터 호출(Redis나 PostgreSQL로 가는 왕복 하나하나가 단계)의 모든 인터리빙을
 실행하고, 어느 두 호출 사이에서든 시계를 각 만료까지 진행합니다. 액터를
-멈추는 것은 그 액터를 스케줄하지 않는 것입니다. 다시 도달한 상태는 다시
+멈추는 것은 그 액터를 스케줄하지 않는 것입니다. 다른 액터의 쓰기가 열려
+있는 동안 문장을 보내는 경우도, 세션이 어드바이저리 잠금을 쥔 액터가 어느
+왕복에서든 죽는 경우도 탐색합니다. 탐색하지 않는 것: 동시에 기다리는 두
+문장, 시드에 없는 데이터(나머지는 docs/checker.md). 다시 도달한 상태는 다시
 탐색하지 않고, 랩의 겹치지 않는 부분을 건드리는 두 호출은 한 순서만
 탐색합니다(sleep set). 그래도 모든 상태에 도달합니다. SAFE는 진척도 있어야
 합니다. SAFE가 불변식을 깨지 않고 진척했고 UNSAFE가 이상 현상에 이르면 종료
@@ -1259,14 +1262,18 @@ UNSAFE가 깨짐, 아니면 1.
 	"the write's fencing token is above the last accepted one (<, never <=), in the write's own statement":                     "쓰기의 펜싱 토큰이 마지막으로 받아들인 것보다 큼(<, <=가 아님), 쓰기 자신의 문장 안에서",
 	"the writer's contract is at least the minimum writer and checkpoint schema versions":                                      "쓰는 쪽의 계약이 최소 writer 버전과 체크포인트 스키마 버전 이상임",
 	"token %d": "토큰 %d",
-	"token %d's lease is no longer %s's: the renew changes nothing and %s stops":     "토큰 %d의 리스는 더 이상 %s의 것이 아닙니다: 갱신은 아무것도 바꾸지 않고 %s은(는) 멈춥니다",
-	"unknown guard %q (did you mean %s?); the guards: %s":                            "알 수 없는 가드 %q (%s을(를) 뜻했나요?). 가드: %s",
-	"unknown guard %q; the guards: %s":                                               "알 수 없는 가드 %q. 가드: %s",
-	"with its checkpoint, execution and outbox row":                                  "체크포인트, 실행 기록, 아웃박스 행과 함께",
-	"with its checkpoint; its execution and outbox row are not written yet":          "체크포인트와 함께. 실행 기록과 아웃박스 행은 아직 쓰지 않음",
-	"but OperationId %s is on record already: no execution or outbox row of its own": "그러나 OperationId %s가 이미 기록되어 있음: 자신의 실행 기록도 아웃박스 행도 없음",
+	"token %d's lease is no longer %s's: the renew changes nothing and %s stops": "토큰 %d의 리스는 더 이상 %s의 것이 아닙니다: 갱신은 아무것도 바꾸지 않고 %s은(는) 멈춥니다",
+	"unknown guard %q (did you mean %s?); the guards: %s":                        "알 수 없는 가드 %q (%s을(를) 뜻했나요?). 가드: %s",
+	"unknown guard %q; the guards: %s":                                           "알 수 없는 가드 %q. 가드: %s",
+	"with its checkpoint, execution and outbox row":                              "체크포인트, 실행 기록, 아웃박스 행과 함께",
+	"with its checkpoint; its execution and outbox row are not written yet":      "체크포인트와 함께. 실행 기록과 아웃박스 행은 아직 쓰지 않음",
+	"fencelab: PostgreSQL would not make the role a file's SQL runs as (%s): it runs as fencelab's own user, kept to its schema by fencelab's refusals alone\n": "fencelab: PostgreSQL이 파일의 SQL을 실행할 역할을 만들어 주지 않았습니다 (%s): fencelab 자신의 사용자로 실행되며, 스키마 밖으로 나가지 않게 막는 것은 fencelab의 거부 규칙뿐입니다\n",
+	"crash %s": "%s 프로세스 중단",
+	"%s's process crashed: PostgreSQL ended its session, rolling back any open transaction":                                                                      "%s의 프로세스가 죽었습니다: PostgreSQL이 세션을 끝내며 열린 트랜잭션을 롤백했습니다",
+	"%s's process crashed: PostgreSQL ended its session, rolling back any open transaction and letting go of its advisory locks (%s), which it never unlocked":   "%s의 프로세스가 죽었습니다: PostgreSQL이 세션을 끝내며 열린 트랜잭션을 롤백하고, 한 번도 풀지 않은 어드바이저리 잠금(%s)을 놓았습니다",
+	"but OperationId %s is on record already: no execution or outbox row of its own":                                                                             "그러나 OperationId %s가 이미 기록되어 있음: 자신의 실행 기록도 아웃박스 행도 없음",
 	"Redis hands %s fencing token %d, a number a write of epoch %d carried already: the restart lost the counter, and with it the order fencing tokens promise.": "Redis가 %s에게 펜싱 토큰 %d번을 줍니다. 에포크 %d의 쓰기가 이미 가졌던 번호입니다: 재시작으로 카운터를 잃었고, 펜싱 토큰이 약속하는 순서도 함께 잃었습니다.",
-	"without names guards, but UNSAFE has none to remove": "without에 가드가 있지만 UNSAFE에는 뺄 가드가 없습니다",
+	"without names guards, but UNSAFE has none to remove":                                                                                                        "without에 가드가 있지만 UNSAFE에는 뺄 가드가 없습니다",
 	"without: %v":       "without: %v",
 	"write the results": "결과 쓰기",
 	"yes":               "예",

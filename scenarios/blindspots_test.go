@@ -355,3 +355,69 @@ program = ["add-ten"]
 	require.NoError(t, err)
 	require.Zero(t, r.Final, "the database holds what the lab returned to, not B's write")
 }
+
+// A crash where a pause is not enough (issue 41, kind 2): a session-level
+// advisory lock is let go when its holder's connection ends, with no
+// unlock, and the next holder goes on past work the first left half
+// done. Here each actor opens its section (a row), then closes it, under
+// lock 7, which no actor releases before closing; an open section, and a
+// second one opened while it is, is what the invariant refuses. No
+// schedule of pauses breaks it — the lock holds for a paused holder —
+// but a crash of A with its section open lets B in.
+func TestACrashLetsGoOfASessionsLock(t *testing.T) {
+	s, err := scenarios.Parse("sections.toml", []byte(`format = "fencelab-scenario/1"
+id = "sections"
+title = "t"
+story = "s"
+expected = { value = 2, sql = "SELECT count(*) FROM done" }
+guided = ["A", "A", "A", "A", "B", "B", "B", "B"]
+
+[setup]
+sql = [
+  "CREATE TABLE open_sections (actor text PRIMARY KEY)",
+  "CREATE TABLE done (actor text NOT NULL)",
+]
+
+[[step]]
+name = "lock"
+sql = "SELECT pg_try_advisory_lock(7)"
+wait_if = "false"
+
+[[step]]
+name = "open"
+sql = "INSERT INTO open_sections VALUES ($actor)"
+
+[[step]]
+name = "close"
+sql = ["BEGIN", "DELETE FROM open_sections WHERE actor = $actor", "INSERT INTO done VALUES ($actor)", "COMMIT"]
+
+[[step]]
+name = "unlock"
+sql = "SELECT pg_advisory_unlock(7)"
+
+[[invariant]]
+name = "TWO_OPEN"
+says = "at most one section is open at a time"
+sql = "SELECT count(*) <= 1 FROM open_sections"
+
+[[actor]]
+name = "A"
+program = ["lock", "open", "close", "unlock"]
+
+[[actor]]
+name = "B"
+program = ["lock", "open", "close", "unlock"]
+`))
+	require.NoError(t, err)
+	report, err := engine.Check(context.Background(), checkLabs(t, s, engine.Safe, 1), engine.CheckOptions{})
+	require.NoError(t, err)
+	require.True(t, report.Exhaustive)
+	require.Equal(t, 1, len(report.Broken), "%+v", report.Broken)
+	require.NotNil(t, report.Counterexample)
+	var steps []string
+	for _, a := range report.Counterexample.Schedule {
+		steps = append(steps, a.Action+" "+a.Actor)
+	}
+	require.Contains(t, steps, "crash A", "%v", steps)
+	require.Contains(t, steps[len(steps)-1], "B", "B opens its section after A's crash: %v", steps)
+}
