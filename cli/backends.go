@@ -128,6 +128,8 @@ type backends struct {
 	// roleSaid: the line saying a file's SQL runs as fencelab's own user
 	// was written (sayCodeRole).
 	roleSaid atomic.Bool
+	// keptSchema is the file's schema run --keep left for psql.
+	keptSchema string
 }
 
 // sayCodeRole writes, once, that a file's SQL runs as fencelab's own user,

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"regexp"
 	"testing"
@@ -21,6 +22,12 @@ type psqlReader struct {
 	stderr *bytes.Buffer
 	final  int64
 	done   bool
+	// query reads final; empty: the scenario's summary.
+	query string
+	// err is what went wrong reading: said by the test, not from Read
+	// (a failure on the run's reader goroutine would leave the run
+	// waiting for its Enter).
+	err error
 }
 
 func (r *psqlReader) Read(p []byte) (int, error) {
@@ -28,13 +35,25 @@ func (r *psqlReader) Read(p []byte) (int, error) {
 		return 0, io.EOF
 	}
 	r.done = true
-	m := regexp.MustCompile(`psql '([^']+)'`).FindStringSubmatch(r.stderr.String())
-	require.Len(r.t, m, 2, "no psql line on stderr: %s", r.stderr.String())
-	conn, err := pgx.Connect(context.Background(), m[1])
-	require.NoError(r.t, err)
-	defer conn.Close(context.Background())
-	require.NoError(r.t, conn.QueryRow(context.Background(), `SELECT summary_value FROM fencelab.resources WHERE conflict_key = $1`, scenarios.ConflictKey).Scan(&r.final))
+	r.err = r.read()
 	return copy(p, "\n"), nil
+}
+
+func (r *psqlReader) read() error {
+	m := regexp.MustCompile(`psql '([^']+)'`).FindStringSubmatch(r.stderr.String())
+	if len(m) != 2 {
+		return fmt.Errorf("no psql line on stderr: %s", r.stderr.String())
+	}
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, m[1])
+	if err != nil {
+		return err
+	}
+	defer conn.Close(ctx)
+	if r.query != "" {
+		return conn.QueryRow(ctx, r.query).Scan(&r.final)
+	}
+	return conn.QueryRow(ctx, `SELECT summary_value FROM fencelab.resources WHERE conflict_key = $1`, scenarios.ConflictKey).Scan(&r.final)
 }
 
 // run --keep keeps the ephemeral PostgreSQL up with the run's rows until
@@ -49,9 +68,26 @@ func TestRunKeepsTheServerForPsql(t *testing.T) {
 	code := fencelab(context.Background(), []string{"run", "lease-overrun", "--keep"}, &stdout, &stderr)
 	require.Equal(t, 0, code, stderr.String())
 	require.True(t, reader.done, "the run never waited for Enter")
+	require.NoError(t, reader.err)
 	require.EqualValues(t, 42, reader.final, "the rows of the run, read while it kept the server")
 
 	code, _, errOut := call(t, "run", "lease-overrun", "--keep", "--pg", "postgres://u@localhost/db")
 	require.Equal(t, 2, code)
 	requireOneLine(t, errOut, "--keep keeps fencelab's own PostgreSQL up")
+}
+
+// A file's tables are kept too, in the schema the run names.
+func TestRunKeepsAFilesTablesForPsql(t *testing.T) {
+	t.Setenv("FENCELAB_CACHE_DIR", cacheDir(t))
+	var stdout, stderr bytes.Buffer
+	reader := &psqlReader{t: t, stderr: &stderr, query: `SELECT value FROM fencelab_code_counter.counters WHERE id = 1`}
+	old := stdin
+	stdin = reader
+	defer func() { stdin = old }()
+	code := fencelab(context.Background(), []string{"run", "../examples/counter.toml", "--keep"}, &stdout, &stderr)
+	require.Equal(t, 0, code, stderr.String())
+	require.True(t, reader.done, "the run never waited for Enter")
+	require.NoError(t, reader.err)
+	require.Contains(t, stderr.String(), "the file's tables are in schema fencelab_code_counter")
+	require.EqualValues(t, 2, reader.final, "the file's rows, read while the run kept the server")
 }

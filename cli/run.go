@@ -100,7 +100,7 @@ func runHeadless(ctx context.Context, c config, req runRequest, stdout, stderr i
 	var results []engine.Result
 	for _, s := range req.scenarios {
 		for _, mode := range req.modes {
-			result, err := runOne(ctx, b, s, mode)
+			result, err := runOne(ctx, b, s, mode, req.keep)
 			b.sayCodeRole(stderr, c.lang)
 			if err != nil {
 				return err
@@ -174,10 +174,15 @@ func runHeadless(ctx context.Context, c config, req runRequest, stdout, stderr i
 
 // runOne runs one scenario in one mode. Its errors say which run failed;
 // report gives them their exit code.
-func runOne(ctx context.Context, b *backends, s *engine.Scenario, mode engine.Mode) (engine.Result, error) {
+func runOne(ctx context.Context, b *backends, s *engine.Scenario, mode engine.Mode, keep bool) (engine.Result, error) {
 	lab, err := engine.NewLab(ctx, b.Backends, s, mode)
 	if err != nil {
 		return engine.Result{}, fmt.Errorf("%s %s: %w", s.ID, mode, err)
+	}
+	if keep {
+		// --keep: the file's tables stay with fencelab's for psql (the
+		// next run of the file makes its schema again).
+		b.keptSchema = lab.KeepFileSchema()
 	}
 	defer lab.Close(context.WithoutCancel(ctx))
 	if err := lab.RunGuided(ctx); err != nil {
@@ -219,6 +224,9 @@ var stdin io.Reader = os.Stdin
 // a line (or the end) on stdin, or a signal.
 func keepServer(ctx context.Context, b *backends, stderr io.Writer) error {
 	fmt.Fprint(stderr, b.Lang.T("PostgreSQL keeps the last run's rows: psql %s — Enter (or Ctrl-C) stops it\n", redact.Shell(b.database.DSN())))
+	if b.keptSchema != "" {
+		fmt.Fprint(stderr, b.Lang.T("the file's tables are in schema %s\n", b.keptSchema))
+	}
 	entered := make(chan struct{})
 	go func() {
 		// The reader is left blocked if a signal comes first; the process

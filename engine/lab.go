@@ -150,6 +150,8 @@ type Lab struct {
 	// restoring is the log a Reconnect is putting the lab back to, kept
 	// until a replay of it has succeeded (reconnect.go).
 	restoring []Action
+	// keepSchema: Close leaves the file's schema (KeepFileSchema).
+	keepSchema bool
 }
 
 // cause is who or what made the changes an invariant check sees.
@@ -244,7 +246,7 @@ func NewLab(ctx context.Context, backends Backends, scenario *Scenario, mode Mod
 func (l *Lab) Close(ctx context.Context) {
 	l.abandonAll(ctx)
 	if l.ledger != nil {
-		if c := l.scenario.Code; c != nil && c.Schema != "" {
+		if c := l.scenario.Code; c != nil && c.Schema != "" && !l.keepSchema {
 			l.ledger.DropCode(ctx, c.Schema) // the file's tables go with the lab
 		}
 		l.ledger.Close(ctx)
@@ -258,6 +260,17 @@ func (l *Lab) Close(ctx context.Context) {
 	for _, c := range l.shared {
 		c.ledger.Close(ctx)
 	}
+}
+
+// KeepFileSchema leaves a scenario file's schema, with its rows, when the
+// lab closes (run --keep, for psql); the next lab of the file makes it
+// again. It names the schema; empty for a scenario without one.
+func (l *Lab) KeepFileSchema() string {
+	if c := l.scenario.Code; c != nil && c.Schema != "" {
+		l.keepSchema = true
+		return c.Schema
+	}
+	return ""
 }
 
 func (l *Lab) Scenario() *Scenario { return l.scenario }
