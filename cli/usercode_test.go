@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -239,4 +240,28 @@ sql = ["CREATE TABLE seen (who text NOT NULL)"]
 	require.Equal(t, 0, code, stderr+stdout)
 	require.Contains(t, stdout, "answered "+plain+" (1 row)")
 	require.Equal(t, 1, strings.Count(stderr, "would not make the role a file's SQL runs as (error: permission denied to create role (SQLSTATE 42501))"), stderr)
+}
+
+// A script's error is said at the file's line it happened on, in the
+// server's words without its stack traceback; what a script may not call
+// says so.
+func TestAScriptsErrorIsSaidAtItsLine(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ body, want string }{
+		{"local x = 1\nlocal y = nil\nlocal z = y.field\nreturn z", "the script failed at its line 3: attempt to index a non-table object(nil) with key 'field'"},
+		{"local env = getfenv(1)\nreturn 1", "the script failed at its line 1: getfenv is not open to a file's script"},
+	} {
+		file := oneStepFile(t, dir, "luaerr", "", "lua = '''\n"+tc.body+"\n'''\nkeys = [\"done\"]")
+		src, err := os.ReadFile(file)
+		require.NoError(t, err)
+		first := strings.Count(string(src[:strings.Index(string(src), "lua = '''")]), "\n") + 2 // the script's first line
+		code, stdout, stderr := call(t, "run", file)
+		require.Equal(t, exitUsage, code, stderr+stdout)
+		line := first
+		if strings.Contains(tc.want, "its line 3") {
+			line = first + 2
+		}
+		requireOneLine(t, stderr, "luaerr.toml:"+strconv.Itoa(line)+": step spin of A: "+tc.want)
+		require.NotContains(t, stderr, "stack traceback")
+	}
 }

@@ -54,6 +54,9 @@ type codeStep struct {
 	// codePath and at are where the file writes the step's code (its lua,
 	// redis or sql key): a mistake in it is said there.
 	codePath, at string
+	// luaLine is the file's line of the script's first line: a script's
+	// error is said at the line it names.
+	luaLine int
 	// connection is the connection the file names that the step's SQL
 	// goes on (engine's session.go); empty: the actor's own.
 	connection string
@@ -217,6 +220,47 @@ func (f *file) where(path string) string {
 	return untrusted.Line(f.name) + ":" + strconv.Itoa(f.at.lineOf(path))
 }
 
+// firstLineOf is the line a string value's text starts on: its key's, or
+// the next one when the key's line ends with the quotes that open a
+// multi-line string (TOML drops the newline right after them).
+func (f *file) firstLineOf(path string) int {
+	n := f.at.lineOf(path)
+	if n < 1 || n > len(f.lines) {
+		return n
+	}
+	line := strings.TrimSpace(f.lines[n-1])
+	if strings.HasSuffix(line, "'''") || strings.HasSuffix(line, `"""`) {
+		if _, value, ok := strings.Cut(line, "="); ok && (strings.TrimSpace(value) == "'''" || strings.TrimSpace(value) == `"""`) {
+			return n + 1
+		}
+	}
+	return n
+}
+
+// scriptError is a script's error reply as both servers write it — a
+// line of the script, and what went wrong there — without what follows
+// (gopher-lua's stack traceback, Redis's script hash).
+var scriptError = regexp.MustCompile(`(?:^|[^0-9A-Za-z_]):(\d+): (.+?)(?:\s+stack traceback:.*| script: [0-9a-f]+, on @user_script:\d+\.?)?$`)
+
+// luaFailure says a script's error at the file's line it happened on,
+// when the reply names one.
+func (s *codeStep) luaFailure(actor, reply, sent string) error {
+	m := scriptError.FindStringSubmatch(reply)
+	if m == nil || s.luaLine < 1 {
+		return nil
+	}
+	n, err := strconv.Atoi(m[1])
+	if err != nil {
+		return nil
+	}
+	file, _, _ := strings.Cut(s.at, ":")
+	if i := strings.LastIndexByte(s.at, ':'); i >= 0 {
+		file = s.at[:i]
+	}
+	return &engine.CodeFailure{Err: lang.Error("%s:%d: step %s of %s: the script failed at its line %d: %s — in: %s",
+		file, s.luaLine+n-1, s.name, actor, n, untrusted.Line(m[2]), untrusted.Line(sent))}
+}
+
 func (f *file) setup(t *table, c *engine.Code) error {
 	if v, ok := t.get("sql"); ok {
 		stmts, err := f.strings(t.key("sql"), v)
@@ -354,6 +398,7 @@ func (f *file) step(t *table) (*codeStep, string, error) {
 		if err := f.refuseLua(t.key("lua"), step.lua); err != nil {
 			return nil, "", err
 		}
+		step.luaLine = f.firstLineOf(step.codePath)
 		for _, k := range []string{"keys", "args"} {
 			v, ok := t.get(k)
 			if !ok {
@@ -947,6 +992,11 @@ func (s *codeStep) run(ctx context.Context, t *engine.Turn) (engine.StepOutcome,
 			return 0, err
 		}
 		if reply.Error && !matches(rules.waitIf, reply) && !matches(rules.rejectedIf, reply) {
+			if s.lang == "lua" {
+				if err := s.luaFailure(t.Actor.Name, reply.Text, sent[0]); err != nil {
+					return 0, err
+				}
+			}
 			return 0, failed(reply, sent[0])
 		}
 		save(rules.save, reply)

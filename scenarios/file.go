@@ -109,7 +109,7 @@ func Parse(name string, src []byte) (*engine.Scenario, error) {
 		}
 		return nil, &FileError{File: name, Line: line, What: lang.P("not TOML: %s", what)}
 	}
-	f := &file{name: name, at: locate(src), guidedAt: map[engine.Mode][]string{}}
+	f := &file{name: name, at: locate(src), guidedAt: map[engine.Mode][]string{}, lines: strings.Split(string(src), "\n")}
 	s, err := f.scenario(doc)
 	if err != nil {
 		return nil, err
@@ -123,6 +123,9 @@ func Parse(name string, src []byte) (*engine.Scenario, error) {
 type file struct {
 	name string
 	at   lines
+	// lines are the file's text, line by line (a script's first line is
+	// told from its key's: codeStep.luaLine).
+	lines []string
 	// guidedAt is where each guided entry is, per mode.
 	guidedAt map[engine.Mode][]string
 	// code is what the file brings of its own (code.go); nil: none.

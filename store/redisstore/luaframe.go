@@ -212,7 +212,10 @@ func guardFor(namespace string) string {
 		`local redis = setmetatable({ call = __fencelab_guard(__fencelab_redis.call), pcall = __fencelab_guard(__fencelab_redis.pcall) }, { __index = __fencelab_redis, __metatable = false }) `+
 		`local server = redis `+
 		`local _G = setmetatable({ redis = redis, server = redis }, { __index = _G, __metatable = false }) `+
-		`local getfenv, setfenv, loadstring, load, dofile, loadfile, require, module, package, debug = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil `,
+		`local function __fencelab_closed(name) return function() error(name .. " is not open to a file's script", 2) end end `+
+		`local getfenv, setfenv, loadstring, load, dofile, loadfile, require, module = __fencelab_closed("getfenv"), __fencelab_closed("setfenv"), `+
+		`__fencelab_closed("loadstring"), __fencelab_closed("load"), __fencelab_closed("dofile"), __fencelab_closed("loadfile"), `+
+		`__fencelab_closed("require"), __fencelab_closed("module") local package, debug = nil, nil `,
 		namespace, table.String(), guardMark)
 }
 
