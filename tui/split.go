@@ -76,6 +76,11 @@ func (m *Model) toggleSplit() tea.Cmd {
 		return nil
 	}
 	m.split = &splitSide{owner: newLabOwner(m.ctx), backends: m.otherBackends}
+	if !sameActions(m.scenario.Guided(engine.Safe), m.scenario.Guided(engine.Unsafe)) {
+		m.setStatus(m.styles.T("split screen: %s beside %s, each on its own guided order while you follow yours, else the same actions — v closes it",
+			otherMode(m.mode), engine.ModeLabel(m.mode, withoutOf(m.snap))), true)
+		return m.catchUp()
+	}
 	m.setStatus(m.styles.T("split screen: %s beside %s, the same actions — v closes it", otherMode(m.mode), engine.ModeLabel(m.mode, withoutOf(m.snap))), true)
 	return m.catchUp()
 }
@@ -112,6 +117,7 @@ func (m *Model) catchUp() tea.Cmd {
 			msg.err = err
 			return msg
 		}
+		schedule = storyFor(s, otherMode(mode), schedule)
 		if reopen {
 			if _, err := side.owner.open(*backends, s, mode); err != nil {
 				msg.err = err
@@ -136,6 +142,25 @@ func (m *Model) catchUp() tea.Cmd {
 		}
 		return msg
 	}
+}
+
+// storyFor is what the other side takes for the explorer's schedule in
+// mode: the same actions — unless the scenario tells its story in each
+// mode with a guided order of its own and the explorer is on its mode's:
+// then the other side goes as far along its own guided order, in
+// proportion, the two at their ends together. The other mode's programs
+// need not take the same actions (UNSAFE cross-job-collision's workers
+// take no lease), so the same ones would stop it short.
+func storyFor(s *engine.Scenario, mode engine.Mode, schedule []engine.Action) []engine.Action {
+	mine, theirs := s.Guided(mode), s.Guided(otherMode(mode))
+	if sameActions(mine, theirs) || len(schedule) > len(mine) || !sameActions(schedule, mine[:len(schedule)]) {
+		return schedule
+	}
+	n := len(theirs)
+	if len(schedule) < len(mine) {
+		n = len(schedule) * len(theirs) / len(mine)
+	}
+	return theirs[:n]
 }
 
 // follow takes the actions of schedule the lab has not taken: the rest of

@@ -170,3 +170,19 @@ func TestATalkCaptionIsABandAcrossTheScreen(t *testing.T) {
 	}
 	t.Fatalf("no caption:\n%s", final)
 }
+
+// A scenario whose modes tell their stories with guided orders of their
+// own: while the explorer follows its mode's, the other side follows its
+// own, and both end their stories together (UNSAFE cross-job-collision's
+// workers take no lease, so SAFE's actions would stop it short).
+func TestTheSplitScreenFollowsEachModesOwnGuidedOrder(t *testing.T) {
+	tm := exploreOn(t, tui.Options{Catalog: scenarios.All(), Scenario: "cross-job-collision"}, 160, 48, true)
+	waitFor(t, tm, "cross-job-collision in SAFE mode, from its seeded state")
+	press(tm, "v")
+	waitFor(t, tm, "each on its own guided order while you follow yours")
+	press(tm, strings.Repeat("n", 11))
+	waitForAll(t, tm, "actions 11 · guided 11/11", "actions 8 · guided 8/8", "LOST_UPDATE")
+	press(tm, "q")
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).View()
+	require.NotContains(t, final, "not taken", final)
+}
