@@ -1269,6 +1269,8 @@ UNSAFE가 깨짐, 아니면 1.
 	"with its checkpoint; its execution and outbox row are not written yet":      "체크포인트와 함께. 실행 기록과 아웃박스 행은 아직 쓰지 않음",
 	"fencelab: PostgreSQL would not make the role a file's SQL runs as (%s): it runs as fencelab's own user, kept to its schema by fencelab's refusals alone\n": "fencelab: PostgreSQL이 파일의 SQL을 실행할 역할을 만들어 주지 않았습니다 (%s): fencelab 자신의 사용자로 실행되며, 스키마 밖으로 나가지 않게 막는 것은 fencelab의 거부 규칙뿐입니다\n",
 	"crash %s": "%s 프로세스 중단",
+	"a file's SQL may not use %s: large objects live outside the file's schema, where a check does not see them":                                                 "파일의 SQL은 %s를 쓸 수 없습니다: 라지 오브젝트는 파일의 스키마 밖에 있어 검사가 보지 못합니다",
+	"a file's SQL may not use %s: it reads tables it is given by name in a string":                                                                               "파일의 SQL은 %s를 쓸 수 없습니다: 문자열로 이름을 받은 테이블을 읽습니다",
 	"split screen: %s beside %s, each on its own guided order while you follow yours, else the same actions — v closes it":                                       "화면 나누기: %s를 %s 옆에, 안내 순서를 따르는 동안은 각자 자기 안내 순서로, 아니면 같은 동작으로 — v로 닫습니다",
 	"%s:%d: step %s of %s: the script failed at its line %d: %s — in: %s":                                                                                        "%s:%d: %[4]s의 단계 %[3]s: 스크립트가 %[5]d번째 줄에서 실패했습니다: %[6]s — 보낸 것: %[7]s",
 	"the file's tables are in schema %s\n":                                                                                                                       "파일의 테이블은 스키마 %s에 있습니다\n",

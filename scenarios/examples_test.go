@@ -87,6 +87,8 @@ func TestCodeMistakesAreSaidAtTheirLine(t *testing.T) {
 		{"a statistics view", "UPDATE report SET value = $token,", "UPDATE report SET value = (SELECT count(*) FROM pg_stat_activity) + $token,", "may not use pg_stat_activity"},
 		{"a setting", "UPDATE report SET value = $token,", "UPDATE report SET value = length(current_setting('data_directory')) + $token,", "may not use current_setting"},
 		{"a query in a string", "UPDATE report SET value = $token,", "UPDATE report SET value = length(query_to_xml('SELECT 1', true, true, ''))::bigint + $token,", "may not use query_to_xml"},
+		{"a large object", `"INSERT INTO report VALUES (1, 0, 0)",`, `"SELECT lo_from_bytea(0, 'x'::bytea)",`, "large objects live outside the file's schema"},
+		{"a table by name in a string", "UPDATE report SET value = $token,", "UPDATE report SET value = length(table_to_xml('report'::regclass, true, true, ''))::bigint + $token,", "may not use table_to_xml"},
 		{"DDL in a step", "WITH w AS (UPDATE", "DROP TABLE report; WITH w AS (UPDATE", "a step changes rows, not tables"},
 		{"rows as a table", `rejected_if = "rows = 0"`, `rejected_if = { rows = 0 }`, `the string "rows = N": rejected_if = "rows = 0"`},
 		{"the server's clock", "UPDATE report SET value = $token,", "UPDATE report SET value = extract(epoch FROM now())::bigint,", "use $now_ms, the lab clock"},
