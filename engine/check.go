@@ -1231,6 +1231,11 @@ func (l *Lab) fingerprint(keys []RedisKey) [32]byte {
 		h.str(k)
 		h.bool(l.jobWatch.orphaned[k])
 	}
+	h.mark()
+	for _, k := range slices.Sorted(maps.Keys(l.jobWatch.born)) {
+		h.str(k)
+		h.int(int64(l.Now().Sub(l.jobWatch.born[k]))) // relative to the lab clock, as every moment of the key
+	}
 	var out [32]byte
 	h.Sum(out[:0])
 	return out

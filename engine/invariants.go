@@ -228,14 +228,20 @@ type jobWatch struct {
 	terminal map[string]string
 	pointers map[string]string // target → job id, as last seen
 	orphaned map[string]bool
+	// born is when the lab first saw each job, on the lab clock: the
+	// deadline of invariant 10 runs from there, not from the createdAt
+	// the job's hash claims (a hash written in seconds where milliseconds
+	// were meant claims 1970, and its job looks long overdue).
+	born map[string]time.Time
 }
 
 func newJobWatch() *jobWatch {
-	return &jobWatch{terminal: map[string]string{}, pointers: map[string]string{}, orphaned: map[string]bool{}}
+	return &jobWatch{terminal: map[string]string{}, pointers: map[string]string{}, orphaned: map[string]bool{}, born: map[string]time.Time{}}
 }
 
 func (w *jobWatch) clone() *jobWatch {
-	return &jobWatch{terminal: maps.Clone(w.terminal), pointers: maps.Clone(w.pointers), orphaned: maps.Clone(w.orphaned)}
+	return &jobWatch{terminal: maps.Clone(w.terminal), pointers: maps.Clone(w.pointers), orphaned: maps.Clone(w.orphaned),
+		born: maps.Clone(w.born)}
 }
 
 // check finds the breaks of invariants 5, 6 and 10 in s and updates the
@@ -249,11 +255,14 @@ func (w *jobWatch) check(s JobsState, environment bool, now time.Time, deadline 
 	for _, j := range s.Jobs {
 		key := j.Target + "/" + j.ID
 		status[key] = j.Status
+		if _, seen := w.born[key]; !seen {
+			w.born[key] = now
+		}
 		if first, ok := w.terminal[key]; ok && j.Status != first {
 			breaks = append(breaks, newBreak(5, anomalies[5], lang.P("%s went %s → %s after it had ended", j.ID, first, j.Status)))
 		} else if !ok && (j.Status == JobSuccess || j.Status == JobFailed) {
 			w.terminal[key] = j.Status
-			if b, early := jobFailedEarly(j, now, deadline); early && j.Status == JobFailed {
+			if b, early := jobFailedEarly(j, w.born[key], now, deadline); early && j.Status == JobFailed {
 				breaks = append(breaks, b)
 			}
 		}
@@ -290,6 +299,12 @@ func (w *jobWatch) check(s JobsState, environment bool, now time.Time, deadline 
 	if w.pointers == nil {
 		w.pointers = map[string]string{}
 	}
+	// Only a job still there and not ended may yet be failed: the others'
+	// births are forgotten, so states that differ in nothing else are one.
+	maps.DeleteFunc(w.born, func(key string, _ time.Time) bool {
+		st, there := status[key]
+		return !there || st == JobSuccess || st == JobFailed
+	})
 	return breaks
 }
 
@@ -304,18 +319,25 @@ const (
 )
 
 // jobFailedEarly is the break of invariant 10 of a job first seen FAILED
-// at now: failed before its createdAt + deadline on the lab clock. A
-// poller that read the host's clock instead — a machine whose date is
-// past the seed's — fails jobs early, and this says so.
-func jobFailedEarly(j Job, now time.Time, deadline time.Duration) (Break, bool) {
-	if deadline <= 0 || j.CreatedAt.IsZero() {
+// at now: failed before its creation + deadline on the lab clock — its
+// creation the later of its hash's createdAt and when the lab first saw
+// it (born), since a job is not made before it appears. A poller that
+// read the host's clock instead — a machine whose date is past the
+// seed's —, or a createdAt written in the wrong unit, fails jobs early,
+// and this says so.
+func jobFailedEarly(j Job, born, now time.Time, deadline time.Duration) (Break, bool) {
+	created := j.CreatedAt
+	if born.After(created) {
+		created = born
+	}
+	if deadline <= 0 || created.IsZero() {
 		return Break{}, false
 	}
-	due := j.CreatedAt.Add(deadline)
+	due := created.Add(deadline)
 	if !now.Before(due) {
 		return Break{}, false
 	}
-	return newBreak(10, anomalies[10], lang.P("%s was failed %s before its deadline (createdAt + %s)",
+	return newBreak(10, anomalies[10], lang.P("%s was failed %s before its deadline (created + %s)",
 		j.ID, due.Sub(now).Round(time.Second), deadline)), true
 }
 

@@ -68,14 +68,25 @@ func TestJobWatch(t *testing.T) {
 	w = newJobWatch()
 	require.Empty(t, w.check(JobsState{Jobs: []Job{job("j1", JobFailed)}}, false, time.Time{}, 0))
 	require.Equal(t, []string{"5 TERMINAL_OVERWRITE"}, invariants(w.check(JobsState{Jobs: []Job{job("j1", JobSuccess)}}, false, time.Time{}, 0)))
-	// Failed before its deadline on the lab clock, at it, and after.
+	// Failed before its deadline on the lab clock, at it, and after: the
+	// watch sees each job RUNNING when it is made, as the lab does.
 	created := time.Date(2026, 7, 31, 23, 0, 0, 0, time.UTC)
-	aged := func(id string) Job { j := job(id, JobFailed); j.CreatedAt = created; return j }
-	w = newJobWatch()
-	require.Equal(t, []string{"10 JOB_FAILED_EARLY"}, invariants(w.check(JobsState{Jobs: []Job{aged("j1")}}, false, created.Add(9*time.Minute), 10*time.Minute)))
-	require.Empty(t, w.check(JobsState{Jobs: []Job{aged("j1")}}, false, created.Add(9*time.Minute), 10*time.Minute), "told once")
-	require.Empty(t, newJobWatch().check(JobsState{Jobs: []Job{aged("j2")}}, false, created.Add(10*time.Minute), 10*time.Minute))
-	require.Empty(t, newJobWatch().check(JobsState{Jobs: []Job{aged("j3")}}, false, created, 0), "no deadline")
+	withCreatedAt := func(id, status string, at time.Time) Job { j := job(id, status); j.CreatedAt = at; return j }
+	born := func(id string, at time.Time) *jobWatch {
+		w := newJobWatch()
+		require.Empty(t, w.check(JobsState{Jobs: []Job{withCreatedAt(id, JobRunning, at)}}, false, created, 10*time.Minute))
+		return w
+	}
+	w = born("j1", created)
+	require.Equal(t, []string{"10 JOB_FAILED_EARLY"}, invariants(w.check(JobsState{Jobs: []Job{withCreatedAt("j1", JobFailed, created)}}, false, created.Add(9*time.Minute), 10*time.Minute)))
+	require.Empty(t, w.check(JobsState{Jobs: []Job{withCreatedAt("j1", JobFailed, created)}}, false, created.Add(9*time.Minute), 10*time.Minute), "told once")
+	require.Empty(t, born("j2", created).check(JobsState{Jobs: []Job{withCreatedAt("j2", JobFailed, created)}}, false, created.Add(10*time.Minute), 10*time.Minute))
+	require.Empty(t, born("j3", created).check(JobsState{Jobs: []Job{withCreatedAt("j3", JobFailed, created)}}, false, created, 0), "no deadline")
+	// A hash whose createdAt claims a moment before the job appeared (its
+	// milliseconds written as seconds: 1970) is held to when it appeared.
+	claimed := time.UnixMilli(created.Unix())
+	require.Equal(t, []string{"10 JOB_FAILED_EARLY"}, invariants(born("j4", claimed).check(
+		JobsState{Jobs: []Job{withCreatedAt("j4", JobFailed, claimed)}}, false, created.Add(time.Minute), 10*time.Minute)))
 }
 
 func TestCheckLedger(t *testing.T) {

@@ -1615,7 +1615,7 @@ UNSAFE가 깨짐, 아니면 1.
 	"no lease lives longer than its TTL: after every step, a lease's remaining time on the lab clock is at most the TTL it was granted with": "어떤 리스도 TTL보다 오래 살지 않는다: 매 단계 뒤 랩 시계로 본 리스의 남은 시간은 받은 TTL 이하다",
 	"%s is a reply, a list of replies, or the string \"rows = N\": %s = \"rows = 0\"":                                                        "%s은(는) 응답 하나, 응답 목록, 또는 문자열 \"rows = N\"입니다: %s = \"rows = 0\"",
 	"\nrun: %d scenario × mode in %.1fs: %d as predicted, %d with no prediction (SAFE broke no invariant; UNSAFE may end any way), %d not\n": "\nrun: 시나리오 × 모드 %d개, %.1f초: 예측대로 %d, 예측 없음 %d (SAFE는 불변식을 깨지 않았고 UNSAFE는 어떻게 끝나도 됩니다), 예측과 다름 %d\n",
-	"%s was failed %s before its deadline (createdAt + %s)":                                                                                  "%s이(가) 마감(createdAt + %[3]s)보다 %[2]s 먼저 실패 처리되었습니다",
+	"%s was failed %s before its deadline (created + %s)":                                                                                    "%s이(가) 마감(생성 + %[3]s)보다 %[2]s 먼저 실패 처리되었습니다",
 	"a job is failed only after its deadline on the lab clock":                                                                               "잡은 랩 시계로 마감이 지난 뒤에만 실패 처리된다",
 	"%s dropped: %d keys are waiting already":                                                                                                "%s 키는 버려졌습니다: 이미 %d개의 키가 기다리고 있습니다",
 	"fencelab crashed (a bug of its own): %s, in %s; the crash log is %s — please report it with the keys you pressed":                       "fencelab이 멈췄습니다(fencelab 자체의 버그): %s, 위치 %s; 충돌 기록은 %s — 누른 키와 함께 알려 주세요",

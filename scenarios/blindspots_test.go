@@ -119,6 +119,17 @@ func TestADualWriteInsideAMethodIsCaught(t *testing.T) {
 	require.Regexp(t, `call [AB]\s+postgres: BEGIN; WITH t AS`, out)
 }
 
+// A job's createdAt written in seconds where milliseconds were meant: the
+// hash claims 1970, so the poller fails the job at once. Invariant 10
+// holds a job to when the lab saw it appear, not to what its hash claims.
+func TestAJobCreatedAtInTheWrongUnitIsCaught(t *testing.T) {
+	bin := buildPatched(t, "../store/redisstore/jobs.go",
+		"jobID, total, ttl.Milliseconds(), createdAt.UnixMilli(), target,", "jobID, total, ttl.Milliseconds(), createdAt.Unix(), target,")
+	out, code := checkPatched(t, bin, "terminal-transition")
+	require.Equal(t, 1, code, "%s", out)
+	require.Contains(t, out, "invariant 10 broken", "%s", out)
+}
+
 // Data that lets the bug show (issue 41, kind 5): a fenced write whose
 // UPDATE lost its conflict key updates every resource. With one resource
 // in the seed it passed; with another job's row beside it (the seed's
