@@ -110,6 +110,11 @@ func (l *Ledger) takeCodeRole(ctx context.Context) (*codeRole, error) {
 		if err != nil {
 			return err
 		}
+		// What an earlier run's file may have set as the role's own
+		// session defaults goes: no run inherits another's settings.
+		if _, err := l.conn.Exec(ctx, "ALTER ROLE "+q+" RESET ALL"); err != nil {
+			return err
+		}
 		// fencelab's user reads and restores the role's rows.
 		_, err = l.conn.Exec(ctx, "GRANT "+q+" TO CURRENT_USER")
 		var granted *pgconn.PgError

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/store/pgledger"
 	"github.com/fencelab/fencelab/store/storetest"
 )
 
@@ -58,4 +59,32 @@ func TestAFilesSQLRunsAsARoleThatOwnsOnlyItsSchema(t *testing.T) {
 	require.JSONEq(t, `"`+role+`"`, string(state.Code.Values["who"]))
 	require.JSONEq(t, `1`, string(state.Code.Values["seen"]))
 	require.Equal(t, [][]string{{role}}, state.Code.Tables[0].Rows, "the lab reads the role's rows")
+}
+
+// What an earlier run's file set as the role's own session defaults does
+// not reach the next run: the role is taken again with none.
+func TestTheRoleStartsEachRunWithoutAnEarlierRunsSettings(t *testing.T) {
+	ctx := context.Background()
+	dsn := storetest.NewDatabaseDSN(t, true)
+	run := func() (string, engine.Ledger, func()) {
+		db, err := pgledger.Open(ctx, dsn, pgledger.Options{})
+		require.NoError(t, err)
+		lab, err := db.Connect(ctx, "lab")
+		require.NoError(t, err)
+		require.NoError(t, lab.SetupCode(ctx, "fencelab_code_mine", nil, nil))
+		role, _ := db.CodeRole()
+		a, err := db.Connect(ctx, "A")
+		require.NoError(t, err)
+		return role, a, func() { a.Close(ctx); lab.Close(ctx); db.Close() }
+	}
+	role, a, done := run()
+	_, err := a.Statement(ctx, "ALTER ROLE "+role+" SET default_transaction_read_only = on")
+	require.NoError(t, err, "a role may set its own defaults")
+	done()
+
+	_, a, done = run()
+	defer done()
+	reply, err := a.Statement(ctx, "SELECT current_setting('default_transaction_read_only')")
+	require.NoError(t, err)
+	require.Equal(t, "off", reply.Text)
 }
