@@ -56,19 +56,28 @@ func (r *psqlReader) read() error {
 	return conn.QueryRow(ctx, `SELECT summary_value FROM fencelab.resources WHERE conflict_key = $1`, scenarios.ConflictKey).Scan(&r.final)
 }
 
-// run --keep keeps the ephemeral PostgreSQL up with the run's rows until
-// Enter; --keep with --pg is refused.
-func TestRunKeepsTheServerForPsql(t *testing.T) {
+// runKept runs fencelab with args (a run with --keep), its stdin a
+// psqlReader reading query (empty: the scenario's summary) while the run
+// keeps the server.
+func runKept(t *testing.T, query string, args ...string) (code int, stderr string, reader *psqlReader) {
+	t.Helper()
 	t.Setenv("FENCELAB_CACHE_DIR", cacheDir(t))
-	var stdout, stderr bytes.Buffer
-	reader := &psqlReader{t: t, stderr: &stderr}
+	var out, errOut bytes.Buffer
+	reader = &psqlReader{t: t, stderr: &errOut, query: query}
 	old := stdin
 	stdin = reader
 	defer func() { stdin = old }()
-	code := fencelab(context.Background(), []string{"run", "lease-overrun", "--keep"}, &stdout, &stderr)
-	require.Equal(t, 0, code, stderr.String())
+	code = fencelab(context.Background(), args, &out, &errOut)
 	require.True(t, reader.done, "the run never waited for Enter")
 	require.NoError(t, reader.err)
+	return code, errOut.String(), reader
+}
+
+// run --keep keeps the ephemeral PostgreSQL up with the run's rows until
+// Enter; --keep with --pg is refused.
+func TestRunKeepsTheServerForPsql(t *testing.T) {
+	code, stderr, reader := runKept(t, "", "run", "lease-overrun", "--keep")
+	require.Equal(t, 0, code, stderr)
 	require.EqualValues(t, 42, reader.final, "the rows of the run, read while it kept the server")
 
 	code, _, errOut := call(t, "run", "lease-overrun", "--keep", "--pg", "postgres://u@localhost/db")
@@ -78,16 +87,8 @@ func TestRunKeepsTheServerForPsql(t *testing.T) {
 
 // A file's tables are kept too, in the schema the run names.
 func TestRunKeepsAFilesTablesForPsql(t *testing.T) {
-	t.Setenv("FENCELAB_CACHE_DIR", cacheDir(t))
-	var stdout, stderr bytes.Buffer
-	reader := &psqlReader{t: t, stderr: &stderr, query: `SELECT value FROM fencelab_code_counter.counters WHERE id = 1`}
-	old := stdin
-	stdin = reader
-	defer func() { stdin = old }()
-	code := fencelab(context.Background(), []string{"run", "../examples/counter.toml", "--keep"}, &stdout, &stderr)
-	require.Equal(t, 0, code, stderr.String())
-	require.True(t, reader.done, "the run never waited for Enter")
-	require.NoError(t, reader.err)
-	require.Contains(t, stderr.String(), "the file's tables are in schema fencelab_code_counter")
+	code, stderr, reader := runKept(t, `SELECT value FROM fencelab_code_counter.counters WHERE id = 1`, "run", "../examples/counter.toml", "--keep")
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stderr, "the file's tables are in schema fencelab_code_counter")
 	require.EqualValues(t, 2, reader.final, "the file's rows, read while the run kept the server")
 }

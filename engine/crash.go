@@ -25,16 +25,23 @@ import (
 func (l *Lab) crashes() []Action {
 	var out []Action
 	for _, a := range l.actors {
-		if a.Done() {
-			continue
-		}
-		for _, s := range l.world.Sessions {
-			if s.Connection == a.Name && len(s.Locks) > 0 {
-				out = append(out, Crash(a.Name))
-			}
+		if !a.Done() && len(l.sessionLocks(a.Name)) > 0 {
+			out = append(out, Crash(a.Name))
 		}
 	}
 	return out
+}
+
+// sessionLocks are the locks the actor's own session holds, as the last
+// check read them ("42 ×2, 7"; none: empty).
+func (l *Lab) sessionLocks(actor string) []string {
+	var held []string
+	for _, s := range l.world.Sessions {
+		if s.Connection == actor && len(s.Locks) > 0 {
+			held = append(held, s.Says())
+		}
+	}
+	return held
 }
 
 // crash ends the actor's process where it stands: the call in progress is
@@ -48,12 +55,7 @@ func (l *Lab) crash(ctx context.Context, name string) error {
 	if a.Done() {
 		return lang.Error("%s %w", a.Name, ErrProgramDone)
 	}
-	var held []string
-	for _, s := range l.world.Sessions {
-		if s.Connection == a.Name && len(s.Locks) > 0 {
-			held = append(held, s.Says())
-		}
-	}
+	held := l.sessionLocks(a.Name)
 	l.abandon(ctx, a)
 	if keeper, ok := unwrapLedger(a.ledger).(SessionKeeper); ok {
 		if _, err := keeper.ReleaseSession(Housekeeping(ctx), nil); err != nil {
