@@ -275,6 +275,9 @@ func printCheckSummary(w io.Writer, reports []engine.CheckReport, differ int, to
 // cut short by --max-schedules without --allow-bounded; UNSAFE never
 // reached the catalog's anomaly.
 func failure(r engine.CheckReport, allowBounded bool) (lang.Phrase, bool) {
+	if len(r.Unsent) > 0 {
+		return lang.P("[provider] \"%s\" never sent", untrusted.Line(r.Unsent[0])), true
+	}
 	if r.Mode == engine.Unsafe {
 		if r.Holds() {
 			return lang.Phrase{}, false
@@ -444,6 +447,9 @@ func printCheckReport(w io.Writer, r engine.CheckReport, trace string, allowBoun
 	}
 	if len(r.Broken) == 0 {
 		fmt.Fprint(w, l.T("  every invariant held on every schedule run\n"))
+	}
+	for _, id := range r.Unsent {
+		fmt.Fprint(w, l.T("  [provider] \"%s\" was sent on no schedule: its scripted answer was never given, so this check shows nothing about it (is the OperationId made otherwise than the scenario expects?)\n", untrusted.Line(id)))
 	}
 	if r.InFlightLeft > 0 {
 		fmt.Fprint(w, l.T("  (it broke with one statement at a time, so the %s with a statement in flight were left out)\n",
@@ -728,6 +734,8 @@ type jsonCheck struct {
 	Broken       map[string]int `json:"brokenInvariants"`
 	Verdicts     map[string]int `json:"verdicts"`
 	AsClaimed    bool           `json:"asClaimed"`
+	// Unsent are the [provider] entries no schedule sent.
+	Unsent []string `json:"unsentProviderEntries,omitempty"`
 	// ShowsCatalog: the UNSAFE counterexample breaks the catalog's
 	// anomaly or ends with its verdict, which no complete schedule may
 	// have (one stops at a state explored already).
@@ -757,7 +765,7 @@ func printCheckJSON(w io.Writer, reports []engine.CheckReport, traces []string, 
 			Progress: r.Progressed(), Schedules: r.Schedules,
 			States: r.States, Pruned: r.Pruned, Exhaustive: r.Exhaustive, InFlightLeft: r.InFlightLeft, Broken: map[string]int{},
 			Verdicts: r.Verdicts, AsClaimed: claimed(r, allowBounded), ShowsCatalog: r.ShowsCatalog, Trace: traces[i], Seconds: r.Elapsed.Seconds(),
-			StatesPerSecond: statesPerSecond(r), Labs: r.Labs}
+			StatesPerSecond: statesPerSecond(r), Labs: r.Labs, Unsent: r.Unsent}
 		if j.Consulted == nil {
 			j.Consulted = []string{}
 		}

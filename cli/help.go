@@ -157,7 +157,10 @@ Runs every interleaving of the actors' calls (each round trip to Redis or
 PostgreSQL a step of its own), the clock moved to each expiry between any
 two; pausing an actor is not scheduling it. A statement is also sent while
 another actor's write is open, and an actor whose session holds an
-advisory lock may crash at any round trip. Not explored: two statements
+advisory lock may crash at any round trip. The invariants are checked
+after every round trip: among them, a lease a call said is its caller's
+is, and every moment a step records is on the lab clock (code that read
+the host's clock records one months away). Not explored: two statements
 waiting at once, nor data the seed does not have (docs/checker.md says
 what else). A state reached again is not explored again, and of two calls
 that touch disjoint parts of the lab one order is taken (sleep sets):

@@ -15,6 +15,7 @@ import (
 	"github.com/fencelab/fencelab/lang"
 	"github.com/fencelab/fencelab/scenarios"
 	"github.com/fencelab/fencelab/store/redact"
+	"github.com/fencelab/fencelab/untrusted"
 )
 
 // runRequest is a parsed `fencelab run`.
@@ -331,6 +332,9 @@ func printResultAs(w io.Writer, r engine.Result, source string, promise bool, l 
 	for _, b := range r.Breaks {
 		fmt.Fprint(w, l.T("broken  invariant %d at step %d: %s (%s)\n", b.Invariant, b.Sequence, b.Said(), l.T(r.InvariantText(b.Invariant))))
 	}
+	for _, id := range r.Unsent {
+		fmt.Fprint(w, l.T("unsent  [provider] \"%s\" was never sent: its scripted answer was never given, so the run shows nothing about it (is the OperationId made otherwise than the scenario expects?)\n", untrusted.Line(id)))
+	}
 }
 
 // The JSON of `run --json`: one object per scenario × mode.
@@ -345,6 +349,7 @@ type jsonResult struct {
 	Measure           string          `json:"measure,omitempty"`
 	Verdict           string          `json:"verdict"`
 	AsPredicted       bool            `json:"asPredicted"`
+	Unsent            []string        `json:"unsent,omitempty"`
 	BrokenInvariants  []jsonBreak     `json:"brokenInvariants"`
 	Executions        []jsonExecution `json:"executions"`
 	Timeline          []jsonEvent     `json:"timeline"`
@@ -388,6 +393,7 @@ func jsonResults(results []engine.Result) []jsonResult {
 			Measure:           r.MeasureLabel,
 			Verdict:           r.Verdict,
 			AsPredicted:       r.AsPredicted(),
+			Unsent:            r.Unsent,
 			BrokenInvariants:  []jsonBreak{},
 			Executions:        []jsonExecution{},
 			Timeline:          []jsonEvent{},

@@ -163,7 +163,7 @@ func (t *Turn) Mode() Mode              { return t.lab.mode }
 func (t *Turn) Now() time.Time          { return t.lab.Now() }
 func (t *Turn) Seed() Seed              { return t.lab.scenario.Seed }
 func (t *Turn) LeaseTTL() time.Duration { return t.lab.backends.LeaseTTL }
-func (t *Turn) Leases() LeaseStore      { return t.Actor.redis }
+func (t *Turn) Leases() LeaseStore      { return answeredLeases{t.Actor.redis, t.lab} }
 func (t *Turn) Jobs() JobStore          { return t.Actor.redis }
 func (t *Turn) Ledger() Ledger {
 	if t.ledger != nil {

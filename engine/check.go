@@ -145,6 +145,12 @@ type CheckReport struct {
 	// the catalog's verdict (ties go to the one closest to the guided
 	// order). Nil when there is none.
 	Counterexample *Trace
+	// Unsent are the OperationIds the scenario scripts the provider for
+	// that no schedule of an exhaustive search sent: their answers were
+	// never given, so the check shows nothing about them (the code makes
+	// its OperationIds otherwise than the scenario expects). Such a check
+	// does not hold.
+	Unsent []string
 	// ShowsCatalog: in UNSAFE, the counterexample breaks the catalog's
 	// anomaly or ends with its verdict. The explored graph says so even
 	// where no schedule that ran to its end did (a schedule stops at a
@@ -162,6 +168,9 @@ type CheckReport struct {
 // no invariant (progress is reported, not required), and its UNSAFE may
 // end any way.
 func (r CheckReport) Holds() bool {
+	if len(r.Unsent) > 0 {
+		return false
+	}
 	_, predicted := r.Scenario.Predicted[r.Mode]
 	if r.Mode == Safe {
 		return r.Exhaustive && len(r.Broken) == 0 && (r.Progressed() || !predicted)
@@ -196,6 +205,7 @@ func Check(ctx context.Context, labs []*Lab, opts CheckOptions) (CheckReport, er
 		durations: guidedDurations(first.scenario.Guided(first.mode)),
 		guided:    withoutPauses(first.scenario.Guided(first.mode)),
 		visited:   map[[32]byte]*visit{},
+		sent:      map[string]bool{},
 		paths:     newPathGraph(),
 		report: CheckReport{Scenario: first.scenario, Mode: first.mode, Exhaustive: true, Without: first.without,
 			Broken: map[int]int{}, Anomalies: map[string]int{}, Verdicts: map[string]int{}},
@@ -256,6 +266,13 @@ func Check(ctx context.Context, labs []*Lab, opts CheckOptions) (CheckReport, er
 	for _, lab := range all {
 		c.report.Consulted |= lab.consulted
 		c.report.Refused |= lab.refused
+	}
+	if c.report.Exhaustive {
+		for _, id := range slices.Sorted(maps.Keys(first.scenario.ProviderScript)) {
+			if !c.sent[id] {
+				c.report.Unsent = append(c.report.Unsent, id)
+			}
+		}
 	}
 	c.report.Labs = len(all)
 	if c.graph != nil {
@@ -415,12 +432,14 @@ type checker struct {
 	// (deferOverlaps).
 	later    []workItem
 	inFlight bool
-	busy     int // labs working on a schedule
-	visited  map[[32]byte]*visit
-	report   CheckReport
-	paths    *pathGraph  // every action taken, for the counterexample (shortest.go)
-	graph    *stateGraph // the states and their edges (CheckOptions.Why)
-	err      error
+	// sent are the scripted OperationIds some schedule sent (Unsent).
+	sent    map[string]bool
+	busy    int // labs working on a schedule
+	visited map[[32]byte]*visit
+	report  CheckReport
+	paths   *pathGraph  // every action taken, for the counterexample (shortest.go)
+	graph   *stateGraph // the states and their edges (CheckOptions.Why)
+	err     error
 	// over is closed once the search is over (next said so to a lab).
 	over     chan struct{}
 	overOnce sync.Once
@@ -1060,6 +1079,11 @@ func (c *checker) end(lab *Lab, state [32]byte, pruned bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	r := &c.report
+	for id := range lab.scenario.ProviderScript {
+		if !slices.Contains(result.Unsent, id) {
+			c.sent[id] = true
+		}
+	}
 	r.Schedules++
 	if pruned {
 		r.Pruned++

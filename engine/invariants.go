@@ -30,8 +30,8 @@ var anomalies = map[int]string{
 // alsoAnomalies are the anomalies an invariant names a kind of its break
 // with, beside its own: 1 and 3 a second write of one token, 3 a row a
 // write was not for, 4 an answer of the provider's not on record, 6 its
-// two kinds.
-var alsoAnomalies = []string{"DUPLICATE_WRITE", "POINTER_STOLEN", "DUPLICATE_JOB", "UNRECORDED_EFFECT", "WRONG_ROW"}
+// two kinds, 10 a moment recorded off the lab clock.
+var alsoAnomalies = []string{"DUPLICATE_WRITE", "POINTER_STOLEN", "DUPLICATE_JOB", "UNRECORDED_EFFECT", "WRONG_ROW", "OFF_CLOCK"}
 
 // Invariants are the rules of DESIGN §7, in words, for screens and help.
 // They are checked after every call (CheckLedger, CheckEffects, jobWatch,
@@ -42,8 +42,10 @@ var alsoAnomalies = []string{"DUPLICATE_WRITE", "POINTER_STOLEN", "DUPLICATE_JOB
 // it); 6 lets a pointer end on its TTL (its job is then an orphan, which
 // competes with no newer job) but not by another job's code; 8, lease
 // integrity, is new: a lease ends only by its holder's release or its TTL
-// (or a restart of Redis), and only its holder extends it. Progress is no
-// invariant: the checker counts it beside them (CheckReport.Progressed).
+// (or a restart of Redis), and only its holder extends it; a lease a call
+// told its caller it holds is, after the call, the caller's (answers.go).
+// Progress is no invariant: the checker counts it beside them
+// (CheckReport.Progressed).
 var Invariants = map[int]string{
 	1:  "a committed write carries a token above every token accepted before it",
 	2:  "a write happens only under the current membership, region, version and namespace",
@@ -52,9 +54,9 @@ var Invariants = map[int]string{
 	5:  "a terminal job state (SUCCESS, FAILED) never changes",
 	6:  "every job hash is reachable from its running key while RUNNING; one running job per target",
 	7:  "every committed read-modify-write was computed from the value current at its commit",
-	8:  "a lease ends only by its holder's release or its TTL, and only its holder extends it: no worker gets a lease while another's is live",
+	8:  "a lease ends only by its holder's release or its TTL, and only its holder extends it: no worker gets a lease while another's is live, and a worker told it holds a lease holds it",
 	9:  "no lease lives longer than its TTL: after every step, a lease's remaining time on the lab clock is at most the TTL it was granted with",
-	10: "a job is failed only after its deadline on the lab clock",
+	10: "time is the lab clock's: a job is failed only after its deadline on it, and every moment a step records is on it",
 }
 
 // CheckLedger finds the invariants the database state breaks. Executions
@@ -341,25 +343,93 @@ func jobFailedEarly(j Job, born, now time.Time, deadline time.Duration) (Break, 
 		j.ID, due.Sub(now).Round(time.Second), deadline)), true
 }
 
+// offClock is how far from the lab clock a moment a step records may lie
+// before invariant 10 calls it another clock's: no step sets one further
+// ahead than its claim timeout (30 s), and a moment read from the host's
+// clock, or written in the wrong unit, is months or years away.
+const offClock = time.Hour
+
+// checkTimes finds the break of invariant 10 in the moments the lab's rows
+// and jobs hold: each was recorded on the lab clock, so none is before the
+// clock began (start) nor ahead of it (now), by more than offClock. Code
+// that took a moment from the host's clock, whose date is far from the
+// seed's, records it where no step of the lab could have. The first such
+// moment is told.
+func checkTimes(times []RecordedTime, jobs JobsState, start, now time.Time) []Break {
+	all := slices.Clone(times)
+	for _, j := range jobs.Jobs {
+		// A hash without a createdAt (a progress report that made the
+		// hash again after it ran out) holds no moment.
+		if !j.CreatedAt.IsZero() {
+			all = append(all, RecordedTime{Where: "job " + j.ID + " createdAt", At: j.CreatedAt})
+		}
+		if !j.Heartbeat.IsZero() {
+			all = append(all, RecordedTime{Where: "job " + j.ID + " heartbeat", At: j.Heartbeat})
+		}
+	}
+	for _, t := range all {
+		switch {
+		case t.At.After(now.Add(offClock)):
+			return []Break{newBreak(10, "OFF_CLOCK", lang.P("%s is %s, %s ahead of the lab clock (%s): it was not taken from the lab clock",
+				t.Where, formatMoment(t.At), formatDistance(t.At.Sub(now)), formatMoment(now)))}
+		case t.At.Before(start.Add(-offClock)):
+			return []Break{newBreak(10, "OFF_CLOCK", lang.P("%s is %s, %s before the lab clock began (%s): it was not taken from the lab clock",
+				t.Where, formatMoment(t.At), formatDistance(start.Sub(t.At)), formatMoment(start)))}
+		}
+	}
+	return nil
+}
+
+func formatMoment(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") }
+
+// formatDistance says a long way in days, a short one as a duration.
+func formatDistance(d time.Duration) any {
+	if d >= 48*time.Hour {
+		return lang.P("%d days", int(d/(24*time.Hour)))
+	}
+	return d.Round(time.Second).String()
+}
+
 // checkNeighbour finds the break of invariant 3 in the neighbour's row:
 // another job's resource (Seed.Neighbour), which no step of the scenario
 // is for, holds what it was seeded with. A write whose UPDATE lost its
 // conflict key changes it too, with no execution of its own.
 func checkNeighbour(s LedgerState, seed Seed) []Break {
+	breaks := checkNeighbourTenant(s, seed)
 	if seed.Neighbour == "" {
-		return nil
+		return breaks
 	}
 	r, ok := s.Resource(seed.Neighbour)
 	switch {
 	case !ok:
-		return []Break{newBreak(3, "WRONG_ROW", lang.P("%s's row is gone: no step of this scenario is for it", seed.Neighbour))}
+		return append(breaks, newBreak(3, "WRONG_ROW", lang.P("%s's row is gone: no step of this scenario is for it", seed.Neighbour)))
 	case r.SummaryValue != seed.NeighbourValue || r.LastAcceptedFence != 0:
 		// Its namespace epoch may move: a bump is the namespace's, and may
 		// take every resource of it along.
-		return []Break{newBreak(3, "WRONG_ROW", lang.P("%s's row changed (summary %d → %d, fence %s → %s), and no step of this scenario is for it: a write changed a row it was not for",
-			seed.Neighbour, seed.NeighbourValue, r.SummaryValue, FormatFence(0), FormatFence(r.LastAcceptedFence)))}
+		return append(breaks, newBreak(3, "WRONG_ROW", lang.P("%s's row changed (summary %d → %d, fence %s → %s), and no step of this scenario is for it: a write changed a row it was not for",
+			seed.Neighbour, seed.NeighbourValue, r.SummaryValue, FormatFence(0), FormatFence(r.LastAcceptedFence))))
 	}
-	return nil
+	return breaks
+}
+
+// checkNeighbourTenant finds the break of invariant 3 in the neighbour
+// tenant's assignment (Seed.NeighbourTenant), which no step of the
+// scenario is for: it holds what it was seeded with.
+func checkNeighbourTenant(s LedgerState, seed Seed) []Break {
+	if seed.NeighbourTenant == "" {
+		return nil
+	}
+	for _, t := range s.Tenants {
+		if t.TenantID != seed.NeighbourTenant {
+			continue
+		}
+		if !t.Active || t.MembershipRevision != seed.MembershipRevision || t.RegionID != seed.RegionID || t.RegionEpoch != seed.RegionEpoch {
+			return []Break{newBreak(3, "WRONG_ROW", lang.P("%s's assignment changed (%s), and no step of this scenario is for it: a statement changed a row it was not for",
+				seed.NeighbourTenant, describeTenant(t, true)))}
+		}
+		return nil
+	}
+	return []Break{newBreak(3, "WRONG_ROW", lang.P("%s's assignment is gone: no step of this scenario is for it", seed.NeighbourTenant))}
 }
 
 // checkLeaseLifetimes finds the breaks of invariant 9 in the lab's keys:
@@ -486,7 +556,11 @@ func (l *Lab) checkInvariants(ctx context.Context) error {
 	}
 	found = append(found, own...)
 	found = append(found, l.jobWatch.check(jobs, l.cause.clock || l.cause.restart, l.Now(), l.scenario.JobDeadline)...)
+	found = append(found, checkTimes(state.Times, jobs, l.scenario.Seed.Now, l.Now())...)
 	found = append(found, checkLeases(l.keys, keys, l.cause)...)
+	if l.cause.actor != nil {
+		found = append(found, checkAnswers(l.cause.answers, keys, l.backends.Coordination.ConflictKeyNames, l.cause.actor.Name)...)
+	}
 	found = append(found, checkLeaseLifetimes(keys, l.backends.LeaseTTL)...)
 	l.keys, l.keysRead, l.cause = keys, true, cause{}
 	l.found, l.foundAnomalies = 0, l.foundAnomalies[:0]

@@ -270,6 +270,12 @@ type Seed struct {
 	// invariant 3. Empty: none.
 	Neighbour      string
 	NeighbourValue int64
+	// NeighbourTenant is another tenant, assigned as the scenario's is (its
+	// membership revision, region and region epoch), which no step of the
+	// scenario is for: a statement that reads a tenant's assignment
+	// without naming the tenant finds two rows, and one that changes it
+	// changes both. Empty: none.
+	NeighbourTenant string
 }
 
 // Write is one worker's change of a resource, with everything the fenced
@@ -405,11 +411,23 @@ type LedgerState struct {
 	JobResults  []JobResult
 	// Code is a scenario file's own tables (code.go).
 	Code CodeState
+	// Times are the moments the rows hold (when each was made, updated,
+	// due), for invariant 10 to hold them to the lab clock. They are no
+	// part of what a state's fingerprint takes: the fields above keep the
+	// ones steps read.
+	Times []RecordedTime `json:"-"`
 	// Dump is the same state whole, as the store wrote it: every column of
 	// every row (ids and timestamps the fields above leave out) and where
 	// the sequences stand, for Restore. It is no part of what the lab
 	// observes, so a state's fingerprint leaves it out.
 	Dump LedgerDump `json:"-"`
+}
+
+// RecordedTime is one moment a row holds: Where names its table, row and
+// column.
+type RecordedTime struct {
+	Where string
+	At    time.Time
 }
 
 // JobResult is a row of fencelab.job_results: a job's results, applied.

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"maps"
 	"slices"
 )
 
@@ -58,6 +59,10 @@ type Result struct {
 	// OwnCodeOnly: the scenario runs a file's own code only, so fencelab's
 	// fence is no part of its result.
 	OwnCodeOnly bool `json:"-"`
+	// Unsent are the OperationIds the scenario scripts the provider for
+	// that the run never sent: their answers were never given, so the run
+	// is not as predicted whatever it ended with.
+	Unsent []string
 }
 
 // InvariantText says invariant n in English.
@@ -80,6 +85,8 @@ func (r Result) ModeLabel() string { return ModeLabel(r.Mode, r.Without) }
 // be without one: SAFE breaks no invariant; UNSAFE may end any way.
 func (r Result) AsPredicted() bool {
 	switch {
+	case len(r.Unsent) > 0:
+		return false
 	case r.Without != 0:
 		return len(r.Breaks) == 0 && r.Final == r.Expected
 	case !r.Predicts:
@@ -174,5 +181,13 @@ func (l *Lab) resultFrom(world World) Result {
 		r.Final = s.Measure.Count(world)
 	}
 	r.Verdict = Verdict(r.Expected, r.Final, l.refusals(), l.breaks, s.Shortfall)
+	if len(s.ProviderScript) > 0 {
+		answered := l.backends.Provider.Answers()
+		for _, id := range slices.Sorted(maps.Keys(s.ProviderScript)) {
+			if _, sent := answered[id]; !sent {
+				r.Unsent = append(r.Unsent, id)
+			}
+		}
+	}
 	return r
 }

@@ -747,7 +747,7 @@ var ko = map[string]string{
 
 더 보기: docs/traces.md
 `,
-	"fencelab check — every schedule of a scenario, on the real backends\n\nusage:\n  fencelab check ID|FILE|--all [flags]\n\nRuns every interleaving of the actors' calls (each round trip to Redis or\nPostgreSQL a step of its own), the clock moved to each expiry between any\ntwo; pausing an actor is not scheduling it. A statement is also sent while\nanother actor's write is open, and an actor whose session holds an\nadvisory lock may crash at any round trip. Not explored: two statements\nwaiting at once, nor data the seed does not have (docs/checker.md says\nwhat else). A state reached again is not explored again, and of two calls\nthat touch disjoint parts of the lab one order is taken (sleep sets):\nevery state is still reached. SAFE must also make progress. Exit 0 when\nSAFE broke no invariant and made progress and UNSAFE reached its anomaly;\n1 otherwise, and for a search cut short.\n\nflags:\n  --all                        every scenario of the catalog\n  --mode safe|unsafe|both      (default safe)\n  --without GUARD[,GUARD…]     SAFE with those guards taken out of its code\n  --out DIR                    where the counterexample traces go (default: a\n                               new temp dir)\n  --json                       one JSON object per scenario × mode\n  --why                        every state's share of broken futures: each\n                               step's along the counterexample and the guided\n                               order, and the point of no return\n  --max-schedules N            stop after N schedules per scenario × mode\n  --max-memory SIZE            stop a search whose memory passes SIZE (default\n                               2GiB; 512MiB, 8GiB)\n  --allow-bounded              let a search cut short pass (it proves nothing)\n\nexamples:\n  fencelab check lease-overrun --mode both\n  fencelab check --all --mode both\n  fencelab check stale-read --mode unsafe --why --out traces\n  fencelab check --all --mode safe --without owner\n  fencelab check examples/lock-fence.toml --mode both\n\nmore: docs/checker.md (what it explores and what not yet), docs/why.md\n": `fencelab check — 시나리오의 모든 스케줄을 실제 백엔드에서
+	"fencelab check — every schedule of a scenario, on the real backends\n\nusage:\n  fencelab check ID|FILE|--all [flags]\n\nRuns every interleaving of the actors' calls (each round trip to Redis or\nPostgreSQL a step of its own), the clock moved to each expiry between any\ntwo; pausing an actor is not scheduling it. A statement is also sent while\nanother actor's write is open, and an actor whose session holds an\nadvisory lock may crash at any round trip. The invariants are checked\nafter every round trip: among them, a lease a call said is its caller's\nis, and every moment a step records is on the lab clock (code that read\nthe host's clock records one months away). Not explored: two statements\nwaiting at once, nor data the seed does not have (docs/checker.md says\nwhat else). A state reached again is not explored again, and of two calls\nthat touch disjoint parts of the lab one order is taken (sleep sets):\nevery state is still reached. SAFE must also make progress. Exit 0 when\nSAFE broke no invariant and made progress and UNSAFE reached its anomaly;\n1 otherwise, and for a search cut short.\n\nflags:\n  --all                        every scenario of the catalog\n  --mode safe|unsafe|both      (default safe)\n  --without GUARD[,GUARD…]     SAFE with those guards taken out of its code\n  --out DIR                    where the counterexample traces go (default: a\n                               new temp dir)\n  --json                       one JSON object per scenario × mode\n  --why                        every state's share of broken futures: each\n                               step's along the counterexample and the guided\n                               order, and the point of no return\n  --max-schedules N            stop after N schedules per scenario × mode\n  --max-memory SIZE            stop a search whose memory passes SIZE (default\n                               2GiB; 512MiB, 8GiB)\n  --allow-bounded              let a search cut short pass (it proves nothing)\n\nexamples:\n  fencelab check lease-overrun --mode both\n  fencelab check --all --mode both\n  fencelab check stale-read --mode unsafe --why --out traces\n  fencelab check --all --mode safe --without owner\n  fencelab check examples/lock-fence.toml --mode both\n\nmore: docs/checker.md (what it explores and what not yet), docs/why.md\n": `fencelab check — 시나리오의 모든 스케줄을 실제 백엔드에서
 
 사용법:
   fencelab check ID|FILE|--all [flags]
@@ -756,7 +756,10 @@ var ko = map[string]string{
 실행하고, 어느 두 호출 사이에서든 시계를 각 만료까지 진행합니다. 액터를
 멈추는 것은 그 액터를 스케줄하지 않는 것입니다. 다른 액터의 쓰기가 열려
 있는 동안 문장을 보내는 경우도, 세션이 어드바이저리 잠금을 쥔 액터가 어느
-왕복에서든 죽는 경우도 탐색합니다. 탐색하지 않는 것: 동시에 기다리는 두
+왕복에서든 죽는 경우도 탐색합니다. 불변식은 왕복마다 검사합니다. 그중에는,
+호출이 호출자의 것이라고 답한 리스는 정말 호출자의 것이고, 단계가 기록하는
+모든 시각은 랩 시계 위에 있다는 것도 있습니다(호스트 시계를 읽은 코드는
+몇 달 떨어진 시각을 기록합니다). 탐색하지 않는 것: 동시에 기다리는 두
 문장, 시드에 없는 데이터(나머지는 docs/checker.md). 다시 도달한 상태는 다시
 탐색하지 않고, 랩의 겹치지 않는 부분을 건드리는 두 호출은 한 순서만
 탐색합니다(sleep set). 그래도 모든 상태에 도달합니다. SAFE는 진척도 있어야
@@ -1181,6 +1184,11 @@ UNSAFE가 깨짐, 아니면 1.
 	"%s → SUCCESS, and it deleted the running key of %s":                                                                         "%s → SUCCESS, 그리고 %s의 실행 키를 지웠습니다",
 	"%s → SUCCESS; it held no running key":                                                                                       "%s → SUCCESS. 실행 키를 갖고 있지 않았습니다",
 	"%s's lease (%s) was ended by a step of %s, which does not hold it: neither its holder's release nor its TTL":                "%s의 리스(%s)가 그것을 갖지 않은 %s의 단계로 끝났습니다: 보유자의 반납도, TTL도 아닙니다",
+	"its renew answered that token %d's lease is its own":                                                                        "갱신이 토큰 %d의 리스가 자기 것이라고 답했습니다",
+	"its acquire granted it token %d":                                                                                            "획득이 토큰 %d을(를) 내주었습니다",
+	"its acquire granted it the leader lease":                                                                                    "획득이 리더 리스를 내주었습니다",
+	"%s: %s, but no such lease is held, and %s goes on as if it were":                                                            "%s: %s. 그러나 그런 리스는 없으며, %s은(는) 리스가 있는 것처럼 계속합니다",
+	"%s: %s, but the lease is %s's (token %d), and %s goes on with a lease it does not hold":                                     "%s: %s. 그러나 리스는 %s의 것(토큰 %d)이며, %s은(는) 갖지 않은 리스로 계속합니다",
 	"%s's lease (%s) was extended by a step of %s, which does not hold it":                                                       "%s의 리스(%s)가 그것을 갖지 않은 %s의 단계로 연장되었습니다",
 	"%s's renew went through, so it carries on sure that the lease, and token %d, are still its own.":                            "%s의 갱신이 통과했으므로, 리스와 토큰 %d이(가) 여전히 자기 것이라 확신하며 계속합니다.",
 	"%s, %d actions taken": "%s, 동작 %d개 실행함",
@@ -1213,14 +1221,14 @@ UNSAFE가 깨짐, 아니면 1.
 	"UNSAFE is the naive code: it has no guards to remove":                                                                                       "UNSAFE는 순진한 코드라 뺄 가드가 없습니다",
 	"UNSAFE is the naive code: it has no guards to remove (m switches to SAFE)":                                                                  "UNSAFE는 순진한 코드라 뺄 가드가 없습니다 (m으로 SAFE로 전환)",
 	"Without the deadline, a job nobody runs stays RUNNING, and every request that comes reuses it.":                                             "마감이 없으면 아무도 돌리지 않는 잡이 RUNNING으로 남고, 오는 요청마다 그것을 재사용합니다.",
-	"a Markdown matrix fencelab wrote":                                                                                                     "fencelab이 쓴 Markdown 매트릭스",
-	"a job is looked up and created with its running pointer in one Lua script":                                                            "잡의 조회와 생성이 실행 포인터와 함께 Lua 스크립트 하나에서 일어남",
-	"a job past its absolute deadline is failed and its running pointer released":                                                          "절대 마감을 넘긴 잡은 실패 처리되고 실행 포인터가 풀림",
-	"a job's status moves only from RUNNING: SUCCESS and FAILED never change":                                                              "잡의 상태는 RUNNING에서만 바뀜: SUCCESS와 FAILED는 바뀌지 않음",
-	"a lease ends only by its holder's release or its TTL, and only its holder extends it: no worker gets a lease while another's is live": "리스는 보유자의 반납이나 TTL로만 끝나고, 보유자만 연장한다: 다른 워커의 리스가 살아 있는 동안 리스를 받는 워커는 없다",
-	"a lease is ended only by its holder or its TTL: no release deletes another worker's lease":                                            "리스는 보유자나 TTL로만 끝남: 어떤 반납도 다른 워커의 리스를 지우지 않음",
-	"a read-modify-write reads the value under the row lock, in the write's own transaction":                                               "읽고-고치고-쓰기가 쓰기 자신의 트랜잭션 안에서, 행 잠금 아래에서 값을 읽음",
-	"a stress worker never asks %s: stress can remove %s":                                                                                  "스트레스 워커는 %s을(를) 묻지 않습니다: stress가 뺄 수 있는 것은 %s",
+	"a Markdown matrix fencelab wrote":                                            "fencelab이 쓴 Markdown 매트릭스",
+	"a job is looked up and created with its running pointer in one Lua script":   "잡의 조회와 생성이 실행 포인터와 함께 Lua 스크립트 하나에서 일어남",
+	"a job past its absolute deadline is failed and its running pointer released": "절대 마감을 넘긴 잡은 실패 처리되고 실행 포인터가 풀림",
+	"a job's status moves only from RUNNING: SUCCESS and FAILED never change":     "잡의 상태는 RUNNING에서만 바뀜: SUCCESS와 FAILED는 바뀌지 않음",
+	"a lease ends only by its holder's release or its TTL, and only its holder extends it: no worker gets a lease while another's is live, and a worker told it holds a lease holds it": "리스는 보유자의 반납이나 TTL로만 끝나고, 보유자만 연장한다: 다른 워커의 리스가 살아 있는 동안 리스를 받는 워커는 없으며, 리스를 가졌다고 들은 워커는 그 리스를 가지고 있다",
+	"a lease is ended only by its holder or its TTL: no release deletes another worker's lease":                                                                                         "리스는 보유자나 TTL로만 끝남: 어떤 반납도 다른 워커의 리스를 지우지 않음",
+	"a read-modify-write reads the value under the row lock, in the write's own transaction":                                                                                            "읽고-고치고-쓰기가 쓰기 자신의 트랜잭션 안에서, 행 잠금 아래에서 값을 읽음",
+	"a stress worker never asks %s: stress can remove %s":                                                                                                                               "스트레스 워커는 %s을(를) 묻지 않습니다: stress가 뺄 수 있는 것은 %s",
 	"acquire job": "잡 획득",
 	"acquire refuses to hand out tokens when Redis lost the counter or the epoch":                             "Redis가 카운터나 에포크를 잃었으면 획득이 토큰을 내주지 않음",
 	"an unknown outcome is reconciled by querying the original OperationId, never sent again under a new one": "알 수 없는 결과는 원래 OperationId를 조회해 조정하고, 새 OperationId로 다시 보내지 않음",
@@ -1612,22 +1620,32 @@ UNSAFE가 깨짐, 아니면 1.
 	"\nyour design does not need: %s (SAFE held with each taken out alone)\n":                                        "\n이 설계에 필요 없는 가드: %s (하나씩 빼도 SAFE가 지켜졌습니다)\n",
 	"lease %s has no TTL: it lives until someone deletes it":                                                         "리스 %s에 TTL이 없습니다. 누군가 지울 때까지 살아 있습니다",
 	"lease %s has more time left than the %s it was granted for":                                                     "리스 %s의 남은 시간이 받은 TTL %s보다 깁니다",
-	"no lease lives longer than its TTL: after every step, a lease's remaining time on the lab clock is at most the TTL it was granted with": "어떤 리스도 TTL보다 오래 살지 않는다: 매 단계 뒤 랩 시계로 본 리스의 남은 시간은 받은 TTL 이하다",
-	"%s is a reply, a list of replies, or the string \"rows = N\": %s = \"rows = 0\"":                                                        "%s은(는) 응답 하나, 응답 목록, 또는 문자열 \"rows = N\"입니다: %s = \"rows = 0\"",
-	"\nrun: %d scenario × mode in %.1fs: %d as predicted, %d with no prediction (SAFE broke no invariant; UNSAFE may end any way), %d not\n": "\nrun: 시나리오 × 모드 %d개, %.1f초: 예측대로 %d, 예측 없음 %d (SAFE는 불변식을 깨지 않았고 UNSAFE는 어떻게 끝나도 됩니다), 예측과 다름 %d\n",
-	"%s was failed %s before its deadline (created + %s)":                                                                                    "%s이(가) 마감(생성 + %[3]s)보다 %[2]s 먼저 실패 처리되었습니다",
-	"a job is failed only after its deadline on the lab clock":                                                                               "잡은 랩 시계로 마감이 지난 뒤에만 실패 처리된다",
-	"%s dropped: %d keys are waiting already":                                                                                                "%s 키는 버려졌습니다: 이미 %d개의 키가 기다리고 있습니다",
-	"fencelab crashed (a bug of its own): %s, in %s; the crash log is %s — please report it with the keys you pressed":                       "fencelab이 멈췄습니다(fencelab 자체의 버그): %s, 위치 %s; 충돌 기록은 %s — 누른 키와 함께 알려 주세요",
-	"fencelab crashed (a bug of its own): %s, in %s; no crash log could be written: %s":                                                      "fencelab이 멈췄습니다(fencelab 자체의 버그): %s, 위치 %s; 충돌 기록을 쓰지 못했습니다: %s",
-	"fencelab crashed (a bug of its own); the panic is printed above":                                                                        "fencelab이 멈췄습니다(fencelab 자체의 버그); panic 내용은 위에 출력되어 있습니다",
-	"%s is gone with its directory %s: watched until it is back":                                                                             "%s 파일이 디렉터리 %s와 함께 사라졌습니다: 돌아올 때까지 지켜봅니다",
-	"%s is gone (removed or renamed): watched until it is back":                                                                              "%s 파일이 사라졌습니다(삭제되었거나 이름이 바뀜): 돌아올 때까지 지켜봅니다",
-	"fencelab: the counterexample found before the stop is in %s":                                                                            "fencelab: 멈추기 전에 찾은 반례는 %s에 있습니다",
-	"fencelab: the %d counterexamples found before the stop are in %s":                                                                       "fencelab: 멈추기 전에 찾은 반례 %d개는 %s에 있습니다",
-	"fencelab: %s: its %d actors' places alone combine %s ways, more with data and the clock: a long search, bounded by --max-memory %s\n":   "fencelab: %s: 액터 %d개의 위치 조합만으로 %s가지이고, 데이터와 시계까지 더하면 더 많습니다: 긴 탐색이며 --max-memory %s로 제한됩니다\n",
-	"BOUNDED by --max-memory: not every schedule":                                                                                            "--max-memory로 제한됨: 모든 스케줄은 아님",
-	"  cut short at %s states, past --max-memory %s: this proves nothing; a larger --max-memory goes further\n":                              "  상태 %s개에서 중단됨, --max-memory %s 초과: 이것은 아무것도 증명하지 않습니다; 더 큰 --max-memory로 더 나아갈 수 있습니다\n",
+	"no lease lives longer than its TTL: after every step, a lease's remaining time on the lab clock is at most the TTL it was granted with":                                                  "어떤 리스도 TTL보다 오래 살지 않는다: 매 단계 뒤 랩 시계로 본 리스의 남은 시간은 받은 TTL 이하다",
+	"%s is a reply, a list of replies, or the string \"rows = N\": %s = \"rows = 0\"":                                                                                                         "%s은(는) 응답 하나, 응답 목록, 또는 문자열 \"rows = N\"입니다: %s = \"rows = 0\"",
+	"\nrun: %d scenario × mode in %.1fs: %d as predicted, %d with no prediction (SAFE broke no invariant; UNSAFE may end any way), %d not\n":                                                  "\nrun: 시나리오 × 모드 %d개, %.1f초: 예측대로 %d, 예측 없음 %d (SAFE는 불변식을 깨지 않았고 UNSAFE는 어떻게 끝나도 됩니다), 예측과 다름 %d\n",
+	"%s was failed %s before its deadline (created + %s)":                                                                                                                                     "%s이(가) 마감(생성 + %[3]s)보다 %[2]s 먼저 실패 처리되었습니다",
+	"time is the lab clock's: a job is failed only after its deadline on it, and every moment a step records is on it":                                                                        "시간은 랩 시계의 것이다: 잡은 랩 시계로 마감이 지난 뒤에만 실패 처리되고, 단계가 기록하는 모든 시각은 랩 시계 위에 있다",
+	"%s is %s, %s ahead of the lab clock (%s): it was not taken from the lab clock":                                                                                                           "%s은(는) %s로, 랩 시계(%[4]s)보다 %[3]s 앞서 있습니다: 랩 시계에서 읽은 시각이 아닙니다",
+	"%s is %s, %s before the lab clock began (%s): it was not taken from the lab clock":                                                                                                       "%s은(는) %s로, 랩 시계가 시작된 때(%[4]s)보다 %[3]s 앞섭니다: 랩 시계에서 읽은 시각이 아닙니다",
+	"  [provider] \"%s\" was sent on no schedule: its scripted answer was never given, so this check shows nothing about it (is the OperationId made otherwise than the scenario expects?)\n": "  [provider] \"%s\"은(는) 어느 스케줄에서도 보내지지 않았습니다: 스크립트한 응답이 한 번도 주어지지 않았으므로 이 검사는 그에 대해 아무것도 보여 주지 않습니다 (OperationId가 시나리오의 예상과 다르게 만들어지나요?)\n",
+	"unsent  [provider] \"%s\" was never sent: its scripted answer was never given, so the run shows nothing about it (is the OperationId made otherwise than the scenario expects?)\n":       "미전송  [provider] \"%s\"은(는) 한 번도 보내지지 않았습니다: 스크립트한 응답이 주어지지 않았으므로 이 실행은 그에 대해 아무것도 보여 주지 않습니다 (OperationId가 시나리오의 예상과 다르게 만들어지나요?)\n",
+	"[provider] \"%s\" never sent": "[provider] \"%s\" 미전송",
+	"%s's assignment changed (%s), and no step of this scenario is for it: a statement changed a row it was not for":                                                  "%s의 배정이 바뀌었습니다(%s). 이 시나리오의 어느 단계도 그것을 위한 것이 아닙니다: 한 문장이 자기 것이 아닌 행을 바꿨습니다",
+	"%s's assignment is gone: no step of this scenario is for it":                                                                                                     "%s의 배정이 사라졌습니다: 이 시나리오의 어느 단계도 그것을 위한 것이 아닙니다",
+	"%s: %s for %s, but the lease has %s left":                                                                                                                        "%s: %s(%s 동안). 그러나 리스는 %s 남았습니다",
+	"fencelab: Redis would not make the user a file's Redis code runs as (%s): it runs as fencelab's own user, kept to the run's keys by fencelab's refusals alone\n": "fencelab: Redis가 파일의 Redis 코드를 실행할 사용자를 만들지 않았습니다(%s). 코드는 fencelab 자신의 사용자로 실행되며, 실행의 키 안에 머무는 것은 fencelab의 거부에만 달려 있습니다\n",
+	"%d days": "%d일",
+	"%s dropped: %d keys are waiting already": "%s 키는 버려졌습니다: 이미 %d개의 키가 기다리고 있습니다",
+	"fencelab crashed (a bug of its own): %s, in %s; the crash log is %s — please report it with the keys you pressed":                     "fencelab이 멈췄습니다(fencelab 자체의 버그): %s, 위치 %s; 충돌 기록은 %s — 누른 키와 함께 알려 주세요",
+	"fencelab crashed (a bug of its own): %s, in %s; no crash log could be written: %s":                                                    "fencelab이 멈췄습니다(fencelab 자체의 버그): %s, 위치 %s; 충돌 기록을 쓰지 못했습니다: %s",
+	"fencelab crashed (a bug of its own); the panic is printed above":                                                                      "fencelab이 멈췄습니다(fencelab 자체의 버그); panic 내용은 위에 출력되어 있습니다",
+	"%s is gone with its directory %s: watched until it is back":                                                                           "%s 파일이 디렉터리 %s와 함께 사라졌습니다: 돌아올 때까지 지켜봅니다",
+	"%s is gone (removed or renamed): watched until it is back":                                                                            "%s 파일이 사라졌습니다(삭제되었거나 이름이 바뀜): 돌아올 때까지 지켜봅니다",
+	"fencelab: the counterexample found before the stop is in %s":                                                                          "fencelab: 멈추기 전에 찾은 반례는 %s에 있습니다",
+	"fencelab: the %d counterexamples found before the stop are in %s":                                                                     "fencelab: 멈추기 전에 찾은 반례 %d개는 %s에 있습니다",
+	"fencelab: %s: its %d actors' places alone combine %s ways, more with data and the clock: a long search, bounded by --max-memory %s\n": "fencelab: %s: 액터 %d개의 위치 조합만으로 %s가지이고, 데이터와 시계까지 더하면 더 많습니다: 긴 탐색이며 --max-memory %s로 제한됩니다\n",
+	"BOUNDED by --max-memory: not every schedule":                                                                                          "--max-memory로 제한됨: 모든 스케줄은 아님",
+	"  cut short at %s states, past --max-memory %s: this proves nothing; a larger --max-memory goes further\n":                            "  상태 %s개에서 중단됨, --max-memory %s 초과: 이것은 아무것도 증명하지 않습니다; 더 큰 --max-memory로 더 나아갈 수 있습니다\n",
 	"--max-memory %s: %v": "--max-memory %s: %v",
 	"  (it broke with one statement at a time, so the %s with a statement in flight were left out)\n": "  (한 번에 문장 하나씩으로 이미 깨졌으므로, 문장이 진행 중인 %s은 탐색하지 않았습니다)\n",
 	"%s's receipt (%s) is for no outbox row":                                                          "%s의 영수증(%s)에 해당하는 outbox 행이 없습니다",

@@ -46,6 +46,58 @@ func TestALeaseRenewedForTooLongIsCaught(t *testing.T) {
 	requireBreak(t, r, "LEASE_TOO_LONG", " 30000000 ") // the renew script sent with 30,000 s
 }
 
+// renewAnyLease renews with its owner check gone (renew.lua's compare
+// turned into EXISTS): it extends whatever lease is there, and answers
+// that it renewed the caller's.
+type renewAnyLease struct{ engine.RedisClient }
+
+func (c renewAnyLease) RenewLease(ctx context.Context, conflictKey, owner string, token int64, ttl time.Duration, namespaceEpoch int64, without engine.GuardSet) (engine.LeaseStatus, error) {
+	return c.RedisClient.RenewLease(ctx, conflictKey, owner, token, ttl, namespaceEpoch, without|engine.Guards(engine.GuardOwner))
+}
+
+type renewAnyLeaseRedis struct{ engine.Coordination }
+
+func (c renewAnyLeaseRedis) Client(actor string) engine.RedisClient {
+	return renewAnyLease{c.Coordination.Client(actor)}
+}
+
+// A renew that extends another holder's lease to the TTL it already had
+// changes no key in a way a before-and-after look can see; the worker
+// told its renew went through now acts on a lease it does not hold.
+func TestARenewOfAnotherHoldersLeaseIsCaught(t *testing.T) {
+	r := checkWith(t, "stale-release", func(b *engine.Backends) { b.Coordination = renewAnyLeaseRedis{b.Coordination} })
+	requireBreak(t, r, "LEASE_STOLEN", `"A"`)
+	events, err := json.Marshal(r.Counterexample.Events)
+	require.NoError(t, err)
+	require.Contains(t, string(events), "its renew answered that token 41's lease is its own, but the lease is worker-B's (token 42)")
+}
+
+// renewForSeconds renews the lease with its TTL's seconds given as
+// milliseconds: 30 ms where 30 s was meant, a lease that runs out before
+// its holder's next step.
+type renewForSeconds struct{ engine.RedisClient }
+
+func (c renewForSeconds) RenewLease(ctx context.Context, conflictKey, owner string, token int64, ttl time.Duration, namespaceEpoch int64, without engine.GuardSet) (engine.LeaseStatus, error) {
+	return c.RedisClient.RenewLease(ctx, conflictKey, owner, token, time.Duration(ttl.Seconds())*time.Millisecond, namespaceEpoch, without)
+}
+
+type renewForSecondsRedis struct{ engine.Coordination }
+
+func (c renewForSecondsRedis) Client(actor string) engine.RedisClient {
+	return renewForSeconds{c.Coordination.Client(actor)}
+}
+
+// A renew that shortens the lease it says it extended: the worker counts
+// on 30 s and has 30 ms. The fence keeps the data safe, so only the
+// answer held to the lease (invariant 8) sees it.
+func TestALeaseRenewedForTooShortIsCaught(t *testing.T) {
+	r := checkWith(t, "stale-release", func(b *engine.Backends) { b.Coordination = renewForSecondsRedis{b.Coordination} })
+	requireBreak(t, r, "LEASE_STOLEN", `"A"`)
+	events, err := json.Marshal(r.Counterexample.Events)
+	require.NoError(t, err)
+	require.Contains(t, string(events), "its renew answered that token 41's lease is its own for 30s, but the lease has 30ms left")
+}
+
 // The clock may move between any two round trips of a call, not only
 // between calls: inside a transaction begun after a lock was taken, the
 // lock's expiry is a move the check takes.
@@ -102,6 +154,52 @@ func TestAPollerOnTheHostsClockIsCaught(t *testing.T) {
 	require.ErrorAs(t, err, &exit, "%s", out)
 	require.Equal(t, 1, exit.ExitCode(), "%s", out)
 	require.Contains(t, string(out), "invariant 10 broken", "%s", out)
+}
+
+// The outbox worker's claim on the host's clock: the row is claimed until
+// a moment months from the lab's (this host's date is past the seed's),
+// so a claim of a worker that died is never taken back. No step of the
+// lab records a moment off the lab clock, and invariant 10 says so.
+func TestAClaimOnTheHostsClockIsCaught(t *testing.T) {
+	bin := buildPatched(t, "outbox.go", "ClaimNextOutbox(ctx, t.Now(), claimTimeout)", "ClaimNextOutbox(ctx, time.Now(), claimTimeout)")
+	out, code := checkPatched(t, bin, "non-fenceable-effect")
+	require.Equal(t, 1, code, "%s", out)
+	require.Contains(t, out, "invariant 10 broken", "%s", out)
+	require.Contains(t, out, "OFF_CLOCK", "%s", out)
+}
+
+// An OperationId made without its job's name: with one job per resource
+// nothing collides, but the scenario's [provider] entry, scripted for
+// "daily-summary/e2/t42", then matches no call, the provider confirms
+// everything, and SAFE ends MATCH having shown nothing about a timeout.
+// A scripted entry that no schedule sent fails the check, and the run.
+func TestAProviderEntryNeverSentIsCaught(t *testing.T) {
+	bin := buildPatched(t, "../engine/actor.go", `fmt.Sprintf("%s/e%d/t%d", job, m.Epoch, m.Token)`, `fmt.Sprintf("e%d/t%d", m.Epoch, m.Token)`)
+	out, code := checkPatched(t, bin, "non-fenceable-effect")
+	require.Equal(t, 1, code, "%s", out)
+	require.Contains(t, out, `[provider] "daily-summary/e2/t42" was sent on no schedule`)
+	require.Contains(t, out, `non-fenceable-effect SAFE ([provider] "daily-summary/e2/t42" never sent)`, "a check that broke nothing fails on the entry alone")
+
+	run := exec.Command(bin, "run", "non-fenceable-effect", "--mode", "safe", "--pg", storetest.NewDatabaseDSN(t, false))
+	run.Env = append(os.Environ(), "FENCELAB_CACHE_DIR="+t.TempDir())
+	said, err := run.CombinedOutput()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit, "%s", said)
+	require.Equal(t, 1, exit.ExitCode(), "%s", said)
+	require.Contains(t, string(said), `unsent  [provider] "daily-summary/e2/t42" was never sent`)
+}
+
+// The fenced write's read of the tenant's assignment without its
+// tenant_id: with one tenant in the seed it read the right row anyway,
+// and the check passed. With another tenant beside it (the seed's
+// neighbour tenant), the statement meets two assignments where it takes
+// one, and fails loudly at the first write.
+func TestAWriteThatReadsEveryTenantIsCaught(t *testing.T) {
+	bin := buildPatched(t, "../store/pgledger/ledger.go",
+		"FROM fencelab.tenant_assignments WHERE tenant_id = $1 FOR SHARE", "FROM fencelab.tenant_assignments FOR SHARE")
+	out, code := checkPatched(t, bin, "dynamic-tenant")
+	require.NotEqual(t, 0, code, "%s", out)
+	require.Contains(t, out, "more than one row returned by a subquery", "%s", out)
 }
 
 // Crashes inside a method (issue 41, kind 2): a write that commits the

@@ -29,14 +29,19 @@ const (
 	// updates every row.
 	NeighbourKey = "report:tenant-a:2026-07"
 	TenantID     = "tenant-a"
-	RegionID     = "region-a"
+	// NeighbourTenant is another tenant of region-a, at tenant-a's
+	// revision, beside it in every seed: one tenant hides a statement
+	// that reads or changes the assignment of every tenant.
+	NeighbourTenant = "tenant-b"
+	RegionID        = "region-a"
 )
 
 // sharedSeed is the state every scenario starts from unless its file says
 // otherwise: tenant-a at membership revision 7 in region-a epoch 3,
 // namespace epoch 2, minimum writer version 2, checkpoint schema 1, a
-// counter at 40 so the first tokens are 41 and 42, and another job's
-// resource beside the scenario's, its summary at 7.
+// counter at 40 so the first tokens are 41 and 42, another job's
+// resource beside the scenario's, its summary at 7, and another tenant
+// beside tenant-a, assigned as it is.
 func sharedSeed() engine.Seed {
 	return engine.Seed{
 		ConflictKey:             ConflictKey,
@@ -52,6 +57,7 @@ func sharedSeed() engine.Seed {
 		Now:                     time.Date(2026, 7, 31, 23, 0, 0, 0, time.UTC),
 		Neighbour:               NeighbourKey,
 		NeighbourValue:          7,
+		NeighbourTenant:         NeighbourTenant,
 	}
 }
 

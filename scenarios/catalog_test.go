@@ -132,7 +132,7 @@ var catalog = map[string]map[engine.Mode]row{
 			{"daily-summary", 41, "COMMITTED", ""},
 			{"daily-summary", 43, "COMMITTED", ""},
 			{"daily-summary", 42, "COMMITTED", ""},
-		}, []int{8, 1, 8}},
+		}, []int{8, 8, 1, 8}}, // A renews B's lease (its renew said it was A's), deletes it; B's stale write; B deletes C's
 	},
 	// The second seed lives in Redis: no executions; the measures are job
 	// hashes, applied results and preserved pointers.

@@ -350,6 +350,9 @@ func postgresPane(st styles, s engine.Snapshot, width, height int) []string {
 	}
 	seed := s.Scenario.Seed
 	for _, t := range s.Ledger.Tenants {
+		if t.TenantID == seed.NeighbourTenant {
+			continue // another tenant's, beside the scenario's: no step is for it
+		}
 		active := st.T("active")
 		if !t.Active {
 			active = st.rejected.Render(st.T("removed"))

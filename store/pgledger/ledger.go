@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -89,6 +90,11 @@ func (l *Ledger) Seed(ctx context.Context, s engine.Seed) error {
 	batch.Queue(`INSERT INTO fencelab.tenant_assignments
 		(tenant_id, membership_revision, region_id, region_epoch, active) VALUES ($1, $2, $3, $4, true)`,
 		s.TenantID, s.MembershipRevision, s.RegionID, s.RegionEpoch)
+	if s.NeighbourTenant != "" {
+		batch.Queue(`INSERT INTO fencelab.tenant_assignments
+			(tenant_id, membership_revision, region_id, region_epoch, active) VALUES ($1, $2, $3, $4, true)`,
+			s.NeighbourTenant, s.MembershipRevision, s.RegionID, s.RegionEpoch)
+	}
 	batch.Queue(`INSERT INTO fencelab.rollout_markers
 		(marker_name, namespace_epoch, minimum_writer_version, checkpoint_schema_version) VALUES ('current', $1, $2, $3)`,
 		s.NamespaceEpoch, s.MinimumWriterVersion, s.CheckpointSchemaVersion)
@@ -697,17 +703,62 @@ func stateOf(dump engine.LedgerDump) (engine.LedgerState, error) {
 	for _, r := range d.JobResults {
 		s.JobResults = append(s.JobResults, engine.JobResult{JobID: r.JobID, Target: r.Target, Results: r.Results})
 	}
+	var err error
+	if s.Times, err = recordedTimes(dump); err != nil {
+		return s, err
+	}
 	if strings.Contains(string(dump), `"`+codeTablePrefix) || strings.Contains(string(dump), `"`+codeValuePrefix) {
 		var parts map[string]json.RawMessage
 		if err := json.Unmarshal([]byte(dump), &parts); err != nil {
 			return s, err
 		}
-		var err error
 		if s.Code, err = codeState(parts); err != nil {
 			return s, err
 		}
 	}
 	return s, nil
+}
+
+// recordedTimes are the moments the rows of a dump hold: the value of each
+// column named *_at (the schema's timestamps), named by its table, its
+// row and the column, for invariant 10 to hold them to the lab clock.
+func recordedTimes(dump engine.LedgerDump) ([]engine.RecordedTime, error) {
+	var d map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(dump), &d); err != nil {
+		return nil, fmt.Errorf("a dump that does not decode: %w", err)
+	}
+	var times []engine.RecordedTime
+	for _, t := range tables {
+		var rows []map[string]any
+		if len(d[t.name]) == 0 {
+			continue
+		}
+		if err := json.Unmarshal(d[t.name], &rows); err != nil {
+			return nil, fmt.Errorf("a dump whose %s does not decode: %w", t.name, err)
+		}
+		for _, row := range rows {
+			which := fmt.Sprint(row["operation_id"])
+			if row["operation_id"] == nil {
+				var key []string
+				for _, column := range t.key() {
+					key = append(key, fmt.Sprint(row[column]))
+				}
+				which = strings.Join(key, ", ")
+			}
+			for _, column := range slices.Sorted(maps.Keys(row)) {
+				text, ok := row[column].(string)
+				if !strings.HasSuffix(column, "_at") || !ok {
+					continue
+				}
+				at, err := time.Parse(time.RFC3339Nano, text)
+				if err != nil {
+					return nil, fmt.Errorf("%s.%s of %s is no time: %q", t.name, column, which, text)
+				}
+				times = append(times, engine.RecordedTime{Where: fmt.Sprintf("%s.%s of %s", t.name, column, which), At: at})
+			}
+		}
+	}
+	return times, nil
 }
 
 // Lost reports whether pgx closed the connection: a call that ran out of

@@ -1,0 +1,131 @@
+package engine
+
+import (
+	"context"
+	"time"
+
+	"github.com/fencelab/fencelab/lang"
+)
+
+// A lease store's answer is what its caller acts on: an acquire that
+// grants, or a renew that answers DONE, tells the worker the lease is its
+// own, and the worker goes on to write. Invariant 8 holds the answer to
+// what the call left in Redis: after the call, the lease is the caller's.
+// Comparing keys before and after alone misses a renew that extends
+// another holder's lease to the TTL it already had (nothing grew, nothing
+// ended), though the worker now believes in a lease it does not hold.
+
+// answer is what one call told its caller it holds.
+type answer struct {
+	call string // "acquire", "renew", "leader"
+	// conflictKey is the resource whose lease it is; empty for a leader's.
+	conflictKey string
+	holder      string
+	token       int64
+	// ttl is how long the call was asked to make the lease last: the
+	// caller counts on that much.
+	ttl time.Duration
+}
+
+// answeredLeases is an actor's lease store as its steps see it: each grant
+// and each renew that went through is noted on the lab's cause, to be
+// held to the keys once the call is over (checkAnswers).
+type answeredLeases struct {
+	LeaseStore
+	lab *Lab
+}
+
+func (s answeredLeases) note(a answer) {
+	s.lab.cause.answers = append(s.lab.cause.answers, a)
+}
+
+func granted(g LeaseGrant) bool {
+	return g.Outcome == LeaseAcquired || g.Outcome == LeaseExtended
+}
+
+func (s answeredLeases) AcquireLease(ctx context.Context, conflictKey, owner string, ttl time.Duration, namespaceEpoch int64, without GuardSet) (LeaseGrant, error) {
+	g, err := s.LeaseStore.AcquireLease(ctx, conflictKey, owner, ttl, namespaceEpoch, without)
+	if err == nil && granted(g) {
+		s.note(answer{call: "acquire", conflictKey: conflictKey, holder: owner, token: g.Token, ttl: ttl})
+	}
+	return g, err
+}
+
+func (s answeredLeases) AcquireLeaseNaive(ctx context.Context, conflictKey, owner string, ttl time.Duration) (LeaseGrant, error) {
+	g, err := s.LeaseStore.AcquireLeaseNaive(ctx, conflictKey, owner, ttl)
+	if err == nil && granted(g) {
+		s.note(answer{call: "acquire", conflictKey: conflictKey, holder: owner, token: g.Token, ttl: ttl})
+	}
+	return g, err
+}
+
+func (s answeredLeases) RenewLease(ctx context.Context, conflictKey, owner string, token int64, ttl time.Duration, namespaceEpoch int64, without GuardSet) (LeaseStatus, error) {
+	status, err := s.LeaseStore.RenewLease(ctx, conflictKey, owner, token, ttl, namespaceEpoch, without)
+	if err == nil && status == LeaseDone {
+		s.note(answer{call: "renew", conflictKey: conflictKey, holder: owner, token: token, ttl: ttl})
+	}
+	return status, err
+}
+
+func (s answeredLeases) AcquireLeader(ctx context.Context, job, owner string, ttl time.Duration) (LeaseGrant, error) {
+	g, err := s.LeaseStore.AcquireLeader(ctx, job, owner, ttl)
+	if err == nil && granted(g) {
+		s.note(answer{call: "leader", holder: owner, ttl: ttl})
+	}
+	return g, err
+}
+
+// checkAnswers finds the breaks of invariant 8 in what the call just taken
+// answered: each lease it said was its caller's must be, in keys, the
+// lab's keys after it. names gives a conflict key's key names.
+func checkAnswers(answers []answer, keys []RedisKey, names func(conflictKey string) []string, actor string) []Break {
+	var breaks []Break
+	for _, a := range answers {
+		var lease, found = RedisKey{}, false
+		if a.conflictKey != "" {
+			ours := map[string]bool{}
+			for _, name := range names(a.conflictKey) {
+				ours[name] = true
+			}
+			for _, k := range keys {
+				if k.Role == RoleLease && ours[k.Key] {
+					lease, found = k, true
+				}
+			}
+		} else {
+			for _, k := range keys {
+				if k.Role == RoleLeader && k.Value == a.holder {
+					lease, found = k, true
+				}
+			}
+		}
+		holder, token := leaseOf(lease)
+		// The lease is the caller's for as long as it asked, give or take
+		// the time a real server's reply takes: one that runs out sooner
+		// (a TTL given in seconds where milliseconds were meant) leaves
+		// its holder sure of a lease it is about to lose.
+		short := found && lease.TTL >= 0 && lease.TTL < a.ttl-time.Second
+		if found && holder == a.holder && token == a.token && !short {
+			continue
+		}
+		told := lang.P("its renew answered that token %d's lease is its own", a.token)
+		switch a.call {
+		case "acquire":
+			told = lang.P("its acquire granted it token %d", a.token)
+		case "leader":
+			told = lang.P("its acquire granted it the leader lease")
+		}
+		switch {
+		case found && holder == a.holder && token == a.token:
+			breaks = append(breaks, newBreak(8, anomalies[8], lang.P("%s: %s for %s, but the lease has %s left",
+				actor, told, a.ttl, lease.TTL)))
+		case !found:
+			breaks = append(breaks, newBreak(8, anomalies[8], lang.P("%s: %s, but no such lease is held, and %s goes on as if it were",
+				actor, told, actor)))
+		default:
+			breaks = append(breaks, newBreak(8, anomalies[8], lang.P("%s: %s, but the lease is %s's (token %d), and %s goes on with a lease it does not hold",
+				actor, told, holder, token, actor)))
+		}
+	}
+	return breaks
+}
