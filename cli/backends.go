@@ -125,9 +125,9 @@ type backends struct {
 	cluster  *pgcluster.Cluster
 	// ephemeral: the database is fencelab's own throw-away cluster.
 	ephemeral bool
-	// roleSaid: the line saying a file's SQL runs as fencelab's own user
-	// was written (sayCodeRole).
-	roleSaid atomic.Bool
+	// roleSaid, userSaid: the line saying a file's SQL, or its Redis
+	// code, runs as fencelab's own user was written (sayCodeRole).
+	roleSaid, userSaid atomic.Bool
 	// keptSchema is the file's schema run --keep left for psql.
 	keptSchema string
 }
@@ -137,6 +137,12 @@ type backends struct {
 // otherwise (pgledger's coderole.go): a reader of the run must know that
 // only fencelab's refusals keep the file's code to its schema.
 func (b *backends) sayCodeRole(w io.Writer, l lang.Lang) {
+	if b.redis != nil {
+		if _, refused := b.redis.CodeUser(); refused != "" && b.userSaid.CompareAndSwap(false, true) {
+			fmt.Fprint(w, l.T("fencelab: Redis would not make the user a file's Redis code runs as (%s): it runs as fencelab's own user, kept to the run's keys by fencelab's refusals alone\n",
+				untrusted.Line(refused)))
+		}
+	}
 	if b.database == nil {
 		return
 	}

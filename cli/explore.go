@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"syscall"
 
@@ -202,6 +203,17 @@ func explore(ctx context.Context, c config, mode engine.Mode, open exploreOpen) 
 		Check:       check,
 		ExportDiff:  exportDiff,
 		Lang:        c.lang,
+		CodeNote: func() string {
+			b, ok := enter()
+			if !ok {
+				return ""
+			}
+			defer inFlight.Done()
+			var said strings.Builder
+			b.sayCodeRole(&said, c.lang)
+			// One line for the status line, however many notes.
+			return strings.ReplaceAll(strings.TrimSpace(strings.TrimPrefix(said.String(), "fencelab: ")), "\nfencelab: ", " · ")
+		},
 		Start: func(ctx context.Context) (engine.Backends, error) {
 			mu.Lock()
 			if quitting {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
 	"github.com/fencelab/fencelab/store/replybound"
@@ -264,4 +265,28 @@ func TestAScriptsErrorIsSaidAtItsLine(t *testing.T) {
 		requireOneLine(t, stderr, "luaerr.toml:"+strconv.Itoa(line)+": step spin of A: "+tc.want)
 		require.NotContains(t, stderr, "stack traceback")
 	}
+}
+
+// A file's Redis code runs, on a server of yours, as a user made for the
+// run and gone after it; where fencelab's own user may not make users,
+// the code runs as it, and run says so once on stderr.
+func TestAFilesRedisCodeRunsAsItsOwnUserOrSaysItCannot(t *testing.T) {
+	file := oneStepFile(t, t.TempDir(), "mine", "", `redis = ["SET", "done", "1"]`)
+	url := storetest.RealRedisURL(t)
+	code, stdout, stderr := call(t, "run", file, "--redis", url)
+	require.Equal(t, 0, code, stderr+stdout)
+	require.NotContains(t, stderr, "would not make the user")
+	options, err := redis.ParseURL(url)
+	require.NoError(t, err)
+	admin := redis.NewClient(options)
+	defer admin.Close()
+	users, err := admin.Do(context.Background(), "acl", "users").StringSlice()
+	require.NoError(t, err)
+	require.Equal(t, []string{"default"}, users, "the run's user outlived it")
+
+	kept := storetest.RedisUser(t, "~fencelab:*", "+@all", "-@dangerous")
+	code, stdout, stderr = call(t, "run", file, "--mode", "both", "--allow-unsafe", "--redis", kept)
+	require.Equal(t, 0, code, stderr+stdout)
+	require.Equal(t, 1, strings.Count(stderr, "Redis would not make the user a file's Redis code runs as (NOPERM"), stderr)
+	require.NotContains(t, stdout+stderr, storetest.ACLPassword)
 }

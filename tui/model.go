@@ -58,6 +58,10 @@ type Options struct {
 	// schedule as a diff (md: a two-column page; mermaid: one diagram of
 	// both) and says where; nil: x exports the front side alone.
 	ExportDiff func(ctx context.Context, format string, s *engine.Scenario, schedule []engine.Action, sides [2]engine.DiffSpec) (string, error)
+	// CodeNote says, once, that a file's SQL or Redis code runs as
+	// fencelab's own user (the server would not make one for it); "" when
+	// there is nothing to say, or it was said. nil: never.
+	CodeNote func() string
 	// Check runs `check --why` for a scenario, mode and guards removed, on
 	// backends of its own, and returns its graph; nil: no check (a user's
 	// own server).
@@ -347,6 +351,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.scenario.From != "" && m.mode == m.scenario.FromMode {
 			m.setStatus(m.styles.T("%s in %s mode: the schedule of the trace %s, from its seeded state", m.scenario.ID, label, m.scenario.From), true)
 		}
+		m.sayCodeNote()
 		if m.talk != nil {
 			m.setStatus(m.styles.T("scene %d/%d: %s in %s mode — space starts it", m.talk.scene+1, len(m.talk.Scenes), m.scenario.ID, label), true)
 			var split tea.Cmd
@@ -408,6 +413,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				m.setStatus(m.watchErr, false)
 			}
 		}
+		m.sayCodeNote()
 		if m.pendingReload != nil {
 			return m, tea.Batch(m.afterBusy(), m.catchUp())
 		}
@@ -473,6 +479,17 @@ func (m *Model) afterBusy() tea.Cmd {
 	msg := *m.pendingReload
 	m.pendingReload = nil
 	return m.reload(msg)
+}
+
+// sayCodeNote puts on the status line, once, that a file's code runs as
+// fencelab's own user where a server would not make it one of its own.
+func (m *Model) sayCodeNote() {
+	if m.opts.CodeNote == nil {
+		return
+	}
+	if note := m.opts.CodeNote(); note != "" {
+		m.setStatus(note, false)
+	}
 }
 
 func (m *Model) setStatus(text string, ok bool) {

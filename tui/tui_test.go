@@ -789,3 +789,29 @@ func TestThePickersEnterWaitsForTheRunningAction(t *testing.T) {
 	view := finalView(t, tm)
 	require.Contains(t, view, "cross-job-collision")
 }
+
+// Where a server would not make a file's code a user of its own, the
+// explorer says so on the status line, as run and check say it on stderr.
+func TestTheExplorerSaysAFilesCodeRunsAsFencelabsOwnUser(t *testing.T) {
+	redis := storetest.Embedded(t)
+	db := storetest.Database(t)
+	told := false
+	m := tui.New(context.Background(), tui.Options{
+		Catalog: scenarios.All(), Scenario: "lease-overrun", Mode: engine.Safe, AllowUnsafe: true, Lang: lang.En,
+		Start: func(context.Context) (engine.Backends, error) {
+			return engine.Backends{Coordination: redis, Database: db, Provider: provider.New(), LeaseTTL: 30 * time.Second, Lang: lang.En}, nil
+		},
+		CodeNote: func() string {
+			if told {
+				return ""
+			}
+			told = true
+			return "PostgreSQL would not make the role a file's SQL runs as (permission denied)"
+		},
+	})
+	t.Cleanup(m.Close)
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(160, 48))
+	waitFor(t, tm, "PostgreSQL would not make the role a file's SQL runs as")
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+}

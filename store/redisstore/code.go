@@ -20,9 +20,13 @@ import (
 // named). The command goes through the client's hooks like every other:
 // it is one round trip of the actor's call.
 type Code struct {
-	rdb   redis.UniversalClient
-	keys  keyspace
-	clock *labClock
+	// own is the actor's connection; the code goes on the one logged in
+	// as the run's code user where the server has one (codeuser.go).
+	own          redis.UniversalClient
+	coordination *Coordination
+	actor        string
+	keys         keyspace
+	clock        *labClock
 	// embedded: the server is the in-process miniredis, whose Lua is
 	// gopher-lua's; stuck is set when a script of a file's holds it past
 	// the call's deadline (Close then leaves the server to the process's
@@ -35,6 +39,7 @@ var _ engine.CodeStore = (*Code)(nil)
 
 // RunCode sends the call and reads its reply.
 func (c *Code) RunCode(ctx context.Context, call engine.RedisCall) (engine.CodeReply, error) {
+	rdb := c.coordination.codeClient(ctx, c.actor, c.own)
 	keys := make([]string, len(call.Keys))
 	for i, k := range call.Keys {
 		keys[i] = c.keys.prefix + k
@@ -52,7 +57,7 @@ func (c *Code) RunCode(ctx context.Context, call engine.RedisCall) (engine.CodeR
 			for i, a := range call.Args {
 				args[i] = a
 			}
-			cmd = redis.NewScript(script).Run(ctx, c.rdb, keys, args...)
+			cmd = redis.NewScript(script).Run(ctx, rdb, keys, args...)
 			return replyErr(cmd.Err())
 		})
 		switch {
@@ -88,7 +93,7 @@ func (c *Code) RunCode(ctx context.Context, call engine.RedisCall) (engine.CodeR
 		named = append(named, full)
 	}
 	err := c.clock.around(ctx, named, call.TTLs, func() error {
-		cmd = c.rdb.Do(ctx, args...)
+		cmd = rdb.Do(ctx, args...)
 		return replyErr(cmd.Err())
 	})
 	if errors.Is(err, engine.ErrReplyTooLarge) {

@@ -54,6 +54,10 @@ type Coordination struct {
 
 	mu      sync.Mutex
 	clients map[string]redis.UniversalClient
+	// code is the run's Redis user for a file's code, once asked for, and
+	// codeClients the actors' connections logged in as it (codeuser.go).
+	code        *codeUser
+	codeClients map[string]redis.UniversalClient
 	// clock keeps a real server's lab keys on the lab clock while a lab
 	// runs (FollowLabClock); nil on the embedded server and for stress.
 	clock *labClock
@@ -282,6 +286,8 @@ func newCoordination(s server, describe string, keys keyspace) *Coordination {
 		describe: describe,
 		keys:     keys,
 		clients:  map[string]redis.UniversalClient{},
+
+		codeClients: map[string]redis.UniversalClient{},
 	}
 	c.admin = c.server.client("fencelab-lab", &c.unresponsive)
 	return c
@@ -305,7 +311,7 @@ func (c *Coordination) Client(actor string) engine.RedisClient {
 		c.clients[actor] = rdb
 	}
 	return client{Leases: &Leases{rdb: rdb, keys: c.keys, clock: c.clock}, Jobs: &Jobs{rdb: rdb, keys: c.keys, clock: c.clock},
-		Code: &Code{rdb: rdb, keys: c.keys, clock: c.clock, embedded: c.embedded != nil, stuck: &c.scriptStuck}}
+		Code: &Code{own: rdb, coordination: c, actor: actor, keys: c.keys, clock: c.clock, embedded: c.embedded != nil, stuck: &c.scriptStuck}}
 }
 
 // Jobs reads every lab job hash and running pointer.
@@ -453,6 +459,9 @@ func (c *Coordination) Close() error {
 		stopRefreshers()
 		ctx, cancel := context.WithTimeout(context.Background(), cleanupWithin)
 		if cleanup = c.Wipe(ctx); cleanup == nil {
+			cleanup = c.dropCodeUser(ctx)
+		}
+		if cleanup == nil {
 			cleanup = c.admin.Del(ctx, aliveKey(c.keys.id)).Err()
 		}
 		cancel()
@@ -461,7 +470,10 @@ func (c *Coordination) Close() error {
 	for _, client := range c.clients {
 		client.Close()
 	}
-	c.clients = map[string]redis.UniversalClient{}
+	for _, client := range c.codeClients {
+		client.Close()
+	}
+	c.clients, c.codeClients = map[string]redis.UniversalClient{}, map[string]redis.UniversalClient{}
 	err := c.admin.Close()
 	c.mu.Unlock()
 	if silent {

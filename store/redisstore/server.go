@@ -50,6 +50,20 @@ func (s server) client(name string, timedOut *atomic.Bool, hooks ...redis.Hook) 
 	return rdb
 }
 
+// as is the server logged in to as another user.
+func (s server) as(user, password string) server {
+	if s.cluster != nil {
+		o := *s.cluster
+		o.Username, o.Password = user, password
+		s.cluster = &o
+		return s
+	}
+	o := *s.single
+	o.Username, o.Password = user, password
+	s.single = &o
+	return s
+}
+
 // silence is the server's shared flag of silence (silenceOf), by the
 // address its clients dial.
 func (s server) silence() *atomic.Bool {

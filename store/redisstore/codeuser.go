@@ -1,0 +1,177 @@
+package redisstore
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/fencelab/fencelab/engine"
+)
+
+// On a Redis server of yours, a scenario file's commands and scripts run
+// as a Redis user made for the run (fencelab-code-RUN), whose ACL lets it
+// touch the run's keys (~fencelab:RUN:*) with the commands a file may
+// send, EVAL and EVALSHA, and nothing else: no other key, no server-wide
+// command, no channel. The Lua frame (luaframe.go) refuses such calls
+// first, where it can see them; the ACL is the server's own rule where it
+// cannot (a script the frame missed a way out of). The user has a new
+// random password each run, which fencelab never prints, and is deleted
+// when the run ends (or, for a run that was killed, by the next run that
+// makes one). The embedded server has no ACL: it is fencelab's own process,
+// and the frame is its rule.
+//
+// A server that will not make the user (fencelab's own user may not run
+// ACL, or the server has none) leaves the file's code on fencelab's own
+// user; CodeUser says why, for the run to say so once.
+
+// codeUserPrefix starts the name of every run's code user.
+const codeUserPrefix = "fencelab-code-"
+
+// codeUser is the run's code user, once made (or refused).
+type codeUser struct {
+	name, password string
+	// refused is the server's answer when it would not make the user.
+	refused string
+}
+
+// codeUserRules are the ACL rules of a run's code user, after its name.
+func (c *Coordination) codeUserRules(password string) []any {
+	// What go-redis itself sends too: PING, the client's name, SELECT for
+	// a database other than 0, and on a cluster the slot map and the
+	// command table.
+	rules := []any{"reset", "on", ">" + password, "~" + c.keys.prefix + "*", "resetchannels", "-@all",
+		"+eval", "+evalsha", "+ping", "+client|setname", "+select", "+cluster|slots", "+command"}
+	for _, name := range slices.Sorted(maps.Keys(engine.RedisCommands)) {
+		rules = append(rules, "+"+name)
+	}
+	return rules
+}
+
+// takeCodeUser makes the run's code user, the first time a file's code
+// runs; it returns nil where the code runs as fencelab's own user.
+func (c *Coordination) takeCodeUser(ctx context.Context) *codeUser {
+	if c.embedded != nil || c.joined {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.code != nil {
+		if c.code.refused != "" {
+			return nil
+		}
+		return c.code
+	}
+	var raw [16]byte
+	rand.Read(raw[:])
+	u := &codeUser{name: codeUserPrefix + c.keys.id, password: hex.EncodeToString(raw[:])}
+	args := append([]any{"acl", "setuser", u.name}, c.codeUserRules(u.password)...)
+	if err := c.onEveryNode(ctx, func(ctx context.Context, node redis.UniversalClient) error {
+		return node.Do(ctx, args...).Err()
+	}); err != nil {
+		u.refused = strings.TrimPrefix(err.Error(), "ERR ")
+		c.code = u
+		return nil
+	}
+	c.code = u
+	// A killed run left its user behind; one that may make users may
+	// delete those too. (A run with no file code asks nothing of the
+	// server's ACL: a user of fencelab's kept from ACL sees no refusal.)
+	// The sweep is housekeeping: a failure of it leaves a user whose
+	// password nobody knows, and the next sweep tries again.
+	_ = c.sweepCodeUsers(ctx)
+	return u
+}
+
+// onEveryNode runs f on the server, or on every node of a cluster: a
+// cluster's nodes keep their ACLs apart.
+func (c *Coordination) onEveryNode(ctx context.Context, f func(context.Context, redis.UniversalClient) error) error {
+	if cluster, ok := c.admin.(*redis.ClusterClient); ok {
+		return cluster.ForEachShard(ctx, func(ctx context.Context, node *redis.Client) error { return f(ctx, node) })
+	}
+	return f(ctx, c.admin)
+}
+
+// CodeUser names the Redis user a file's code runs as, once a file's code
+// has run; refused is the server's answer where it would not make one, and
+// the code ran as fencelab's own user.
+func (c *Coordination) CodeUser() (user, refused string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.code == nil {
+		return "", ""
+	}
+	if c.code.refused != "" {
+		return "", c.code.refused
+	}
+	return c.code.name, ""
+}
+
+// codeClient is the connection an actor's file code goes on: logged in as
+// the run's code user where there is one, else the actor's own. Like the
+// actor's, its round trips go through the wire hook: each is a step.
+func (c *Coordination) codeClient(ctx context.Context, actor string, own redis.UniversalClient) redis.UniversalClient {
+	u := c.takeCodeUser(ctx)
+	if u == nil {
+		return own
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if rdb, ok := c.codeClients[actor]; ok {
+		return rdb
+	}
+	rdb := c.server.as(u.name, u.password).client("fencelab-code-"+actor, &c.unresponsive, wireHook{})
+	c.codeClients[actor] = rdb
+	return rdb
+}
+
+// dropCodeUser deletes the run's code user, if it made one.
+func (c *Coordination) dropCodeUser(ctx context.Context) error {
+	c.mu.Lock()
+	u := c.code
+	c.mu.Unlock()
+	if u == nil || u.refused != "" {
+		return nil
+	}
+	return c.onEveryNode(ctx, func(ctx context.Context, node redis.UniversalClient) error {
+		return node.Do(ctx, "acl", "deluser", u.name).Err()
+	})
+}
+
+// sweepCodeUsers deletes the code users of runs that are gone: a run that
+// was killed left its user behind. A server whose ACL fencelab's user may
+// not read has none of fencelab's.
+func (c *Coordination) sweepCodeUsers(ctx context.Context) error {
+	users, err := c.admin.Do(ctx, "acl", "users").StringSlice()
+	var said redis.Error
+	if errors.As(err, &said) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("redisstore: list the server's users: %w", err)
+	}
+	for _, name := range users {
+		id, ours := strings.CutPrefix(name, codeUserPrefix)
+		if !ours || id == c.keys.id {
+			continue
+		}
+		n, err := c.admin.Exists(ctx, aliveKey(id)).Result()
+		if err != nil {
+			return fmt.Errorf("redisstore: look for run %s: %w", id, err)
+		}
+		if n == 0 {
+			if err := c.onEveryNode(ctx, func(ctx context.Context, node redis.UniversalClient) error {
+				return node.Do(ctx, "acl", "deluser", name).Err()
+			}); err != nil {
+				return fmt.Errorf("redisstore: delete the user of run %s: %w", id, err)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,129 @@
+package redisstore_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/store/redisstore"
+	"github.com/fencelab/fencelab/store/storetest"
+)
+
+// serverUsers lists the server's users, as its default user sees them.
+func serverUsers(t *testing.T, url string) []string {
+	t.Helper()
+	options, err := redis.ParseURL(url)
+	require.NoError(t, err)
+	rdb := redis.NewClient(options)
+	defer rdb.Close()
+	users, err := rdb.Do(context.Background(), "acl", "users").StringSlice()
+	require.NoError(t, err)
+	return users
+}
+
+// On a server of yours, a file's code runs as the run's own Redis user:
+// the server itself refuses it any key outside the run's namespace and
+// any command a file may not send, whatever fencelab's own checks (the
+// scenario's parse, the script's frame) let through. The user goes when
+// the run ends; a killed run's, when the next run makes its own.
+func TestAFilesRedisCodeRunsAsAUserKeptToTheRunsKeys(t *testing.T) {
+	ctx := context.Background()
+	url := storetest.RealRedisURL(t)
+	c, err := redisstore.Connect(ctx, url)
+	require.NoError(t, err)
+	code := c.Client("A")
+
+	said, err := code.RunCode(ctx, engine.RedisCall{Words: []string{"SET", "k", "1"}, KeyAt: []int{1}})
+	require.NoError(t, err)
+	require.Equal(t, "OK", said.Text)
+	user, refused := c.CodeUser()
+	require.Empty(t, refused)
+	require.True(t, strings.HasPrefix(user, "fencelab-code-"), user)
+	require.Contains(t, serverUsers(t, url), user)
+
+	// What fencelab's checks would have refused first, sent past them:
+	// the server's rule holds on its own.
+	for _, words := range [][]string{
+		{"GET", "someone-elses-key"},
+		{"GET", "fencelab:another-run:k"},
+		{"KEYS", "*"},
+		{"CONFIG", "GET", "*"},
+		{"FLUSHALL"},
+		{"ACL", "SETUSER", "me", "on", "+@all"},
+	} {
+		said, err := code.RunCode(ctx, engine.RedisCall{Words: words})
+		require.NoError(t, err, "%v", words)
+		require.True(t, said.Error, "%v answered %s", words, said.Text)
+		require.Contains(t, said.Text, "NOPERM", "%v", words)
+	}
+	said, err = code.RunCode(ctx, engine.RedisCall{Script: "return redis.call('GET', KEYS[1])", Keys: []string{"k"}})
+	require.NoError(t, err)
+	require.Equal(t, "1", said.Text, "a script on the run's keys runs")
+
+	require.NoError(t, c.Close())
+	require.NotContains(t, serverUsers(t, url), user, "the run's user outlived it")
+
+	killed, err := redisstore.Connect(ctx, url)
+	require.NoError(t, err)
+	_, err = killed.Client("A").RunCode(ctx, engine.RedisCall{Words: []string{"SET", "k", "1"}, KeyAt: []int{1}})
+	require.NoError(t, err)
+	left, _ := killed.CodeUser()
+	require.NoError(t, redisstore.Abandon(ctx, killed))
+	require.Contains(t, serverUsers(t, url), left)
+	next, err := redisstore.Connect(ctx, url)
+	require.NoError(t, err)
+	defer next.Close()
+	_, err = next.Client("A").RunCode(ctx, engine.RedisCall{Words: []string{"SET", "k", "1"}, KeyAt: []int{1}})
+	require.NoError(t, err)
+	require.NotContains(t, serverUsers(t, url), left, "the next run to make a user sweeps a killed run's")
+}
+
+// Where fencelab's own user may not make users, a file's code runs as it,
+// and CodeUser says why, for the run to say so.
+func TestAFilesRedisCodeRunsAsFencelabsUserWhereNoneCanBeMade(t *testing.T) {
+	ctx := context.Background()
+	c, err := redisstore.Connect(ctx, storetest.RedisUser(t, "~fencelab:*", "+@all", "-@dangerous"))
+	require.NoError(t, err)
+	defer c.Close()
+	said, err := c.Client("A").RunCode(ctx, engine.RedisCall{Words: []string{"SET", "k", "1"}, KeyAt: []int{1}})
+	require.NoError(t, err)
+	require.Equal(t, "OK", said.Text)
+	user, refused := c.CodeUser()
+	require.Empty(t, user)
+	require.Contains(t, refused, "NOPERM")
+}
+
+// On a Redis Cluster each node keeps its own users: the run's is made on
+// every one, a script runs on the node of its keys' slot as it, and it
+// goes from every node when the run ends.
+func TestAFilesRedisCodeRunsAsItsUserOnEveryNodeOfACluster(t *testing.T) {
+	ctx := context.Background()
+	url := storetest.RedisClusterURL(t)
+	c, err := redisstore.Connect(ctx, url)
+	require.NoError(t, err)
+	code := c.Client("A")
+	said, err := code.RunCode(ctx, engine.RedisCall{Script: "return redis.call('SET', KEYS[1], '1')", Keys: []string{"k"}})
+	require.NoError(t, err)
+	require.Equal(t, "OK", said.Text)
+	user, refused := c.CodeUser()
+	require.Empty(t, refused)
+	said, err = code.RunCode(ctx, engine.RedisCall{Words: []string{"GET", "someone-elses-key"}})
+	require.NoError(t, err)
+	require.Contains(t, said.Text, "NOPERM")
+	require.NoError(t, c.Close())
+	cluster := redis.NewClusterClient(&redis.ClusterOptions{Addrs: strings.Split(strings.TrimPrefix(url, "redis://"), ",")})
+	defer cluster.Close()
+	require.NoError(t, cluster.ForEachShard(ctx, func(ctx context.Context, node *redis.Client) error {
+		users, err := node.Do(ctx, "acl", "users").StringSlice()
+		if err == nil && slices.Contains(users, user) {
+			return fmt.Errorf("%s still has %s", node, user)
+		}
+		return err
+	}))
+}
