@@ -164,9 +164,9 @@ the host's clock records one months away). Not explored: two statements
 waiting at once, nor data the seed does not have (docs/checker.md says
 what else). A state reached again is not explored again, and of two calls
 that touch disjoint parts of the lab one order is taken (sleep sets):
-every state is still reached. SAFE must also make progress. Exit 0 when
-SAFE broke no invariant and made progress and UNSAFE reached its anomaly;
-1 otherwise, and for a search cut short.
+every state is still reached. SAFE must also make progress, and its
+guided order end as predicted. Exit 0 when SAFE did all that and UNSAFE
+reached its anomaly; 1 otherwise, and for a search cut short.
 
 flags:
   --all                        every scenario of the catalog

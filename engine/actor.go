@@ -73,9 +73,12 @@ type Actor struct {
 	// changed since (memoryJSON).
 	encoded []byte
 	// call is the next call of the current step (0: the step has not begun).
-	call   int
-	redis  RedisClient
-	ledger Ledger
+	call int
+	// stepBegan is the lab clock when the current step's first call began:
+	// what the step records is the lab clock's from then on (invariant 10).
+	stepBegan time.Duration
+	redis     RedisClient
+	ledger    Ledger
 	// live is the call in progress, between two of its round trips (nil:
 	// none; wire.go).
 	live *liveCall
@@ -164,7 +167,7 @@ func (t *Turn) Now() time.Time          { return t.lab.Now() }
 func (t *Turn) Seed() Seed              { return t.lab.scenario.Seed }
 func (t *Turn) LeaseTTL() time.Duration { return t.lab.backends.LeaseTTL }
 func (t *Turn) Leases() LeaseStore      { return answeredLeases{t.Actor.redis, t.lab} }
-func (t *Turn) Jobs() JobStore          { return t.Actor.redis }
+func (t *Turn) Jobs() JobStore          { return answeredJobs{t.Actor.redis, t.lab} }
 func (t *Turn) Ledger() Ledger {
 	if t.ledger != nil {
 		return t.ledger // the connection the call names

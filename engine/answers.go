@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/fencelab/fencelab/lang"
@@ -17,7 +18,7 @@ import (
 
 // answer is what one call told its caller it holds.
 type answer struct {
-	call string // "acquire", "renew", "leader"
+	call string // "acquire", "renew", "leader", "job"
 	// conflictKey is the resource whose lease it is; empty for a leader's.
 	conflictKey string
 	holder      string
@@ -25,6 +26,9 @@ type answer struct {
 	// ttl is how long the call was asked to make the lease last: the
 	// caller counts on that much.
 	ttl time.Duration
+	// target and job are a job acquire's: the job the caller was told
+	// runs for the target (its own, or the one it reuses).
+	target, job string
 }
 
 // answeredLeases is an actor's lease store as its steps see it: each grant
@@ -75,12 +79,49 @@ func (s answeredLeases) AcquireLeader(ctx context.Context, job, owner string, tt
 	return g, err
 }
 
+// answeredJobs is an actor's job store as its steps see it: a job acquire
+// tells its caller which job runs for the target, and the caller goes on
+// to watch, report on or apply that job.
+type answeredJobs struct {
+	JobStore
+	lab *Lab
+}
+
+func (s answeredJobs) AcquireJob(ctx context.Context, target, jobID string, total int, createdAt time.Time, ttl, pointerTTL time.Duration) (JobGrant, error) {
+	g, err := s.JobStore.AcquireJob(ctx, target, jobID, total, createdAt, ttl, pointerTTL)
+	if err == nil && g.JobID != "" {
+		s.lab.cause.answers = append(s.lab.cause.answers, answer{call: "job", target: target, job: g.JobID})
+	}
+	return g, err
+}
+
+// checkJobAnswer finds the break of invariant 6 in a job acquire's answer:
+// the job it named is the one the target's running key names, and its
+// hash is there.
+func checkJobAnswer(a answer, jobs JobsState, actor string) []Break {
+	running := jobs.Running[a.target]
+	hashed := slices.ContainsFunc(jobs.Jobs, func(j Job) bool { return j.Target == a.target && j.ID == a.job })
+	if running == a.job && hashed {
+		return nil
+	}
+	var names any = running
+	if running == "" {
+		names = lang.P("no job")
+	}
+	return []Break{newBreak(6, "WRONG_JOB", lang.P("%s: its job acquire answered that %s runs for %s, but the running key names %s: %s watches a job that is not the one running",
+		actor, a.job, a.target, names, actor))}
+}
+
 // checkAnswers finds the breaks of invariant 8 in what the call just taken
 // answered: each lease it said was its caller's must be, in keys, the
 // lab's keys after it. names gives a conflict key's key names.
-func checkAnswers(answers []answer, keys []RedisKey, names func(conflictKey string) []string, actor string) []Break {
+func checkAnswers(answers []answer, keys []RedisKey, jobs JobsState, names func(conflictKey string) []string, actor string) []Break {
 	var breaks []Break
 	for _, a := range answers {
+		if a.call == "job" {
+			breaks = append(breaks, checkJobAnswer(a, jobs, actor)...)
+			continue
+		}
 		var lease, found = RedisKey{}, false
 		if a.conflictKey != "" {
 			ours := map[string]bool{}

@@ -850,6 +850,7 @@ type actorState struct {
 	pause, waiting, halted string
 	memory                 Memory
 	encoded                []byte // memory's JSON, for fingerprints
+	stepBegan              time.Duration
 }
 
 // save copies the lab's state, from keys just read and the world the last
@@ -872,7 +873,7 @@ func (l *Lab) save(keys []RedisKey, fingerprint [32]byte) *labState {
 	}
 	for _, a := range l.actors {
 		s.actors = append(s.actors, actorState{pc: a.pc, call: a.call, paused: a.Paused, pause: a.Pause, waiting: a.Waiting,
-			halted: a.Halted, memory: a.Memory, encoded: a.encoded})
+			halted: a.Halted, memory: a.Memory, encoded: a.encoded, stepBegan: a.stepBegan})
 	}
 	return s
 }
@@ -908,7 +909,7 @@ func (l *Lab) restore(ctx context.Context, s *labState) error {
 		saved := s.actors[i]
 		a.pc, a.call, a.Paused, a.Pause, a.Waiting, a.Halted, a.Memory =
 			saved.pc, saved.call, saved.paused, saved.pause, saved.waiting, saved.halted, saved.memory
-		a.encoded = saved.encoded
+		a.encoded, a.stepBegan = saved.encoded, saved.stepBegan
 	}
 	l.clock, l.events, l.breaks, l.log, l.eventsAfter = s.clock, s.events, s.breaks, s.log, s.eventsAfter
 	l.seenExecs, l.world = s.seenExecs, s.world
@@ -1227,6 +1228,12 @@ func (l *Lab) fingerprint(keys []RedisKey) [32]byte {
 		h.int(int64(a.pc))
 		h.int(int64(a.call))
 		h.Write(a.memoryJSON(now))
+		if a.MidStep() {
+			// How long ago its step began: what it records is held to
+			// the clock then (invariant 10). Mostly 0: the clock seldom
+			// moves inside a step.
+			h.int(int64(l.clock - a.stepBegan))
+		}
 		// Inside a call, what the goroutine knows is what it began with
 		// and the replies it had: each trip's text and the world it went
 		// out in (and, one that waited for a lock, the world it came back

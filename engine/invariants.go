@@ -30,8 +30,9 @@ var anomalies = map[int]string{
 // alsoAnomalies are the anomalies an invariant names a kind of its break
 // with, beside its own: 1 and 3 a second write of one token, 3 a row a
 // write was not for, 4 an answer of the provider's not on record, 6 its
-// two kinds, 10 a moment recorded off the lab clock.
-var alsoAnomalies = []string{"DUPLICATE_WRITE", "POINTER_STOLEN", "DUPLICATE_JOB", "UNRECORDED_EFFECT", "WRONG_ROW", "OFF_CLOCK"}
+// two kinds and a job acquire that named a job not running, 9 a fencing
+// history that would expire, 10 a moment recorded off the lab clock.
+var alsoAnomalies = []string{"DUPLICATE_WRITE", "POINTER_STOLEN", "DUPLICATE_JOB", "UNRECORDED_EFFECT", "WRONG_ROW", "OFF_CLOCK", "HISTORY_EXPIRES", "WRONG_JOB"}
 
 // Invariants are the rules of DESIGN §7, in words, for screens and help.
 // They are checked after every call (CheckLedger, CheckEffects, jobWatch,
@@ -52,10 +53,10 @@ var Invariants = map[int]string{
 	3:  "a write changes its own row, checkpoint, execution and outbox together, or nothing",
 	4:  "an OperationId is applied at most once, and its final answer is on record",
 	5:  "a terminal job state (SUCCESS, FAILED) never changes",
-	6:  "every job hash is reachable from its running key while RUNNING; one running job per target",
+	6:  "every job hash is reachable from its running key while RUNNING; one running job per target, and the job an acquire names is the one running",
 	7:  "every committed read-modify-write was computed from the value current at its commit",
 	8:  "a lease ends only by its holder's release or its TTL, and only its holder extends it: no worker gets a lease while another's is live, and a worker told it holds a lease holds it",
-	9:  "no lease lives longer than its TTL: after every step, a lease's remaining time on the lab clock is at most the TTL it was granted with",
+	9:  "no lease lives longer than its TTL: after every step, a lease's remaining time on the lab clock is at most the TTL it was granted with, and the fencing history (counter, epoch) never expires",
 	10: "time is the lab clock's: a job is failed only after its deadline on it, and every moment a step records is on it",
 }
 
@@ -351,23 +352,20 @@ const offClock = time.Hour
 
 // checkTimes finds the break of invariant 10 in the moments the lab's rows
 // and jobs hold: each was recorded on the lab clock, so none is before the
-// clock began (start) nor ahead of it (now), by more than offClock. Code
-// that took a moment from the host's clock, whose date is far from the
-// seed's, records it where no step of the lab could have. The first such
-// moment is told.
-func checkTimes(times []RecordedTime, jobs JobsState, start, now time.Time) []Break {
-	all := slices.Clone(times)
-	for _, j := range jobs.Jobs {
-		// A hash without a createdAt (a progress report that made the
-		// hash again after it ran out) holds no moment.
-		if !j.CreatedAt.IsZero() {
-			all = append(all, RecordedTime{Where: "job " + j.ID + " createdAt", At: j.CreatedAt})
-		}
-		if !j.Heartbeat.IsZero() {
-			all = append(all, RecordedTime{Where: "job " + j.ID + " heartbeat", At: j.Heartbeat})
-		}
+// clock began (start) nor ahead of it (now), by more than offClock, and a
+// moment the call just taken recorded (one not in before) is not behind
+// the clock when the call's step began (stepBegan; zero when the action
+// was no actor's call). Code that took a moment from the host's clock,
+// whose date is far from the seed's, records it where no step of the lab
+// could have; code that took it from a clock that stood still (the seed's
+// start) records it behind. The first such moment is told.
+func checkTimes(before, after []RecordedTime, start, now, stepBegan time.Time) []Break {
+	was := make(map[string]time.Time, len(before))
+	for _, t := range before {
+		was[t.Where] = t.At
 	}
-	for _, t := range all {
+	for _, t := range after {
+		at, kept := was[t.Where]
 		switch {
 		case t.At.After(now.Add(offClock)):
 			return []Break{newBreak(10, "OFF_CLOCK", lang.P("%s is %s, %s ahead of the lab clock (%s): it was not taken from the lab clock",
@@ -375,9 +373,28 @@ func checkTimes(times []RecordedTime, jobs JobsState, start, now time.Time) []Br
 		case t.At.Before(start.Add(-offClock)):
 			return []Break{newBreak(10, "OFF_CLOCK", lang.P("%s is %s, %s before the lab clock began (%s): it was not taken from the lab clock",
 				t.Where, formatMoment(t.At), formatDistance(start.Sub(t.At)), formatMoment(start)))}
+		case !stepBegan.IsZero() && !(kept && at.Equal(t.At)) && t.At.Before(stepBegan):
+			return []Break{newBreak(10, "OFF_CLOCK", lang.P("%s was recorded just now as %s, %s behind the lab clock (%s): it was not taken from the lab clock",
+				t.Where, formatMoment(t.At), formatDistance(stepBegan.Sub(t.At)), formatMoment(stepBegan)))}
 		}
 	}
 	return nil
+}
+
+// moments are the times the lab's rows and jobs hold.
+func moments(ledger LedgerState, jobs JobsState) []RecordedTime {
+	all := slices.Clone(ledger.Times)
+	for _, j := range jobs.Jobs {
+		// A hash without a createdAt (a progress report that made the
+		// hash again after it ran out) holds no moment.
+		if !j.CreatedAt.IsZero() {
+			all = append(all, RecordedTime{Where: "job " + j.Target + "/" + j.ID + " createdAt", At: j.CreatedAt})
+		}
+		if !j.Heartbeat.IsZero() {
+			all = append(all, RecordedTime{Where: "job " + j.Target + "/" + j.ID + " heartbeat", At: j.Heartbeat})
+		}
+	}
+	return all
 }
 
 func formatMoment(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") }
@@ -440,6 +457,13 @@ func checkNeighbourTenant(s LedgerState, seed Seed) []Break {
 func checkLeaseLifetimes(keys []RedisKey, ttl time.Duration) []Break {
 	var breaks []Break
 	for _, k := range keys {
+		if (k.Role == RoleCounter || k.Role == RoleEpoch) && k.TTL >= 0 {
+			// The fencing history: a counter or epoch that expires hands
+			// out its tokens again (a PEXPIRE meant for the lease, given
+			// the key beside it).
+			breaks = append(breaks, newBreak(9, "HISTORY_EXPIRES", lang.P("%s (the fencing %s) has a TTL: the history it keeps would expire, and its tokens be handed out again", k.Key, k.Role)))
+			continue
+		}
 		if k.Role != RoleLease && k.Role != RoleLeader {
 			continue
 		}
@@ -546,6 +570,7 @@ func (l *Lab) checkInvariants(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	previous := l.world
 	l.world = World{Ledger: state, Applications: applications, Jobs: jobs, Keys: keys, Namespace: l.backends.Coordination.Namespace(),
 		Sessions: sessions}
 	found := append(CheckLedger(state, l.seenExecs), CheckEffects(applications)...)
@@ -556,10 +581,19 @@ func (l *Lab) checkInvariants(ctx context.Context) error {
 	}
 	found = append(found, own...)
 	found = append(found, l.jobWatch.check(jobs, l.cause.clock || l.cause.restart, l.Now(), l.scenario.JobDeadline)...)
-	found = append(found, checkTimes(state.Times, jobs, l.scenario.Seed.Now, l.Now())...)
+	stepBegan := time.Time{} // not an actor's call: nothing was recorded by a step
+	if a := l.cause.actor; a != nil {
+		stepBegan = l.scenario.Seed.Now.Add(a.stepBegan)
+	}
+	// Only a call records a moment: rows and jobs as they were hold none
+	// out of bounds (the clock only moves on, and a restore puts back a
+	// state checked before), and a clock move or a pause writes none.
+	if l.cause.actor != nil && len(l.sent) > 0 {
+		found = append(found, checkTimes(moments(previous.Ledger, previous.Jobs), moments(state, jobs), l.scenario.Seed.Now, l.Now(), stepBegan)...)
+	}
 	found = append(found, checkLeases(l.keys, keys, l.cause)...)
 	if l.cause.actor != nil {
-		found = append(found, checkAnswers(l.cause.answers, keys, l.backends.Coordination.ConflictKeyNames, l.cause.actor.Name)...)
+		found = append(found, checkAnswers(l.cause.answers, keys, jobs, l.backends.Coordination.ConflictKeyNames, l.cause.actor.Name)...)
 	}
 	found = append(found, checkLeaseLifetimes(keys, l.backends.LeaseTTL)...)
 	l.keys, l.keysRead, l.cause = keys, true, cause{}

@@ -190,6 +190,9 @@ type sentTrip struct {
 // waits until it parks at its first round trip or ends.
 func (l *Lab) startCall(ctx context.Context, a *Actor, c Call) (wireEvent, error) {
 	g := &gate{events: make(chan wireEvent), resume: make(chan bool)}
+	if a.call == 0 {
+		a.stepBegan = l.clock
+	}
 	conn := l.connectionFor(a, c)
 	a.live = &liveCall{g: g, memory: a.memoryJSON(l.Now()), state: wireRunning, ledger: conn}
 	callCtx := context.WithValue(context.WithoutCancel(ctx), gateKey{}, g)

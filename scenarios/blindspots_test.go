@@ -202,6 +202,54 @@ func TestAWriteThatReadsEveryTenantIsCaught(t *testing.T) {
 	require.Contains(t, out, "more than one row returned by a subquery", "%s", out)
 }
 
+// The job's running pointer given the job hash's TTL (an hour) where the
+// lease's was meant: a dead job holds its target for an hour. No schedule
+// breaks an invariant, but the story no longer ends as the catalog says
+// (the late worker's SUCCESS is no longer refused): check holds the
+// guided order to the catalog's prediction, as it does a file's.
+func TestAGuidedOrderThatEndsOtherwiseIsCaught(t *testing.T) {
+	bin := buildPatched(t, "../store/redisstore/scripts/acquire_job.lua",
+		"redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[6])", "redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])")
+	out, code := checkPatched(t, bin, "pointer-split")
+	require.Equal(t, 1, code, "%s", out)
+	require.Contains(t, out, "NOT as the catalog claims: the guided order ended", "%s", out)
+}
+
+// renew.lua extending the key beside the lease (KEYS[2], the namespace
+// epoch): the renew answers DONE with the lease untouched, and the epoch,
+// part of the fencing history, now expires. The history has no TTL.
+func TestARenewOfTheWrongKeyIsCaught(t *testing.T) {
+	bin := buildPatched(t, "../store/redisstore/scripts/renew.lua",
+		"return redis.call('PEXPIRE', KEYS[1], ARGV[3])", "return redis.call('PEXPIRE', KEYS[2], ARGV[3])")
+	out, code := checkPatched(t, bin, "stale-release")
+	require.Equal(t, 1, code, "%s", out)
+	require.Contains(t, out, "invariant 9 broken", "%s", out)
+	require.Contains(t, out, "HISTORY_EXPIRES", "%s", out)
+}
+
+// A job acquire that reuses the running job but answers with the id the
+// request made: the requester then watches a job that does not exist.
+// The answer is held to the running key after the call (invariant 6).
+func TestAJobAcquireThatNamesTheWrongJobIsCaught(t *testing.T) {
+	bin := buildPatched(t, "../store/redisstore/jobs.go",
+		`JobID: reply[1]}, nil`, `JobID: jobID}, nil`)
+	out, code := checkPatched(t, bin, "async-job-acquire")
+	require.Equal(t, 1, code, "%s", out)
+	require.Contains(t, out, "invariant 6 broken", "%s", out)
+	require.Contains(t, out, "WRONG_JOB", "%s", out)
+}
+
+// A write that records the seed's moment where the lab's now was meant
+// (a clock that stood still since the start): its rows say it was made
+// before it was. A moment a step records is the lab clock's at that step.
+func TestAWriteOnAClockThatStoodStillIsCaught(t *testing.T) {
+	bin := buildPatched(t, "steps.go", "		Now:                t.Now(),", "		Now:                t.Seed().Now,")
+	out, code := checkPatched(t, bin, "lease-overrun")
+	require.Equal(t, 1, code, "%s", out)
+	require.Contains(t, out, "invariant 10 broken", "%s", out)
+	require.Contains(t, out, "OFF_CLOCK", "%s", out)
+}
+
 // Crashes inside a method (issue 41, kind 2): a write that commits the
 // business row in one transaction and its execution and outbox row in a
 // second is a dual write a crash between the two cuts in half. Every
