@@ -69,8 +69,8 @@ func TestCheckIsExhaustiveAndStable(t *testing.T) {
 		{"cross-job-collision", engine.Safe, 437},
 		{"non-fenceable-effect", engine.Safe, 24},
 		{"stale-read", engine.Unsafe, 233},
-		{"terminal-transition", engine.Unsafe, 868},
-		{"worker-start-failure", engine.Safe, 1434},
+		{"terminal-transition", engine.Unsafe, 932},
+		{"worker-start-failure", engine.Safe, 1446},
 	}
 	for _, k := range known {
 		t.Run(k.id+"/"+k.mode.String(), func(t *testing.T) {
