@@ -18,7 +18,7 @@ import (
 
 // answer is what one call told its caller it holds.
 type answer struct {
-	call string // "acquire", "renew", "leader", "job"
+	call string // "acquire", "renew", "leader", "job", "release"
 	// conflictKey is the resource whose lease it is; empty for a leader's.
 	conflictKey string
 	holder      string
@@ -71,6 +71,17 @@ func (s answeredLeases) RenewLease(ctx context.Context, conflictKey, owner strin
 	return status, err
 }
 
+// ReleaseLease notes a release that went through, with the token it was
+// for: a release may end only that token's lease (checkLeases), not
+// another run's of the same owner.
+func (s answeredLeases) ReleaseLease(ctx context.Context, conflictKey, owner string, token, namespaceEpoch int64, without GuardSet) (LeaseStatus, error) {
+	status, err := s.LeaseStore.ReleaseLease(ctx, conflictKey, owner, token, namespaceEpoch, without)
+	if err == nil && status == LeaseDone {
+		s.note(answer{call: "release", conflictKey: conflictKey, holder: owner, token: token})
+	}
+	return status, err
+}
+
 func (s answeredLeases) AcquireLeader(ctx context.Context, job, owner string, ttl time.Duration) (LeaseGrant, error) {
 	g, err := s.LeaseStore.AcquireLeader(ctx, job, owner, ttl)
 	if err == nil && granted(g) {
@@ -118,9 +129,12 @@ func checkJobAnswer(a answer, jobs JobsState, actor string) []Break {
 func checkAnswers(answers []answer, keys []RedisKey, jobs JobsState, names func(conflictKey string) []string, actor string) []Break {
 	var breaks []Break
 	for _, a := range answers {
-		if a.call == "job" {
+		switch a.call {
+		case "job":
 			breaks = append(breaks, checkJobAnswer(a, jobs, actor)...)
 			continue
+		case "release":
+			continue // it claims no lease: checkLeases holds it to the one it ended
 		}
 		var lease, found = RedisKey{}, false
 		if a.conflictKey != "" {

@@ -509,14 +509,21 @@ func checkLeases(before, after []RedisKey, c cause) []Break {
 			continue
 		}
 		holder, token := leaseOf(k)
+		k2, still := now[k.Key]
 		if holder == c.actor.Owner {
+			// Its own owner's lease; but two runs may share an owner (a
+			// retry on the same worker), and a release ends only the
+			// token it was for.
+			if released, ok := releasedOther(c.answers, holder, token); ok && k.Role == RoleLease && (!still || k2.Value != k.Value) {
+				breaks = append(breaks, newBreak(8, anomalies[8], lang.P("%s's lease of token %d was ended by %s's release of token %d, another run's: the release asked whose lease it was, not which token's",
+					holder, token, c.actor.Name, released)))
+			}
 			continue
 		}
 		which := lang.P("leader lease")
 		if k.Role == RoleLease {
 			which = lang.P("token %d", token)
 		}
-		k2, still := now[k.Key]
 		switch {
 		case !still || k2.Value != k.Value:
 			breaks = append(breaks, newBreak(8, anomalies[8], lang.P("%s's lease (%s) was ended by a step of %s, which does not hold it: neither its holder's release nor its TTL",
@@ -527,6 +534,22 @@ func checkLeases(before, after []RedisKey, c cause) []Break {
 		}
 	}
 	return breaks
+}
+
+// releasedOther says whether the call released, as holder, a token other
+// than token and not token itself: the token it released, and true.
+func releasedOther(answers []answer, holder string, token int64) (int64, bool) {
+	other := int64(0)
+	for _, a := range answers {
+		if a.call != "release" || a.holder != holder {
+			continue
+		}
+		if a.token == token {
+			return 0, false
+		}
+		other = a.token
+	}
+	return other, other != 0
 }
 
 // newBreak is a break of invariant n, its detail kept in English (Told is

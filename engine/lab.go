@@ -159,7 +159,8 @@ type cause struct {
 	actor   *Actor // the actor whose call it was; nil for the clock or a pause
 	clock   bool   // the lab clock moved: keys may have expired on their TTL
 	restart bool   // a step restarted Redis: the environment lost its keys
-	// answers are the leases the call told its actor it holds (answers.go).
+	// answers are the leases the call told its actor it holds, and the
+	// tokens it released (answers.go).
 	answers []answer
 }
 

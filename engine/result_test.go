@@ -178,6 +178,15 @@ func TestCheckLeases(t *testing.T) {
 	require.Len(t, checkLeases(held, []RedisKey{lease("worker-A|43", 30*time.Second)}, cause{actor: a}), 1)
 	require.Equal(t, []string{"worker-B's lease (token 42) was extended by a step of A, which does not hold it"},
 		said(checkLeases(held, []RedisKey{lease("worker-B|42", 30*time.Second)}, cause{actor: a})))
+
+	// Two runs of one worker share its owner: a release ends only the
+	// token it was for.
+	run1 := &Actor{Name: "B1", Owner: "worker-B"}
+	released := func(token int64) []answer { return []answer{{call: "release", holder: "worker-B", token: token}} }
+	require.Empty(t, checkLeases(held, nil, cause{actor: run1, answers: released(42)}))
+	require.Equal(t, []string{"worker-B's lease of token 42 was ended by B1's release of token 41, another run's: the release asked whose lease it was, not which token's"},
+		said(checkLeases(held, nil, cause{actor: run1, answers: released(41)})))
+	require.Empty(t, checkLeases(held, held, cause{actor: run1, answers: released(41)}), "a release that found another token's lease and left it")
 }
 
 // Invariant 9: a lease (or a leader's) with more left than its TTL, or

@@ -146,14 +146,7 @@ program = ["lock", "work"]
 // shipped code has no switch for it.
 func TestAPollerOnTheHostsClockIsCaught(t *testing.T) {
 	bin := buildPatched(t, "jobs.go", "if t.Now().Before(deadline) {", "if time.Now().Before(deadline) {")
-	check := exec.Command(bin, "check", "worker-start-failure", "--mode", "safe", "--out", t.TempDir(),
-		"--pg", storetest.NewDatabaseDSN(t, false))
-	check.Env = append(os.Environ(), "FENCELAB_CACHE_DIR="+t.TempDir())
-	out, err := check.CombinedOutput()
-	var exit *exec.ExitError
-	require.ErrorAs(t, err, &exit, "%s", out)
-	require.Equal(t, 1, exit.ExitCode(), "%s", out)
-	require.Contains(t, string(out), "invariant 10 broken", "%s", out)
+	requireCheckBreaks(t, bin, "worker-start-failure", "invariant 10 broken")
 }
 
 // The outbox worker's claim on the host's clock: the row is claimed until
@@ -162,10 +155,7 @@ func TestAPollerOnTheHostsClockIsCaught(t *testing.T) {
 // lab records a moment off the lab clock, and invariant 10 says so.
 func TestAClaimOnTheHostsClockIsCaught(t *testing.T) {
 	bin := buildPatched(t, "outbox.go", "ClaimNextOutbox(ctx, t.Now(), claimTimeout)", "ClaimNextOutbox(ctx, time.Now(), claimTimeout)")
-	out, code := checkPatched(t, bin, "non-fenceable-effect")
-	require.Equal(t, 1, code, "%s", out)
-	require.Contains(t, out, "invariant 10 broken", "%s", out)
-	require.Contains(t, out, "OFF_CLOCK", "%s", out)
+	requireCheckBreaks(t, bin, "non-fenceable-effect", "invariant 10 broken", "OFF_CLOCK")
 }
 
 // An OperationId made without its job's name: with one job per resource
@@ -210,9 +200,7 @@ func TestAWriteThatReadsEveryTenantIsCaught(t *testing.T) {
 func TestAGuidedOrderThatEndsOtherwiseIsCaught(t *testing.T) {
 	bin := buildPatched(t, "../store/redisstore/scripts/acquire_job.lua",
 		"redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[6])", "redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])")
-	out, code := checkPatched(t, bin, "pointer-split")
-	require.Equal(t, 1, code, "%s", out)
-	require.Contains(t, out, "NOT as the catalog claims: the guided order ended", "%s", out)
+	requireCheckBreaks(t, bin, "pointer-split", "NOT as the catalog claims: the guided order ended")
 }
 
 // renew.lua extending the key beside the lease (KEYS[2], the namespace
@@ -221,10 +209,7 @@ func TestAGuidedOrderThatEndsOtherwiseIsCaught(t *testing.T) {
 func TestARenewOfTheWrongKeyIsCaught(t *testing.T) {
 	bin := buildPatched(t, "../store/redisstore/scripts/renew.lua",
 		"return redis.call('PEXPIRE', KEYS[1], ARGV[3])", "return redis.call('PEXPIRE', KEYS[2], ARGV[3])")
-	out, code := checkPatched(t, bin, "stale-release")
-	require.Equal(t, 1, code, "%s", out)
-	require.Contains(t, out, "invariant 9 broken", "%s", out)
-	require.Contains(t, out, "HISTORY_EXPIRES", "%s", out)
+	requireCheckBreaks(t, bin, "stale-release", "invariant 9 broken", "HISTORY_EXPIRES")
 }
 
 // A job acquire that reuses the running job but answers with the id the
@@ -233,10 +218,7 @@ func TestARenewOfTheWrongKeyIsCaught(t *testing.T) {
 func TestAJobAcquireThatNamesTheWrongJobIsCaught(t *testing.T) {
 	bin := buildPatched(t, "../store/redisstore/jobs.go",
 		`JobID: reply[1]}, nil`, `JobID: jobID}, nil`)
-	out, code := checkPatched(t, bin, "async-job-acquire")
-	require.Equal(t, 1, code, "%s", out)
-	require.Contains(t, out, "invariant 6 broken", "%s", out)
-	require.Contains(t, out, "WRONG_JOB", "%s", out)
+	requireCheckBreaks(t, bin, "async-job-acquire", "invariant 6 broken", "WRONG_JOB")
 }
 
 // A write that records the seed's moment where the lab's now was meant
@@ -244,10 +226,7 @@ func TestAJobAcquireThatNamesTheWrongJobIsCaught(t *testing.T) {
 // before it was. A moment a step records is the lab clock's at that step.
 func TestAWriteOnAClockThatStoodStillIsCaught(t *testing.T) {
 	bin := buildPatched(t, "steps.go", "		Now:                t.Now(),", "		Now:                t.Seed().Now,")
-	out, code := checkPatched(t, bin, "lease-overrun")
-	require.Equal(t, 1, code, "%s", out)
-	require.Contains(t, out, "invariant 10 broken", "%s", out)
-	require.Contains(t, out, "OFF_CLOCK", "%s", out)
+	requireCheckBreaks(t, bin, "lease-overrun", "invariant 10 broken", "OFF_CLOCK")
 }
 
 // Crashes inside a method (issue 41, kind 2): a write that commits the
@@ -271,9 +250,41 @@ func TestADualWriteInsideAMethodIsCaught(t *testing.T) {
 func TestAJobCreatedAtInTheWrongUnitIsCaught(t *testing.T) {
 	bin := buildPatched(t, "../store/redisstore/jobs.go",
 		"jobID, total, ttl.Milliseconds(), createdAt.UnixMilli(), target,", "jobID, total, ttl.Milliseconds(), createdAt.Unix(), target,")
-	out, code := checkPatched(t, bin, "terminal-transition")
-	require.Equal(t, 1, code, "%s", out)
-	require.Contains(t, out, "invariant 10 broken", "%s", out)
+	requireCheckBreaks(t, bin, "terminal-transition", "invariant 10 broken")
+}
+
+// The poller's deadline written in the wrong unit (seconds where minutes
+// were meant): jobs fail ten seconds after they start. Invariant 10 held
+// the poller to its own constant and passed it; the catalog now says the
+// deadline it promises (job-deadline), apart from the poller's code, and
+// worker-start-failure's poller looks halfway there, when a job failed
+// would be failed early (a clock that only jumps the whole ten minutes
+// cannot tell ten seconds from ten minutes).
+func TestAJobDeadlineInTheWrongUnitIsCaught(t *testing.T) {
+	bin := buildPatched(t, "jobs.go", "jobDeadline = 10 * time.Minute", "jobDeadline = 10 * time.Second")
+	requireCheckBreaks(t, bin, "worker-start-failure", "invariant 10 broken", "JOB_FAILED_EARLY")
+}
+
+// A release that compares the lease's owner but not its token: two runs of
+// one job on one worker share the owner (owner-reuse's retry), and the
+// first run's late release deletes the retry's lease. Invariant 8 holds a
+// release to the token it was for.
+func TestAReleaseThatComparesTheOwnerOnlyIsCaught(t *testing.T) {
+	bin := buildPatched(t, "../store/redisstore/scripts/release.lua",
+		"if not off['owner'] and redis.call('GET', KEYS[1]) ~= ARGV[1] .. '|' .. ARGV[2] then",
+		"if not off['owner'] and string.match(redis.call('GET', KEYS[1]) or '', '^(.*)|') ~= ARGV[1] then")
+	requireCheckBreaks(t, bin, "owner-reuse", "invariant 8 broken", "LEASE_STOLEN")
+}
+
+// The fenced write's region check without the region's epoch: a writer of
+// region-a that last saw epoch 2 writes after the failback (epoch 3). In
+// region-partition the writer's region was another, and the check
+// refused it anyway; region-failback's writer is in the right region, and
+// the write fencelab's code knows for stale lands: check stops there.
+func TestARegionCheckWithoutItsEpochIsCaught(t *testing.T) {
+	bin := buildPatched(t, "../store/pgledger/ledger.go",
+		"coalesce(t.region_id = $6 AND t.region_epoch = $7, false)", "coalesce(t.region_id = $6 AND $7::bigint > 0, false)")
+	requireCheckBreaks(t, bin, "region-failback", "daily-summary/e2/t41 was written though WRONG_REGION")
 }
 
 // Data that lets the bug show (issue 41, kind 5): a fenced write whose
@@ -297,10 +308,7 @@ func TestAWriteThatUpdatesEveryRowIsCaught(t *testing.T) {
 func TestAnOperationIdWithoutItsEpochIsCaught(t *testing.T) {
 	bin := buildPatched(t, "../engine/actor.go",
 		`fmt.Sprintf("%s/e%d/t%d", job, m.Epoch, m.Token)`, `fmt.Sprintf("%s/t%d", job, m.Token)`)
-	out, code := checkPatched(t, bin, "token-reuse")
-	require.Equal(t, 1, code, "%s", out)
-	require.Contains(t, out, "invariant 3 broken", "%s", out)
-	require.Contains(t, out, "verdict PARTIAL_COMMIT", "%s", out)
+	requireCheckBreaks(t, bin, "token-reuse", "invariant 3 broken", "verdict PARTIAL_COMMIT")
 }
 
 // checkPatched runs check of one scenario's SAFE with a patched build, on
@@ -317,6 +325,17 @@ func checkPatched(t *testing.T, bin, scenario string) (string, int) {
 	var exit *exec.ExitError
 	require.ErrorAs(t, err, &exit, "%s", out)
 	return string(out), exit.ExitCode()
+}
+
+// requireCheckBreaks runs check of one scenario's SAFE with a patched
+// build and holds it to exit 1, saying each of says.
+func requireCheckBreaks(t *testing.T, bin, scenario string, says ...string) {
+	t.Helper()
+	out, code := checkPatched(t, bin, scenario)
+	require.Equal(t, 1, code, "%s", out)
+	for _, said := range says {
+		require.Contains(t, out, said, "%s", out)
+	}
 }
 
 // Two statements in flight (issue 41, kind 1): a fenced write that reads

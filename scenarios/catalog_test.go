@@ -158,6 +158,31 @@ var catalog = map[string]map[engine.Mode]row{
 		engine.Safe:   {0, 0, 0, engine.NotOwner, nil, nil},
 		engine.Unsafe: {0, 1, 0, "POINTER_STOLEN", nil, []int{6}},
 	},
+	// Two runs on one worker share its owner: SAFE's release of token 41
+	// leaves the retry's lease of 42 alone; UNSAFE's deletes it, B takes
+	// 43, and the retry's 42 lands over it.
+	"owner-reuse": {
+		engine.Safe: {43, 43, 43, engine.VerdictMatch, []execution{
+			{"daily-summary", 42, "COMMITTED", ""},
+			{"daily-summary", 43, "COMMITTED", ""},
+		}, nil},
+		engine.Unsafe: {43, 42, 42, "LEASE_STOLEN", []execution{
+			{"daily-summary", 43, "COMMITTED", ""},
+			{"daily-summary", 42, "COMMITTED", ""},
+		}, []int{8, 1, 8}}, // A1 deletes the retry's lease; the retry's stale write; it deletes B's
+	},
+	// A writer of the right region at an old epoch: refused by SAFE's
+	// region check, written by UNSAFE.
+	"region-failback": {
+		engine.Safe: {42, 42, 42, engine.WrongRegion, []execution{
+			{"daily-summary", 41, "REJECTED", engine.WrongRegion},
+			{"daily-summary", 42, "COMMITTED", ""},
+		}, nil},
+		engine.Unsafe: {42, 42, 42, "STALE_WRITE", []execution{
+			{"daily-summary", 41, "COMMITTED", ""},
+			{"daily-summary", 42, "COMMITTED", ""},
+		}, []int{2}},
+	},
 	// Token 1 twice: under epochs 2 and 3 (SAFE), two executions; under
 	// epoch 2 both (UNSAFE), one OperationId and one execution, and the
 	// row changed by a write with none of its own.

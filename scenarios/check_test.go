@@ -70,7 +70,7 @@ func TestCheckIsExhaustiveAndStable(t *testing.T) {
 		{"non-fenceable-effect", engine.Safe, 24},
 		{"stale-read", engine.Unsafe, 233},
 		{"terminal-transition", engine.Unsafe, 932},
-		{"worker-start-failure", engine.Safe, 1446},
+		{"worker-start-failure", engine.Safe, 2693},
 	}
 	for _, k := range known {
 		t.Run(k.id+"/"+k.mode.String(), func(t *testing.T) {

@@ -295,8 +295,12 @@ func (t *table) list(k string) ([]any, bool, error) {
 var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,39}$`)
 var namePattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,7}$`)
 
+// ownerPattern is a worker's owner in its lease values, owner|token: no
+// '|' to cut the token off at.
+var ownerPattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,39}$`)
+
 // The keys of a scenario file's top level.
-var topKeys = []string{"format", "id", "title", "story", "expected", "lease-ttl", "measure", "shortfall", "guards",
+var topKeys = []string{"format", "id", "title", "story", "expected", "lease-ttl", "job-deadline", "measure", "shortfall", "guards",
 	"seed", "provider", "actor", "guided", "narration", "safe", "unsafe", "predict", "setup", "step", "invariant"}
 
 func (f *file) scenario(doc map[string]any) (*engine.Scenario, error) {
@@ -311,6 +315,8 @@ func (f *file) scenario(doc map[string]any) (*engine.Scenario, error) {
 		}
 		return nil, f.wrong("format", "format %q: want %q", format, Format)
 	}
+	// A file that promises no job deadline of its own (job-deadline) is
+	// held to the poller's.
 	s := &engine.Scenario{Seed: sharedSeed(), Predicted: map[engine.Mode]engine.Prediction{}, JobDeadline: jobDeadline}
 	if s.ID, err = top.str("id", true); err != nil {
 		return nil, err
@@ -353,6 +359,18 @@ func (f *file) scenario(doc map[string]any) (*engine.Scenario, error) {
 			return nil, f.wrong("lease-ttl", "lease-ttl %q: want a duration from %s to %s, like 30s", ttl, MinLeaseTTL, engine.MaxLeaseTTL)
 		}
 		s.LeaseTTL = d
+	}
+	if d, err := top.str("job-deadline", false); err != nil {
+		return nil, err
+	} else if d != "" {
+		// The deadline the design promises a job, held against the
+		// poller's code, which keeps its own (jobDeadline): a constant
+		// written in the wrong unit fails jobs sooner than promised.
+		promised, perr := time.ParseDuration(d)
+		if perr != nil || promised < time.Second || promised > jobTTL {
+			return nil, f.wrong("job-deadline", "job-deadline %q: want a duration from 1s to 1h (a job's hash lives an hour), like 10m", d)
+		}
+		s.JobDeadline = promised
 	}
 	if err := f.measure(top, s); err != nil {
 		return nil, err

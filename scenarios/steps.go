@@ -44,6 +44,9 @@ type worker struct {
 	// addsInPlace makes its UNSAFE read-modify-write an UPDATE that adds
 	// in place (summary = summary + n), not a value from an earlier read.
 	addsInPlace bool
+	// ownerID is the owner its leases carry when it is not its own: two
+	// runs of one job on one worker (a retry) share the worker's id.
+	ownerID string
 }
 
 func newWorker(name, job string, value func(m *engine.Memory) int64) worker {
@@ -52,7 +55,12 @@ func newWorker(name, job string, value func(m *engine.Memory) int64) worker {
 }
 
 // owner is the worker's id in Redis lease values.
-func (w worker) owner() string { return "worker-" + w.name }
+func (w worker) owner() string {
+	if w.ownerID != "" {
+		return w.ownerID
+	}
+	return "worker-" + w.name
+}
 
 func (w worker) spec(program ...engine.Step) engine.ActorSpec {
 	return engine.ActorSpec{Name: w.name, Label: lang.P("worker %s (%s)", w.name, w.job), Owner: w.owner(),

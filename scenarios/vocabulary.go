@@ -285,7 +285,7 @@ type fileActor struct {
 // The keys of an actor, beside name, kind, program, safe and unsafe.
 var actorKeys = map[string][]string{
 	kindWorker: {"job", "value", "membership-revision", "region", "region-epoch", "contract-version", "checkpoint-schema",
-		"unsafe-write", "unsafe-acquire", "unsafe-leases", "loses-reply"},
+		"unsafe-write", "unsafe-acquire", "unsafe-leases", "loses-reply", "owner"},
 	kindRequest:   {"job-id", "running-key-ttl"},
 	kindJobWorker: {"request"},
 	kindPoller:    {"watch"},
@@ -497,6 +497,12 @@ func (f *file) workerOf(t *table, a *fileActor, seed engine.Seed) error {
 	w.naiveLeases = leases == "naive"
 	if w.losesReply, err = t.boolean("loses-reply"); err != nil {
 		return err
+	}
+	if w.ownerID, err = t.str("owner", false); err != nil {
+		return err
+	}
+	if w.ownerID != "" && !ownerPattern.MatchString(w.ownerID) {
+		return f.wrong(t.key("owner"), "owner %q: letters, digits, '-' and '_', at most 40, like worker-a", untrusted.Line(w.ownerID))
 	}
 	a.worker = w
 	return nil

@@ -80,7 +80,7 @@ func TestThePickerNamesAFileByItsPath(t *testing.T) {
 	s, err := scenarios.Parse("mine.toml", mustRead(t, "../scenarios/testdata/three-workers.toml"))
 	require.NoError(t, err)
 	s.File = "mine.toml"
-	tm := exploreOn(t, tui.Options{Catalog: append(scenarios.All(), s), Scenario: "lease-overrun"}, 120, 60, false)
+	tm := exploreOn(t, tui.Options{Catalog: append(scenarios.All(), s), Scenario: "lease-overrun"}, 120, 80, false) // tall enough for the whole list
 	waitFor(t, tm, "lease-overrun in SAFE mode, from its seeded state")
 	press(tm, "s")
 	waitFor(t, tm, "three-workers — Three workers, one pause (mine.toml)")
