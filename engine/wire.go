@@ -323,7 +323,7 @@ func watcherOf(ledger Ledger) LockWatcher {
 // make the same actions lead to other states on another run.
 func (l *Lab) waitsForLock(ctx context.Context, a *Actor) (bool, error) {
 	s, lab := a.session(), l.locks()
-	if s == nil || lab == nil {
+	if s == nil || lab == nil || !l.othersMayHoldLocks(a, s) {
 		return false, nil
 	}
 	blockers, err := lab.BlockedBy(Housekeeping(ctx), s.BackendPID())
@@ -344,6 +344,50 @@ func (l *Lab) waitsForLock(ctx context.Context, a *Actor) (bool, error) {
 	}
 	a.live.holders = holders
 	return len(holders) > 0, nil
+}
+
+// othersMayHoldLocks reports whether a lab connection other than the
+// actor's own session s may hold a lock its statement could wait for, so
+// that the server need be asked: one with a transaction open, or one whose
+// statement is still out (its client has not heard yet whether it began
+// one). Outside a transaction PostgreSQL keeps no lock past a statement
+// but a session's advisory locks; where a file takes those
+// (keepsSessions), a connection may hold one while idle, and the server
+// is always asked. Most statements are sent while no one else holds
+// anything, and asking cost the checker a query each.
+func (l *Lab) othersMayHoldLocks(a *Actor, s LockWatcher) bool {
+	if l.keepsSessions() {
+		return true
+	}
+	for _, b := range l.actors {
+		if b != a && b.live != nil && (b.live.blocked || b.live.state == wireInFlight) {
+			return true
+		}
+	}
+	open := func(ledger Ledger) bool {
+		if ledger == nil {
+			return false
+		}
+		if w := watcherOf(ledger); w == nil || w == s {
+			return false
+		}
+		c, ok := unwrapLedger(ledger).(CodeLedger)
+		return !ok || c.InTransaction()
+	}
+	for _, b := range l.actors {
+		if b == a {
+			continue
+		}
+		if open(b.ledger) || (b.live != nil && open(b.live.ledger)) {
+			return true
+		}
+	}
+	for _, c := range l.shared {
+		if open(c.ledger) {
+			return true
+		}
+	}
+	return false
 }
 
 // LockWatcher is a Ledger that can say what its connection is doing, so

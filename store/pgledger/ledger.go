@@ -8,6 +8,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -641,8 +642,21 @@ func stateOf(dump engine.LedgerDump) (engine.LedgerState, error) {
 		Receipts    []receiptRow    `json:"effect_receipts"`
 		JobResults  []jobResultRow  `json:"job_results"`
 	}
-	if err := json.Unmarshal([]byte(dump), &d); err != nil {
+	// The dump's tables apart once: the rows below, the moments and a
+	// file's tables are each read from their table's part.
+	var parts map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(dump), &parts); err != nil {
 		return engine.LedgerState{}, fmt.Errorf("a dump that does not decode: %w", err)
+	}
+	for name, into := range map[string]any{"resources": &d.Resources, "tenant_assignments": &d.Tenants,
+		"rollout_markers": &d.Rollouts, "executions": &d.Executions, "checkpoints": &d.Checkpoints, "outbox": &d.Outbox,
+		"effect_receipts": &d.Receipts, "job_results": &d.JobResults} {
+		if len(parts[name]) == 0 {
+			continue
+		}
+		if err := json.Unmarshal(parts[name], into); err != nil {
+			return engine.LedgerState{}, fmt.Errorf("a dump whose %s does not decode: %w", name, err)
+		}
 	}
 	or0 := func(p *int64) int64 {
 		if p == nil {
@@ -704,14 +718,10 @@ func stateOf(dump engine.LedgerDump) (engine.LedgerState, error) {
 		s.JobResults = append(s.JobResults, engine.JobResult{JobID: r.JobID, Target: r.Target, Results: r.Results})
 	}
 	var err error
-	if s.Times, err = recordedTimes(dump); err != nil {
+	if s.Times, err = recordedTimes(parts); err != nil {
 		return s, err
 	}
 	if strings.Contains(string(dump), `"`+codeTablePrefix) || strings.Contains(string(dump), `"`+codeValuePrefix) {
-		var parts map[string]json.RawMessage
-		if err := json.Unmarshal([]byte(dump), &parts); err != nil {
-			return s, err
-		}
 		if s.Code, err = codeState(parts); err != nil {
 			return s, err
 		}
@@ -719,45 +729,75 @@ func stateOf(dump engine.LedgerDump) (engine.LedgerState, error) {
 	return s, nil
 }
 
-// recordedTimes are the moments the rows of a dump hold: the value of each
+// recordedTimes are the moments the rows of a dump hold (d: its tables,
+// by name): the value of each
 // column named *_at (the schema's timestamps), named by its table, its
 // row and the column, for invariant 10 to hold them to the lab clock.
-func recordedTimes(dump engine.LedgerDump) ([]engine.RecordedTime, error) {
-	var d map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(dump), &d); err != nil {
-		return nil, fmt.Errorf("a dump that does not decode: %w", err)
-	}
+func recordedTimes(d map[string]json.RawMessage) ([]engine.RecordedTime, error) {
 	var times []engine.RecordedTime
 	for _, t := range tables {
-		var rows []map[string]any
 		if len(d[t.name]) == 0 {
 			continue
 		}
-		if err := json.Unmarshal(d[t.name], &rows); err != nil {
-			return nil, fmt.Errorf("a dump whose %s does not decode: %w", t.name, err)
+		found, err := tableTimes.of(t, d[t.name])
+		if err != nil {
+			return nil, err
 		}
-		for _, row := range rows {
-			which := fmt.Sprint(row["operation_id"])
-			if row["operation_id"] == nil {
-				var key []string
-				for _, column := range t.key() {
-					key = append(key, fmt.Sprint(row[column]))
-				}
-				which = strings.Join(key, ", ")
+		times = append(times, found...)
+	}
+	return times, nil
+}
+
+// tableTimes keeps the moments of each table's text as last decoded: a
+// search's states share most tables' rows with the states before them,
+// and decoding them anew was a tenth of what a check's state cost.
+var tableTimes = &timesCache{}
+
+type timesCache struct {
+	mu    sync.Mutex
+	known map[string][]engine.RecordedTime // by table name, NUL, its text
+}
+
+// of is the moments of one table's rows, shared and read only.
+func (c *timesCache) of(t table, text json.RawMessage) ([]engine.RecordedTime, error) {
+	key := t.name + "\x00" + string(text)
+	c.mu.Lock()
+	times, ok := c.known[key]
+	c.mu.Unlock()
+	if ok {
+		return times, nil
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal(text, &rows); err != nil {
+		return nil, fmt.Errorf("a dump whose %s does not decode: %w", t.name, err)
+	}
+	for _, row := range rows {
+		which := fmt.Sprint(row["operation_id"])
+		if row["operation_id"] == nil {
+			var key []string
+			for _, column := range t.key() {
+				key = append(key, fmt.Sprint(row[column]))
 			}
-			for _, column := range slices.Sorted(maps.Keys(row)) {
-				text, ok := row[column].(string)
-				if !strings.HasSuffix(column, "_at") || !ok {
-					continue
-				}
-				at, err := time.Parse(time.RFC3339Nano, text)
-				if err != nil {
-					return nil, fmt.Errorf("%s.%s of %s is no time: %q", t.name, column, which, text)
-				}
-				times = append(times, engine.RecordedTime{Where: fmt.Sprintf("%s.%s of %s", t.name, column, which), At: at})
+			which = strings.Join(key, ", ")
+		}
+		for _, column := range slices.Sorted(maps.Keys(row)) {
+			text, ok := row[column].(string)
+			if !strings.HasSuffix(column, "_at") || !ok {
+				continue
 			}
+			at, err := time.Parse(time.RFC3339Nano, text)
+			if err != nil {
+				return nil, fmt.Errorf("%s.%s of %s is no time: %q", t.name, column, which, text)
+			}
+			times = append(times, engine.RecordedTime{Where: fmt.Sprintf("%s.%s of %s", t.name, column, which), At: at})
 		}
 	}
+	c.mu.Lock()
+	if c.known == nil || len(c.known) >= dumpCacheSize {
+		c.known = make(map[string][]engine.RecordedTime, dumpCacheSize)
+	}
+	c.known[key] = times
+	c.mu.Unlock()
 	return times, nil
 }
 
