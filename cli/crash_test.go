@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -162,4 +163,34 @@ func TestAnInterruptedMatrixNamesTheCounterexamplesFoundSoFar(t *testing.T) {
 	if len(written) > 1 {
 		require.Contains(t, stderr.String(), fmt.Sprintf("the %d counterexamples", len(written)))
 	}
+}
+
+// A matrix interrupted before it wrote anything leaves no --out directory
+// it made itself: an empty directory named by no line would be litter.
+func TestAMatrixInterruptedEarlyLeavesNoEmptyOutDirectory(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "traces")
+	matrix := exec.Command(binary(t), "matrix", "lease-overrun", "stale-release", "--out", out)
+	matrix.Env = append(os.Environ(), "FENCELAB_CACHE_DIR="+cacheDir(t))
+	var stderr lockedBuffer
+	matrix.Stderr = &stderr
+	require.NoError(t, matrix.Start())
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		require.True(t, time.Now().Before(deadline), "matrix made no --out directory: %s", stderr.String())
+		if _, err := os.Stat(out); err == nil {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	require.NoError(t, matrix.Process.Signal(os.Interrupt))
+	err := matrix.Wait()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit)
+	require.Equal(t, 130, exit.ExitCode(), stderr.String())
+	if written, _ := filepath.Glob(filepath.Join(out, "*.trace.json")); len(written) > 0 {
+		require.Contains(t, stderr.String(), "found before the stop", "it wrote some: it says where")
+		return
+	}
+	_, err = os.Stat(out)
+	require.ErrorIs(t, err, fs.ErrNotExist, "an empty directory the matrix made is removed: %s", stderr.String())
 }

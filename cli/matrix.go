@@ -3,8 +3,10 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"slices"
 	"strings"
@@ -21,6 +23,9 @@ type matrixRequest struct {
 	json      bool
 	md        string // also write the Markdown table here
 	out       string // counterexample traces; empty: a new temp dir
+	// madeOut: out did not exist, and the matrix made it (stopped before
+	// it wrote anything there, the matrix removes it again).
+	madeOut bool
 	// strict: a guard none of the scenarios needs fails the matrix even
 	// when they are all files of a user's (for the catalog it always does).
 	strict bool
@@ -46,6 +51,10 @@ func parseMatrixRequest(args []string, asJSON bool, md, out string) (matrixReque
 		}
 	}
 	var err error
+	if out != "" {
+		_, statErr := os.Lstat(out)
+		req.madeOut = errors.Is(statErr, fs.ErrNotExist)
+	}
 	req.out, err = checkOutDir(out)
 	return req, err
 }
@@ -91,7 +100,13 @@ type matrixReport struct {
 // asked) cannot change that scenario: its cell says so without a search.
 func runMatrix(ctx context.Context, c config, req matrixRequest, stdout, stderr io.Writer) error {
 	c.pgConnections = labConnections(req.scenarios)
-	return withLabPool(ctx, c, stderr, func(pool *labPool) error { return matrix(ctx, c, req, pool, stdout, stderr) })
+	err := withLabPool(ctx, c, stderr, func(pool *labPool) error { return matrix(ctx, c, req, pool, stdout, stderr) })
+	if err != nil && req.madeOut {
+		// Stopped before it wrote anything there: the directory it made
+		// goes (os.Remove removes only an empty one).
+		os.Remove(req.out)
+	}
+	return err
 }
 
 // matrix is runMatrix on a pool of backends. The columns are every guard

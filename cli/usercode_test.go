@@ -192,6 +192,14 @@ keys = ["done"]`)
 	code, stderr := inAProcess(t, cache, "run", file)
 	require.Equal(t, exitUsage, code, stderr)
 	requireOneLine(t, stderr, "built.toml:10: step spin of A: the script names the key theirs, which is not one it was given: name every key in keys")
+
+	// A key below the run's namespace, but not given: one of fencelab's
+	// own (the run's namespace is fencelab: on the embedded server).
+	file = oneStepFile(t, dir, "own", "", `lua = "return redis.call('SET', 'fencelab:' .. 'leader:daily-summary', 'pwned')"
+keys = ["done"]`)
+	code, stderr = inAProcess(t, cache, "run", file)
+	require.Equal(t, exitUsage, code, stderr)
+	requireOneLine(t, stderr, "own.toml:10: step spin of A: the script names the key fencelab:leader:daily-summary, which is not one it was given: name every key in keys")
 }
 
 // What a file's code answers is drawn, never acted on: an escape sequence

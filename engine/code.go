@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -158,6 +159,24 @@ type CodeError struct {
 }
 
 func (e *CodeError) Error() string { return e.Said }
+
+// OwnKeyName reports whether a key named below a run's namespace (without
+// it) has the shape of one of fencelab's own (store/redisstore/keys.go):
+// a conflict key's lease, counter or epoch ({24 hex digits}:…), a
+// leader's lease, the jobs' keys, a run's alive mark on the embedded
+// server. A file's code shares the namespace and may name none of them:
+// the file's check refuses them at their line, the store at the step.
+func OwnKeyName(name string) bool {
+	for _, own := range []string{"leader:", "job:", "alive:"} {
+		if strings.HasPrefix(name, own) {
+			return true
+		}
+	}
+	return conflictTag.MatchString(name)
+}
+
+// conflictTag begins the keys of a conflict key.
+var conflictTag = regexp.MustCompile(`^\{[0-9a-f]{24}\}:`)
 
 // RedisCommands are the commands a step or script may send, with where
 // their keys are: the first word after the command, every word, or every

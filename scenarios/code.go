@@ -324,6 +324,21 @@ func (f *file) keyName(path, name string) error {
 	if name == "" || len(name) > 200 || strings.ContainsAny(name, " \t\r\n*?[") {
 		return f.wrong(path, "key %q: a key's name has no spaces or glob characters, and at most 200 bytes", untrusted.Line(name))
 	}
+	if engine.OwnKeyName(name) {
+		return f.wrong(path, "key %q has the shape of one of fencelab's own (its leases, counters, epochs, leaders and jobs): name yours otherwise", untrusted.Line(name))
+	}
+	return nil
+}
+
+// notOwnKeys refuses a script's keys, as written, that name one of
+// fencelab's own (a key given by a parameter is the store's to refuse, at
+// the step).
+func (f *file) notOwnKeys(path string, keys []string) error {
+	for i, k := range keys {
+		if engine.OwnKeyName(k) {
+			return f.wrong(path+"."+strconv.Itoa(i), "key %q has the shape of one of fencelab's own (its leases, counters, epochs, leaders and jobs): name yours otherwise", untrusted.Line(k))
+		}
+	}
 	return nil
 }
 
@@ -409,6 +424,9 @@ func (f *file) step(t *table) (*codeStep, string, error) {
 				return nil, "", err
 			}
 			if k == "keys" {
+				if err := f.notOwnKeys(t.key(k), words); err != nil {
+					return nil, "", err
+				}
 				step.keys = words
 			} else {
 				step.args = words
@@ -774,6 +792,9 @@ func (f *file) invariant(t *table, cf *codeFile) (engine.CodeInvariant, error) {
 				if strings.Contains(k, "$") {
 					return ci, f.wrong(t.key("keys")+"."+strconv.Itoa(i), "an invariant's keys are names, without parameters")
 				}
+			}
+			if err := f.notOwnKeys(t.key("keys"), ci.Keys); err != nil {
+				return ci, err
 			}
 		}
 	default:

@@ -68,6 +68,8 @@ func TestCodeMistakesAreSaidAtTheirLine(t *testing.T) {
 		{"a fragment with no place", "{{fence}} RETURNING", "RETURNING", "has no place in step write"},
 		{"a guard fencelab has not", `guards = { fence =`, `guards = { fense =`, `unknown guard "fense"`},
 		{"a command that is not a step's", `redis = ["DEL", "lock"]`, `redis = ["FLUSHALL"]`, "FLUSHALL is not a command a step sends"},
+		{"a key of fencelab's own", `redis = ["DEL", "lock"]`, `redis = ["DEL", "leader:daily-summary"]`, "has the shape of one of fencelab's own"},
+		{"a lease of fencelab's own", `keys = ["lock", "fence"]`, `keys = ["{2fb8da84d0ac57885270c50a}:lease", "fence"]`, "has the shape of one of fencelab's own"},
 		{"a script's command not named", `redis.call("INCR", KEYS[2])`, `redis.call(cmd, KEYS[2])`, "names each command it calls as a string"},
 		{"a script's server command", `redis.call("INCR", KEYS[2])`, `redis.call("CONFIG", "SET", "x", "y")`, "calls CONFIG"},
 		{"search_path", `"INSERT INTO report VALUES (1, 0, 0)",`, `"SET search_path TO public",`, "may not use search_path"},

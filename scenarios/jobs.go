@@ -317,6 +317,7 @@ func (p poller) pollDeadline() engine.Call {
 		if t.Now().Before(deadline) {
 			t.Emitf(engine.LayerAPI, "POLL", "RUNNING", "%s RUNNING %d/%d; deadline in %s", job.ID, job.Processed, job.Total,
 				deadline.Sub(t.Now()).Round(time.Second))
+			t.Narrate("The poller reads %s RUNNING before its deadline and leaves it: running slowly is not failing.", job.ID)
 			return engine.Wait, nil
 		}
 		if t.Off(engine.GuardDeadline) {

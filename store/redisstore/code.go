@@ -44,6 +44,16 @@ func (c *Code) RunCode(ctx context.Context, call engine.RedisCall) (engine.CodeR
 	for i, k := range call.Keys {
 		keys[i] = c.keys.prefix + k
 	}
+	for _, at := range call.KeyAt {
+		if at < len(call.Words) && engine.OwnKeyName(call.Words[at]) {
+			return engine.CodeReply{}, &engine.CodeFailure{Err: ownKeyError(call.Words[at])}
+		}
+	}
+	for _, k := range call.Keys {
+		if engine.OwnKeyName(k) {
+			return engine.CodeReply{}, &engine.CodeFailure{Err: ownKeyError(k)}
+		}
+	}
 	var named []string
 	var cmd *redis.Cmd
 	if call.Script != "" {
@@ -72,6 +82,7 @@ func (c *Code) RunCode(ctx context.Context, call engine.RedisCall) (engine.CodeR
 			said := cmd.Err().Error()
 			said = said[strings.Index(said, guardMark)+len(guardMark)+2:]
 			said, _, _ = strings.Cut(said, " script: ")
+			said, _, _ = strings.Cut(said, "stack traceback:") // gopher-lua's
 			return engine.CodeReply{}, &engine.CodeFailure{Err: errors.New(strings.TrimSpace(said))}
 		case errors.Is(err, ErrNoAnswer) && c.embedded:
 			c.stuck.Store(true)

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/lang"
+	"github.com/fencelab/fencelab/untrusted"
 )
 
 // Prefix starts every key fencelab reads or writes; nothing else on a server
@@ -64,6 +66,12 @@ func (ks keyspace) jobs(targets string) string { return ks.jobPrefix() + "{" + t
 
 // all is the SCAN pattern of every key of the keyspace.
 func (ks keyspace) all() string { return ks.prefix + "*" }
+
+// ownKeyError refuses a file's key with the shape of one of fencelab's
+// own (engine.OwnKeyName).
+func ownKeyError(name string) error {
+	return lang.Error("the key %s has the shape of one of fencelab's own (its leases, counters, epochs, leaders and jobs): a file's keys are named otherwise", untrusted.Line(name))
+}
 
 // owns reports whether a key belongs to the keyspace.
 func (ks keyspace) owns(key string) bool { return strings.HasPrefix(key, ks.prefix) }

@@ -19,7 +19,9 @@ import (
 //
 // The guard: the script's redis.call and redis.pcall are checked as they
 // are made — the command is one of engine.RedisCommands, and each of its
-// keys is below the run's namespace — so a key built from a string, or a
+// keys is one the script was given in KEYS (as the call began: a script
+// that writes into KEYS adds no key), below the run's namespace — so a key
+// built from a string (a key of fencelab's own among them), or a
 // command reached through an alias the file's check could not see, is
 // refused before it is sent. The frame hides the ways a script would
 // find the unguarded functions (_G, getfenv, loadstring, debug, the
@@ -202,11 +204,12 @@ func guardFor(namespace string) string {
 		fmt.Fprintf(&table, "[%q] = %q, ", name, engine.RedisCommands[name])
 	}
 	return fmt.Sprintf(`local __fencelab_redis, __fencelab_ns, __fencelab_keyed = redis, %[1]q, { %[2]s } `+
+		`local __fencelab_given = {} for _, k in ipairs(KEYS) do __fencelab_given[k] = true end `+
 		`local function __fencelab_guard(send) return function(command, ...) `+
 		`local name = type(command) == "string" and string.lower(command) or "" local where = __fencelab_keyed[name] `+
 		`if where == nil then error(%[3]q .. ": the script calls " .. tostring(command) .. ", which is not a command a step may send (strings, hashes and keys only)", 0) end `+
 		`local args = {...} local last, by = #args, 1 if where == "first" then last = 1 elseif where == "pairs" then by = 2 end `+
-		`for i = 1, last, by do local key = args[i] if key ~= nil and (type(key) ~= "string" or string.sub(key, 1, #__fencelab_ns) ~= __fencelab_ns) then `+
+		`for i = 1, last, by do local key = args[i] if key ~= nil and (type(key) ~= "string" or string.sub(key, 1, #__fencelab_ns) ~= __fencelab_ns or not __fencelab_given[key]) then `+
 		`error(%[3]q .. ": the script names the key " .. tostring(key) .. ", which is not one it was given: name every key in keys", 0) end end `+
 		`return send(command, ...) end end `+
 		`local redis = setmetatable({ call = __fencelab_guard(__fencelab_redis.call), pcall = __fencelab_guard(__fencelab_redis.pcall) }, { __index = __fencelab_redis, __metatable = false }) `+

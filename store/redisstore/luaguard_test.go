@@ -45,6 +45,9 @@ func TestAScriptReachesOnlyTheRunsKeys(t *testing.T) {
 			"return _G.redis.call('DEL', 'theirs')",
 			"return rawget(_G, 'redis').call('DEL', 'theirs')",
 			"return server.call('DEL', 'theirs')",
+			// below the namespace, but not given: a key of fencelab's own
+			"return redis.call('SET', 'run:' .. 'leader:x', 'v')",
+			"KEYS[2] = 'run:other' return redis.call('SET', KEYS[2], 'v')",
 		} {
 			_, err := run(script)
 			require.Error(t, err, name+": "+script)

@@ -1,0 +1,23 @@
+package cli
+
+import "testing"
+
+// The bound stops a search that keeps three quarters of the limit, and one
+// that keeps less but holds the process at the limit (the collector then
+// runs without end); below both it lets the search go on.
+func TestTheMemoryBoundStopsASearchHeldAtTheLimit(t *testing.T) {
+	const mib = 1 << 20
+	for _, c := range []struct {
+		live, held uint64
+		over       bool
+	}{
+		{100 * mib, 150 * mib, false},
+		{160 * mib, 170 * mib, true},
+		{140 * mib, 190 * mib, true},
+	} {
+		b := &memoryBound{limit: 200 * mib, live: func() uint64 { return c.live }, held: func() uint64 { return c.held }}
+		if got := b.exceeded(); got != c.over {
+			t.Errorf("live %d MiB, held %d MiB of 200: exceeded %v, want %v", c.live/mib, c.held/mib, got, c.over)
+		}
+	}
+}
