@@ -160,6 +160,7 @@ func check(ctx context.Context, c config, req checkRequest, pool *labPool, stdou
 	meter := newProgress(stderr, "")
 	total := len(req.scenarios) * len(req.modes)
 	defer req.memory.start()()
+	defer searchGC()()
 	var reports []engine.CheckReport
 	var traces []string
 	var whys []*whyRun
