@@ -46,15 +46,16 @@ func formatSize(n uint64) string {
 }
 
 // memoryBound stops a search whose live heap passed three quarters of the
-// limit, or whose process holds nine tenths of it; both are read at most
-// every 50 ms (runtime/metrics, which stops nothing). While a check runs
-// the limit is also the runtime's soft memory limit (start), so the
-// collector works harder as it nears it rather than let garbage carry the
-// process past it. But a search that keeps less than three quarters can
-// still hold the process at the limit, the collector running without
+// limit, or half of it while the process holds nine tenths; both are read
+// at most every 50 ms (runtime/metrics, which stops nothing). While a
+// check runs the limit is also the runtime's soft memory limit (start), so
+// the collector works harder as it nears it rather than let garbage carry
+// the process past it. But a search that keeps less than three quarters
+// can still hold the process at the limit, the collector running without
 // end and the search slowing to a crawl, never stopped (a 200MiB bound
-// held 190 MiB, 140 of them live, for a minute): held memory that near the
-// limit stops it too.
+// held 190 MiB, 140 of them live, for a minute). A process near the limit
+// with little live is only the collector's headroom (searchGC), and goes
+// on.
 type memoryBound struct {
 	limit uint64
 	mu    sync.Mutex
@@ -107,7 +108,8 @@ func (b *memoryBound) exceeded() bool {
 		if b.live != nil {
 			live, held = b.live, b.held
 		}
-		b.over = live() > b.limit/4*3 || held() > b.limit/10*9
+		l := live()
+		b.over = l > b.limit/4*3 || (held() > b.limit/10*9 && l > b.limit/2)
 	}
 	return b.over
 }

@@ -3,8 +3,9 @@ package cli
 import "testing"
 
 // The bound stops a search that keeps three quarters of the limit, and one
-// that keeps less but holds the process at the limit (the collector then
-// runs without end); below both it lets the search go on.
+// that keeps half but holds the process at the limit (the collector then
+// runs without end); below both, or near the limit with little live (the
+// collector's headroom at GOGC 300), it lets the search go on.
 func TestTheMemoryBoundStopsASearchHeldAtTheLimit(t *testing.T) {
 	const mib = 1 << 20
 	for _, c := range []struct {
@@ -14,6 +15,7 @@ func TestTheMemoryBoundStopsASearchHeldAtTheLimit(t *testing.T) {
 		{100 * mib, 150 * mib, false},
 		{160 * mib, 170 * mib, true},
 		{140 * mib, 190 * mib, true},
+		{60 * mib, 190 * mib, false}, // the collector's headroom, no more
 	} {
 		b := &memoryBound{limit: 200 * mib, live: func() uint64 { return c.live }, held: func() uint64 { return c.held }}
 		if got := b.exceeded(); got != c.over {
