@@ -53,7 +53,14 @@ func within(ctx context.Context, fn func(context.Context) error) error {
 	if engine.OnWire(ctx) {
 		// An actor's round trips each get CallTimeout once they are let
 		// go (wireTracer): waiting for its turn is not the server's time.
-		return fn(ctx)
+		// A trip that ran out of it is the server's silence, said so
+		// (pgx says "timeout: context deadline exceeded", wherever in a
+		// batch it was).
+		err := fn(ctx)
+		if err != nil && ctx.Err() == nil && pgconn.Timeout(err) && !errors.Is(err, ErrNoAnswer) {
+			return fmt.Errorf("%w (%v)", noAnswer(CallTimeout), err)
+		}
+		return err
 	}
 	bounded, cancel := context.WithTimeoutCause(ctx, CallTimeout, ErrNoAnswer)
 	defer cancel()
