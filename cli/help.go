@@ -159,8 +159,9 @@ two; pausing an actor is not scheduling it. A statement is also sent while
 another actor's write is open, and an actor whose session holds an
 advisory lock may crash at any round trip. The invariants are checked
 after every round trip: among them, a lease a call said is its caller's
-is, and every moment a step records is on the lab clock (code that read
-the host's clock records one months away). Not explored: two statements
+is, an outbox row is claimed by one worker at a time, and every moment a
+step records is on the lab clock (code that read the host's clock
+records one months away). Not explored: two statements
 waiting at once, nor data the seed does not have (docs/checker.md says
 what else). A state reached again is not explored again, and of two calls
 that touch disjoint parts of the lab one order is taken (sleep sets):

@@ -49,6 +49,7 @@ type Sighting struct {
 // Delivery is what the outbox worker knows of the row it works on.
 type Delivery struct {
 	OperationID string // the outbox row
+	Attempt     int    // the claim's attempt: it fences the record
 	SentAs      string // the OperationId it sent the provider
 	Answer      ProviderAnswer
 	Retries     int
@@ -170,9 +171,9 @@ func (t *Turn) Leases() LeaseStore      { return answeredLeases{t.Actor.redis, t
 func (t *Turn) Jobs() JobStore          { return answeredJobs{t.Actor.redis, t.lab} }
 func (t *Turn) Ledger() Ledger {
 	if t.ledger != nil {
-		return t.ledger // the connection the call names
+		return answeredOutbox{t.ledger, t.lab, t.Actor.Name} // the connection the call names
 	}
-	return t.Actor.ledger
+	return answeredOutbox{t.Actor.ledger, t.lab, t.Actor.Name}
 }
 func (t *Turn) Code() CodeStore            { return t.Actor.redis }
 func (t *Turn) Memory() *Memory            { return &t.Actor.Memory }

@@ -29,6 +29,14 @@ type answer struct {
 	// target and job are a job acquire's: the job the caller was told
 	// runs for the target (its own, or the one it reuses).
 	target, job string
+	// operationID and until are an outbox claim's ("claim"): the row the
+	// caller was told is its own to deliver, and until when on the lab
+	// clock. A recorded outcome ("recorded") ends the caller's claim.
+	// caller names the actor: an overlap's action carries the calls of
+	// two, each answered to its own.
+	operationID string
+	until       time.Time
+	caller      string
 }
 
 // answeredLeases is an actor's lease store as its steps see it: each grant
@@ -106,6 +114,76 @@ func (s answeredJobs) AcquireJob(ctx context.Context, target, jobID string, tota
 	return g, err
 }
 
+// answeredOutbox is an actor's ledger as its steps see it: a claim tells
+// its caller an outbox row is its own to deliver until the claim runs out,
+// and recording the provider's answer ends the claim. Invariant 4 holds
+// claims to one worker at a time (jobWatch.claim).
+type answeredOutbox struct {
+	Ledger
+	lab    *Lab
+	caller string
+}
+
+func (s answeredOutbox) note(a answer) {
+	a.caller = s.caller
+	s.lab.cause.answers = append(s.lab.cause.answers, a)
+}
+
+func (s answeredOutbox) ClaimNextOutbox(ctx context.Context, now time.Time, claimTimeout time.Duration) (OutboxRow, bool, error) {
+	row, found, err := s.Ledger.ClaimNextOutbox(ctx, now, claimTimeout)
+	if err == nil && found {
+		s.note(answer{call: "claim", operationID: row.OperationID, until: now.Add(claimTimeout)})
+	}
+	return row, found, err
+}
+
+func (s answeredOutbox) ClaimForReconciliation(ctx context.Context, now time.Time, claimTimeout time.Duration) (OutboxRow, bool, error) {
+	row, found, err := s.Ledger.ClaimForReconciliation(ctx, now, claimTimeout)
+	if err == nil && found {
+		s.note(answer{call: "claim", operationID: row.OperationID, until: now.Add(claimTimeout)})
+	}
+	return row, found, err
+}
+
+func (s answeredOutbox) RecordOutcome(ctx context.Context, o Outcome) error {
+	err := s.Ledger.RecordOutcome(ctx, o)
+	if err == nil {
+		s.note(answer{call: "recorded", operationID: o.OperationID})
+	}
+	return err
+}
+
+// claim finds the breaks of invariant 4's one claimant at a time in what
+// the calls of an action answered, and keeps the claims granted: a claim is
+// granted only on a row no other worker's claim holds — one not yet
+// recorded and not run out on the lab clock (now) — and an outcome is
+// recorded only by the row's claimant. A claim that ran out may be taken
+// over (that is what reconciliation is for); its worker's late record is
+// then refused by the claim's attempt, in the store.
+func (w *jobWatch) claim(answers []answer, now time.Time) []Break {
+	var breaks []Break
+	for _, a := range answers {
+		switch a.call {
+		case "claim":
+			if held, ok := w.claims[a.operationID]; ok && held.holder != a.caller && held.until.After(now) {
+				breaks = append(breaks, newBreak(4, "DOUBLE_CLAIM", lang.P("%s claimed outbox row %s while %s's claim on it had %s left: two workers deliver one row at once",
+					a.caller, a.operationID, held.holder, held.until.Sub(now))))
+			}
+			w.claims[a.operationID] = outboxClaim{holder: a.caller, until: a.until}
+		case "recorded":
+			held, ok := w.claims[a.operationID]
+			switch {
+			case ok && held.holder == a.caller:
+				delete(w.claims, a.operationID)
+			case ok && held.until.After(now):
+				breaks = append(breaks, newBreak(4, "DOUBLE_CLAIM", lang.P("%s recorded an outcome on outbox row %s while %s's claim on it had %s left: a worker settles a row it no longer holds",
+					a.caller, a.operationID, held.holder, held.until.Sub(now))))
+			}
+		}
+	}
+	return breaks
+}
+
 // checkJobAnswer finds the break of invariant 6 in a job acquire's answer:
 // the job it named is the one the target's running key names, and its
 // hash is there.
@@ -135,6 +213,8 @@ func checkAnswers(answers []answer, keys []RedisKey, jobs JobsState, names func(
 			continue
 		case "release":
 			continue // it claims no lease: checkLeases holds it to the one it ended
+		case "claim", "recorded":
+			continue // an outbox row's, not a lease's: jobWatch.claim
 		}
 		var lease, found = RedisKey{}, false
 		if a.conflictKey != "" {

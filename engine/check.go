@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
@@ -1184,6 +1185,18 @@ func (l *Lab) ledgerHash() [32]byte {
 	for i := range rows.Outbox {
 		rows.Outbox[i].NextAttemptAt = time.Time{}
 	}
+	// Receipts and results come in the order they were recorded, which is
+	// when: an hour the fingerprint leaves out. Two states alike but for
+	// how long ago a receipt was recorded are one, and the next receipt
+	// would sort after the older and before one recorded at the very
+	// moment — so the hash takes them by their keys, and the state key
+	// says the same of the same state whichever schedule reached it.
+	rows.Receipts = slices.SortedFunc(slices.Values(rows.Receipts), func(a, b Receipt) int {
+		return cmp.Or(strings.Compare(a.Provider, b.Provider), strings.Compare(a.OperationID, b.OperationID))
+	})
+	rows.JobResults = slices.SortedFunc(slices.Values(rows.JobResults), func(a, b JobResult) int {
+		return cmp.Or(strings.Compare(a.Target, b.Target), strings.Compare(a.JobID, b.JobID))
+	})
 	data, err := json.Marshal(rows)
 	if err != nil {
 		panic(fmt.Sprintf("engine: rows that do not encode: %v", err))
@@ -1266,6 +1279,14 @@ func (l *Lab) fingerprint(keys []RedisKey) [32]byte {
 	for _, k := range slices.Sorted(maps.Keys(l.jobWatch.born)) {
 		h.str(k)
 		h.int(int64(l.Now().Sub(l.jobWatch.born[k]))) // relative to the lab clock, as every moment of the key
+	}
+	h.mark()
+	// A claim that ran out holds nothing: only live ones are the state's.
+	for _, op := range slices.Sorted(maps.Keys(l.jobWatch.claims)) {
+		if c := l.jobWatch.claims[op]; c.until.After(now) {
+			h.str(op, c.holder)
+			h.int(int64(c.until.Sub(now)))
+		}
 	}
 	var out [32]byte
 	h.Sum(out[:0])

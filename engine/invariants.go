@@ -29,10 +29,11 @@ var anomalies = map[int]string{
 
 // alsoAnomalies are the anomalies an invariant names a kind of its break
 // with, beside its own: 1 and 3 a second write of one token, 3 a row a
-// write was not for, 4 an answer of the provider's not on record, 6 its
+// write was not for, 4 an answer of the provider's not on record and a
+// row claimed by two workers at once, 6 its
 // two kinds and a job acquire that named a job not running, 9 a fencing
 // history that would expire, 10 a moment recorded off the lab clock.
-var alsoAnomalies = []string{"DUPLICATE_WRITE", "POINTER_STOLEN", "DUPLICATE_JOB", "UNRECORDED_EFFECT", "WRONG_ROW", "OFF_CLOCK", "HISTORY_EXPIRES", "WRONG_JOB"}
+var alsoAnomalies = []string{"DUPLICATE_WRITE", "POINTER_STOLEN", "DUPLICATE_JOB", "UNRECORDED_EFFECT", "DOUBLE_CLAIM", "WRONG_ROW", "OFF_CLOCK", "HISTORY_EXPIRES", "WRONG_JOB"}
 
 // Invariants are the rules of DESIGN §7, in words, for screens and help.
 // They are checked after every call (CheckLedger, CheckEffects, jobWatch,
@@ -51,7 +52,7 @@ var Invariants = map[int]string{
 	1:  "a committed write carries a token above every token accepted before it",
 	2:  "a write happens only under the current membership, region, version and namespace",
 	3:  "a write changes its own row, checkpoint, execution and outbox together, or nothing",
-	4:  "an OperationId is applied at most once, and its final answer is on record",
+	4:  "an OperationId is applied at most once, its outbox row is claimed by one worker at a time, and its final answer is on record",
 	5:  "a terminal job state (SUCCESS, FAILED) never changes",
 	6:  "every job hash is reachable from its running key while RUNNING; one running job per target, and the job an acquire names is the one running",
 	7:  "every committed read-modify-write was computed from the value current at its commit",
@@ -236,15 +237,26 @@ type jobWatch struct {
 	// the job's hash claims (a hash written in seconds where milliseconds
 	// were meant claims 1970, and its job looks long overdue).
 	born map[string]time.Time
+	// claims are the outbox claims granted and not yet recorded, by
+	// OperationId, for invariant 4's one claimant at a time (answers.go).
+	claims map[string]outboxClaim
+}
+
+// outboxClaim is a worker's claim on an outbox row: its own to deliver
+// until then, on the lab clock.
+type outboxClaim struct {
+	holder string
+	until  time.Time
 }
 
 func newJobWatch() *jobWatch {
-	return &jobWatch{terminal: map[string]string{}, pointers: map[string]string{}, orphaned: map[string]bool{}, born: map[string]time.Time{}}
+	return &jobWatch{terminal: map[string]string{}, pointers: map[string]string{}, orphaned: map[string]bool{}, born: map[string]time.Time{},
+		claims: map[string]outboxClaim{}}
 }
 
 func (w *jobWatch) clone() *jobWatch {
 	return &jobWatch{terminal: maps.Clone(w.terminal), pointers: maps.Clone(w.pointers), orphaned: maps.Clone(w.orphaned),
-		born: maps.Clone(w.born)}
+		born: maps.Clone(w.born), claims: maps.Clone(w.claims)}
 }
 
 // check finds the breaks of invariants 5, 6 and 10 in s and updates the
@@ -618,6 +630,7 @@ func (l *Lab) checkInvariants(ctx context.Context) error {
 	if l.cause.actor != nil {
 		found = append(found, checkAnswers(l.cause.answers, keys, jobs, l.backends.Coordination.ConflictKeyNames, l.cause.actor.Name)...)
 	}
+	found = append(found, l.jobWatch.claim(l.cause.answers, l.Now())...)
 	found = append(found, checkLeaseLifetimes(keys, l.backends.LeaseTTL)...)
 	l.keys, l.keysRead, l.cause = keys, true, cause{}
 	l.found, l.foundAnomalies = 0, l.foundAnomalies[:0]

@@ -728,7 +728,10 @@ func (l *Lab) setPaused(name string, paused bool, why string) error {
 	}
 	a.Pause = ""
 	detail := lang.P("%s wakes up and carries on", a.Name)
-	narration := ""
+	narration := l.lang.T("%s carries on exactly where it stopped, as if no time had passed.", a.Name)
+	if d := a.Memory.Delivery; d.OperationID != "" && d.Answer.Status != "" {
+		narration = l.lang.T("%s carries on exactly where it stopped, sure that its claim on %s is still its own — it has no way to know the claim ran out.", a.Name, d.OperationID)
+	}
 	if a.Memory.HoldsLease {
 		detail = lang.P("%s wakes up still believing it holds token %d", a.Name, a.Memory.Token)
 		narration = l.lang.T("%s carries on exactly where it stopped, sure that token %d is still the newest — it has no way to know otherwise.", a.Name, a.Memory.Token)

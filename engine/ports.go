@@ -509,10 +509,12 @@ type Outbox interface {
 	ClaimNextOutbox(ctx context.Context, now time.Time, claimTimeout time.Duration) (OutboxRow, bool, error)
 	// ClaimForReconciliation claims the oldest RECONCILIATION_REQUIRED row
 	// or expired claim (CLAIMED until now+claimTimeout, so a second
-	// reconciler skips it) and returns the row as it found it.
+	// reconciler skips it) and returns the row as it found it, but for
+	// AttemptCount: the new claim's attempt.
 	ClaimForReconciliation(ctx context.Context, now time.Time, claimTimeout time.Duration) (OutboxRow, bool, error)
-	// RecordOutcome records what the provider answered; CONFIRMED and
-	// DECLINED are final and write a receipt.
+	// RecordOutcome records what the provider answered, while the claim
+	// it was delivered under is the row's (ErrNotFound: it is not);
+	// CONFIRMED and DECLINED are final and write a receipt.
 	RecordOutcome(ctx context.Context, o Outcome) error
 }
 
@@ -526,6 +528,9 @@ type Outcome struct {
 	ReceiptOperationID string
 	Receipt            string
 	Now                time.Time
+	// Attempt is the claim's attempt the answer came under (the row's
+	// attempt_count as the claim left it): the claim's fencing token.
+	Attempt int
 }
 
 // Provider answers.

@@ -5,9 +5,11 @@ package lang
 // order puts it elsewhere.
 var ko = map[string]string{
 	// The narration of the engine's own actions: pauses, resumes, the clock.
-	"%s is frozen mid-job (%s): it cannot notice time passing or its lease running out.":                                "%s이(가) 작업 도중 멈췄습니다(%s). 시간이 흐르는 것도, 리스가 끝나는 것도 알아차릴 수 없습니다.",
-	"%s is frozen mid-job (%s) while it holds token %d; nothing tells it when its lease runs out.":                      "%s이(가) 토큰 %[3]d을(를) 가진 채 작업 도중 멈췄습니다(%[2]s). 리스가 언제 끝나는지 아무도 알려주지 않습니다.",
-	"%s carries on exactly where it stopped, sure that token %d is still the newest — it has no way to know otherwise.": "%s은(는) 멈춘 바로 그 자리에서 계속합니다. 토큰 %d이(가) 여전히 가장 최신이라고 확신하며 — 그렇지 않다는 것을 알 길이 없습니다.",
+	"%s is frozen mid-job (%s): it cannot notice time passing or its lease running out.":                                            "%s이(가) 작업 도중 멈췄습니다(%s). 시간이 흐르는 것도, 리스가 끝나는 것도 알아차릴 수 없습니다.",
+	"%s is frozen mid-job (%s) while it holds token %d; nothing tells it when its lease runs out.":                                  "%s이(가) 토큰 %[3]d을(를) 가진 채 작업 도중 멈췄습니다(%[2]s). 리스가 언제 끝나는지 아무도 알려주지 않습니다.",
+	"%s carries on exactly where it stopped, as if no time had passed.":                                                             "%s은(는) 아무 시간도 흐르지 않은 듯 멈췄던 바로 그 자리에서 이어갑니다.",
+	"%s carries on exactly where it stopped, sure that its claim on %s is still its own — it has no way to know the claim ran out.": "%s은(는) 멈췄던 바로 그 자리에서 이어가며, %s에 대한 클레임이 여전히 자기 것이라고 확신합니다. 클레임이 만료된 것을 알 방법이 없습니다.",
+	"%s carries on exactly where it stopped, sure that token %d is still the newest — it has no way to know otherwise.":             "%s은(는) 멈춘 바로 그 자리에서 계속합니다. 토큰 %d이(가) 여전히 가장 최신이라고 확신하며 — 그렇지 않다는 것을 알 길이 없습니다.",
 	"%s passes; nothing in Redis expires.":                                          "%s이(가) 흐릅니다. Redis에서 만료되는 키는 없습니다.",
 	"Time passes and Redis drops %d expired key(s); whoever held them is not told.": "시간이 흐르고 Redis가 만료된 키 %d개를 지웁니다. 그 키를 가졌던 쪽은 아무 통보도 받지 못합니다.",
 	"Invariant %d broke: %s — %s.":                                                  "불변식 %d이(가) 깨졌습니다: %s — %s.",
@@ -30,6 +32,8 @@ var ko = map[string]string{
 	"Owner reuse: a retry on the same worker, and the first run's late release":                                                                        "소유자 재사용: 같은 워커에서의 재시도와 첫 실행의 늦은 반납",
 	"A1 takes 41 on worker-A and stalls past its lease; the retry A2 takes 42 on worker-A; A1 wakes and releases; B wants the lease while A2 holds it": "A1이 worker-A로 41을 받고 리스가 끝나도록 멈춘다. 재시도 A2가 worker-A로 42를 받는다. A1이 깨어나 반납한다. A2가 리스를 가진 동안 B가 리스를 원한다",
 	"Region failback: the right region at an old epoch":                                                                                                "리전 복귀: 맞는 리전, 낡은 에포크",
+	"Claim expiry: a stalled outbox worker's row is reconciled by another":                                                                             "클레임 만료: 멈춘 아웃박스 워커의 행을 다른 워커가 조정한다",
+	"B commits 42 and 43; OUT's call for 42 times out and OUT stalls past its claim; OUT2 delivers 43 and reconciles 42; OUT's late record is refused": "B가 42와 43을 커밋한다. 42에 대한 OUT의 호출이 타임아웃되고 OUT은 클레임이 끝나도록 멈춘다. OUT2가 43을 전달하고 42를 조정한다. OUT의 늦은 기록은 거부된다",
 	"region-a is authoritative again at epoch 3 after a failover and back; A, which last saw epoch 2, takes 41 and writes; B takes 42 and writes":      "region-a가 페일오버와 복귀 뒤 에포크 3으로 다시 권한을 가진다. 에포크 2를 마지막으로 본 A가 41을 받아 쓴다. B가 42를 받아 쓴다",
 	"Token reuse: the same token number in two namespace epochs":                                                                                       "토큰 재사용: 두 네임스페이스 에포크의 같은 토큰 번호",
 	"A takes token 1 and commits; Redis restarts and loses the counter; the operator opens epoch 3; B takes token 1 again and commits":                 "A가 토큰 1을 받아 커밋한다. Redis가 재시작하며 카운터를 잃는다. 운영자가 에포크 3을 연다. B가 다시 토큰 1을 받아 커밋한다",
@@ -96,7 +100,7 @@ var ko = map[string]string{
 	"a write changes its own row, checkpoint, execution and outbox together, or nothing":                                                          "쓰기는 자기 행, 체크포인트, 실행 기록, 아웃박스를 함께 바꾸거나 아무것도 바꾸지 않는다",
 	"%s's row is gone: no step of this scenario is for it":                                                                                        "%s의 행이 사라졌습니다: 이 시나리오의 어떤 단계도 그 행을 대상으로 하지 않습니다",
 	"%s's row changed (summary %d → %d, fence %s → %s), and no step of this scenario is for it: a write changed a row it was not for":             "%s의 행이 바뀌었습니다 (요약 %d → %d, 펜스 %s → %s). 이 시나리오의 어떤 단계도 그 행을 대상으로 하지 않습니다: 쓰기가 자기 대상이 아닌 행을 바꿨습니다",
-	"an OperationId is applied at most once, and its final answer is on record":                                                                   "하나의 OperationId는 최대 한 번만 적용되고, 그 최종 응답은 기록에 남는다",
+	"an OperationId is applied at most once, its outbox row is claimed by one worker at a time, and its final answer is on record":                "하나의 OperationId는 최대 한 번만 적용되고, 그 아웃박스 행은 한 번에 한 워커만 클레임하며, 그 최종 응답은 기록에 남는다",
 	"a terminal job state (SUCCESS, FAILED) never changes":                                                                                        "잡의 종료 상태(SUCCESS, FAILED)는 절대 바뀌지 않는다",
 	"every job hash is reachable from its running key while RUNNING; one running job per target, and the job an acquire names is the one running": "RUNNING인 잡 해시는 모두 running 키로 찾을 수 있다. 대상마다 실행 중인 잡은 하나다, 획득이 알려 준 잡은 실행 중인 그 잡이다",
 	"every committed read-modify-write was computed from the value current at its commit":                                                         "커밋된 읽기-수정-쓰기는 모두 커밋 시점의 현재 값으로 계산되었다",
@@ -411,11 +415,16 @@ var ko = map[string]string{
 	"no answer to record":                                                                                       "기록할 답이 없습니다",
 	"outbox %s → %s":                                                                                            "아웃박스 %s → %s",
 	"no row awaits reconciliation":                                                                              "조정을 기다리는 행이 없습니다",
-	"%s needs reconciling (%s)":                                                                                 "%s은(는) 조정이 필요합니다(%s)",
-	"nothing to query":                                                                                          "조회할 것이 없습니다",
-	"%s: query(%s) → %s%s":                                                                                      "%s: query(%s) → %s%s",
-	" (receipt %s)":                                                                                             " (영수증 %s)",
-	"nothing to retry":                                                                                          "재시도할 것이 없습니다",
+	"The provider answers %s for %s, with receipt %s: the worker knows what happened, and records it next.":     "제공자가 %[2]s에 대해 %[1]s(으)로 답하고 영수증 %[3]s을(를) 줍니다. 워커는 무슨 일이 있었는지 알고, 다음에 그것을 기록합니다.",
+	"%s needs reconciling (%s); claimed it (attempt %d)":                                                        "%s은(는) 조정이 필요합니다(%s). 클레임했습니다(시도 %d)",
+	"outbox %s is no longer claimed under attempt %d: %s is not recorded":                                       "아웃박스 %s은(는) 더 이상 시도 %d(으)로 클레임되어 있지 않습니다: %s은(는) 기록되지 않습니다",
+	"%s's claim ran out while it was away, and another worker claimed the row since: the claim's attempt fences the record, as a token fences a write.": "%s이(가) 멈춘 사이 클레임이 만료되었고, 그 뒤 다른 워커가 행을 클레임했습니다. 토큰이 쓰기를 펜싱하듯, 클레임의 시도 번호가 기록을 펜싱합니다.",
+	"%s claimed outbox row %s while %s's claim on it had %s left: two workers deliver one row at once":                                                  "%s이(가) 아웃박스 행 %s을(를) 클레임했지만 %s의 클레임이 %s 남아 있었습니다: 두 워커가 한 행을 동시에 전달합니다",
+	"%s recorded an outcome on outbox row %s while %s's claim on it had %s left: a worker settles a row it no longer holds":                             "%s이(가) 아웃박스 행 %s에 결과를 기록했지만 %s의 클레임이 %s 남아 있었습니다: 워커가 더 이상 갖지 않은 행을 확정합니다",
+	"nothing to query":     "조회할 것이 없습니다",
+	"%s: query(%s) → %s%s": "%s: query(%s) → %s%s",
+	" (receipt %s)":        " (영수증 %s)",
+	"nothing to retry":     "재시도할 것이 없습니다",
 
 	// The breaks of the invariants.
 	"%s committed token %d after token %d was accepted":                                                              "%s이(가) 토큰 %[3]d이(가) 받아들여진 뒤에 토큰 %[2]d을(를) 커밋했습니다",
@@ -459,6 +468,8 @@ var ko = map[string]string{
 	"%-28s %-15s %s · attempts %d":                                       "%-28s %-15s %s · 시도 %d",
 	"receipt %s":                                                         "영수증 %s",
 	"%s applied %d: %s":                                                  "%s 적용 %d번: %s",
+	"%s applied %d: ":                                                    "%s 적용 %d번: ",
+	"%s applied %d, of %s: %s":                                           "%s 적용 %d번, %s: %s",
 	"%s, newest %s %s · %s applied %d":                                   "%s, 최신 %s %s · %s 적용 %d번",
 	"%d row":                                                             "%d행",
 	"%d rows":                                                            "%d행",
@@ -751,7 +762,7 @@ var ko = map[string]string{
 
 더 보기: docs/traces.md
 `,
-	"fencelab check — every schedule of a scenario, on the real backends\n\nusage:\n  fencelab check ID|FILE|--all [flags]\n\nRuns every interleaving of the actors' calls (each round trip to Redis or\nPostgreSQL a step of its own), the clock moved to each expiry between any\ntwo; pausing an actor is not scheduling it. A statement is also sent while\nanother actor's write is open, and an actor whose session holds an\nadvisory lock may crash at any round trip. The invariants are checked\nafter every round trip: among them, a lease a call said is its caller's\nis, and every moment a step records is on the lab clock (code that read\nthe host's clock records one months away). Not explored: two statements\nwaiting at once, nor data the seed does not have (docs/checker.md says\nwhat else). A state reached again is not explored again, and of two calls\nthat touch disjoint parts of the lab one order is taken (sleep sets):\nevery state is still reached. SAFE must also make progress, and its\nguided order end as predicted. Exit 0 when SAFE did all that and UNSAFE\nreached its anomaly; 1 otherwise, and for a search cut short.\n\nflags:\n  --all                        every scenario of the catalog\n  --mode safe|unsafe|both      (default safe)\n  --without GUARD[,GUARD…]     SAFE with those guards taken out of its code\n  --out DIR                    where the counterexample traces go (default: a\n                               new temp dir)\n  --json                       one JSON object per scenario × mode\n  --why                        every state's share of broken futures: each\n                               step's along the counterexample and the guided\n                               order, and the point of no return\n  --max-schedules N            stop after N schedules per scenario × mode\n  --max-memory SIZE            stop a search whose memory passes SIZE (default\n                               2GiB; 512MiB, 8GiB)\n  --allow-bounded              let a search cut short pass (it proves nothing)\n\nexamples:\n  fencelab check lease-overrun --mode both\n  fencelab check --all --mode both\n  fencelab check stale-read --mode unsafe --why --out traces\n  fencelab check --all --mode safe --without owner\n  fencelab check examples/lock-fence.toml --mode both\n\nmore: docs/checker.md (what it explores and what not yet), docs/why.md\n": `fencelab check — 시나리오의 모든 스케줄을 실제 백엔드에서
+	"fencelab check — every schedule of a scenario, on the real backends\n\nusage:\n  fencelab check ID|FILE|--all [flags]\n\nRuns every interleaving of the actors' calls (each round trip to Redis or\nPostgreSQL a step of its own), the clock moved to each expiry between any\ntwo; pausing an actor is not scheduling it. A statement is also sent while\nanother actor's write is open, and an actor whose session holds an\nadvisory lock may crash at any round trip. The invariants are checked\nafter every round trip: among them, a lease a call said is its caller's\nis, an outbox row is claimed by one worker at a time, and every moment a\nstep records is on the lab clock (code that read the host's clock\nrecords one months away). Not explored: two statements\nwaiting at once, nor data the seed does not have (docs/checker.md says\nwhat else). A state reached again is not explored again, and of two calls\nthat touch disjoint parts of the lab one order is taken (sleep sets):\nevery state is still reached. SAFE must also make progress, and its\nguided order end as predicted. Exit 0 when SAFE did all that and UNSAFE\nreached its anomaly; 1 otherwise, and for a search cut short.\n\nflags:\n  --all                        every scenario of the catalog\n  --mode safe|unsafe|both      (default safe)\n  --without GUARD[,GUARD…]     SAFE with those guards taken out of its code\n  --out DIR                    where the counterexample traces go (default: a\n                               new temp dir)\n  --json                       one JSON object per scenario × mode\n  --why                        every state's share of broken futures: each\n                               step's along the counterexample and the guided\n                               order, and the point of no return\n  --max-schedules N            stop after N schedules per scenario × mode\n  --max-memory SIZE            stop a search whose memory passes SIZE (default\n                               2GiB; 512MiB, 8GiB)\n  --allow-bounded              let a search cut short pass (it proves nothing)\n\nexamples:\n  fencelab check lease-overrun --mode both\n  fencelab check --all --mode both\n  fencelab check stale-read --mode unsafe --why --out traces\n  fencelab check --all --mode safe --without owner\n  fencelab check examples/lock-fence.toml --mode both\n\nmore: docs/checker.md (what it explores and what not yet), docs/why.md\n": `fencelab check — 시나리오의 모든 스케줄을 실제 백엔드에서
 
 사용법:
   fencelab check ID|FILE|--all [flags]
@@ -761,8 +772,9 @@ var ko = map[string]string{
 멈추는 것은 그 액터를 스케줄하지 않는 것입니다. 다른 액터의 쓰기가 열려
 있는 동안 문장을 보내는 경우도, 세션이 어드바이저리 잠금을 쥔 액터가 어느
 왕복에서든 죽는 경우도 탐색합니다. 불변식은 왕복마다 검사합니다. 그중에는,
-호출이 호출자의 것이라고 답한 리스는 정말 호출자의 것이고, 단계가 기록하는
-모든 시각은 랩 시계 위에 있다는 것도 있습니다(호스트 시계를 읽은 코드는
+호출이 호출자의 것이라고 답한 리스는 정말 호출자의 것이고, 아웃박스 행은
+한 번에 한 워커만 클레임하며, 단계가 기록하는 모든 시각은 랩 시계 위에
+있다는 것도 있습니다(호스트 시계를 읽은 코드는
 몇 달 떨어진 시각을 기록합니다). 탐색하지 않는 것: 동시에 기다리는 두
 문장, 시드에 없는 데이터(나머지는 docs/checker.md). 다시 도달한 상태는 다시
 탐색하지 않고, 랩의 겹치지 않는 부분을 건드리는 두 호출은 한 순서만
@@ -1070,14 +1082,15 @@ UNSAFE가 깨짐, 아니면 1.
 	"--shared %q: a name of lowercase letters, digits and dashes, at most 40":                                   "--shared %q: 소문자, 숫자, 대시로 된 이름, 최대 40자",
 	"--shared shares a resource with runs on other machines: give the --redis and --pg they all reach":          "--shared는 다른 머신의 실행과 리소스를 나눕니다: 모두가 닿는 --redis와 --pg를 주세요",
 	"Redis's counter is at or above every token accepted":                                                       "Redis의 카운터는 수락된 모든 토큰 이상이다",
-	"request %s":     "요청 %s",
-	"worker of %s":   "%s의 워커",
-	"status poller":  "상태 폴러",
-	"apply API":      "반영 API",
-	"process crash":  "프로세스 중단",
-	"operator":       "운영자",
-	"outbox worker":  "아웃박스 워커",
-	"worker %s (%s)": "워커 %s (%s)",
+	"request %s":       "요청 %s",
+	"worker of %s":     "%s의 워커",
+	"status poller":    "상태 폴러",
+	"apply API":        "반영 API",
+	"process crash":    "프로세스 중단",
+	"operator":         "운영자",
+	"outbox worker":    "아웃박스 워커",
+	"outbox worker %s": "아웃박스 워커 %s",
+	"worker %s (%s)":   "워커 %s (%s)",
 	" · → forward · an action continues from here and drops the later ones": " · → 앞으로 · 여기서 동작하면 이어서 진행하고 그 뒤의 기록은 버립니다",
 	"acquire refused: Redis lost the fencing history (%s)":                  "획득 거부: Redis가 펜싱 이력을 잃었습니다 (%s)",
 	"no guard (UNSAFE): unconditional UPDATE":                               "가드 없음 (UNSAFE): 무조건 UPDATE",

@@ -311,11 +311,59 @@ func TestAnOperationIdWithoutItsEpochIsCaught(t *testing.T) {
 	requireCheckBreaks(t, bin, "token-reuse", "invariant 3 broken", "verdict PARTIAL_COMMIT")
 }
 
+// Two outbox workers, one row. claim-expiry has two, and invariant 4 says
+// a row is claimed by one worker at a time. A claim that picks its row
+// without locking it (no FOR UPDATE) is right alone; but when a second
+// worker's claim is sent while the first's is uncommitted, it read the
+// row as PENDING, waits for the first's lock, and then claims the row
+// again — PostgreSQL re-checks the UPDATE's own WHERE (the row's id), not
+// the subquery that chose it.
+func TestAnOutboxClaimWithoutARowLockIsCaught(t *testing.T) {
+	bin := buildPatched(t, "../store/pgledger/outbox.go",
+		"LIMIT 1 FOR UPDATE SKIP LOCKED)\n\tRETURNING", "LIMIT 1)\n\tRETURNING")
+	out := requireDoubleClaim(t, bin, "claim-expiry", "two workers deliver one row at once")
+	require.Regexp(t, `OUT2? sends\s+postgres: BEGIN; UPDATE fencelab.outbox SET status = 'CLAIMED'`, out)
+}
+
+// A reconciler that takes live claims (>= for <=): it claims a row whose
+// worker is still delivering it.
+func TestAReconcilerThatTakesLiveClaimsIsCaught(t *testing.T) {
+	bin := buildPatched(t, "../store/pgledger/outbox.go",
+		"(status = 'CLAIMED' AND next_attempt_at <= $1)", "(status = 'CLAIMED' AND next_attempt_at >= $1)")
+	requireDoubleClaim(t, bin, "claim-expiry", "two workers deliver one row at once")
+}
+
+// A record not fenced by its claim's attempt: a worker whose claim ran
+// out, and whose row another worker claimed since, marks the row for
+// reconciliation under the newer claim.
+func TestARecordWithoutItsClaimsAttemptIsCaught(t *testing.T) {
+	bin := buildPatched(t, "../store/pgledger/outbox.go",
+		"AND attempt_count = $7", "AND $7::int IS NOT NULL")
+	requireDoubleClaim(t, bin, "claim-expiry", "a worker settles a row it no longer holds")
+}
+
+// A claim without SKIP LOCKED (keeping FOR UPDATE) is no safety bug: the
+// second claim waits for the row lock and PostgreSQL re-checks
+// status = 'PENDING' once the first commits. It is only slower, and the
+// check holds — a checker that cried wolf here would be believed less.
+func TestAnOutboxClaimWithoutSkipLockedHolds(t *testing.T) {
+	bin := buildPatched(t, "../store/pgledger/outbox.go",
+		"LIMIT 1 FOR UPDATE SKIP LOCKED)\n\tRETURNING", "LIMIT 1 FOR UPDATE)\n\tRETURNING")
+	out, code := checkPatched(t, bin, "claim-expiry")
+	require.Equal(t, 0, code, "%s", out)
+}
+
 // checkPatched runs check of one scenario's SAFE with a patched build, on
 // a database of its own; it returns the output and the exit code.
 func checkPatched(t *testing.T, bin, scenario string) (string, int) {
 	t.Helper()
-	check := exec.Command(bin, "check", scenario, "--mode", "safe", "--out", t.TempDir(),
+	return checkPatchedInto(t, bin, scenario, t.TempDir())
+}
+
+// checkPatchedInto is checkPatched writing its counterexample into dir.
+func checkPatchedInto(t *testing.T, bin, scenario, dir string) (string, int) {
+	t.Helper()
+	check := exec.Command(bin, "check", scenario, "--mode", "safe", "--out", dir,
 		"--pg", storetest.NewDatabaseDSN(t, false))
 	check.Env = append(os.Environ(), "FENCELAB_CACHE_DIR="+t.TempDir())
 	out, err := check.CombinedOutput()
@@ -336,6 +384,27 @@ func requireCheckBreaks(t *testing.T, bin, scenario string, says ...string) {
 	for _, said := range says {
 		require.Contains(t, out, said, "%s", out)
 	}
+}
+
+// requireDoubleClaim is requireCheckBreaks for invariant 4's DOUBLE_CLAIM,
+// with the break's own words (inTrace) read from the counterexample's
+// trace; it returns check's output.
+func requireDoubleClaim(t *testing.T, bin, scenario string, inTrace ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	out, code := checkPatchedInto(t, bin, scenario, dir)
+	require.Equal(t, 1, code, "%s", out)
+	require.Contains(t, out, "invariant 4 broken", "%s", out)
+	require.Contains(t, out, "verdict DOUBLE_CLAIM", "%s", out)
+	traces, err := filepath.Glob(filepath.Join(dir, "*.trace.json"))
+	require.NoError(t, err)
+	require.Len(t, traces, 1, "%s", out)
+	trace, err := os.ReadFile(traces[0])
+	require.NoError(t, err)
+	for _, said := range inTrace {
+		require.Contains(t, string(trace), said)
+	}
+	return out
 }
 
 // Two statements in flight (issue 41, kind 1): a fenced write that reads
@@ -384,9 +453,9 @@ func TestAFencedWriteThatReadsItsRowWithoutALockIsCaught(t *testing.T) {
 // between them: the row says CONFIRMED and no receipt says so.
 func TestAStatusCommittedBeforeItsReceiptIsCaught(t *testing.T) {
 	bin := buildPatched(t, "../store/pgledger/outbox.go",
-		"batch.Queue(recordOutcome, o.OperationID, o.Status, o.Now, o.Provider, o.ReceiptOperationID, o.Receipt)",
+		"batch.Queue(recordOutcome, o.OperationID, o.Status, o.Now, o.Provider, o.ReceiptOperationID, o.Receipt, o.Attempt)",
 		`status := &pgx.Batch{}
-	status.Queue("UPDATE fencelab.outbox SET status = $2::text, updated_at = $3 WHERE operation_id = $1", o.OperationID, o.Status, o.Now)
+	status.Queue("UPDATE fencelab.outbox SET status = $2::text, updated_at = $3 WHERE operation_id = $1 AND attempt_count = $4", o.OperationID, o.Status, o.Now, o.Attempt)
 	if err := l.oneTrip(ctx, status, true, nil); err != nil {
 		return err
 	}

@@ -183,6 +183,19 @@ var catalog = map[string]map[engine.Mode]row{
 			{"daily-summary", 42, "COMMITTED", ""},
 		}, []int{2}},
 	},
+	// Two outbox workers: OUT's claim on 42's row runs out while it stalls,
+	// OUT2 reconciles the row by querying (SAFE: applied once) or by
+	// sending it again under a new OperationId (UNSAFE: twice).
+	"claim-expiry": {
+		engine.Safe: {2, 2, 43, engine.VerdictMatch, []execution{
+			{"daily-summary", 42, "COMMITTED", ""},
+			{"daily-summary", 43, "COMMITTED", ""},
+		}, nil},
+		engine.Unsafe: {2, 3, 43, "DUPLICATE_EFFECT", []execution{
+			{"daily-summary", 42, "COMMITTED", ""},
+			{"daily-summary", 43, "COMMITTED", ""},
+		}, []int{4, 4, 4}}, // applied twice; the retry's receipt is for no row, the row has none
+	},
 	// Token 1 twice: under epochs 2 and 3 (SAFE), two executions; under
 	// epoch 2 both (UNSAFE), one OperationId and one execution, and the
 	// row changed by a write with none of its own.

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -34,7 +35,7 @@ func claimOutbox() engine.Step {
 			t.Emitf(engine.LayerDatabase, "CLAIM", "IDLE", "no PENDING outbox row is due; the outbox worker waits")
 			return engine.Wait, nil
 		}
-		t.Memory().Delivery = engine.Delivery{OperationID: row.OperationID}
+		t.Memory().Delivery = engine.Delivery{OperationID: row.OperationID, Attempt: row.AttemptCount}
 		t.Emitf(engine.LayerDatabase, "CLAIM", "CLAIMED", "claimed %s (attempt %d) and committed the claim, until %s",
 			row.OperationID, row.AttemptCount, engine.FormatClock(row.NextAttemptAt.Sub(t.Seed().Now)))
 		t.Narrate("The claim is committed before the provider is called: no transaction stays open across a network call.")
@@ -64,6 +65,7 @@ func emitAnswer(t *engine.Turn, code, operationID string, answer engine.Provider
 		t.Narrate("The provider timed out: the effect may or may not have happened. Guessing either way is the bug.")
 	default:
 		t.Emitf(engine.LayerExternal, code, answer.Status, "%s: %s answered %s (receipt %s)", t.Provider().Name(), operationID, answer.Status, answer.Receipt)
+		t.Narrate("The provider answers %s for %s, with receipt %s: the worker knows what happened, and records it next.", answer.Status, operationID, answer.Receipt)
 	}
 }
 
@@ -80,7 +82,16 @@ func recordOutcome() engine.Step {
 			status = "RECONCILIATION_REQUIRED"
 		}
 		err := t.Ledger().RecordOutcome(ctx, engine.Outcome{OperationID: d.OperationID, Status: status,
-			Provider: t.Provider().Name(), ReceiptOperationID: d.SentAs, Receipt: d.Answer.Receipt, Now: t.Now()})
+			Provider: t.Provider().Name(), ReceiptOperationID: d.SentAs, Receipt: d.Answer.Receipt, Now: t.Now(), Attempt: d.Attempt})
+		if errors.Is(err, engine.ErrNotFound) {
+			// Its claim ran out and another worker claimed the row since:
+			// the answer is that worker's to record, as a stale token's
+			// write is the newer holder's to make.
+			t.Emitf(engine.LayerDatabase, "RECORD", "REFUSED", "outbox %s is no longer claimed under attempt %d: %s is not recorded",
+				d.OperationID, d.Attempt, status)
+			t.Narrate("%s's claim ran out while it was away, and another worker claimed the row since: the claim's attempt fences the record, as a token fences a write.", t.Actor.Name)
+			return engine.Advance, nil
+		}
 		if err != nil {
 			return 0, err
 		}
@@ -111,8 +122,8 @@ func findUnknown() engine.Step {
 			t.Emitf(engine.LayerDatabase, "RECONCILE", "IDLE", "no row awaits reconciliation")
 			return engine.Advance, nil
 		}
-		*d = engine.Delivery{OperationID: row.OperationID}
-		t.Emitf(engine.LayerDatabase, "RECONCILE", row.Status, "%s needs reconciling (%s)", row.OperationID, row.Status)
+		*d = engine.Delivery{OperationID: row.OperationID, Attempt: row.AttemptCount}
+		t.Emitf(engine.LayerDatabase, "RECONCILE", row.Status, "%s needs reconciling (%s); claimed it (attempt %d)", row.OperationID, row.Status, row.AttemptCount)
 		t.Narrate("The reconciler claims %s: before anything is sent again, it asks the provider what became of it.", row.OperationID)
 		return engine.Advance, nil
 	}}

@@ -455,6 +455,7 @@ func outboxPane(st styles, s engine.Snapshot, width, height int) []string {
 		rows = append(rows, st.dim.Render("  "+st.T("no outbox rows")))
 	}
 	ledger := "  " + st.T("%s: nothing applied", s.ProviderName)
+	ledgerLines := []string{ledger}
 	if n := len(s.Applications); n > 0 {
 		counts := map[string]int{}
 		var order []string
@@ -469,9 +470,25 @@ func outboxPane(st styles, s engine.Snapshot, width, height int) []string {
 			parts[i] = fmt.Sprintf("%s ×%d", id, counts[id])
 		}
 		ledger = "  " + st.T("%s applied %d: %s", s.ProviderName, n, strings.Join(parts, ", "))
+		ledgerLines = wrapParts("  "+st.T("%s applied %d: ", s.ProviderName, n), parts, width)
+		if ansi.StringWidth(ledger) > width {
+			// For one line: the OperationIds without the part they share
+			// (the job and epoch, most often).
+			if shared := sharedPath(order); shared != "" {
+				for i, id := range order {
+					parts[i] = fmt.Sprintf("%s ×%d", strings.TrimPrefix(id, shared), counts[id])
+				}
+				ledger = "  " + st.T("%s applied %d, of %s: %s", s.ProviderName, n, shared, strings.Join(parts, ", "))
+			}
+		}
 	}
 	title := st.T("Outbox & provider")
-	room := height - 2 // title and ledger
+	room := height - 1 - len(ledgerLines) // title and ledger
+	if room < 1 && len(ledgerLines) > 1 {
+		// No room to wrap the ledger: one line of it, cut.
+		ledgerLines = []string{ledger}
+		room = height - 2
+	}
 	switch {
 	case room >= 1 && len(rows) > room:
 		title += st.warn.Render("  " + counted(st, len(rows)-room, "+%d earlier row (f)", "+%d earlier rows (f)"))
@@ -484,7 +501,49 @@ func outboxPane(st styles, s engine.Snapshot, width, height int) []string {
 	case room < 1:
 		return titled(st, st.T("Outbox & provider"), width, height, []string{ledger})
 	}
-	return titled(st, title, width, height, append(rows, ledger))
+	return titled(st, title, width, height, append(rows, ledgerLines...))
+}
+
+// sharedPath is the longest prefix of every id that ends in a slash
+// (the slash kept); "" when there is none or a single id.
+func sharedPath(ids []string) string {
+	if len(ids) < 2 {
+		return ""
+	}
+	prefix := ids[0]
+	for _, id := range ids[1:] {
+		for !strings.HasPrefix(id, prefix) {
+			prefix = prefix[:len(prefix)-1]
+		}
+	}
+	if i := strings.LastIndex(prefix, "/"); i >= 0 {
+		return prefix[:i+1]
+	}
+	return ""
+}
+
+// wrapParts writes parts after head, separated by commas, over as many
+// lines of width as they take: a part goes whole onto a line of its own
+// (indented under the head's text) when the line it would end cannot
+// hold it.
+func wrapParts(head string, parts []string, width int) []string {
+	var lines []string
+	line := head
+	for i, p := range parts {
+		if i < len(parts)-1 {
+			p += ","
+		}
+		if i > 0 && ansi.StringWidth(line)+1+ansi.StringWidth(p) > width {
+			lines = append(lines, line)
+			line = "    " + p
+			continue
+		}
+		if i > 0 {
+			line += " "
+		}
+		line += p
+	}
+	return append(lines, line)
 }
 
 // narrationLines is one plain sentence for the last step, wrapped to at

@@ -32,7 +32,7 @@ func TestRestorePutsTheSchemaBack(t *testing.T) {
 	row, _, err := l.ClaimNextOutbox(ctx, now, 30*time.Second)
 	require.NoError(t, err)
 	require.NoError(t, l.RecordOutcome(ctx, engine.Outcome{OperationID: row.OperationID, Status: engine.ProviderConfirmed,
-		Provider: "payments", ReceiptOperationID: row.OperationID, Receipt: "rcpt-001", Now: now}))
+		Provider: "payments", ReceiptOperationID: row.OperationID, Receipt: "rcpt-001", Now: now, Attempt: row.AttemptCount}))
 	require.NoError(t, l.ApplyJobResults(ctx, "job-1", "evaluation-17", "3 comments", now))
 	busy, err := l.State(ctx)
 	require.NoError(t, err)

@@ -282,7 +282,7 @@ func TestReconciliationClaimIsExclusive(t *testing.T) {
 		require.NoError(t, err)
 		row, _, err := first.ClaimNextOutbox(ctx, now, 30*time.Second)
 		require.NoError(t, err)
-		require.NoError(t, first.RecordOutcome(ctx, engine.Outcome{OperationID: row.OperationID, Status: "RECONCILIATION_REQUIRED", Now: now}))
+		require.NoError(t, first.RecordOutcome(ctx, engine.Outcome{OperationID: row.OperationID, Status: "RECONCILIATION_REQUIRED", Now: now, Attempt: row.AttemptCount}))
 
 		var took [2]bool
 		var errs [2]error

@@ -46,7 +46,7 @@ func (l *Ledger) ClaimNextOutbox(ctx context.Context, now time.Time, claimTimeou
 }
 
 // claimToReconcile claims the oldest row whose outcome is unknown and
-// returns it as it was found.
+// returns it as it was found, but for its attempt: the new claim's.
 const claimToReconcile = `
 	WITH found AS (
 	    SELECT outbox_id, ` + outboxColumns + ` FROM fencelab.outbox
@@ -54,9 +54,9 @@ const claimToReconcile = `
 	     ORDER BY next_attempt_at, outbox_id
 	     LIMIT 1 FOR UPDATE SKIP LOCKED),
 	claimed AS (
-	    UPDATE fencelab.outbox o SET status = 'CLAIMED', next_attempt_at = $2, updated_at = $3
+	    UPDATE fencelab.outbox o SET status = 'CLAIMED', attempt_count = o.attempt_count + 1, next_attempt_at = $2, updated_at = $3
 	      FROM found WHERE o.outbox_id = found.outbox_id)
-	SELECT ` + outboxColumns + ` FROM found`
+	SELECT operation_id, effect_type, status, attempt_count + 1, next_attempt_at FROM found`
 
 // ClaimForReconciliation claims the oldest row whose outcome is unknown: one
 // marked RECONCILIATION_REQUIRED, or a claim that expired (its worker died
@@ -90,11 +90,17 @@ func (l *Ledger) claim(ctx context.Context, sql string, args ...any) (engine.Out
 }
 
 // recordOutcome sets a row's outcome and, for a final one, writes its
-// receipt; it counts the rows it set (1, or 0: not awaiting one).
+// receipt; it counts the rows it set (1, or 0: the claim is no longer the
+// row's). The claim's attempt fences the record as a token fences a
+// write: a worker whose claim ran out, and whose row another worker
+// claimed since, cannot overwrite what the newer claimant records (or
+// mark the row for reconciliation under it). A row a worker's own record
+// marked for reconciliation stays under its attempt until it is claimed
+// again.
 const recordOutcome = `
 	WITH updated AS (
 	    UPDATE fencelab.outbox SET status = $2::text, updated_at = $3
-	     WHERE operation_id = $1 AND status IN ('CLAIMED', 'RECONCILIATION_REQUIRED')
+	     WHERE operation_id = $1 AND status IN ('CLAIMED', 'RECONCILIATION_REQUIRED') AND attempt_count = $7
 	    RETURNING 1),
 	receipt AS (
 	    INSERT INTO fencelab.effect_receipts (provider, operation_id, status, receipt, recorded_at)
@@ -103,17 +109,19 @@ const recordOutcome = `
 	    ON CONFLICT (provider, operation_id) DO NOTHING)
 	SELECT count(*) FROM updated`
 
-// RecordOutcome stores what the provider answered. A final answer writes a
-// receipt in the same statement.
+// RecordOutcome stores what the provider answered, if the claim it was
+// delivered under (o.Attempt) is still the row's; otherwise it changes
+// nothing and says ErrNotFound. A final answer writes a receipt in the
+// same statement.
 func (l *Ledger) RecordOutcome(ctx context.Context, o engine.Outcome) error {
 	var updated int64
 	batch := &pgx.Batch{}
-	batch.Queue(recordOutcome, o.OperationID, o.Status, o.Now, o.Provider, o.ReceiptOperationID, o.Receipt)
+	batch.Queue(recordOutcome, o.OperationID, o.Status, o.Now, o.Provider, o.ReceiptOperationID, o.Receipt, o.Attempt)
 	err := l.oneTrip(ctx, batch, true, func(results pgx.BatchResults) error {
 		return results.QueryRow().Scan(&updated)
 	})
 	if err == nil && updated != 1 {
-		err = fmt.Errorf("outbox row %s is not awaiting an outcome: %w", o.OperationID, engine.ErrNotFound)
+		err = fmt.Errorf("outbox row %s is not claimed under attempt %d: %w", o.OperationID, o.Attempt, engine.ErrNotFound)
 	}
 	if err != nil {
 		return fmt.Errorf("pgledger: record outcome of %s: %w", o.OperationID, err)

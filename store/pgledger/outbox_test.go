@@ -52,9 +52,10 @@ func TestOutboxClaimExpiry(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, found)
 	require.Equal(t, "CLAIMED", row.Status)
+	require.Equal(t, 2, row.AttemptCount, "the reconciler's claim is a new attempt")
 
 	require.NoError(t, l.RecordOutcome(ctx, engine.Outcome{OperationID: row.OperationID, Status: engine.ProviderConfirmed,
-		Provider: "payments", ReceiptOperationID: row.OperationID, Receipt: "rcpt-1", Now: now.Add(31 * time.Second)}))
+		Provider: "payments", ReceiptOperationID: row.OperationID, Receipt: "rcpt-1", Now: now.Add(31 * time.Second), Attempt: 2}))
 	state, err := l.State(ctx)
 	require.NoError(t, err)
 	require.Equal(t, "CONFIRMED", state.Outbox[0].Status)
@@ -73,15 +74,15 @@ func TestOutboxOutcomes(t *testing.T) {
 	row, _, err := l.ClaimNextOutbox(ctx, now, 30*time.Second)
 	require.NoError(t, err)
 
-	require.NoError(t, l.RecordOutcome(ctx, engine.Outcome{OperationID: row.OperationID, Status: "RECONCILIATION_REQUIRED", Now: now}))
+	require.NoError(t, l.RecordOutcome(ctx, engine.Outcome{OperationID: row.OperationID, Status: "RECONCILIATION_REQUIRED", Now: now, Attempt: row.AttemptCount}))
 	found, ok, err := l.ClaimForReconciliation(ctx, now, 30*time.Second)
 	require.NoError(t, err)
 	require.True(t, ok)
 	require.Equal(t, "RECONCILIATION_REQUIRED", found.Status)
 
 	require.NoError(t, l.RecordOutcome(ctx, engine.Outcome{OperationID: row.OperationID, Status: engine.ProviderDeclined,
-		Provider: "payments", ReceiptOperationID: row.OperationID, Receipt: "rcpt-9", Now: now}))
-	err = l.RecordOutcome(ctx, engine.Outcome{OperationID: row.OperationID, Status: engine.ProviderConfirmed, Now: now})
+		Provider: "payments", ReceiptOperationID: row.OperationID, Receipt: "rcpt-9", Now: now, Attempt: found.AttemptCount}))
+	err = l.RecordOutcome(ctx, engine.Outcome{OperationID: row.OperationID, Status: engine.ProviderConfirmed, Now: now, Attempt: found.AttemptCount})
 	require.ErrorIs(t, err, engine.ErrNotFound, "a final outcome is final")
 
 	state, err := l.State(ctx)
@@ -91,4 +92,37 @@ func TestOutboxOutcomes(t *testing.T) {
 	_, ok, err = l.ClaimForReconciliation(ctx, now.Add(time.Hour), 30*time.Second)
 	require.NoError(t, err)
 	require.False(t, ok, "nothing left to reconcile")
+}
+
+// The claim's attempt fences its record: a worker whose claim ran out,
+// and whose row a reconciler claimed since, can neither mark the row for
+// reconciliation under the reconciler's claim nor settle it after; the
+// reconciler's record stands.
+func TestOutboxRecordIsFencedByItsClaim(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	l := seeded(t)
+	_, err := l.FencedMutation(ctx, write(42, 42))
+	require.NoError(t, err)
+	now := start.Add(time.Minute)
+	stalled, _, err := l.ClaimNextOutbox(ctx, now, 30*time.Second)
+	require.NoError(t, err)
+	later := now.Add(31 * time.Second)
+	reconciler, found, err := l.ClaimForReconciliation(ctx, later, 30*time.Second)
+	require.NoError(t, err)
+	require.True(t, found)
+	require.Equal(t, stalled.AttemptCount+1, reconciler.AttemptCount)
+
+	err = l.RecordOutcome(ctx, engine.Outcome{OperationID: stalled.OperationID, Status: "RECONCILIATION_REQUIRED", Now: later, Attempt: stalled.AttemptCount})
+	require.ErrorIs(t, err, engine.ErrNotFound, "a claim that ran out and was taken over records nothing")
+	require.NoError(t, l.RecordOutcome(ctx, engine.Outcome{OperationID: reconciler.OperationID, Status: engine.ProviderConfirmed,
+		Provider: "payments", ReceiptOperationID: reconciler.OperationID, Receipt: "rcpt-1", Now: later, Attempt: reconciler.AttemptCount}))
+	err = l.RecordOutcome(ctx, engine.Outcome{OperationID: stalled.OperationID, Status: engine.ProviderConfirmed,
+		Provider: "payments", ReceiptOperationID: stalled.OperationID, Receipt: "rcpt-2", Now: later, Attempt: stalled.AttemptCount})
+	require.ErrorIs(t, err, engine.ErrNotFound)
+
+	state, err := l.State(ctx)
+	require.NoError(t, err)
+	require.Equal(t, "CONFIRMED", state.Outbox[0].Status)
+	require.Equal(t, []engine.Receipt{{Provider: "payments", OperationID: "op-42", Status: "CONFIRMED", Receipt: "rcpt-1"}}, state.Receipts)
 }
