@@ -45,6 +45,22 @@ import (
 // and not another client's, so it kills none (code.go). What the budget
 // cannot count — one call of a C function that runs long, a pattern
 // match that backtracks — is left to the call's deadline.
+//
+// The strings a script builds: on the embedded server they are built in
+// fencelab's own process, and a script that doubles a string thirty times
+// or asks string.rep for gigabytes would take its memory (on a real Redis
+// the memory is the server's, and so is the limit). So on the embedded
+// server the frame counts the bytes of every string the script builds by
+// concatenation (each .. of the script goes through the frame's check: the
+// scanner finds them, and the frame puts a table of its own between the two
+// operands, whose __concat counts and joins them), string.rep,
+// string.format, string.gsub, table.concat and cjson.encode — before the
+// string is made where its size can be known first. Past stringBudget in
+// all, the call that would pass it fails, and so does every later one (a
+// pcall cannot buy the script more), and the script's reply is replaced
+// by an error fencelab recognises. What a string is built from in other
+// ways (string.upper, string.sub: never longer than what they are given)
+// is not counted.
 
 // scriptBudget is how many ticks a script may take: far more than a
 // step's script needs, and reached in a tenth of a second (a second under
@@ -53,6 +69,19 @@ const scriptBudget = 1_000_000
 
 // overBudgetMark is in the error a script past its budget ends with.
 const overBudgetMark = "fencelab: past its budget"
+
+// stringBudget is how many bytes of strings a script may build on the
+// embedded server, in all: far more than a step's script builds, and far
+// less than would trouble the process that runs it. (A variable only for
+// the tests, which spend less.)
+var stringBudget = 256 << 20
+
+// stringBudgetMark is in the error of a script past its string budget.
+const stringBudgetMark = "fencelab: past its string budget"
+
+// ErrStringBudget is a file's script that built more than stringBudget
+// bytes of strings on the embedded server.
+var ErrStringBudget = fmt.Errorf("the script built more than %d MiB of strings, fencelab's budget for a script on the embedded Redis (a string doubled in a loop, a huge string.rep?)", stringBudget>>20)
 
 // ErrScriptBudget is a file's script that ran past scriptBudget.
 var ErrScriptBudget = fmt.Errorf("the script ran past fencelab's budget of %s loop iterations and function calls (a loop that never ends?)", thousands(scriptBudget))
@@ -91,18 +120,29 @@ func framed(script, namespace string, gopherLua bool) (string, error) {
 	var b strings.Builder
 	b.WriteString(script[:start])
 	b.WriteString(guardFor(namespace))
+	if gopherLua {
+		b.WriteString(stringGuardOf(stringBudget))
+	}
 	fmt.Fprintf(&b, "local %s, %s = 0, false local __fencelab_reply = (function(...) ", ticksName, overName)
 	from := start
-	for _, at := range places {
-		if at < start {
+	for _, p := range places {
+		if p.at < start {
 			continue
 		}
-		b.WriteString(script[from:at])
+		b.WriteString(script[from:p.at])
+		if p.concat {
+			b.WriteString(".. " + catName + " ..")
+			from = p.at + len("..")
+			continue
+		}
 		b.WriteString(tick)
-		from = at
+		from = p.at
 	}
 	b.WriteString(script[from:])
 	fmt.Fprintf(&b, "\nend)(...) if %s then return redis.error_reply(%q) end ", overName, overBudgetMark)
+	if gopherLua {
+		fmt.Fprintf(&b, "if %s then return redis.error_reply(%q) end ", fullName, stringBudgetMark)
+	}
 	// The reply's size, counted before the server sends it: a script's
 	// 100 MB string is refused where it was made, not carried to fencelab
 	// to be cut at replybound.Limit().
@@ -120,11 +160,64 @@ const replyMark = "fencelab: past the reply bound"
 // overBudget says whether a script's error reply is its budget's.
 func overBudget(reply string) bool { return strings.Contains(reply, overBudgetMark) }
 
+// overStringBudget says whether a script's error reply is its string
+// budget's.
+func overStringBudget(reply string) bool { return strings.Contains(reply, stringBudgetMark) }
+
+// The names the string budget adds, and what it runs before the script:
+// spend counts n bytes about to be built and fails past the budget (for
+// good: full stays set); the table cat stands between the operands of
+// each .. and its __concat joins them once they are counted; the string
+// functions that build are replaced, for this run of the script, by ones
+// that count first (the embedded server makes a Lua state for each). An
+// error the frame raises for the script names the script's line: level 3
+// is its caller's, as gopher-lua counts levels (error's own frame first).
+const (
+	catName  = "__fencelab_cat"
+	fullName = "__fencelab_full"
+)
+
+func stringGuardOf(budget int) string {
+	return fmt.Sprintf(`local %[2]s, __fencelab_built = false, 0 `+
+		`local function __fencelab_spend(n) __fencelab_built = __fencelab_built + n `+
+		`if %[2]s or __fencelab_built > %[3]d then %[2]s = true error(%[4]q, 3) end end `+
+		`local __fencelab_text = function(v) local t = type(v) return t == "string" or t == "number" end `+
+		`local __fencelab_joining = { __metatable = false } local %[1]s = setmetatable({}, __fencelab_joining) `+
+		`local function __fencelab_joins(a, b) `+
+		`if a == %[1]s then return setmetatable({ v = b }, __fencelab_joining) end `+
+		`local v = b.v if __fencelab_text(a) and __fencelab_text(v) then __fencelab_spend(#tostring(a) + #tostring(v)) return a .. v end `+
+		`local plain = { string = true, number = true, boolean = true, ["nil"] = true } `+
+		`if plain[type(a)] and plain[type(v)] then error("cannot perform concat operation between " .. type(a) .. " and " .. type(v), 3) end `+
+		`return a .. v end __fencelab_joining.__concat = __fencelab_joins `+
+		`local __fencelab_rep, __fencelab_format, __fencelab_gsub, __fencelab_tconcat = string.rep, string.format, string.gsub, table.concat `+
+		`string.rep = function(s, n, ...) local k = math.floor(tonumber(n) or 0) if k > 0 then __fencelab_spend(#tostring(s) * k) end return __fencelab_rep(s, n, ...) end `+
+		`string.format = function(...) local r = __fencelab_format(...) __fencelab_spend(#r) return r end `+
+		`string.gsub = function(s, pattern, repl, ...) local text = tostring(s) __fencelab_spend(#text) `+
+		`if type(repl) == "string" then local worst = (#text + 1) * #repl if string.find(repl, "%%", 1, true) then worst = worst * (#text + 1) end __fencelab_spend(worst) `+
+		`elseif type(repl) == "function" or type(repl) == "table" then local given = repl `+
+		`repl = function(...) local r if type(given) == "table" then r = given[(...)] else r = given(...) end if __fencelab_text(r) then __fencelab_spend(#tostring(r)) end return r end end `+
+		`return __fencelab_gsub(s, pattern, repl, ...) end `+
+		`table.concat = function(t, sep, i, j) local n, first, last = 0, i or 1, j or #t `+
+		`for x = first, last do local v = t[x] if __fencelab_text(v) then n = n + #tostring(v) + #(sep or "") end end __fencelab_spend(n) `+
+		`return __fencelab_tconcat(t, sep, i, j) end `+
+		`if cjson ~= nil then local encode = cjson.encode cjson.encode = function(...) local r = encode(...) __fencelab_spend(#r) return r end end `,
+		catName, fullName, budget, stringBudgetMark)
+}
+
+// place is where the frame writes into a script: a tick, or (concat)
+// the string budget's table between the two dots of a .. and its right
+// operand.
+type place struct {
+	at     int
+	concat bool
+}
+
 // tickPlaces are the byte offsets where a tick goes: after each do and
 // repeat (a loop's body; a plain do block counts too, harmlessly), after
 // the parameter list of each function (recursion, tail calls included),
 // and before each goto (gopher-lua's; in Redis's Lua 5.1 goto is a name).
-func tickPlaces(script string, gopherLua bool) ([]int, error) {
+// On gopher-lua, each .. is a place too (the string budget's).
+func tickPlaces(script string, gopherLua bool) ([]place, error) {
 	lines := lineStarts(script)
 	offset := func(line, column int) (int, error) {
 		if line < 1 || line > len(lines) || column < 1 {
@@ -134,7 +227,7 @@ func tickPlaces(script string, gopherLua bool) ([]int, error) {
 	}
 	sc := parse.NewScanner(strings.NewReader(script), "script")
 	lexer := &parse.Lexer{}
-	var places []int
+	var places []place
 	inFunction, inParameters := false, false
 	for {
 		tok, err := sc.Scan(lexer)
@@ -151,19 +244,21 @@ func tickPlaces(script string, gopherLua bool) ([]int, error) {
 		}
 		switch {
 		case tok.Type == parse.TDo || tok.Type == parse.TRepeat:
-			places = append(places, at+len(tok.Str))
+			places = append(places, place{at: at + len(tok.Str)})
 		case tok.Type == parse.TGoto && gopherLua:
-			places = append(places, at)
+			places = append(places, place{at: at})
+		case tok.Type == parse.T2Comma && gopherLua:
+			places = append(places, place{at: at, concat: true})
 		case tok.Type == parse.TFunction:
 			inFunction = true
 		case inFunction && tok.Type == '(':
 			inFunction, inParameters = false, true
 		case inParameters && tok.Type == ')':
 			inParameters = false
-			places = append(places, at+1)
+			places = append(places, place{at: at + 1})
 		}
 	}
-	sort.Ints(places)
+	sort.SliceStable(places, func(i, j int) bool { return places[i].at < places[j].at })
 	return places, nil
 }
 

@@ -2,8 +2,10 @@ package redisstore
 
 import (
 	"context"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
@@ -65,4 +67,79 @@ func TestAScriptRunsOnTheEmbeddedServerWithinItsBudget(t *testing.T) {
 	require.True(t, strings.HasPrefix(withShebang, "#!lua\n"))
 	_, err = framed("return 'unfinished", "", false)
 	require.ErrorContains(t, err, "fencelab cannot read the script as Lua")
+}
+
+// On the embedded server a script builds strings in fencelab's own
+// process: past the string budget, however it builds them, it ends with
+// the budget's error (a pcall buys it nothing), and fencelab's memory
+// stays where it was. Scripts within the budget answer as they did, and
+// .. keeps its meaning: numbers, a table's own __concat, nil's error on
+// the file's line.
+func TestAScriptBuildsStringsOnTheEmbeddedServerWithinItsBudget(t *testing.T) {
+	mr := miniredis.RunT(t)
+	// Building a quarter of a gigabyte takes a while under the race
+	// detector: the client waits for it.
+	rdb := redis.NewClient(&redis.Options{Addr: mr.Addr(), ReadTimeout: time.Minute})
+	defer rdb.Close()
+	ctx := context.Background()
+	run := func(script string) (any, error) {
+		framedScript, err := framed(script, "", true)
+		if err != nil {
+			return nil, err
+		}
+		return redis.NewScript(framedScript).Run(ctx, rdb, []string{"k"}).Result()
+	}
+	// A sixteenth of the budget: the same checks, built sooner.
+	defer func(budget int) { stringBudget = budget }(stringBudget)
+	stringBudget = 16 << 20
+	var before runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for name, script := range map[string]string{
+		"doubling":          "local s = 'x' for i = 1, 40 do s = s .. s end return #s",
+		"doubling, no gaps": "local s='x' for i=1,40 do s=s..s end return #s",
+		"a chain":           "local s = 'x' for i = 1, 40 do s = s .. s .. '' end return #s",
+		"string.rep":        "return #string.rep('x', 2^40)",
+		"a method":          "return #(('abc'):rep(1e12))",
+		"rep in a loop":     "local t = {} for i = 1, 1000 do t[i] = string.rep('x', 1e6) end return #t",
+		"format":            "local s = 'x' for i = 1, 40 do s = string.format('%s%s', s, s) end return #s",
+		"gsub":              "local s = string.rep('x', 1e5) return #s:gsub('x', s)",
+		"gsub, a function":  "local s = string.rep('x', 1e5) return #s:gsub('x', function() return s end)",
+		"table.concat":      "local t = {} for i = 1, 100 do t[i] = string.rep('y', 1e6) end local s = table.concat(t) return #table.concat({s, s, s, s})",
+		"pcall buys none":   "local s = 'x' for i = 1, 40 do local ok, d = pcall(function() return s .. s end) if ok then s = d end end return #s",
+		"cjson":             "local t = {} for i = 1, 30 do t[i] = string.rep('z', 1e7) end return #cjson.encode(t)",
+	} {
+		_, err := run(script)
+		require.Error(t, err, name)
+		require.True(t, overStringBudget(err.Error()), "%s: %v", name, err)
+	}
+	var after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	require.Less(t, after.HeapAlloc, before.HeapAlloc+uint64(4*stringBudget), "what the refused scripts built is gone")
+
+	for script, want := range map[string]any{
+		"return 'a' .. 1 .. 'b'": "a1b",
+		"return 1 .. 2":          "12",
+		"local s = 'x' for i = 1, 20 do s = s .. s end return #s":                                     int64(1 << 20),
+		"local t = setmetatable({}, {__concat = function(a, b) return 'joined' end}) return 'x' .. t": "joined",
+		"local t = setmetatable({}, {__concat = function(a, b) return 'joined' end}) return t .. 'x'": "joined",
+		"return ('%s-%s'):format('a', 'b') .. ('ab'):rep(2) .. table.concat({1, 2}, ',')":             "a-babab1,2",
+		"return (('a.b.c'):gsub('%.', '/'))":                                                          "a/b/c",
+		"return (('hello'):gsub('l', {l = 'L'}))":                                                     "heLLo",
+		"return (('hello'):gsub('(l)', function(c) return c:upper() .. '!' end))":                     "heL!L!o",
+		"return 'a' .. '...' .. 'b'":                                                                  "a...b",
+		"local function f(...) return 'n' .. select('#', ...) end return f(1, 2)":                     "n2",
+	} {
+		got, err := run(script)
+		require.NoError(t, err, script)
+		require.Equal(t, want, got, script)
+	}
+	_, err := run("local x = 1\n\nreturn 'a' .. nil")
+	require.ErrorContains(t, err, ":3: cannot perform concat operation between string and nil")
+	require.False(t, overStringBudget(err.Error()))
+	// A real Redis gets no string budget: its memory is the server's.
+	plain, err := framed("return 'a' .. 'b'", "", false)
+	require.NoError(t, err)
+	require.NotContains(t, plain, catName)
 }
