@@ -386,9 +386,6 @@ func (f *file) actor(t *table, a *fileActor, actors []*fileActor, s *engine.Scen
 		label, owner = lang.P("operator"), "operator"
 	case kindOutbox:
 		label, owner = lang.P("outbox worker"), "outbox-worker"
-		if a.name != outboxName { // one of several: each by its name
-			label, owner = lang.P("outbox worker %s", a.name), "outbox-worker-"+strings.ToLower(a.name)
-		}
 	case kindRequest:
 		a.request.name = a.name
 		if a.request.jobID, err = t.str("job-id", true); err != nil {
