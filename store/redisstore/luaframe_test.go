@@ -16,17 +16,7 @@ import (
 // with its budget's error; one that ends answers as it did without it,
 // and its errors keep the file's line numbers.
 func TestAScriptRunsOnTheEmbeddedServerWithinItsBudget(t *testing.T) {
-	mr := miniredis.RunT(t)
-	rdb := redis.NewClient(&redis.Options{Addr: mr.Addr()})
-	defer rdb.Close()
-	ctx := context.Background()
-	run := func(script string) (any, error) {
-		framedScript, err := framed(script, "", true)
-		if err != nil {
-			return nil, err
-		}
-		return redis.NewScript(framedScript).Run(ctx, rdb, []string{"k"}).Result()
-	}
+	run := framedOnEmbedded(t)
 	for name, script := range map[string]string{
 		"while":            "while true do end return 1",
 		"repeat":           "repeat local x = 1 until false",
@@ -76,19 +66,7 @@ func TestAScriptRunsOnTheEmbeddedServerWithinItsBudget(t *testing.T) {
 // .. keeps its meaning: numbers, a table's own __concat, nil's error on
 // the file's line.
 func TestAScriptBuildsStringsOnTheEmbeddedServerWithinItsBudget(t *testing.T) {
-	mr := miniredis.RunT(t)
-	// Building a quarter of a gigabyte takes a while under the race
-	// detector: the client waits for it.
-	rdb := redis.NewClient(&redis.Options{Addr: mr.Addr(), ReadTimeout: time.Minute})
-	defer rdb.Close()
-	ctx := context.Background()
-	run := func(script string) (any, error) {
-		framedScript, err := framed(script, "", true)
-		if err != nil {
-			return nil, err
-		}
-		return redis.NewScript(framedScript).Run(ctx, rdb, []string{"k"}).Result()
-	}
+	run := framedOnEmbedded(t)
 	// A sixteenth of the budget: the same checks, built sooner.
 	defer func(budget int) { stringBudget = budget }(stringBudget)
 	stringBudget = 16 << 20
@@ -142,4 +120,20 @@ func TestAScriptBuildsStringsOnTheEmbeddedServerWithinItsBudget(t *testing.T) {
 	plain, err := framed("return 'a' .. 'b'", "", false)
 	require.NoError(t, err)
 	require.NotContains(t, plain, catName)
+}
+
+// framedOnEmbedded runs a script in fencelab's frame on a miniredis of
+// its own, with one key. The client waits long: building a sixteenth of
+// a gigabyte takes a while under the race detector.
+func framedOnEmbedded(t *testing.T) func(script string) (any, error) {
+	mr := miniredis.RunT(t)
+	rdb := redis.NewClient(&redis.Options{Addr: mr.Addr(), ReadTimeout: time.Minute})
+	t.Cleanup(func() { rdb.Close() })
+	return func(script string) (any, error) {
+		framedScript, err := framed(script, "", true)
+		if err != nil {
+			return nil, err
+		}
+		return redis.NewScript(framedScript).Run(context.Background(), rdb, []string{"k"}).Result()
+	}
 }
