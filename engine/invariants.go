@@ -31,9 +31,10 @@ var anomalies = map[int]string{
 // with, beside its own: 1 and 3 a second write of one token, 3 a row a
 // write was not for, 4 an answer of the provider's not on record and a
 // row claimed by two workers at once, 6 its
-// two kinds and a job acquire that named a job not running, 9 a fencing
+// two kinds, a job acquire that named a job not running and a SUCCESS of
+// a job the running key did not name, 9 a fencing
 // history that would expire, 10 a moment recorded off the lab clock.
-var alsoAnomalies = []string{"DUPLICATE_WRITE", "POINTER_STOLEN", "DUPLICATE_JOB", "UNRECORDED_EFFECT", "DOUBLE_CLAIM", "WRONG_ROW", "OFF_CLOCK", "HISTORY_EXPIRES", "WRONG_JOB"}
+var alsoAnomalies = []string{"DUPLICATE_WRITE", "POINTER_STOLEN", "DUPLICATE_JOB", "ORPHAN_SUCCESS", "UNRECORDED_EFFECT", "DOUBLE_CLAIM", "WRONG_ROW", "OFF_CLOCK", "HISTORY_EXPIRES", "WRONG_JOB"}
 
 // Invariants are the rules of DESIGN §7, in words, for screens and help.
 // They are checked after every call (CheckLedger, CheckEffects, jobWatch,
@@ -54,7 +55,7 @@ var Invariants = map[int]string{
 	3:  "a write changes its own row, checkpoint, execution and outbox together, or nothing",
 	4:  "an OperationId is applied at most once, its outbox row is claimed by one worker at a time, and its final answer is on record",
 	5:  "a terminal job state (SUCCESS, FAILED) never changes",
-	6:  "every job hash is reachable from its running key while RUNNING; one running job per target, and the job an acquire names is the one running",
+	6:  "every job hash is reachable from its running key while RUNNING; one running job per target; the job an acquire names is the one running, and a job becomes SUCCESS only while its running key names it",
 	7:  "every committed read-modify-write was computed from the value current at its commit",
 	8:  "a lease ends only by its holder's release or its TTL, and only its holder extends it: no worker gets a lease while another's is live, and a worker told it holds a lease holds it",
 	9:  "no lease lives longer than its TTL: after every step, a lease's remaining time on the lab clock is at most the TTL it was granted with, and the fencing history (counter, epoch) never expires",
@@ -279,6 +280,17 @@ func (w *jobWatch) check(s JobsState, environment bool, now time.Time, deadline 
 			w.terminal[key] = j.Status
 			if b, early := jobFailedEarly(j, w.born[key], now, deadline); early && j.Status == JobFailed {
 				breaks = append(breaks, b)
+			}
+			// SUCCESS is a run's to claim while its target's running key
+			// names it, as the call before this one left the key: a job
+			// whose key ran out, or was taken over, has lost the right
+			// to run, and its results must not be published.
+			if pointer := w.pointers[j.Target]; j.Status == JobSuccess && pointer != j.ID {
+				named := any(pointer)
+				if pointer == "" {
+					named = lang.P("no job")
+				}
+				breaks = append(breaks, newBreak(6, "ORPHAN_SUCCESS", lang.P("%s became SUCCESS though its running key named %s", j.ID, named)))
 			}
 		}
 		if j.Status == JobRunning && !w.orphaned[key] {

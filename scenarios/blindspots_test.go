@@ -333,6 +333,41 @@ func TestAReconcilerThatTakesLiveClaimsIsCaught(t *testing.T) {
 	requireDoubleClaim(t, bin, "claim-expiry", "two workers deliver one row at once")
 }
 
+// A reconciler's claim split in two: it finds the row (SELECT … FOR
+// UPDATE SKIP LOCKED, whose lock its autocommit lets go at once), then
+// claims it by its OperationId in a statement of its own. A second
+// reconciler finds the same row in between, and both claim it: a
+// reviewer's bug, which claim-expiry's two reconcilers catch.
+func TestAReconcilersClaimSplitInTwoIsCaught(t *testing.T) {
+	bin := buildPatchedAll(t, "../store/pgledger/outbox.go", map[string]string{
+		"// claim runs a claiming statement": `const findToReconcile = ` + "`" + `
+	SELECT ` + "` + outboxColumns + `" + ` FROM fencelab.outbox
+	 WHERE status = 'RECONCILIATION_REQUIRED' OR (status = 'CLAIMED' AND next_attempt_at <= $1)
+	 ORDER BY next_attempt_at, outbox_id
+	 LIMIT 1 FOR UPDATE SKIP LOCKED` + "`" + `
+
+// claim runs a claiming statement`,
+		"row, found, err := l.claim(ctx, claimToReconcile, now, now.Add(claimTimeout), now)": `row, found, err := l.claim(ctx, findToReconcile, now)
+	if err == nil && found {
+		_, err = l.exec(ctx, "UPDATE fencelab.outbox SET status = 'CLAIMED', attempt_count = attempt_count + 1, next_attempt_at = $2, updated_at = $3 WHERE operation_id = $1",
+			row.OperationID, now.Add(claimTimeout), now)
+		row.AttemptCount++
+	}`,
+	})
+	requireDoubleClaim(t, bin, "claim-expiry", "two workers deliver one row at once")
+}
+
+// A SUCCESS transition whose pointer check lets a missing pointer by (a
+// nil guard): a job whose running key ran out finishes anyway, and its
+// results are published. pointer-split's job 1 loses its key before it
+// finishes; invariant 6 says a job becomes SUCCESS only while its running
+// key names it. (A reviewer's bug: the verdicts moved, no invariant broke.)
+func TestASuccessWithoutItsRunningKeyIsCaught(t *testing.T) {
+	bin := buildPatched(t, "../store/redisstore/scripts/transition.lua",
+		"ARGV[2] == 'SUCCESS' and pointer ~= ARGV[3] then", "ARGV[2] == 'SUCCESS' and pointer and pointer ~= ARGV[3] then")
+	requireCheckBreaks(t, bin, "pointer-split", "invariant 6 broken", "ORPHAN_SUCCESS")
+}
+
 // A record not fenced by its claim's attempt: a worker whose claim ran
 // out, and whose row another worker claimed since, marks the row for
 // reconciliation under the newer claim.

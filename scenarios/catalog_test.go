@@ -156,7 +156,7 @@ var catalog = map[string]map[engine.Mode]row{
 	// (SAFE) or takes job 2's key with it (UNSAFE).
 	"pointer-split": {
 		engine.Safe:   {0, 0, 0, engine.NotOwner, nil, nil},
-		engine.Unsafe: {0, 1, 0, "POINTER_STOLEN", nil, []int{6}},
+		engine.Unsafe: {0, 1, 0, "POINTER_STOLEN", nil, []int{6, 6}}, // job 2 loses its key; job 1's SUCCESS without one
 	},
 	// Two runs on one worker share its owner: SAFE's release of token 41
 	// leaves the retry's lease of 42 alone; UNSAFE's deletes it, B takes

@@ -75,6 +75,7 @@ func recordOutcome() engine.Step {
 		d := t.Memory().Delivery
 		if d.Answer.Status == "" {
 			t.Emitf(engine.LayerDatabase, "RECORD", "IDLE", "no answer to record")
+			t.Narrate("There is no answer to record: the worker asked the provider nothing.")
 			return engine.Advance, nil
 		}
 		status := d.Answer.Status
@@ -120,6 +121,7 @@ func findUnknown() engine.Step {
 		if !found {
 			*d = engine.Delivery{}
 			t.Emitf(engine.LayerDatabase, "RECONCILE", "IDLE", "no row awaits reconciliation")
+			t.Narrate("No row awaits reconciliation: each is settled, or claimed by a worker whose claim still runs.")
 			return engine.Advance, nil
 		}
 		*d = engine.Delivery{OperationID: row.OperationID, Attempt: row.AttemptCount}
@@ -140,6 +142,7 @@ func queryProvider() engine.Step {
 		d := &t.Memory().Delivery
 		if d.OperationID == "" {
 			t.Emitf(engine.LayerExternal, "QUERY", "IDLE", "nothing to query")
+			t.Narrate("There is nothing to ask the provider about.")
 			return engine.Advance, nil
 		}
 		d.SentAs = d.OperationID
@@ -173,6 +176,7 @@ func retry(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 	d := &t.Memory().Delivery
 	if d.OperationID == "" {
 		t.Emitf(engine.LayerExternal, "RETRY", "IDLE", "nothing to retry")
+		t.Narrate("There is nothing to send again.")
 		return engine.Advance, nil
 	}
 	d.Retries++
