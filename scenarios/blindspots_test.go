@@ -431,13 +431,9 @@ func requireDoubleClaim(t *testing.T, bin, scenario string, inTrace ...string) s
 	require.Equal(t, 1, code, "%s", out)
 	require.Contains(t, out, "invariant 4 broken", "%s", out)
 	require.Contains(t, out, "verdict DOUBLE_CLAIM", "%s", out)
-	traces, err := filepath.Glob(filepath.Join(dir, "*.trace.json"))
-	require.NoError(t, err)
-	require.Len(t, traces, 1, "%s", out)
-	trace, err := os.ReadFile(traces[0])
-	require.NoError(t, err)
+	_, trace := onlyTrace(t, dir)
 	for _, said := range inTrace {
-		require.Contains(t, string(trace), said)
+		require.Contains(t, trace, said)
 	}
 	return out
 }
@@ -466,16 +462,12 @@ func TestAFencedWriteThatReadsItsRowWithoutALockIsCaught(t *testing.T) {
 	require.Regexp(t, `B opens\s+postgres: BEGIN; WITH t AS`, string(out))
 	require.Regexp(t, `A sends\s+postgres: BEGIN; WITH t AS`, string(out))
 	require.Regexp(t, `B commits\s+postgres: COMMIT`, string(out))
-	traces, err := filepath.Glob(filepath.Join(dir, "*.trace.json"))
-	require.NoError(t, err)
-	require.Len(t, traces, 1)
-	trace, err := os.ReadFile(traces[0])
-	require.NoError(t, err)
-	require.Contains(t, string(trace), `"action": "overlap"`)
-	require.Contains(t, string(trace), "A's statement is sent while B's write is open: it waits for B's locks")
-	require.Contains(t, string(trace), "committed token 41 after token 42 was accepted")
+	path, trace := onlyTrace(t, dir)
+	require.Contains(t, trace, `"action": "overlap"`)
+	require.Contains(t, trace, "A's statement is sent while B's write is open: it waits for B's locks")
+	require.Contains(t, trace, "committed token 41 after token 42 was accepted")
 	// The overlap replays to the same events, off the checker too.
-	replay := exec.Command(bin, "replay", traces[0], "--pg", storetest.NewDatabaseDSN(t, false))
+	replay := exec.Command(bin, "replay", path, "--pg", storetest.NewDatabaseDSN(t, false))
 	replay.Env = check.Env
 	out, err = replay.CombinedOutput()
 	require.NoError(t, err, "%s", out)
@@ -700,4 +692,16 @@ program = ["lock", "open", "close", "unlock"]
 	}
 	require.Contains(t, steps, "crash A", "%v", steps)
 	require.Contains(t, steps[len(steps)-1], "B", "B opens its section after A's crash: %v", steps)
+}
+
+// onlyTrace is the one counterexample trace a check wrote into dir: its
+// path and its text.
+func onlyTrace(t *testing.T, dir string) (string, string) {
+	t.Helper()
+	traces, err := filepath.Glob(filepath.Join(dir, "*.trace.json"))
+	require.NoError(t, err)
+	require.Len(t, traces, 1)
+	trace, err := os.ReadFile(traces[0])
+	require.NoError(t, err)
+	return traces[0], string(trace)
 }
