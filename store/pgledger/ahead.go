@@ -57,10 +57,11 @@ var (
 )
 
 // ReleaseIdle ends every connection given back and kept, across the
-// process's databases: before a client that is not fencelab's connects
-// (bench's pgbench), or when the server has no connection left for a new
-// one, the server processes they hold are let go.
-func ReleaseIdle() {
+// process's databases — fencelab's own and those logged in as a file's
+// role: before a client that is not fencelab's connects (bench's
+// pgbench), or when the server has no connection left for a new one, the
+// server processes they hold are let go. It says how many it ended.
+func ReleaseIdle() (released int) {
 	keeping.Range(func(k, _ any) bool {
 		d := k.(*Database)
 		d.ahead.mu.Lock()
@@ -76,8 +77,10 @@ func ReleaseIdle() {
 		for _, a := range idle {
 			closeAhead(a)
 		}
+		released += len(idle) + d.releaseCodeIdle(false)
 		return true
 	})
+	return released
 }
 
 // keepIdle keeps a connection given back under name; false when enough

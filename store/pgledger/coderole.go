@@ -230,6 +230,7 @@ func (d *Database) giveCode(ctx context.Context, conn *pgx.Conn, schema string) 
 				}
 			})
 			d.roles.idle = append(d.roles.idle, idle)
+			keeping.Store(d, struct{}{}) // for ReleaseIdle
 		}
 		d.roles.mu.Unlock()
 		if keep {
@@ -265,16 +266,20 @@ func (d *Database) untakeCode(conn *pgx.Conn) bool {
 	return true
 }
 
-// closeCodeIdle ends every connection kept, as the database closes.
-func (d *Database) closeCodeIdle() {
+// releaseCodeIdle ends every connection logged in as the role that is
+// kept (ReleaseIdle), and keeps none from then on when the database
+// closes. It says how many it ended.
+func (d *Database) releaseCodeIdle(closing bool) int {
 	d.roles.mu.Lock()
 	idle := d.roles.idle
-	d.roles.idle, d.roles.closed = nil, true
+	d.roles.idle = nil
+	d.roles.closed = d.roles.closed || closing
 	d.roles.mu.Unlock()
 	for _, i := range idle {
 		i.expire.Stop()
 		closeConn(i.conn)
 	}
+	return len(idle)
 }
 
 func closeConn(conn *pgx.Conn) {

@@ -88,3 +88,39 @@ func TestTheRoleStartsEachRunWithoutAnEarlierRunsSettings(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "off", reply.Text)
 }
+
+// When the role may open no more connections (53300), those it holds idle
+// for the next lab are let go and the new one is asked for again.
+func TestARoleOutOfConnectionsLetsGoOfItsIdleOnes(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Database(t)
+	lab, err := db.Connect(ctx, "lab")
+	require.NoError(t, err)
+	defer lab.Close(ctx)
+	require.NoError(t, lab.SetupCode(ctx, "fencelab_code_mine", nil, nil))
+	role, refused := db.CodeRole()
+	require.Empty(t, refused)
+
+	a, err := db.Connect(ctx, "A")
+	require.NoError(t, err)
+	defer a.Close(ctx)
+	_, err = a.Statement(ctx, "SELECT 1")
+	require.NoError(t, err)
+	b, err := db.Connect(ctx, "B")
+	require.NoError(t, err)
+	_, err = b.Statement(ctx, "SELECT 1")
+	require.NoError(t, err)
+	require.NoError(t, b.Close(ctx)) // B's connection is kept, idle, for fencelab_code_mine
+	_, err = pgledger.RawConn(t, lab).Exec(ctx, "ALTER ROLE "+role+" CONNECTION LIMIT 2")
+	require.NoError(t, err)
+
+	// Another schema: the idle connection cannot serve it, and the role
+	// has no third connection to give.
+	require.NoError(t, lab.SetupCode(ctx, "fencelab_code_other", nil, nil))
+	c, err := db.Connect(ctx, "C")
+	require.NoError(t, err)
+	defer c.Close(ctx)
+	reply, err := c.Statement(ctx, "SELECT current_schema()")
+	require.NoError(t, err, "the idle connection is let go for C's")
+	require.Equal(t, "fencelab_code_other", reply.Text)
+}

@@ -76,10 +76,10 @@ func within(ctx context.Context, fn func(context.Context) error) error {
 func connect(ctx context.Context, config *pgx.ConnConfig) (*pgx.Conn, error) {
 	conn, err := pgx.ConnectConfig(ctx, config)
 	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) && pgErr.Code == "53300" && idleConns.Load() > 0 {
-		// The server's connections are spent, some on connections kept
-		// for reuse: they go, and the connection is asked for again.
-		ReleaseIdle()
+	if errors.As(err, &pgErr) && pgErr.Code == "53300" && ReleaseIdle() > 0 {
+		// The server's connections (or the role's) are spent, some on
+		// connections kept for reuse: they went, and the connection is
+		// asked for again.
 		conn, err = pgx.ConnectConfig(ctx, config)
 	}
 	if err != nil && ctx.Err() == nil && pgconn.Timeout(err) {
@@ -363,7 +363,8 @@ func lockHolder(ctx context.Context, conn *pgx.Conn) string {
 // that nobody took. The rows stay, for psql.
 func (d *Database) Close() error {
 	d.closeAheads()
-	d.closeCodeIdle()
+	d.releaseCodeIdle(true)
+	keeping.Delete(d)
 	if d.lock == nil {
 		return nil
 	}
