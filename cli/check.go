@@ -130,12 +130,15 @@ func (p *labPool) take(ctx context.Context, n int) ([]*backends, error) {
 	defer p.mu.Unlock()
 	for len(p.all) < min(n, p.most) {
 		extra, err := moreBackends(ctx, p.all[0], p.c, fmt.Sprintf("fencelab_check_%d", len(p.all)))
-		if extra != nil {
-			p.all = append(p.all, extra)
-		}
 		if err != nil {
+			// A partial start is stopped, not kept: the next take would
+			// hand out backends without a database.
+			if extra != nil {
+				extra.stop()
+			}
 			return nil, err
 		}
+		p.all = append(p.all, extra)
 	}
 	return slices.Clone(p.all[:min(n, len(p.all))]), nil
 }
@@ -360,7 +363,10 @@ func checkOne(ctx context.Context, pool *labPool, s *engine.Scenario, mode engin
 	errs := make([]error, len(first))
 	var wg sync.WaitGroup
 	for i, b := range first {
-		wg.Go(func() { start[i], errs[i] = open(b) })
+		wg.Go(func() {
+			defer engine.CatchPanic(&errs[i])
+			start[i], errs[i] = open(b)
+		})
 	}
 	wg.Wait()
 	for _, err := range errs {
@@ -380,6 +386,9 @@ func checkOne(ctx context.Context, pool *labPool, s *engine.Scenario, mode engin
 			}
 			opened++
 			lab, err := open(more[opened-1])
+			if caught := (*engine.Panic)(nil); errors.As(err, &caught) {
+				return nil, err // a bug, not a server: the check ends with it
+			}
 			if err != nil {
 				return nil, nil // open keeps a partly opened lab, to close it
 			}

@@ -612,7 +612,10 @@ func report(ctx context.Context, stderr io.Writer, err error, c config) int {
 		return exitOK
 	}
 	var exit *exitError
-	if !errors.As(classify(ctx, err), &exit) {
+	var caught *engine.Panic
+	if errors.As(err, &caught) { // a goroutine's, carried here as an error
+		exit = (&crash{value: caught.Value, stack: caught.Stack}).report()
+	} else if !errors.As(classify(ctx, err), &exit) {
 		exit = &exitError{code: exitUnexpected, err: err}
 	}
 	if exit.err != nil {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,6 +15,9 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/stretchr/testify/require"
+
+	"github.com/fencelab/fencelab/lang"
+	"github.com/fencelab/fencelab/store/storetest"
 )
 
 // panicky panics where it is told to: in Update on the key "u", in View
@@ -98,21 +102,9 @@ func TestAnExplorerThatPanicsExits70WithItsCrashLog(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds fencelab with a patched explorer")
 	}
-	src, err := os.ReadFile("../tui/history.go")
-	require.NoError(t, err)
 	clean := "\tback := msg.String() == \"left\" || msg.String() == \"h\"\n"
-	require.Contains(t, string(src), clean)
-	patched := strings.Replace(string(src), clean, clean+"\tif back {\n\t\tvar none []int\n\t\t_ = none[3]\n\t}\n", 1)
 	dir := cacheDir(t)
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "history.go"), []byte(patched), 0o644))
-	here, err := filepath.Abs("../tui/history.go")
-	require.NoError(t, err)
-	overlay, err := json.Marshal(map[string]map[string]string{"Replace": {here: filepath.Join(dir, "history.go")}})
-	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "overlay.json"), overlay, 0o644))
-	bin := filepath.Join(dir, "fencelab")
-	out, err := exec.Command("go", "build", "-overlay", filepath.Join(dir, "overlay.json"), "-o", bin, "..").CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	bin := buildPatched(t, dir, "../tui/history.go", clean, clean+"\tif back {\n\t\tvar none []int\n\t\t_ = none[3]\n\t}\n")
 
 	s := tmuxSession{t: t, socket: "fencelab-crash-" + filepath.Base(dir)}
 	exitFile := filepath.Join(dir, "exit")
@@ -133,6 +125,58 @@ func TestAnExplorerThatPanicsExits70WithItsCrashLog(t *testing.T) {
 	log, err := os.ReadFile(logs[0])
 	require.NoError(t, err)
 	require.Contains(t, string(log), "tui.(*history).Update")
+}
+
+// buildPatched builds fencelab into dir with old replaced by new in file
+// (relative to cli/), by go build -overlay: the shipped code has no
+// switch for a bug a test needs.
+func buildPatched(t *testing.T, dir, file, old, new string) string {
+	t.Helper()
+	src, err := os.ReadFile(file)
+	require.NoError(t, err)
+	require.Contains(t, string(src), old)
+	patched := filepath.Join(dir, filepath.Base(file))
+	require.NoError(t, os.WriteFile(patched, []byte(strings.Replace(string(src), old, new, 1)), 0o644))
+	here, err := filepath.Abs(file)
+	require.NoError(t, err)
+	overlay, err := json.Marshal(map[string]map[string]string{"Replace": {here: patched}})
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "overlay.json"), overlay, 0o644))
+	bin := filepath.Join(dir, "fencelab")
+	out, err := exec.Command("go", "build", "-overlay", filepath.Join(dir, "overlay.json"), "-o", bin, "..").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	return bin
+}
+
+// A panic in a goroutine a check started (one opening a lab's
+// connection, here, with a bug put in) is a crash like any other: exit 70,
+// one line with where it was and the crash log, and the ephemeral server
+// stopped — not Go's exit 2 with a stack, past every cleanup.
+func TestAPanicInACheckGoroutineIsACrash(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds fencelab with a patched engine")
+	}
+	dir := cacheDir(t)
+	clean := "\t\t\tledgers[i], errs[i] = backends.Database.Connect(ctx, name)\n"
+	bin := buildPatched(t, dir, "../engine/lab.go", clean, "\t\t\tif name == \"B\" {\n\t\t\t\tvar none []int\n\t\t\t\t_ = none[3]\n\t\t\t}\n"+clean)
+
+	cmd := exec.Command(bin, "check", "lease-overrun")
+	cmd.Env = append(os.Environ(), "TMPDIR="+dir, "FENCELAB_CACHE_DIR="+dir)
+	var stdout, stderr lockedBuffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit, "stderr: %s", stderr.String())
+	require.Equal(t, exitCrashed, exit.ExitCode(), "stderr: %s", stderr.String())
+	requireOneLine(t, stderr.String(), "fencelab crashed (a bug of its own): runtime error: index out of range [3] with length 0, in engine/lab.go:")
+	require.Contains(t, stderr.String(), "the crash log is "+dir)
+	logs, err := filepath.Glob(filepath.Join(dir, "fencelab-crash-*.log"))
+	require.NoError(t, err)
+	require.Len(t, logs, 1)
+	log, err := os.ReadFile(logs[0])
+	require.NoError(t, err)
+	require.Contains(t, string(log), "engine.NewLab.func")
+	require.Empty(t, storetest.Postmasters(dir), "the ephemeral server is stopped")
 }
 
 // A matrix interrupted once it has found counterexamples says where they
@@ -193,4 +237,28 @@ func TestAMatrixInterruptedEarlyLeavesNoEmptyOutDirectory(t *testing.T) {
 	}
 	_, err = os.Stat(out)
 	require.ErrorIs(t, err, fs.ErrNotExist, "an empty directory the matrix made is removed: %s", stderr.String())
+}
+
+// A lab's backends that could not be started (a database the server would
+// not create, the context ended) are stopped, not kept in the pool: the
+// next take started them again, where it used to hand out backends with
+// no database, and the lab opened on them panicked.
+func TestBackendsThatCouldNotStartAreNotHandedOut(t *testing.T) {
+	t.Setenv("FENCELAB_CACHE_DIR", cacheDir(t))
+	ctx := context.Background()
+	c := config{lang: lang.En}
+	b, err := startBackends(ctx, c, nil)
+	require.NoError(t, err)
+	defer b.stop()
+	pool := newLabPool(b, c)
+	defer pool.stop()
+
+	gone, cancel := context.WithCancel(ctx)
+	cancel()
+	_, err = pool.take(gone, 2)
+	require.Error(t, err)
+	all, err := pool.take(ctx, 2)
+	require.NoError(t, err)
+	require.Len(t, all, 2)
+	require.NotNil(t, all[1].Database, "the second lab's backends")
 }

@@ -231,7 +231,11 @@ func Check(ctx context.Context, labs []*Lab, opts CheckOptions) (CheckReport, er
 	// goCheck runs part of the search; its failure is the search's.
 	goCheck := func(part func() error) {
 		wg.Go(func() {
-			if err := part(); err != nil {
+			err := func() (err error) {
+				defer CatchPanic(&err)
+				return part()
+			}()
+			if err != nil {
 				c.fail(err)
 				cancel(err)
 			}

@@ -206,7 +206,10 @@ func NewLab(ctx context.Context, backends Backends, scenario *Scenario, mode Mod
 	errs := make([]error, len(names))
 	var wg sync.WaitGroup
 	for i, name := range names {
-		wg.Go(func() { ledgers[i], errs[i] = backends.Database.Connect(ctx, name) })
+		wg.Go(func() {
+			defer CatchPanic(&errs[i])
+			ledgers[i], errs[i] = backends.Database.Connect(ctx, name)
+		})
 	}
 	wg.Wait()
 	if ledgers[0] != nil {

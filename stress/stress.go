@@ -635,7 +635,11 @@ func (g *goroutines) start(ctx context.Context, workers []WorkerConfig, b Backen
 	for _, w := range built {
 		g.wg.Go(func() {
 			defer w.Ledger.Close(context.WithoutCancel(ctx))
-			if err := w.Run(ctx, func(r Record) { records <- r }); err != nil {
+			err := func() (err error) {
+				defer engine.CatchPanic(&err) // a bug: the run ends with it, as a crash
+				return w.Run(ctx, func(r Record) { records <- r })
+			}()
+			if err != nil {
 				g.mu.Lock()
 				if g.first == nil {
 					g.first = err
