@@ -126,7 +126,7 @@ func (c *Coordination) codeClient(ctx context.Context, actor string, own redis.U
 	if rdb, ok := c.codeClients[actor]; ok {
 		return rdb
 	}
-	rdb := c.server.as(u.name, u.password).client("fencelab-code-"+actor, &c.unresponsive, wireHook{})
+	rdb := c.server.as(u.name, u.password).client("fencelab-code-"+actor, wireHook{})
 	c.codeClients[actor] = rdb
 	return rdb
 }

@@ -44,9 +44,9 @@ type Coordination struct {
 	// run.
 	url    string
 	joined bool
-	// unresponsive: a command ran out of CallTimeout (or the first contact
-	// failed); Close then does not wait on the server to delete keys.
-	unresponsive atomic.Bool
+	// unreached: the first contact failed, so nothing of the run's was
+	// written; Close has nothing to delete.
+	unreached atomic.Bool
 	// scriptStuck: a file's script holds the embedded server (Code).
 	scriptStuck atomic.Bool
 	// stopAlive stops renewing this run's alive key (runs.go).
@@ -252,12 +252,12 @@ func connectServer(ctx context.Context, s server, describe string) (*Coordinatio
 	// The client bounds the ping itself (CallTimeout) and names a server
 	// that does not answer.
 	if err := c.admin.Ping(ctx).Err(); err != nil {
-		c.unresponsive.Store(true) // nothing was written; nothing to delete
+		c.unreached.Store(true) // nothing was written; nothing to delete
 		c.Close()
 		return nil, lang.Error("redisstore: reach %s: %w", describe, refused(err))
 	}
 	if err := c.announce(ctx); err != nil {
-		c.unresponsive.Store(true)
+		c.unreached.Store(true)
 		c.Close()
 		return nil, err
 	}
@@ -289,7 +289,7 @@ func newCoordination(s server, describe string, keys keyspace) *Coordination {
 
 		codeClients: map[string]redis.UniversalClient{},
 	}
-	c.admin = c.server.client("fencelab-lab", &c.unresponsive)
+	c.admin = c.server.client("fencelab-lab")
 	return c
 }
 
@@ -307,7 +307,7 @@ func (c *Coordination) Client(actor string) engine.RedisClient {
 	defer c.mu.Unlock()
 	rdb, ok := c.clients[actor]
 	if !ok {
-		rdb = c.server.client("fencelab-"+actor, &c.unresponsive, wireHook{})
+		rdb = c.server.client("fencelab-"+actor, wireHook{})
 		c.clients[actor] = rdb
 	}
 	return client{Leases: &Leases{rdb: rdb, keys: c.keys, clock: c.clock}, Jobs: &Jobs{rdb: rdb, keys: c.keys, clock: c.clock},
@@ -437,8 +437,11 @@ func (c *Coordination) Close() error {
 	// The run's refreshers (its alive key, its lab clock) are stopped
 	// before the cleanup, whose deletions their last write must not
 	// follow — unless the server is silent: then each may be waiting out
-	// a deadline, and closing the clients first ends those waits.
-	silent := c.embedded == nil && !c.joined && (c.unresponsive.Load() || c.server.silence().Load())
+	// a deadline, and closing the clients first ends those waits. Silent
+	// is what the server was last found to be, by any command of the
+	// process: one that timed out earlier, on a server that has answered
+	// since (the lab clock's probe), leaves no keys behind.
+	silent := c.embedded == nil && !c.joined && (c.unreached.Load() || c.server.silence().Load())
 	stopRefreshers := func() {
 		if c.stopAlive != nil {
 			c.stopAlive()

@@ -26,13 +26,28 @@ var errNoAnswer = lang.Error("%w within %s (stopped, frozen or overloaded?)", Er
 
 // deadlineHook puts CallTimeout on every command and pipeline of a client
 // (the client must have ContextTimeoutEnabled, so the deadline reaches the
-// socket), and names a command that ran out of it.
+// socket), and names a command that ran out of it. While the server is
+// known silent, a command has silentProbe only: one deadline is what a
+// silent server costs a step or a run, not one per command it sends.
 type deadlineHook struct {
-	timedOut *atomic.Bool // set when a command of this client's Coordination runs out of time
 	// silent is the server's, shared by every Coordination of the process
 	// on it (silenceOf): set when a command runs out of time, cleared by
 	// the next one answered.
 	silent *atomic.Bool
+}
+
+// silentProbe bounds a command sent to a server already found silent:
+// long enough for one that answers again (a CLIENT PAUSE over, a process
+// continued) to be heard from, short enough that the commands a step or a
+// teardown sends after the first timeout do not each wait out another.
+const silentProbe = 250 * time.Millisecond
+
+// within is how long the next command may wait for its answer.
+func (h deadlineHook) within() time.Duration {
+	if h.silent.Load() {
+		return silentProbe
+	}
+	return CallTimeout
 }
 
 // silences are the servers this process found silent, by address: the
@@ -52,11 +67,19 @@ func silenceOf(address string) *atomic.Bool {
 func (h deadlineHook) heard(err error, timedOut bool) {
 	switch {
 	case timedOut:
-		h.timedOut.Store(true)
 		h.silent.Store(true)
 	case err == nil || isReply(err):
 		h.silent.Store(false)
 	}
+}
+
+// ranOut: a command sent at sent failed as its deadline passed, after
+// waiting at least silentProbe — the hook's deadline or its caller's (a
+// lab clock's refresh, a step, each with CallTimeout of its own): the
+// server was silent that long. A caller's cancellation (Ctrl-C), or a
+// deadline of its own too short to say anything of the server, is not.
+func ranOut(bounded context.Context, err error, sent time.Time) bool {
+	return err != nil && errors.Is(bounded.Err(), context.DeadlineExceeded) && time.Since(sent) >= silentProbe
 }
 
 // isReply is an error the server sent (a redis.Error: WRONGTYPE, NOSCRIPT,
@@ -70,10 +93,11 @@ func (h deadlineHook) DialHook(next redis.DialHook) redis.DialHook { return next
 
 func (h deadlineHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 	return func(ctx context.Context, cmd redis.Cmder) error {
-		bounded, cancel := context.WithTimeout(ctx, CallTimeout)
+		bounded, cancel := context.WithTimeout(ctx, h.within())
 		defer cancel()
+		sent := time.Now()
 		err := next(bounded, cmd)
-		timedOut := err != nil && ctx.Err() == nil && bounded.Err() != nil
+		timedOut := ranOut(bounded, err, sent)
 		h.heard(err, timedOut)
 		if timedOut {
 			err = errNoAnswer
@@ -85,10 +109,11 @@ func (h deadlineHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 
 func (h deadlineHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
 	return func(ctx context.Context, cmds []redis.Cmder) error {
-		bounded, cancel := context.WithTimeout(ctx, CallTimeout)
+		bounded, cancel := context.WithTimeout(ctx, h.within())
 		defer cancel()
+		sent := time.Now()
 		err := next(bounded, cmds)
-		timedOut := err != nil && ctx.Err() == nil && bounded.Err() != nil
+		timedOut := ranOut(bounded, err, sent)
 		h.heard(err, timedOut)
 		if timedOut {
 			err = errNoAnswer

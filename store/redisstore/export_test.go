@@ -40,7 +40,7 @@ func Abandon(ctx context.Context, c *Coordination) error {
 	if err := c.admin.Del(ctx, aliveKey(c.keys.id)).Err(); err != nil {
 		return err
 	}
-	c.unresponsive.Store(true) // so Close leaves the keys
+	c.unreached.Store(true) // so Close leaves the keys
 	c.Close()
 	return nil
 }

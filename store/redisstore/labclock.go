@@ -86,13 +86,17 @@ func (c *Coordination) FollowLabClock() (stop func()) {
 				return
 			case <-tick.C:
 				// A server that stopped answering is the next action's
-				// to report; while it is silent there is nothing to keep.
+				// to report; while it is silent there is nothing to keep,
+				// and it is asked (within silentProbe) whether it is back:
+				// the run's cleanup and next actions are then its again.
 				if c.server.silence().Load() {
+					c.admin.Ping(context.Background())
 					continue
 				}
-				ctx, cancel := context.WithTimeout(context.Background(), CallTimeout)
-				k.keep(ctx)
-				cancel()
+				// No deadline of its own: the one on each command
+				// (deadlineHook) starts when it is sent, not while keep
+				// waits for an action's call to end.
+				k.keep(context.Background())
 			}
 		}
 	}()

@@ -31,8 +31,8 @@ type server struct {
 func (s server) isCluster() bool { return s.cluster != nil }
 
 // client is a go-redis client of the server named name on it (CLIENT
-// SETNAME), with CallTimeout on every command.
-func (s server) client(name string, timedOut *atomic.Bool, hooks ...redis.Hook) redis.UniversalClient {
+// SETNAME), with CallTimeout on every command (deadlineHook).
+func (s server) client(name string, hooks ...redis.Hook) redis.UniversalClient {
 	var rdb redis.UniversalClient
 	if s.cluster != nil {
 		options := *s.cluster
@@ -46,7 +46,7 @@ func (s server) client(name string, timedOut *atomic.Bool, hooks ...redis.Hook) 
 	for _, h := range hooks {
 		rdb.AddHook(h)
 	}
-	rdb.AddHook(deadlineHook{timedOut: timedOut, silent: s.silence()})
+	rdb.AddHook(deadlineHook{silent: s.silence()})
 	return rdb
 }
 
@@ -192,7 +192,16 @@ func hungUp(err error) bool {
 // Cluster; if it is, the cluster is used from it. For a cluster's list of
 // nodes, it asks each: every one must answer, and be a cluster's node.
 // Each question has CallTimeout of its own.
-func detectCluster(ctx context.Context, s server) (server, error) {
+func detectCluster(ctx context.Context, s server) (found server, err error) {
+	defer func() {
+		if errors.Is(err, errNoAnswer) {
+			// Said for every client of the process on the server, as a
+			// command's deadline says it (deadlineHook): a run that got
+			// this far on it skips its cleanup there rather than wait out
+			// a deadline more.
+			s.silence().Store(true)
+		}
+	}()
 	if s.isCluster() {
 		for _, addr := range s.cluster.Addrs {
 			enabled, err := clusterEnabled(ctx, &redis.Options{Addr: addr, Username: s.cluster.Username,

@@ -18,8 +18,8 @@ import (
 )
 
 // freeze stops the redis-server of a unix:// URL (SIGSTOP) until the test
-// ends.
-func freeze(t *testing.T, url string) {
+// ends, or until the function it returns continues it.
+func freeze(t *testing.T, url string) (thaw func()) {
 	t.Helper()
 	socket := strings.TrimPrefix(url, "unix://")
 	paths, _ := filepath.Glob("/proc/[0-9]*/cmdline")
@@ -28,11 +28,13 @@ func freeze(t *testing.T, url string) {
 		if strings.Contains(string(raw), "redis-server") && strings.Contains(string(raw), socket) {
 			pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(path)))
 			require.NoError(t, syscall.Kill(pid, syscall.SIGSTOP))
-			t.Cleanup(func() { syscall.Kill(pid, syscall.SIGCONT) })
-			return
+			thaw := func() { syscall.Kill(pid, syscall.SIGCONT) }
+			t.Cleanup(thaw)
+			return thaw
 		}
 	}
 	t.Fatalf("no redis-server for %s", socket)
+	return nil
 }
 
 // A server's silence is one deadline for every run of the process on it:
@@ -64,4 +66,71 @@ func TestASilentServerIsOneDeadlineForEveryRunOnIt(t *testing.T) {
 		require.True(t, errors.Is(err, redisstore.ErrNoAnswer), "%v", err)
 		require.Less(t, time.Since(began), time.Second, "run %d's close waited on the silent server", i)
 	}
+}
+
+// So is a connect that finds it silent (the first question, whether it is
+// a cluster, goes on a probe of its own): a run started before it skips
+// its cleanup at once. (check's second lab connects while the first is at
+// work; frozen in between, the check took two deadlines.)
+func TestAConnectThatFindsTheServerSilentSaysSoForEveryRun(t *testing.T) {
+	ctx := context.Background()
+	url := storetest.RealRedisURL(t)
+	first, err := redisstore.Connect(ctx, url)
+	require.NoError(t, err)
+	require.NoError(t, first.Client("A").Bootstrap(ctx, key, 2, 40))
+	freeze(t, url)
+	_, err = redisstore.Connect(ctx, url)
+	require.ErrorIs(t, err, redisstore.ErrNoAnswer)
+	began := time.Now()
+	err = first.Close()
+	require.True(t, errors.Is(err, redisstore.ErrNoAnswer), "%v", err)
+	require.Less(t, time.Since(began), time.Second, "the first run's close waited on the silent server")
+}
+
+// A server silent for a while and back again (a CLIENT PAUSE over, a
+// process continued) is the run's again: the lab clock's refresh asks it,
+// and the run ends cleaning up its keys, not leaving them for the next
+// run to sweep (the explorer, quit after such a freeze, left them).
+func TestAServerBackFromSilenceIsCleanedUpAtClose(t *testing.T) {
+	ctx := context.Background()
+	url := storetest.RealRedisURL(t)
+	c, err := redisstore.Connect(ctx, url)
+	require.NoError(t, err)
+	stopClock := c.FollowLabClock()
+	defer stopClock()
+	require.NoError(t, c.Client("A").Bootstrap(ctx, key, 2, 40))
+	thaw := freeze(t, url)
+	_, err = c.Keys(ctx)
+	require.ErrorIs(t, err, redisstore.ErrNoAnswer)
+	thaw()
+	time.Sleep(time.Second) // the lab clock asks every quarter second
+	require.NoError(t, c.Close(), "the run's keys are deleted")
+	other, err := redisstore.Connect(ctx, url)
+	require.NoError(t, err)
+	defer other.Close()
+	left, err := redisstore.ScanRaw(ctx, other, c.Namespace()+"*")
+	require.NoError(t, err)
+	require.Empty(t, left)
+}
+
+// A step that finds the lab clock's refresh in flight on a server that
+// froze waits for it, and then one probe more, not a deadline of its own:
+// the status line said "within 3s" 6–9 s after the key.
+func TestAStepBehindTheLabClocksRefreshWaitsOneDeadline(t *testing.T) {
+	ctx := context.Background()
+	url := storetest.RealRedisURL(t)
+	c, err := redisstore.Connect(ctx, url)
+	require.NoError(t, err)
+	defer c.Close()
+	stopClock := c.FollowLabClock()
+	defer stopClock()
+	require.NoError(t, c.Client("A").Bootstrap(ctx, key, 2, 40))
+	_, err = c.Client("A").AcquireLease(ctx, key, "worker-A", time.Minute, 2, 0)
+	require.NoError(t, err) // a lab key: the refresh keeps its TTL
+	freeze(t, url)
+	time.Sleep(400 * time.Millisecond) // a refresh is on its way to the frozen server
+	began := time.Now()
+	_, err = c.LostKeys(ctx, true)
+	require.ErrorIs(t, err, redisstore.ErrNoAnswer)
+	require.Less(t, time.Since(began), redisstore.CallTimeout+time.Second, "the step waited out a deadline of its own")
 }
