@@ -1149,6 +1149,8 @@ UNSAFE가 깨짐, 아니면 1.
 	"node %s: %w":                                   "노드 %s: %w",
 	"Redis did not answer":                          "Redis가 응답하지 않았습니다",
 	"PostgreSQL did not answer":                     "PostgreSQL이 응답하지 않았습니다",
+	"Redis went away":                               "Redis와의 연결이 끊겼습니다",
+	"%w (stopped or restarted?)":                    "%w (멈췄거나 다시 시작됐나요?)",
 	"%w within %s (stopped, frozen or overloaded?)": "%[2]s 안에 %[1]w (멈췄거나, 얼었거나, 과부하?)",
 	"it hung up without an answer (%w): not a Redis server's socket, or one with no room for another client":                        "응답 없이 연결을 끊었습니다 (%w): Redis 서버의 소켓이 아니거나, 클라이언트를 더 받을 수 없는 서버입니다",
 	"it hung up without an answer (%w): not a Redis server, one that does not speak TLS, or one with no room for another client":    "응답 없이 연결을 끊었습니다 (%w): Redis 서버가 아니거나, TLS를 쓰지 않는 서버이거나, 클라이언트를 더 받을 수 없는 서버입니다",

@@ -134,3 +134,27 @@ func TestAStepBehindTheLabClocksRefreshWaitsOneDeadline(t *testing.T) {
 	require.ErrorIs(t, err, redisstore.ErrNoAnswer)
 	require.Less(t, time.Since(began), redisstore.CallTimeout+time.Second, "the step waited out a deadline of its own")
 }
+
+// A server that went away (stopped, killed) is as good as silent: a
+// command says so in fencelab's words, and the runs that end after it do
+// not dial it again for their cleanup (go-redis dials a refusing server
+// five times: 0.4 s a run, 16 labs of a check).
+func TestAServerThatWentAwayIsNotDialedAgainAtClose(t *testing.T) {
+	ctx := context.Background()
+	url, stop := storetest.RedisServerToStop(t)
+	var runs []*redisstore.Coordination
+	for range 2 {
+		c, err := redisstore.Connect(ctx, url)
+		require.NoError(t, err)
+		require.NoError(t, c.Client("A").Bootstrap(ctx, key, 2, 40))
+		runs = append(runs, c)
+	}
+	stop()
+	_, err := runs[0].Client("A").AcquireLease(ctx, key, "worker-A", time.Minute, 2, 0)
+	require.ErrorIs(t, err, redisstore.ErrGone)
+	require.Contains(t, err.Error(), "Redis went away (stopped or restarted?)")
+	err = runs[1].Close()
+	require.ErrorIs(t, err, redisstore.ErrNoAnswer)
+	require.NotContains(t, err.Error(), "dial", "the second run dialed the server again for its cleanup")
+	runs[0].Close()
+}
