@@ -143,10 +143,22 @@ func within(msg, source string, shown func(string) string) string {
 	}
 	msg = strings.ReplaceAll(msg, source, shown(source))
 	for _, secret := range passwords(source) {
-		msg = strings.ReplaceAll(msg, secret, Mask)
+		if len(secret) >= bareSecret {
+			msg = strings.ReplaceAll(msg, secret, Mask)
+			continue
+		}
+		// Too short to mask wherever it stands ("p" is in every other
+		// word): where a DSN or URL would hold it.
+		msg = strings.ReplaceAll(msg, ":"+secret+"@", ":"+Mask+"@")
+		value := regexp.MustCompile(`(?i)(\bpass(?:word)?\s*=\s*'?)` + regexp.QuoteMeta(secret) + `('|\W|$)`)
+		msg = value.ReplaceAllString(msg, "${1}"+Mask+"${2}")
 	}
 	return msg
 }
+
+// bareSecret is the length from which a password is masked wherever a
+// message holds it, not only where a DSN or URL would.
+const bareSecret = 4
 
 // passwords finds what may be the password in a DSN or URL, as written and
 // unescaped: the user info after its first colon, and password= values.

@@ -63,6 +63,16 @@ func TestWithin(t *testing.T) {
 	require.Equal(t, "nothing here", redact.Within("nothing here", ""))
 }
 
+// A password of a letter or two is masked where a DSN or URL holds it, not
+// in every word that has its letters ("xxxxxgledger: dial tcxxxxx").
+func TestWithinAShortPassword(t *testing.T) {
+	const source = "postgres://u:p@127.0.0.1:1/db"
+	require.Equal(t, "pgledger: connect: dial tcp 127.0.0.1:1: connection refused",
+		redact.Within("pgledger: connect: dial tcp 127.0.0.1:1: connection refused", source))
+	require.Equal(t, "cannot parse postgres://u:xxxxx@127.0.0.1:1/d (password=xxxxx)",
+		redact.Within("cannot parse postgres://u:p@127.0.0.1:1/d (password=p)", source))
+}
+
 // What cannot hold a password is shown as it is: a cluster's list of
 // nodes (which url.Parse refuses), an address without a scheme.
 func TestURLWithoutPassword(t *testing.T) {
