@@ -107,3 +107,13 @@ func TestExportCommand(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "my notes", string(kept))
 }
+
+// A directory export cannot write in is named as the user gave it, not by
+// the temporary file fencelab would have renamed over the target.
+func TestAnExportItCannotWriteNamesTheUsersDirectory(t *testing.T) {
+	t.Setenv("FENCELAB_CACHE_DIR", cacheDir(t))
+	code, _, stderr := call(t, "export", "lease-overrun", "--to", "md", "-o", "/proc/fencelab-x.md")
+	require.Equal(t, 2, code, stderr)
+	requireOneLine(t, stderr, "export /proc/fencelab-x.md: create a file in /proc: ")
+	require.NotContains(t, stderr, ".fencelab-export-")
+}

@@ -193,6 +193,11 @@ func saveTraceAs(name, path string, t engine.Trace) error {
 // interrupted write leaves what was there.
 func replaceFile(path, pattern string, data []byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), pattern)
+	var pathErr *fs.PathError
+	if errors.As(err, &pathErr) {
+		// The temporary name is fencelab's: the directory is the user's.
+		return &fs.PathError{Op: "create a file in", Path: filepath.Dir(path), Err: pathErr.Err}
+	}
 	if err != nil {
 		return err
 	}
