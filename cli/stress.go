@@ -194,6 +194,9 @@ func runStress(ctx context.Context, c config, req stressRequest, stdout, stderr 
 			p.Elapsed.Round(100*time.Millisecond), stress.FormatCount(int(p.PerSecond+0.5)), stress.FormatCount(p.Accepted), orNone(l, stress.Reasons(p.Rejections)), p.Pauses))
 	}
 	req.Gone = isUnreachable
+	if b.redis != nil {
+		req.RedisSilent = b.redis.FoundSilent
+	}
 	report, err := stress.Run(ctx, req.Config, stress.Backends{Coordination: b.Coordination, Database: b.Database}, fleet)
 	meter.done()
 	if err != nil {

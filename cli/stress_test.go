@@ -14,6 +14,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/fencelab/fencelab/store/redisstore"
 	"github.com/fencelab/fencelab/store/storetest"
 )
 
@@ -254,4 +255,32 @@ func TestWorkerByHand(t *testing.T) {
 		require.Equal(t, 2, cmd.ProcessState.ExitCode(), "%q: %s", input, out)
 		require.Equal(t, "fencelab: worker is a process of fencelab stress --procs, which starts it; run fencelab stress --procs\n", string(out))
 	}
+}
+
+// A Redis that freezes mid-run ends stress --procs one deadline later: the
+// worker process that found it silent says so to the run, whose own
+// cleanup then does not wait out a deadline more (6.1 s before).
+func TestStressProcsOnAFrozenRedisIsOneDeadline(t *testing.T) {
+	bin := binary(t)
+	url := storetest.RealRedisURL(t)
+	server := redisServerOf(t, url)
+	defer syscall.Kill(server, syscall.SIGCONT)
+	cmd := exec.Command(bin, "stress", "--procs", "--workers", "3", "--duration", "1m", "--redis", url)
+	cmd.Env = append(os.Environ(), "FENCELAB_CACHE_DIR="+cacheDir(t))
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	require.NoError(t, cmd.Start())
+	deadline := time.Now().Add(20 * time.Second)
+	for len(workerProcesses(bin)) < 3 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(500 * time.Millisecond)
+	require.NoError(t, syscall.Kill(server, syscall.SIGSTOP))
+	frozen := time.Now()
+	err := cmd.Wait()
+	took := time.Since(frozen)
+	require.Error(t, err)
+	require.Equal(t, 3, cmd.ProcessState.ExitCode(), "%s\n%s", stdout.String(), stderr.String())
+	requireOneLine(t, stderr.String(), "Redis did not answer within 3s")
+	require.Less(t, took, redisstore.CallTimeout+2500*time.Millisecond, "stress went on %s after the freeze", took)
 }

@@ -61,5 +61,5 @@ func connectWorker(ctx context.Context, spec stress.WorkerSpec) (*stress.Worker,
 		ledger.Close(context.WithoutCancel(ctx))
 		redis.Close()
 	}
-	return &stress.Worker{Config: spec.Worker, Leases: redis.Client(owner), Ledger: ledger, Gone: isUnreachable}, closeAll, nil
+	return &stress.Worker{Config: spec.Worker, Leases: redis.Client(owner), Ledger: ledger, Gone: isUnreachable, RedisGone: redisstore.Unreachable}, closeAll, nil
 }

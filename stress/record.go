@@ -58,6 +58,10 @@ type Record struct {
 	// Gone: the failure was a backend that cannot be reached or stopped
 	// answering.
 	Gone bool `json:"g,omitempty"`
+	// RedisGone: that backend was Redis, silent or gone. The run's own
+	// cleanup there then does not wait out a deadline of its own: the
+	// worker's process found the server silent, not the run's.
+	RedisGone bool `json:"rg,omitempty"`
 	// AfterRead: a Freezing worker stops at its pause after a read.
 	AfterRead bool `json:"ar,omitempty"`
 }

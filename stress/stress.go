@@ -40,6 +40,9 @@ type Config struct {
 	// Gone tells a worker's failure that is a backend's absence from
 	// another (ErrBackendGone); nil: none is.
 	Gone func(error) bool
+	// RedisSilent is told that a worker's process found Redis silent or
+	// gone (Record.RedisGone); nil: nobody is.
+	RedisSilent func()
 	// Shared names a resource that runs on many machines share: its rows
 	// and keys are made when missing and never reset, and each run checks
 	// the history it saw (Report.Shared).
@@ -334,6 +337,9 @@ func Run(ctx context.Context, cfg Config, b Backends, f Fleet) (Report, error) {
 				if r.Gone {
 					failure = fmt.Errorf("%w: %s", ErrBackendGone, r.Err)
 					gone = true
+				}
+				if r.RedisGone && cfg.RedisSilent != nil {
+					cfg.RedisSilent()
 				}
 				stop()
 			}

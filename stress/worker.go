@@ -81,6 +81,8 @@ type Worker struct {
 	// Gone tells a failure that is a backend's absence (it cannot be
 	// reached, or stopped answering) from another; nil: none is.
 	Gone func(error) bool
+	// RedisGone tells, of those, Redis's; nil: none is.
+	RedisGone func(error) bool
 	// Handoff, if set, is shared with the other workers of this process:
 	// a worker waits on it for the lease to be released rather than only
 	// poll, and one that releases the lease while another waits passes it
@@ -107,7 +109,8 @@ func (w *Worker) Run(ctx context.Context, report func(Record)) error {
 			if ctx.Err() != nil {
 				return nil // stopped mid-round: nothing failed
 			}
-			report(Record{Worker: w.Config.ID, Kind: Failed, Return: Now(), Err: err.Error(), Gone: w.Gone != nil && w.Gone(err)})
+			report(Record{Worker: w.Config.ID, Kind: Failed, Return: Now(), Err: err.Error(), Gone: w.Gone != nil && w.Gone(err),
+				RedisGone: w.RedisGone != nil && w.RedisGone(err)})
 			return err
 		}
 		if !done {

@@ -491,6 +491,11 @@ func (c *Coordination) Close() error {
 	return err
 }
 
+// FoundSilent says the server was found silent or gone by another process
+// of the run (a stress worker's): as if a command of this one had, Close
+// skips its cleanup there until a command is answered again.
+func (c *Coordination) FoundSilent() { c.server.silence().Store(true) }
+
 // Namespace is the prefix of every key of this run.
 func (c *Coordination) Namespace() string { return c.keys.prefix }
 

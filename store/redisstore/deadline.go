@@ -96,6 +96,10 @@ func wentAway(err error) bool {
 	return false
 }
 
+// Unreachable is an error of a command that found the server silent or
+// gone (another process's: a stress worker's).
+func Unreachable(err error) bool { return errors.Is(err, ErrNoAnswer) || errors.Is(err, ErrGone) }
+
 // said is the error a command ends with: the server's silence, or its
 // going away, in fencelab's words, with the driver's beside it.
 func said(err error, timedOut bool) error {
