@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -679,7 +680,11 @@ func flagError(err error, l lang.Lang, names []string) string {
 		case strings.HasPrefix(why, "must be an integer"):
 			why = l.T("want a whole number")
 		}
-		return l.T("%s %q: %s (fencelab --help)", u(m[2]), m[1], u(why))
+		value := m[1]
+		if raw, err := strconv.Unquote(`"` + value + `"`); err == nil {
+			value = raw // pflag quoted it (%q): quoted once, here
+		}
+		return l.T("%s %q: %s (fencelab --help)", u(m[2]), value, u(why))
 	}
 	return l.T("%v (fencelab --help)", u(msg))
 }

@@ -41,6 +41,9 @@ func TestNoEscapeTheUserTypedIsEchoedRaw(t *testing.T) {
 			if strings.ContainsAny(out, "\x1b\a") {
 				t.Errorf("%q echoed an escape raw: %q", args, out)
 			}
+			if strings.Contains(out, `\\x1b`) {
+				t.Errorf("%q quoted the word twice: %s", args, out)
+			}
 		}
 	}
 }
