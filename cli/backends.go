@@ -309,6 +309,16 @@ func (b *backends) stop() error {
 	return err
 }
 
+// warnUnasked tells, of a command that passed, the guards --without took
+// out that no step asked for in where (the guided order, any schedule):
+// SAFE ran as it does with them, which a reader of "SAFE's promise kept
+// without owner" would not guess (a guard the file never names, say).
+func warnUnasked(stderr io.Writer, c config, asked engine.GuardSet, where string) {
+	if unasked := c.without &^ asked; unasked != 0 {
+		fmt.Fprint(stderr, c.lang.T("fencelab: warning: --without %s: no step asked for it in %s, so SAFE ran as it does with it\n", unasked.String(), where))
+	}
+}
+
 // warnLeftovers tells what a command that otherwise succeeded left behind.
 // A command that failed has said why in its one line already.
 func warnLeftovers(stderr io.Writer, leftover, failed error) {

@@ -255,6 +255,11 @@ func check(ctx context.Context, c config, req checkRequest, pool *labPool, stdou
 		}
 		return outcomeError("not as the catalog claims: %s", differ)
 	}
+	var asked engine.GuardSet
+	for _, r := range reports {
+		asked |= r.Consulted
+	}
+	warnUnasked(stderr, c, asked, c.lang.T("any schedule"))
 	return nil
 }
 

@@ -170,6 +170,11 @@ func runHeadless(ctx context.Context, c config, req runRequest, stdout, stderr i
 	case len(broken) > 0:
 		return outcomeError("not what SAFE promises (an invariant broke, or the expected value was not reached): %s", strings.Join(broken, ", "))
 	}
+	var asked engine.GuardSet
+	for _, r := range results {
+		asked |= r.Consulted
+	}
+	warnUnasked(stderr, c, asked, c.lang.T("the guided order"))
 	return nil
 }
 

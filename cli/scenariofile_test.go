@@ -219,3 +219,16 @@ func TestCheckOfAFileWithNineActors(t *testing.T) {
 	require.Equal(t, exitUnexpected, code, stderr+stdout)
 	require.Contains(t, stdout, "NOT as its file predicts: the guided order ended 49 MATCH, predicted 48 MATCH")
 }
+
+// A guard --without takes out that no step asks for (lock-fence's steps
+// never name owner) is said once, on a run that passed: SAFE ran as it
+// does with it. A guard a step asks for is not.
+func TestAGuardNoStepAsksForIsSaid(t *testing.T) {
+	t.Setenv("FENCELAB_CACHE_DIR", cacheDir(t))
+	code, _, stderr := call(t, "run", "../examples/lock-fence.toml", "--without", "owner")
+	require.Equal(t, 0, code, stderr)
+	require.Equal(t, "fencelab: warning: --without owner: no step asked for it in the guided order, so SAFE ran as it does with it\n", stderr)
+	code, _, stderr = call(t, "run", "lease-overrun", "--without", "membership")
+	require.Equal(t, 0, code, stderr)
+	require.Empty(t, stderr, "lease-overrun's SAFE asks for membership")
+}

@@ -39,6 +39,8 @@ type Result struct {
 	Mode     Mode
 	// Without is the set of guards removed from SAFE for the run.
 	Without GuardSet
+	// Consulted is the set of guards the run's steps asked about.
+	Consulted GuardSet `json:"-"`
 	// MeasureLabel says what Expected and Final count; empty for the
 	// business value.
 	MeasureLabel      string
@@ -158,6 +160,7 @@ func (l *Lab) resultFrom(world World) Result {
 		Scenario:     s.ID,
 		Mode:         l.mode,
 		Without:      l.without,
+		Consulted:    l.consulted,
 		MeasureLabel: s.Measure.Label,
 		Expected:     s.Expected,
 		Breaks:       l.breaks,
