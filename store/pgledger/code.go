@@ -342,7 +342,7 @@ func ServerSaid(err error) string {
 		case pg.Code == "57014" && strings.Contains(pg.Message, "statement timeout"):
 			said += fmt.Sprintf(" — past fencelab's statement_timeout of %s per statement", serverTimeout)
 		case pg.Code == "55P03" && strings.Contains(pg.Message, "lock timeout"):
-			said += fmt.Sprintf(" — past fencelab's lock_timeout of %s per statement", serverTimeout)
+			said += fmt.Sprintf(" — past fencelab's lock_timeout of %s per statement", lockTimeout)
 		}
 		return said
 	}

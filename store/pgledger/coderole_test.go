@@ -3,6 +3,7 @@ package pgledger_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -123,4 +124,34 @@ func TestARoleOutOfConnectionsLetsGoOfItsIdleOnes(t *testing.T) {
 	reply, err := c.Statement(ctx, "SELECT current_schema()")
 	require.NoError(t, err, "the idle connection is let go for C's")
 	require.Equal(t, "fencelab_code_other", reply.Text)
+}
+
+// A file's statement that waits for a lock another program holds on its
+// table (a user's psql on the same database) ends at fencelab's
+// lock_timeout, and the refusal names it: not a run that waits for ever.
+// (Within a lab, a statement waiting for another actor's lock is the
+// checker's to see; a waiting advisory lock is refused at the file's line.)
+func TestAFilesStatementWaitingOnALockEndsAtTheLockTimeout(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Database(t)
+	lab, err := db.Connect(ctx, "lab")
+	require.NoError(t, err)
+	defer lab.Close(ctx)
+	require.NoError(t, lab.SetupCode(ctx, "fencelab_code_held", []string{"CREATE TABLE t (x bigint)", "INSERT INTO t VALUES (1)"}, nil))
+	holder := pgledger.RawConn(t, lab)
+	tx, err := holder.Begin(ctx)
+	require.NoError(t, err)
+	defer tx.Rollback(ctx)
+	_, err = tx.Exec(ctx, "LOCK TABLE fencelab_code_held.t IN ACCESS EXCLUSIVE MODE")
+	require.NoError(t, err)
+
+	a, err := db.Connect(ctx, "A")
+	require.NoError(t, err)
+	defer a.Close(ctx)
+	began := time.Now()
+	_, err = a.Statement(ctx, "UPDATE t SET x = x + 1")
+	var refusal *engine.CodeError
+	require.ErrorAs(t, err, &refusal)
+	require.Contains(t, refusal.Said, "canceling statement due to lock timeout (SQLSTATE 55P03) — past fencelab's lock_timeout of 4s per statement")
+	require.Less(t, time.Since(began), 10*time.Second)
 }

@@ -35,10 +35,15 @@ const ConnectTimeout = 3 * time.Second
 // behind a lock is reported in seconds instead of waited on for ever.
 const CallTimeout = 5 * time.Second
 
-// serverTimeout is the statement_timeout and lock_timeout of fencelab's
-// sessions: the server gives up a little before the client does, so a
-// statement stuck behind a lock ends with the server's own word for it.
-const serverTimeout = CallTimeout - 500*time.Millisecond
+// serverTimeout is the statement_timeout of fencelab's sessions: the
+// server gives up a little before the client does, so a statement stuck
+// ends with the server's own word for it. lockTimeout, their lock_timeout,
+// is shorter still: a statement that waited for a lock all along ends
+// saying so, not as one that ran too long.
+const (
+	serverTimeout = CallTimeout - 500*time.Millisecond
+	lockTimeout   = serverTimeout - 500*time.Millisecond
+)
 
 // ErrNoAnswer is a call or connection the server did not answer in time.
 var ErrNoAnswer = lang.Error("PostgreSQL did not answer")
@@ -119,11 +124,10 @@ func ParseConfig(dsn string) (*pgx.ConnConfig, error) {
 	}
 	// The server gives up a little before the client does, so a statement
 	// stuck behind a lock ends with the server's own word for it.
-	ms := fmt.Sprint(serverTimeout.Milliseconds())
 	config.DialFunc = replybound.Dial(config.DialFunc) // no one reply read past its bound
 	config.BuildFrontend = replybound.Frontend
-	config.RuntimeParams["statement_timeout"] = ms
-	config.RuntimeParams["lock_timeout"] = ms
+	config.RuntimeParams["statement_timeout"] = fmt.Sprint(serverTimeout.Milliseconds())
+	config.RuntimeParams["lock_timeout"] = fmt.Sprint(lockTimeout.Milliseconds())
 	config.RuntimeParams["idle_in_transaction_session_timeout"] = fmt.Sprint((10 * CallTimeout).Milliseconds())
 	// A lab's commits need not wait for the disk: a crash of the server
 	// loses a lab's last steps, never makes a reader see what was not
