@@ -623,28 +623,9 @@ func report(ctx context.Context, stderr io.Writer, err error, c config) int {
 		// A path or a server's message may carry control characters: shown,
 		// not acted on by the terminal.
 		line := untrusted.Line(redact.WithinURL(redact.Within(exit.line(c.lang), c.pgDSN), c.redisURL))
-		fmt.Fprintf(stderr, "fencelab: %s\n", serverNames(line))
+		fmt.Fprintf(stderr, "fencelab: %s\n", engine.ServerNames(line))
 	}
 	return exit.code
-}
-
-// storePrefix is a store package's name where its errors begin a part
-// of the line ("pgledger: connect: …"): a name of fencelab's code.
-var storePrefix = regexp.MustCompile(`(^|: )(pgledger|pgcluster|redisstore): `)
-
-// serverNames says the servers' names where the line names fencelab's
-// packages: "PostgreSQL: connect: …", "Redis: reach …".
-func serverNames(line string) string {
-	return storePrefix.ReplaceAllStringFunc(line, func(m string) string {
-		lead := ""
-		if strings.HasPrefix(m, ": ") {
-			lead = ": "
-		}
-		if strings.Contains(m, "redisstore") {
-			return lead + "Redis: "
-		}
-		return lead + "PostgreSQL: "
-	})
 }
 
 func listCatalog(w io.Writer, l lang.Lang) {

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/fencelab/fencelab/engine"
 )
 
 // A user's error line names the servers, not fencelab's packages.
@@ -14,8 +16,8 @@ func TestAnErrorLineNamesTheServersNotFencelabsPackages(t *testing.T) {
 	code, _, stderr = call(t, "run", "lease-overrun", "--redis", "redis://127.0.0.1:1")
 	require.Equal(t, exitUnreachable, code, stderr)
 	requireOneLine(t, stderr, "fencelab: Redis: reach redis://127.0.0.1:1: ")
-	require.Equal(t, "a: Redis: b: PostgreSQL: c", serverNames("a: redisstore: b: pgcluster: c"))
-	require.Equal(t, "mypgledger: x", serverNames("mypgledger: x"))
+	require.Equal(t, "a: Redis: b: PostgreSQL: c", engine.ServerNames("a: redisstore: b: pgcluster: c"))
+	require.Equal(t, "mypgledger: x", engine.ServerNames("mypgledger: x"))
 }
 
 // A misspelt command or scenario id at the top level is named, with the

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 	"unicode"
@@ -30,6 +31,26 @@ func FenceIn(f int64, l lang.Lang) string {
 		return l.T("none")
 	}
 	return fmt.Sprint(f)
+}
+
+// storePrefix is a store package's name where its errors begin a part
+// of the line ("pgledger: connect: …"): a name of fencelab's code.
+var storePrefix = regexp.MustCompile(`(^|: )(pgledger|pgcluster|redisstore): `)
+
+// ServerNames says the servers' names where a line of an error names
+// fencelab's store packages: "PostgreSQL: connect: …", "Redis: reach …".
+// The user knows the servers, not the packages.
+func ServerNames(line string) string {
+	return storePrefix.ReplaceAllStringFunc(line, func(m string) string {
+		lead := ""
+		if strings.HasPrefix(m, ": ") {
+			lead = ": "
+		}
+		if strings.Contains(m, "redisstore") {
+			return lead + "Redis: "
+		}
+		return lead + "PostgreSQL: "
+	})
 }
 
 // OneLine flattens an error to one line for a terminal: drivers (pgx)

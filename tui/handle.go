@@ -365,7 +365,7 @@ func describe(st styles, err error) string {
 	case errors.Is(err, errReconnected):
 		return st.T("PostgreSQL connection lost: reconnected; the step was not taken — the lab is as it was after its last action")
 	case errors.As(err, &lost):
-		return st.T("PostgreSQL connection lost; the next key reconnects: %s", engine.OneLine(lost.err))
+		return st.T("PostgreSQL connection lost; the next key reconnects: %s", engine.ServerNames(engine.OneLine(lost.err)))
 	case errors.Is(err, engine.ErrGuidedDone):
 		return st.T("the guided order is over — r reset · m mode · s scenario · 1–9 step · ? help")
 	case errors.Is(err, engine.ErrOffPath):
@@ -375,7 +375,7 @@ func describe(st styles, err error) string {
 		// for a lock, a connection another step holds.
 		return said(st, err)
 	default:
-		return st.T("backend error, the step did not complete: %s", engine.OneLine(err))
+		return st.T("backend error, the step did not complete: %s", engine.ServerNames(engine.OneLine(err)))
 	}
 }
 

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -78,4 +79,11 @@ func TestClockWidthIsFormatClocksWidth(t *testing.T) {
 		time.Minute, 10*time.Minute + 500*time.Millisecond, 1000 * time.Hour, 1000*time.Hour + time.Millisecond} {
 		require.Equal(t, len(engine.FormatClock(d)), clockWidth(d), "%s", d)
 	}
+}
+
+// The status line names the servers, not fencelab's packages: "Redis: keep
+// lab TTLs: …", as the command line's error lines do.
+func TestABackendErrorNamesTheServer(t *testing.T) {
+	said := describe(newStyles(), errors.New("redisstore: keep lab TTLs: Redis did not answer within 3s"))
+	require.Equal(t, "backend error, the step did not complete: Redis: keep lab TTLs: Redis did not answer within 3s", said)
 }
