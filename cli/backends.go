@@ -323,7 +323,7 @@ func warnUnasked(stderr io.Writer, c config, asked engine.GuardSet, where string
 // A command that failed has said why in its one line already.
 func warnLeftovers(stderr io.Writer, leftover, failed error) {
 	if leftover != nil && failed == nil {
-		fmt.Fprintf(stderr, "fencelab: warning: %s\n", engine.OneLine(leftover))
+		fmt.Fprintf(stderr, "fencelab: warning: %s\n", untrusted.Line(engine.ServerNames(engine.OneLine(leftover))))
 	}
 }
 

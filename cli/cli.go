@@ -427,7 +427,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		req.maxSchedules, req.out, req.allowBounded, req.why = maxSched, outDir, bounded, why
 		limit, sizeErr := parseSize(maxMemory)
 		if sizeErr != nil {
-			err = usageError("--max-memory %s: %v", untrusted.Line(maxMemory), sizeErr)
+			err = usageError("--max-memory %q: %v", maxMemory, sizeErr)
 			break
 		}
 		req.memory = &memoryBound{limit: limit}
@@ -469,7 +469,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			}
 		}
 		if err == nil {
-			err = explore(ctx, c, talk.Scenes[0].Mode, exploreOpen{talk: &talk})
+			err = explore(ctx, c, talk.Scenes[0].Mode, exploreOpen{talk: &talk, stderr: stderr})
 		}
 	case "stress":
 		if err = only("stress"); err != nil {
@@ -592,7 +592,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			err = usageError("UNSAFE runs write naive code paths into --pg's server; pass --allow-unsafe to let them (nothing was written)")
 			break
 		}
-		open.trace = trace
+		open.trace, open.stderr = trace, stderr
 		err = explore(ctx, c, m, open)
 	default:
 		// A misspelt command or scenario id: the nearest of both, if one is.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -31,6 +32,9 @@ type exploreOpen struct {
 	watch    []string
 	trace    *loadedTrace
 	talk     *tui.Talk
+	// stderr hears, once the terminal is the user's again, what the run
+	// left on a server that stopped answering.
+	stderr io.Writer
 }
 
 // explorerCheckLabs is how many labs the explorer's check (c) explores
@@ -40,7 +44,7 @@ const explorerCheckLabs = 2
 // explore runs the terminal explorer. The first frame shows at once; the
 // backends start behind it. Whatever started is stopped when the explorer
 // ends, however it ends.
-func explore(ctx context.Context, c config, mode engine.Mode, open exploreOpen) error {
+func explore(ctx context.Context, c config, mode engine.Mode, open exploreOpen) (err error) {
 	trace, talk := open.trace, open.talk
 	starting := c.lang.T("connecting to PostgreSQL…")
 	if c.pgDSN == "" {
@@ -265,11 +269,15 @@ func explore(ctx context.Context, c config, mode engine.Mode, open exploreOpen) 
 	cancel()
 	inFlight.Wait()
 	model.Close()
+	var leftover error // what a server that stopped answering kept of the run
 	for _, extra := range others {
-		extra.stop()
+		leftover = cmp.Or(leftover, extra.stop())
 	}
 	if started != nil {
-		started.stop()
+		leftover = cmp.Or(started.stop(), leftover)
+	}
+	if open.stderr != nil {
+		defer func() { warnLeftovers(open.stderr, leftover, err) }()
 	}
 
 	if k := crashed.kept(); k != nil {

@@ -442,3 +442,28 @@ func TestTheStoryOnARealRedisAtTwoPaces(t *testing.T) {
 		})
 	}
 }
+
+// With its Redis frozen, q quits at once and says, once the terminal is
+// the user's again, that the run's keys are left there and when a run
+// deletes them (it said nothing, exit 0, keys left).
+func TestExplorerQuitOnAFrozenRedisSaysWhatItLeft(t *testing.T) {
+	requireTmux(t)
+	url := storetest.RealRedisURL(t)
+	r := startExplorer(t, cacheDir(t), "--redis", url)
+	r.waitScreen("lease-overrun in SAFE mode", "guided 0/9")
+	r.key("n")
+	r.waitScreen("guided 1/9")
+	server := redisServerOf(t, url)
+	require.NoError(t, syscall.Kill(server, syscall.SIGSTOP))
+	defer syscall.Kill(server, syscall.SIGCONT)
+	r.key("n")
+	r.waitScreen("did not answer within")
+	r.key("q")
+	code, cooked := r.waitExit(5 * time.Second)
+	require.Equal(t, 0, code)
+	require.True(t, cooked)
+	r.waitScreen("fencelab: warning: the run's keys fencelab:")
+	// One line, as the pane wraps it.
+	said := strings.ReplaceAll(r.screen(), "\n", "")
+	require.Contains(t, said, "(a fencelab run there deletes them once 5m0s have passed): Redis did not answer within 3s")
+}

@@ -332,7 +332,7 @@ func TestCheckStopsAtItsMemoryBound(t *testing.T) {
 	for _, size := range []string{"12", "lots", "-1GiB", "0"} {
 		code, _, stderr = call(t, "check", "lease-overrun", "--max-memory", size)
 		require.Equal(t, exitUsage, code, stderr)
-		requireOneLine(t, stderr, "--max-memory "+size+": not a size from 1MiB up")
+		requireOneLine(t, stderr, `--max-memory "`+size+`": not a size from 1MiB up`)
 	}
 	for size, want := range map[string]uint64{"512MiB": 512 << 20, "2GiB": 2 << 30, "1.5G": 3 << 29, "4096k": 4 << 20} {
 		got, err := parseSize(size)

@@ -486,7 +486,7 @@ func (c *Coordination) Close() error {
 		c.embedded.Close()
 	}
 	if cleanup != nil {
-		return fmt.Errorf("the run's keys %s* are left on %s: %w", c.keys.prefix, c.describe, cleanup)
+		return lang.Error("the run's keys %s* are left on %s (a fencelab run there deletes them once %s have passed): %w", c.keys.prefix, c.describe, aliveFor, cleanup)
 	}
 	return err
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -118,7 +119,13 @@ func said(err error, timedOut bool) error {
 // server was silent that long. A caller's cancellation (Ctrl-C), or a
 // deadline of its own too short to say anything of the server, is not.
 func ranOut(bounded context.Context, err error, sent time.Time) bool {
-	return err != nil && errors.Is(bounded.Err(), context.DeadlineExceeded) && time.Since(sent) >= silentProbe
+	if err == nil || time.Since(sent) < silentProbe {
+		return false
+	}
+	// The socket's read deadline is the context's, set a moment before
+	// the context's own timer fires: either may be the one that ended it.
+	var timeout net.Error
+	return errors.Is(bounded.Err(), context.DeadlineExceeded) || errors.As(err, &timeout) && timeout.Timeout()
 }
 
 // isReply is an error the server sent (a redis.Error: WRONGTYPE, NOSCRIPT,
