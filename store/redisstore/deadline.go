@@ -13,6 +13,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/lang"
 )
 
@@ -119,7 +120,7 @@ func said(err error, timedOut bool) error {
 // server was silent that long. A caller's cancellation (Ctrl-C), or a
 // deadline of its own too short to say anything of the server, is not.
 func ranOut(bounded context.Context, err error, sent time.Time) bool {
-	if err == nil || time.Since(sent) < silentProbe {
+	if err == nil || engine.HostClock().Sub(sent) < silentProbe {
 		return false
 	}
 	// The socket's read deadline is the context's, set a moment before
@@ -141,7 +142,7 @@ func (h deadlineHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 	return func(ctx context.Context, cmd redis.Cmder) error {
 		bounded, cancel := context.WithTimeout(ctx, h.within())
 		defer cancel()
-		sent := time.Now()
+		sent := engine.HostClock() // times the command: not the lab's clock
 		err := next(bounded, cmd)
 		timedOut := ranOut(bounded, err, sent)
 		h.heard(err, timedOut)
@@ -157,7 +158,7 @@ func (h deadlineHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.
 	return func(ctx context.Context, cmds []redis.Cmder) error {
 		bounded, cancel := context.WithTimeout(ctx, h.within())
 		defer cancel()
-		sent := time.Now()
+		sent := engine.HostClock() // times the command: not the lab's clock
 		err := next(bounded, cmds)
 		timedOut := ranOut(bounded, err, sent)
 		h.heard(err, timedOut)
