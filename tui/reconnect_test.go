@@ -44,7 +44,7 @@ func freezeAndPress(t *testing.T, tm *teatest.TestModel, postmaster int, key str
 	frozen := time.Now()
 	thaw := storetest.Freeze(t, postmaster)
 	press(tm, key)
-	waitFor(t, tm, "PostgreSQL connection lost; the next key reconnects: pgledger:")
+	waitFor(t, tm, "PostgreSQL connection lost; the next key reconnects: PostgreSQL:")
 	time.Sleep(time.Until(frozen.Add(6500 * time.Millisecond)))
 	thaw()
 }
