@@ -125,30 +125,25 @@ type backends struct {
 	cluster  *pgcluster.Cluster
 	// ephemeral: the database is fencelab's own throw-away cluster.
 	ephemeral bool
-	// roleSaid, userSaid: the line saying a file's SQL, or its Redis
-	// code, runs as fencelab's own user was written (sayCodeRole).
-	roleSaid, userSaid atomic.Bool
+	// userSaid: the line saying a file's Redis code runs as fencelab's
+	// own user was written (sayCodeRole).
+	userSaid atomic.Bool
 	// keptSchema is the file's schema run --keep left for psql.
 	keptSchema string
 }
 
-// sayCodeRole writes, once, that a file's SQL runs as fencelab's own user,
-// where the server would not let fencelab make the role it runs as
-// otherwise (pgledger's coderole.go): a reader of the run must know that
-// only fencelab's refusals keep the file's code to its schema.
+// sayCodeRole writes, once, that a file's Redis code runs as fencelab's
+// own user, where the server would not let fencelab make the user it runs
+// as otherwise (redisstore's codeuser.go): a reader of the run must know
+// that only fencelab's refusals keep the file's code to its keys. (A
+// file's SQL never runs as fencelab's user: where no role can be made for
+// it, the run stops, pgledger.ErrNoCodeRole.)
 func (b *backends) sayCodeRole(w io.Writer, l lang.Lang) {
 	if b.redis != nil {
 		if _, refused := b.redis.CodeUser(); refused != "" && b.userSaid.CompareAndSwap(false, true) {
 			fmt.Fprint(w, l.T("fencelab: Redis would not make the user a file's Redis code runs as (%s): it runs as fencelab's own user, kept to the run's keys by fencelab's refusals alone\n",
 				untrusted.Line(refused)))
 		}
-	}
-	if b.database == nil {
-		return
-	}
-	if _, refused := b.database.CodeRole(); refused != "" && b.roleSaid.CompareAndSwap(false, true) {
-		fmt.Fprint(w, l.T("fencelab: PostgreSQL would not make the role a file's SQL runs as (%s): it runs as fencelab's own user, kept to its schema by fencelab's refusals alone\n",
-			untrusted.Line(refused)))
 	}
 }
 
@@ -218,8 +213,16 @@ func startBackends(ctx context.Context, c config, notify func(string)) (*backend
 				strings.Join(conflictKeys, ", ")))
 		}
 	}
+	repaired := func(where string) func(found string) {
+		return func(found string) {
+			if notify != nil {
+				notify(c.lang.T("schema fencelab in %s was damaged (%s): fencelab made it again, empty", where, found))
+			}
+		}
+	}
 	if c.pgDSN != "" {
-		b.database, err = pgledger.Open(ctx, c.pgDSN, pgledger.Options{Waiting: waiting, Parked: parked, Shared: c.shared != "", Purpose: c.purpose, Ahead: c.firstLab})
+		b.database, err = pgledger.Open(ctx, c.pgDSN, pgledger.Options{Waiting: waiting, Parked: parked, Shared: c.shared != "", Purpose: c.purpose,
+			Ahead: c.firstLab, Repaired: repaired(c.lang.T("--pg's database"))})
 		if err != nil {
 			b.stop()
 			return nil, classify(ctx, err)
@@ -254,6 +257,7 @@ func startBackends(ctx context.Context, c config, notify func(string)) (*backend
 		// The slot is this process's: no other run reaches its server.
 		Exclusive: true,
 		Ahead:     c.firstLab,
+		Repaired:  repaired(c.lang.T("fencelab's cached PostgreSQL")),
 	})
 	if err != nil {
 		b.stop()
@@ -359,6 +363,8 @@ func classify(ctx context.Context, err error) error {
 	case errors.Is(err, pgcluster.ErrUnsafePath):
 		return &exitError{code: exitUsage, err: err}
 	case errors.Is(err, redisstore.ErrRefused):
+		return &exitError{code: exitUsage, err: err}
+	case errors.Is(err, pgledger.ErrNoCodeRole):
 		return &exitError{code: exitUsage, err: err}
 	case errors.Is(err, pgledger.ErrForeignSchema):
 		return usageError("%s; fencelab changed nothing (use another database, or drop or rename that schema)", err)

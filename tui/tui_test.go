@@ -806,12 +806,12 @@ func TestTheExplorerSaysAFilesCodeRunsAsFencelabsOwnUser(t *testing.T) {
 				return ""
 			}
 			told = true
-			return "PostgreSQL would not make the role a file's SQL runs as (permission denied)"
+			return "Redis would not make the user a file's Redis code runs as (NOPERM)"
 		},
 	})
 	t.Cleanup(m.Close)
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(160, 48))
-	waitFor(t, tm, "PostgreSQL would not make the role a file's SQL runs as")
+	waitFor(t, tm, "Redis would not make the user a file's Redis code runs as")
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
 	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,24 +20,30 @@ import (
 
 // A scenario file's own tables live in a schema of their own (engine's
 // code.go): SetupCode makes it again at every reset of a lab, and from
-// then on the Database reads and restores its tables with schema
-// fencelab's, in the same dump — one statement, one snapshot — so the
-// checker's state key and its restores cover the file's rows as they
-// cover fencelab's. The file's queries that the lab evaluates after every
-// step (its invariants, its business value) are functions in that schema,
-// evaluated in the same statement, so any connection can read them
-// whatever its search_path.
+// then on a dump holds its tables and the values of its queries (its
+// invariants, its business value) beside fencelab's, so the checker's
+// state key and its restores cover the file's rows as they cover
+// fencelab's. The file's part of a dump is read, and restored, on a
+// connection logged in as the file's role, never on fencelab's own
+// (coderole.go): reading or writing a row runs what the file defined on
+// it. The two parts are read apart and joined: each changes only through
+// its own connections (the role may not touch schema fencelab, and
+// fencelab's connections never touch the file's), so each is read again
+// only once its own connections wrote.
 
 // codeSchema is a file's schema as SetupCode found it after the setup.
 type codeSchema struct {
 	name string
-	// role is the role its SQL runs as; nil: fencelab's own user
-	// (coderole.go).
+	// role is the role its SQL runs as (coderole.go).
 	role      *codeRole
 	tables    []table
 	sequences []string // regclass constants
-	values    []string // the functions' names, as in CodeState.Values
-	dump      string   // sqlDump with the schema's parts
+	values    []string // the values' names, as in CodeState.Values
+	// dump is the statement that reads the file's part of a dump, on a
+	// connection of the role's ("": the file has no table, sequence or
+	// value). Every name in it is the catalog's own (pg_catalog.…), so
+	// a search_path the file's code set changes nothing of it.
+	dump string
 }
 
 // codeTablePrefix starts the name of a file's table in a dump, and
@@ -50,15 +57,6 @@ const (
 // code may not contain it (scenarios refuse it).
 const valueQuote = "$fencelab_value$"
 
-// dumpSQL is the statement that reads a dump: with a file's schema when
-// one is set up.
-func (d *Database) dumpSQL() string {
-	if c := d.code.Load(); c != nil {
-		return c.dump
-	}
-	return sqlDump
-}
-
 // allTables are the tables a dump holds: fencelab's, then a file's.
 func (d *Database) allTables() []table {
 	if c := d.code.Load(); c != nil {
@@ -67,16 +65,11 @@ func (d *Database) allTables() []table {
 	return tables
 }
 
-// allSequences are the sequences a dump holds, as regclass constants,
-// with their names in the dump.
-func (d *Database) allSequences() (names, regclasses []string) {
-	for _, s := range sequences {
-		names, regclasses = append(names, s.table+"_seq"), append(regclasses, s.regclass())
-	}
-	if c := d.code.Load(); c != nil {
-		for _, r := range c.sequences {
-			names, regclasses = append(names, codeTablePrefix+r+".seq"), append(regclasses, pgQuote(c.name+"."+r)+"::regclass")
-		}
+// codeSequences are the file's sequences, as regclass constants, with
+// their names in the dump.
+func (c *codeSchema) codeSequences() (names, regclasses []string) {
+	for _, r := range c.sequences {
+		names, regclasses = append(names, codeTablePrefix+r+".seq"), append(regclasses, pgQuote(c.name+"."+r)+"::pg_catalog.regclass")
 	}
 	return names, regclasses
 }
@@ -84,12 +77,14 @@ func (d *Database) allSequences() (names, regclasses []string) {
 func pgQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 // SetupCode makes schema again, empty, runs setup in it in one
-// transaction, and reads from then on its tables and the values' queries
-// with the rest of the state. A statement the server refuses is an
-// *engine.CodeError naming it ("setup.2", or a value's name).
+// transaction as the file's role, and reads from then on its tables and
+// the values' queries with the rest of the state. A statement the server
+// refuses is an *engine.CodeError naming it ("setup.2", or a value's
+// name). On a database where fencelab may not make the role, nothing of
+// the file's runs: the error says what the user needs.
 func (l *Ledger) SetupCode(ctx context.Context, schema string, setup []string, values map[string]string) error {
 	l.db.code.Store(nil)
-	l.db.writes.Add(1)
+	l.db.codeWrites.Add(1)
 	role, err := l.takeCodeRole(ctx)
 	if err != nil {
 		return err
@@ -97,35 +92,25 @@ func (l *Ledger) SetupCode(ctx context.Context, schema string, setup []string, v
 	c := &codeSchema{name: schema, role: role}
 	q := pgx.Identifier{schema}.Sanitize()
 	err = within(ctx, func(ctx context.Context) error {
-		if _, err := l.conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+q+" CASCADE"); err != nil {
+		if err := dropSchemaOn(ctx, l.conn, schema); err != nil {
 			return err
 		}
-		create := "CREATE SCHEMA " + q
-		if role != nil {
-			create += " AUTHORIZATION " + pgx.Identifier{role.name}.Sanitize()
-		}
-		_, err := l.conn.Exec(ctx, create)
+		// fencelab's user owns the schema (it may drop it, with whatever
+		// the role made in it); the role creates in it and owns what it
+		// creates.
+		_, err := l.conn.Exec(ctx, "CREATE SCHEMA "+q+"; GRANT USAGE, CREATE ON SCHEMA "+q+" TO "+pgx.Identifier{role.name}.Sanitize())
 		return err
 	})
 	if err != nil {
 		return fmt.Errorf("pgledger: make the file's schema: %w", err)
 	}
-	// The setup runs as the role, so what it makes is the role's.
-	setupConn := l.conn
-	if role != nil {
-		if setupConn, err = l.db.connectAs(ctx, "setup", c); err != nil {
-			l.dropSchema(ctx, q)
-			return err
-		}
-		defer l.db.giveCode(ctx, setupConn, c.name)
+	setupConn, err := l.db.connectAs(ctx, "setup", c)
+	if err != nil {
+		l.dropSchema(ctx, schema)
+		return err
 	}
-	names := slices.Sorted(func(yield func(string) bool) {
-		for n := range values {
-			if !yield(n) {
-				return
-			}
-		}
-	})
+	defer l.db.giveCode(ctx, setupConn, c.name)
+	names := slices.Sorted(maps.Keys(values))
 	err = within(ctx, func(ctx context.Context) error {
 		tx, err := setupConn.Begin(ctx)
 		if err != nil {
@@ -143,19 +128,14 @@ func (l *Ledger) SetupCode(ctx context.Context, schema string, setup []string, v
 		if _, err := tx.Exec(ctx, fmt.Sprintf(sessionLocksFunction, q), pgx.QueryExecModeSimpleProtocol); err != nil {
 			return fmt.Errorf("make the session probe: %w", err)
 		}
-		// Each value is a function of the schema, with the schema as its
-		// search_path: the dump calls it from any connection. It runs as
-		// its owner, the role, whoever calls it (SECURITY DEFINER): the
-		// dump is read by fencelab's own user.
-		security := ""
-		if role != nil {
-			security = " SECURITY DEFINER"
-		}
+		// Each value is a function of the schema, the role's, with the
+		// schema as its search_path; the file's part of a dump calls it
+		// on a connection of the role's.
 		for i, name := range names {
 			fn := fmt.Sprintf("%s.fencelab_value_%d", q, i)
-			body := "SELECT to_json((" + values[name] + "))"
-			create := fmt.Sprintf("CREATE FUNCTION %s() RETURNS json LANGUAGE sql STABLE%s SET search_path = %s AS %s%s%s",
-				fn, security, q, valueQuote, body, valueQuote)
+			body := "SELECT pg_catalog.to_json((" + values[name] + "))"
+			create := fmt.Sprintf("CREATE FUNCTION %s() RETURNS pg_catalog.json LANGUAGE sql STABLE SET search_path = %s AS %s%s%s",
+				fn, q, valueQuote, body, valueQuote)
 			if _, err := tx.Exec(ctx, create, pgx.QueryExecModeSimpleProtocol); err != nil {
 				return &engine.CodeError{Where: name, Said: ServerSaid(err)}
 			}
@@ -168,7 +148,7 @@ func (l *Ledger) SetupCode(ctx context.Context, schema string, setup []string, v
 	if err != nil {
 		// Nothing of a setup that failed half-way is left: its
 		// transaction rolled back, and the schema made for it goes too.
-		l.dropSchema(ctx, q)
+		l.dropSchema(ctx, schema)
 	}
 	var codeErr *engine.CodeError
 	if errors.As(err, &codeErr) {
@@ -177,14 +157,16 @@ func (l *Ledger) SetupCode(ctx context.Context, schema string, setup []string, v
 	if err != nil {
 		return fmt.Errorf("pgledger: set up the file's schema: %w", err)
 	}
+	// The catalog says what the setup made: fencelab's connection reads
+	// names there, and no row of the file's.
 	err = within(ctx, func(ctx context.Context) error {
 		rows, err := l.conn.Query(ctx, `
-			SELECT c.relname::text, c.relkind::text,
-			       coalesce((SELECT string_agg(a.attname::text, ', ' ORDER BY array_position(i.indkey::int2[], a.attnum))
-			                   FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
-			                  WHERE i.indrelid = c.oid AND i.indisprimary), '')
-			  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-			 WHERE n.nspname = $1 AND c.relkind IN ('r', 'S')
+			SELECT c.relname::pg_catalog.text, c.relkind::pg_catalog.text,
+			       coalesce((SELECT pg_catalog.string_agg(a.attname::pg_catalog.text, ', ' ORDER BY pg_catalog.array_position(i.indkey::pg_catalog.int2[], a.attnum))
+			                   FROM pg_catalog.pg_index i JOIN pg_catalog.pg_attribute a ON a.attrelid OPERATOR(pg_catalog.=) i.indrelid AND a.attnum OPERATOR(pg_catalog.=) ANY(i.indkey)
+			                  WHERE i.indrelid OPERATOR(pg_catalog.=) c.oid AND i.indisprimary), '')
+			  FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace
+			 WHERE n.nspname OPERATOR(pg_catalog.=) $1 AND c.relkind IN ('r', 'S')
 			 ORDER BY c.relname`, schema)
 		if err != nil {
 			return err
@@ -209,33 +191,39 @@ func (l *Ledger) SetupCode(ctx context.Context, schema string, setup []string, v
 	}
 	var parts []string
 	for _, t := range c.tables {
-		parts = append(parts, fmt.Sprintf(`'%s', (SELECT coalesce(json_agg(r ORDER BY %s), '[]') FROM %s r)`,
-			t.name, t.orderBy(), t.ref))
+		parts = append(parts, fmt.Sprintf(`%s, (SELECT coalesce(pg_catalog.json_agg(r ORDER BY %s), '[]'::pg_catalog.json) FROM ONLY %s r)`,
+			pgQuote(t.name), t.orderBy(), t.ref))
 	}
-	for _, r := range c.sequences {
-		parts = append(parts, fmt.Sprintf(`'%s', pg_sequence_last_value(%s::regclass)`, codeTablePrefix+r+".seq", pgQuote(schema+"."+r)))
+	seqNames, seqClasses := c.codeSequences()
+	for i := range seqNames {
+		parts = append(parts, fmt.Sprintf(`%s, pg_catalog.pg_sequence_last_value(%s)`, pgQuote(seqNames[i]), seqClasses[i]))
 	}
 	for i, name := range names {
 		c.values = append(c.values, name)
-		parts = append(parts, fmt.Sprintf(`'%s', %s.fencelab_value_%d()`, codeValuePrefix+name, q, i))
+		parts = append(parts, fmt.Sprintf(`%s, %s.fencelab_value_%d()`, pgQuote(codeValuePrefix+name), q, i))
 	}
-	c.dump = strings.TrimSuffix(sqlDump, ")::text")
 	if len(parts) > 0 {
-		c.dump += ", " + strings.Join(parts, ", ")
+		c.dump = "SELECT pg_catalog.json_build_object(" + strings.Join(parts, ", ") + ")::pg_catalog.text"
 	}
-	c.dump += ")::text"
 	l.db.code.Store(c)
 	l.setUp = c
-	l.db.writes.Add(1)
+	l.db.codeWrites.Add(1)
 	return nil
 }
 
-// dropSchema drops a file's schema (q, quoted) that is not to be kept.
-func (l *Ledger) dropSchema(ctx context.Context, q string) {
-	within(engine.Housekeeping(context.WithoutCancel(ctx)), func(ctx context.Context) error {
-		_, err := l.conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+q+" CASCADE")
+// dropSchemaOn drops a file's schema, with everything in it, on
+// fencelab's own connection, which owns the schema: dropping runs nothing
+// of the file's.
+func dropSchemaOn(ctx context.Context, conn *pgx.Conn, schema string) error {
+	return within(engine.Housekeeping(ctx), func(ctx context.Context) error {
+		_, err := conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+pgx.Identifier{schema}.Sanitize()+" CASCADE")
 		return err
 	})
+}
+
+// dropSchema drops a file's schema that is not to be kept.
+func (l *Ledger) dropSchema(ctx context.Context, schema string) {
+	dropSchemaOn(context.WithoutCancel(ctx), l.conn, schema)
 }
 
 // DropCode drops a file's schema with everything in it — unless a lab
@@ -246,10 +234,8 @@ func (l *Ledger) DropCode(ctx context.Context, schema string) error {
 		return nil
 	}
 	l.setUp = nil
-	return within(ctx, func(ctx context.Context) error {
-		_, err := l.conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+pgx.Identifier{schema}.Sanitize()+" CASCADE")
-		return err
-	})
+	l.closeCode(ctx)
+	return dropSchemaOn(ctx, l.conn, schema)
 }
 
 // InTransaction reports whether the connection (or the one its file's
@@ -272,7 +258,7 @@ func (l *Ledger) Statement(ctx context.Context, sql string) (engine.CodeReply, e
 	if err != nil {
 		return engine.CodeReply{}, err
 	}
-	l.db.writes.Add(1)
+	l.db.codeWrites.Add(1)
 	l.sessionKnown.Store(false)
 	l.busy.Store(true)
 	defer l.busy.Store(false)

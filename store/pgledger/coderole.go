@@ -15,35 +15,45 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/lang"
 )
 
-// A file's SQL runs as a role of its own, not as fencelab's. fencelab's
-// user is the ephemeral cluster's superuser, and often the owner of a
-// database a user points it at: what a file's statements may do must be
-// the server's rule, not a list of refusals fencelab keeps (scenarios
-// refuses what it can see at the file's line; this is what holds where it
-// cannot see).
+// A file's SQL runs as a role of its own, and nothing of a file's is ever
+// touched by fencelab's own user. That user is the ephemeral cluster's
+// superuser, and often the owner of a database a user points it at: a
+// trigger, a CHECK constraint, a cast, a rule or a default a file defined
+// runs as whoever writes or reads the file's rows, so fencelab's own
+// connections never do. The boundary is the server's, not a list of
+// refusals fencelab keeps (scenarios refuse what they can see at the
+// file's line, as a friendly first line).
 //
 // The role (one per database, fencelab_code_ and a hash of the database's
 // name) can log in and do nothing else: no superuser, no CREATEDB,
-// CREATEROLE, REPLICATION or BYPASSRLS, no membership in anything. It
-// owns the file's schema — made with AUTHORIZATION, so the setup's tables
-// are its own — and nothing else: schema fencelab is not its to read.
-// Every statement of a file goes on a connection logged in as the role
-// (Ledger.codeConnection): the setup, each step's statements, a session's
-// locks; SET ROLE would not do, since code could RESET it. The file's
-// invariants and value are functions the role owns, SECURITY DEFINER, so
-// the dump that fencelab's own connection reads them in runs them as the
-// role too. fencelab's user is made a member of the role, which lets its
-// connections read and restore the file's rows as they do fencelab's.
+// CREATEROLE, REPLICATION or BYPASSRLS, a member of nothing. Everything
+// that touches the file's objects goes on a connection that logged in as
+// it (its session_user; SET ROLE would not do, since code could RESET it):
+// the setup, each step's statements, a session's locks, the file's part of
+// every dump (its rows, its invariants and value) and of every restore,
+// and the cancel of its statement. fencelab's own user makes the file's
+// schema, owns it (so it can drop the schema with whatever the role made
+// in it, without being a member of the role: a user with only CREATEROLE
+// may not make a schema another role owns) and lets the role use it and
+// create in it; it reads the catalog to learn the schema's tables, and
+// never reads or writes a row of them.
 //
-// On a server where fencelab's user may not make roles, the file's SQL
-// runs as that user, as it did before, and Database.CodeRole says why.
+// The role lives for one run: made at the first setup, with a new
+// password, and dropped when the database closes — what it owns goes
+// first, dropped by the role itself (DROP OWNED BY CURRENT_USER), so
+// fencelab's user need not be its member. A role an earlier run left (a
+// killed run, or run --keep's) is dropped the same way before the new one
+// is made. Where fencelab's user may not make roles, no file's SQL runs
+// there: Database.CodeRole says why, and SetupCode fails saying what the
+// user needs.
 
 // codeRole is the role a database's files run as.
 type codeRole struct {
 	name string
-	// password is set when the role is taken (a server that asks for a
+	// password is set when the role is made (a server that asks for a
 	// password asks it of the role too); never shown.
 	password string
 }
@@ -55,7 +65,7 @@ type codeRole struct {
 type roles struct {
 	mu      sync.Mutex
 	role    *codeRole
-	refused string // why no role could be made: the file's SQL runs as fencelab's user
+	refused string // why no role could be made: no file's SQL runs here
 	idle    []idleCode
 	closed  bool
 }
@@ -74,9 +84,9 @@ func codeRoleName(database string) string {
 	return "fencelab_code_" + hex.EncodeToString(sum[:6])
 }
 
-// CodeRole names the role a file's SQL runs as, or says why it runs as
-// fencelab's own user (the server let fencelab make no role); both empty
-// before a file was set up.
+// CodeRole names the role a file's SQL runs as, or says why the server
+// let fencelab make none (no file's SQL then runs); both empty before a
+// file was set up.
 func (d *Database) CodeRole() (role, refused string) {
 	d.roles.mu.Lock()
 	defer d.roles.mu.Unlock()
@@ -86,47 +96,44 @@ func (d *Database) CodeRole() (role, refused string) {
 	return "", d.roles.refused
 }
 
-// takeCodeRole makes the database's role for files' code if it is not
-// there, and gives it a new password either way; nil (with the reason
-// kept) where the server refuses fencelab's user the right to.
+// ErrNoCodeRole is a database where fencelab may not make the role a
+// file's SQL runs as: a file's code does not run there.
+var ErrNoCodeRole = lang.Error("PostgreSQL would not let fencelab make the role a file's SQL runs as")
+
+// noCodeRole says why no file's SQL runs on the database, and what the
+// user needs.
+func (d *Database) noCodeRole(refused string) error {
+	return lang.Error("%w (%s): a file's SQL runs only as a role of its own; give %s CREATEROLE, or leave out --pg to use fencelab's own PostgreSQL",
+		ErrNoCodeRole, refused, d.config.User)
+}
+
+// takeCodeRole makes the database's role for files' code, with a new
+// password, once per Database: a role of the name that an earlier run
+// left is dropped first. Where the server refuses fencelab's user the
+// right to, it fails with ErrNoCodeRole (and CodeRole says why).
 func (l *Ledger) takeCodeRole(ctx context.Context) (*codeRole, error) {
 	d := l.db
 	d.roles.mu.Lock()
 	defer d.roles.mu.Unlock()
-	if d.roles.role != nil || d.roles.refused != "" {
+	if d.roles.role != nil {
 		return d.roles.role, nil
 	}
-	secret := make([]byte, 24)
-	rand.Read(secret)
-	role := &codeRole{name: codeRoleName(d.config.Database), password: hex.EncodeToString(secret)}
+	if d.roles.refused != "" {
+		return nil, d.noCodeRole(d.roles.refused)
+	}
+	role := &codeRole{name: codeRoleName(d.config.Database), password: newPassword()}
 	q := pgx.Identifier{role.name}.Sanitize()
-	attributes := "LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS NOINHERIT PASSWORD " + pgQuote(role.password)
-	err := within(engine.Housekeeping(ctx), func(ctx context.Context) error {
-		_, err := l.conn.Exec(ctx, "CREATE ROLE "+q+" "+attributes)
-		var pg *pgconn.PgError
-		if errors.As(err, &pg) && pg.Code == "42710" { // there already: a run before this one made it
-			_, err = l.conn.Exec(ctx, "ALTER ROLE "+q+" "+attributes)
-		}
-		if err != nil {
+	err := d.sweepCode(ctx, l.conn, role.name)
+	if err == nil {
+		err = within(engine.Housekeeping(ctx), func(ctx context.Context) error {
+			_, err := l.conn.Exec(ctx, "CREATE ROLE "+q+" LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS NOINHERIT PASSWORD "+pgQuote(role.password))
 			return err
-		}
-		// What an earlier run's file may have set as the role's own
-		// session defaults goes: no run inherits another's settings.
-		if _, err := l.conn.Exec(ctx, "ALTER ROLE "+q+" RESET ALL"); err != nil {
-			return err
-		}
-		// fencelab's user reads and restores the role's rows.
-		_, err = l.conn.Exec(ctx, "GRANT "+q+" TO CURRENT_USER")
-		var granted *pgconn.PgError
-		if errors.As(err, &granted) && granted.Code == "0LP01" { // granted already
-			err = nil
-		}
-		return err
-	})
+		})
+	}
 	var pg *pgconn.PgError
 	if errors.As(err, &pg) && pg.Code == "42501" {
 		d.roles.refused = ServerSaid(err)
-		return nil, nil
+		return nil, d.noCodeRole(d.roles.refused)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("pgledger: make the role a file's SQL runs as: %w", err)
@@ -135,27 +142,118 @@ func (l *Ledger) takeCodeRole(ctx context.Context) (*codeRole, error) {
 	return role, nil
 }
 
-// codeConnection is the connection a file's statements go on: with a
-// role, the connection's own, logged in as the role with the file's
-// schema as its search_path (opened at the first statement after a
-// setup, and again after the next); without one, the connection itself.
+func newPassword() string {
+	secret := make([]byte, 24)
+	rand.Read(secret)
+	return hex.EncodeToString(secret)
+}
+
+// sweepCode drops what an earlier run's file left on the database: the
+// schemas of files (fencelab_code_…; a run holds the run lock, so none is
+// another run's) and the role roleName, with whatever it owns. It runs
+// before a run's first setup.
+func (d *Database) sweepCode(ctx context.Context, conn *pgx.Conn, roleName string) error {
+	var left []string
+	var roleLeft bool
+	err := within(engine.Housekeeping(ctx), func(ctx context.Context) error {
+		rows, err := conn.Query(ctx, `SELECT nspname::text FROM pg_catalog.pg_namespace WHERE nspname LIKE 'fencelab\_code\_%'`)
+		if err != nil {
+			return err
+		}
+		if left, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil {
+			return err
+		}
+		return conn.QueryRow(ctx, `SELECT EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = $1)`, roleName).Scan(&roleLeft)
+	})
+	if err != nil {
+		return err
+	}
+	for _, schema := range left {
+		if err := dropSchemaOn(ctx, conn, schema); err != nil {
+			return err
+		}
+	}
+	if roleLeft {
+		return d.dropRole(ctx, conn, roleName)
+	}
+	return nil
+}
+
+// dropRole drops a files' role and what it owns in the database. What it
+// owns is dropped by the role itself, logged in with a new password
+// (fencelab's user may change the password of a role it may drop), so
+// fencelab's user need not be its member; DROP OWNED runs no code of the
+// file's.
+func (d *Database) dropRole(ctx context.Context, conn *pgx.Conn, name string) error {
+	q := pgx.Identifier{name}.Sanitize()
+	password := newPassword()
+	err := within(engine.Housekeeping(ctx), func(ctx context.Context) error {
+		_, err := conn.Exec(ctx, "ALTER ROLE "+q+" LOGIN PASSWORD "+pgQuote(password))
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("drop the role %s: %w", name, err)
+	}
+	config := d.config.Copy()
+	config.User, config.Password = name, password
+	config.RuntimeParams["application_name"] = "fencelab-cleanup"
+	// What the role's code may have set as its own defaults (ALTER ROLE
+	// … SET) gives way to what the connection asks for.
+	config.RuntimeParams["search_path"] = "pg_catalog"
+	config.RuntimeParams["default_transaction_read_only"] = "off"
+	as, err := connect(engine.Housekeeping(ctx), config)
+	if err != nil {
+		return fmt.Errorf("connect as %s to drop what it owns: %w", name, err)
+	}
+	err = within(engine.Housekeeping(ctx), func(ctx context.Context) error {
+		_, err := as.Exec(ctx, "DROP OWNED BY CURRENT_USER")
+		return err
+	})
+	closeConn(as)
+	if err != nil {
+		return fmt.Errorf("drop what %s owns: %w", name, err)
+	}
+	return within(engine.Housekeeping(ctx), func(ctx context.Context) error {
+		_, err := conn.Exec(ctx, "DROP ROLE "+q)
+		return err
+	})
+}
+
+// dropCodeRole drops the run's role at the database's close, unless a
+// file's schema is kept (run --keep: its tables are the role's, for psql;
+// the next run drops both).
+func (d *Database) dropCodeRole() error {
+	d.roles.mu.Lock()
+	role := d.roles.role
+	d.roles.role = nil
+	d.roles.mu.Unlock()
+	if role == nil || d.code.Load() != nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*CallTimeout)
+	defer cancel()
+	conn := d.lock
+	if conn == nil || conn.IsClosed() {
+		var err error
+		if conn, err = connect(ctx, d.config); err != nil {
+			return fmt.Errorf("pgledger: drop the role %s: %w", role.name, err)
+		}
+		defer closeConn(conn)
+	}
+	if err := d.dropRole(ctx, conn, role.name); err != nil {
+		return fmt.Errorf("pgledger: %w", err)
+	}
+	return nil
+}
+
+// codeConnection is the connection a file's statements go on: the
+// connection's own, logged in as the role with the file's schema as its
+// search_path (opened at the first statement after a setup, and again
+// after the next).
 func (l *Ledger) codeConnection(ctx context.Context) (*pgx.Conn, error) {
 	c := l.db.code.Load()
-	if c == nil || c.role == nil {
-		if c != nil && l.searchPath != c.name {
-			// The connection's own setting, made once, outside any
-			// transaction (a SET inside one would go with its rollback).
-			err := within(ctx, func(ctx context.Context) error {
-				_, err := l.conn.Exec(engine.Housekeeping(ctx), "SET search_path TO "+pgx.Identifier{c.name}.Sanitize())
-				return err
-			})
-			if err != nil {
-				return nil, err
-			}
-			l.searchPath = c.name
-		}
-		l.ranCode = true
-		return l.conn, nil
+	if c == nil {
+		return nil, errors.New("pgledger: no file's schema is set up")
 	}
 	if conn := l.code.Load(); conn != nil && l.codeFor == c && !conn.IsClosed() {
 		return conn, nil
@@ -191,6 +289,7 @@ func (d *Database) connectAs(ctx context.Context, actor string, c *codeSchema) (
 		cancel()
 	}
 	config := d.named(actor)
+	config.Tracer = wireTracer{db: d, code: true}
 	config.User, config.Password = c.role.name, c.role.password
 	config.RuntimeParams["search_path"] = c.name
 	conn, err := connect(engine.Housekeeping(ctx), config)
@@ -291,11 +390,10 @@ func closeConn(conn *pgx.Conn) {
 // sessionConn is the connection whose session holds what a file's
 // statements left in it (its advisory locks): nil when none was opened.
 func (l *Ledger) sessionConn() *pgx.Conn {
-	if c := l.db.code.Load(); c != nil && c.role != nil {
+	if c := l.db.code.Load(); c != nil {
 		if conn := l.code.Load(); conn != nil && l.codeFor == c {
 			return conn
 		}
-		return nil
 	}
-	return l.conn
+	return nil
 }

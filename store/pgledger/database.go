@@ -84,8 +84,19 @@ func connect(ctx context.Context, config *pgx.ConnConfig) (*pgx.Conn, error) {
 	if errors.As(err, &pgErr) && pgErr.Code == "53300" && ReleaseIdle() > 0 {
 		// The server's connections (or the role's) are spent, some on
 		// connections kept for reuse: they went, and the connection is
-		// asked for again.
-		conn, err = pgx.ConnectConfig(ctx, config)
+		// asked for again — a few times over a moment, since the server
+		// counts a closed connection's process until it has exited.
+		for wait := 10 * time.Millisecond; ; wait *= 2 {
+			conn, err = pgx.ConnectConfig(ctx, config)
+			if !errors.As(err, &pgErr) || pgErr.Code != "53300" || wait > 640*time.Millisecond {
+				break
+			}
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-time.After(wait):
+			}
+		}
 	}
 	if err != nil && ctx.Err() == nil && pgconn.Timeout(err) {
 		return nil, noAnswer(config.ConnectTimeout)
@@ -102,9 +113,16 @@ type Database struct {
 	dsn      string // without its password
 	hidden   bool   // the DSN given had a password
 	lock     *pgx.Conn
-	// writes counts the transactions and statements its connections sent
-	// that may change the schema.
-	writes atomic.Uint64
+	// writes counts the transactions and statements fencelab's own
+	// connections sent that may change schema fencelab; codeWrites those
+	// the file's role's connections sent, which may change the file's
+	// schema (and nothing else: each part of a dump changes only through
+	// its own connections).
+	writes, codeWrites atomic.Uint64
+	// flying counts the actors' round trips sent and not yet answered: a
+	// dump read while one is out may not hold once it is answered, with
+	// no write counted after it (readback.go).
+	flying atomic.Int32
 	back   readBack
 	ahead  ahead
 	// code is a scenario file's schema, once a lab set it up (code.go);
@@ -133,6 +151,11 @@ func ParseConfig(dsn string) (*pgx.ConnConfig, error) {
 	// loses a lab's last steps, never makes a reader see what was not
 	// committed. It is a setting of fencelab's own sessions only.
 	config.RuntimeParams["synchronous_commit"] = "off"
+	// fencelab's own sessions name schema fencelab's objects in full, and
+	// find everything else in the catalog alone: a function or operator
+	// someone made in a schema on the default path (public, where an old
+	// database lets anyone create) is never one of theirs.
+	config.RuntimeParams["search_path"] = "pg_catalog"
 	return config, nil
 }
 
@@ -168,6 +191,10 @@ type Options struct {
 	// lab's): Open opens them while it takes the run lock, and warms them
 	// once the schema is ready (ahead.go).
 	Ahead []string
+	// Repaired hears, once, what was damaged in schema fencelab (or, on
+	// fencelab's own cluster, the database) that Open found and made
+	// again (migrate.go's repairSchema).
+	Repaired func(found string)
 	// Parked hears, once, the shared resources (stress --shared) whose
 	// rows a run that is not Shared finds or puts aside (shared.go): they
 	// are out of the lab's tables until the next shared run.
@@ -214,7 +241,7 @@ func Open(ctx context.Context, dsn string, opts Options) (*Database, error) {
 		return nil, err
 	}
 	if !opts.Shared {
-		if ready, labBytes := readyAsItIs(ctx, d.lock); ready {
+		if ready, labBytes := readyAsItIs(ctx, d.lock, opts.Exclusive); ready {
 			if labBytes > bloatedLab {
 				compactLab(ctx, d.lock)
 			}
@@ -227,9 +254,13 @@ func Open(ctx context.Context, dsn string, opts Options) (*Database, error) {
 		d.Close()
 		return nil, err
 	}
-	if err := Migrate(ctx, config); err != nil {
+	repaired, err := migrateOrRepair(ctx, config, opts.Exclusive)
+	if err != nil {
 		d.Close()
 		return nil, err
+	}
+	if repaired != "" && opts.Repaired != nil {
+		opts.Repaired(repaired)
 	}
 	// Shared resources' rows move under the same lock: one run at a time.
 	if opts.Shared {
@@ -369,8 +400,10 @@ func (d *Database) Close() error {
 	d.closeAheads()
 	d.releaseCodeIdle(true)
 	keeping.Delete(d)
+	// The run's role for files goes with the run (coderole.go).
+	dropped := d.dropCodeRole()
 	if d.lock == nil {
-		return nil
+		return dropped
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
@@ -382,7 +415,7 @@ func (d *Database) Close() error {
 	d.lock.Exec(ctx, `SELECT pg_advisory_unlock_all()`)
 	err := d.lock.Close(ctx)
 	d.lock = nil
-	return err
+	return errors.Join(dropped, err)
 }
 
 // Connect opens a connection of the actor's own, named after it in
@@ -411,7 +444,7 @@ func (d *Database) named(actor string) *pgx.ConnConfig {
 // the schema, sent by any connection Connect opened. While it stands
 // still, the schema is as the last State read it (for fencelab's own
 // connections: a psql session of the user's is not counted).
-func (d *Database) Writes() uint64 { return d.writes.Load() }
+func (d *Database) Writes() uint64 { return d.writes.Load() + d.codeWrites.Load() }
 
 func (d *Database) Describe() string { return d.describe }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -116,23 +117,31 @@ var sqlDump = func() string {
 // new version on the same page (a HOT update) and prunes the old one as it
 // reads the page. Not known, every table is emptied and filled.
 func (l *Ledger) Restore(ctx context.Context, from, to engine.LedgerDump) error {
-	batch, err := l.restoreBatch(from, to)
-	if err != nil || batch.Len() == 0 {
+	own, code, err := l.restoreBatch(from, to)
+	if err != nil {
 		return err
 	}
+	if err := l.codeTrip(ctx, code); err != nil {
+		return fmt.Errorf("pgledger: restore the file's rows: %w", err)
+	}
+	if own.Len() == 0 {
+		return nil
+	}
 	// Nothing read back: the caller knows the schema holds to.
-	if err := l.oneTrip(ctx, batch, false, nil); err != nil {
+	if err := l.oneTrip(ctx, own, false, nil); err != nil {
 		return fmt.Errorf("pgledger: restore: %w", err)
 	}
 	return nil
 }
 
 // restoreBatch is the statements that make the schema, holding from
-// (empty: not known), hold to.
-func (l *Ledger) restoreBatch(from, to engine.LedgerDump) (*pgx.Batch, error) {
+// (empty: not known), hold to: fencelab's tables' on fencelab's own
+// connection (own), a file's on a connection logged in as its role
+// (code) — writing a file's rows runs what the file defined on them.
+func (l *Ledger) restoreBatch(from, to engine.LedgerDump) (own, code *pgx.Batch, err error) {
 	want, err := dumps.parse(to)
 	if err != nil {
-		return nil, fmt.Errorf("pgledger: restore: not a dump: %w", err)
+		return nil, nil, fmt.Errorf("pgledger: restore: not a dump: %w", err)
 	}
 	parts := want.parts
 	var have *parsedDump // nil: not known
@@ -151,7 +160,7 @@ func (l *Ledger) restoreBatch(from, to engine.LedgerDump) (*pgx.Batch, error) {
 	var changes []tableChange
 	for _, t := range l.db.allTables() {
 		if _, ok := parts[t.name]; !ok {
-			return nil, fmt.Errorf("pgledger: restore: the dump has no table %s", t.name)
+			return nil, nil, fmt.Errorf("pgledger: restore: the dump has no table %s", t.name)
 		}
 		if same(t.name) {
 			continue
@@ -167,43 +176,83 @@ func (l *Ledger) restoreBatch(from, to engine.LedgerDump) (*pgx.Batch, error) {
 		}
 		change, err := diffTable(t, have, want)
 		if err != nil {
-			return nil, fmt.Errorf("pgledger: restore: %w", err)
+			return nil, nil, fmt.Errorf("pgledger: restore: %w", err)
 		}
 		changes = append(changes, change)
 	}
+	own, code = &pgx.Batch{}, &pgx.Batch{}
+	batchOf := func(t table) *pgx.Batch {
+		if t.ref != "" {
+			return code
+		}
+		return own
+	}
 	// Deletes first, then updates, then inserts: no statement meets a key
 	// another is about to free.
-	batch := &pgx.Batch{}
 	for _, c := range changes {
 		switch {
 		case c.all:
-			batch.Queue("DELETE FROM " + c.table.sqlName())
+			batchOf(c.table).Queue("DELETE FROM ONLY " + c.table.sqlName())
 		case c.delete != "":
-			batch.Queue(c.deleteSQL(), c.delete)
+			batchOf(c.table).Queue(c.deleteSQL(), c.delete)
 		}
 	}
 	for _, c := range changes {
 		if c.update != "" {
-			batch.Queue(c.updateSQL(), c.update)
+			batchOf(c.table).Queue(c.updateSQL(), c.update)
 		}
 	}
 	for _, c := range changes {
 		if c.insert != "" {
-			batch.Queue(fmt.Sprintf("INSERT INTO %[1]s SELECT * FROM json_populate_recordset(NULL::%[1]s, $1::json)",
+			batchOf(c.table).Queue(fmt.Sprintf("INSERT INTO %[1]s SELECT * FROM pg_catalog.json_populate_recordset(NULL::%[1]s, $1::pg_catalog.json)",
 				c.table.sqlName()), c.insert)
 		}
 	}
-	names, regclasses := l.db.allSequences()
-	for i, name := range names {
-		var last *int64
-		if err := json.Unmarshal(parts[name], &last); err != nil {
-			return nil, fmt.Errorf("pgledger: restore: the sequence %s: %w", name, err)
+	setval := func(b *pgx.Batch, names, regclasses []string) error {
+		for i, name := range names {
+			var last *int64
+			if err := json.Unmarshal(parts[name], &last); err != nil {
+				return fmt.Errorf("pgledger: restore: the sequence %s: %w", name, err)
+			}
+			if !same(name) {
+				b.Queue(fmt.Sprintf("SELECT pg_catalog.setval(%s, coalesce($1::pg_catalog.int8, 1), $1::pg_catalog.int8 IS NOT NULL)", regclasses[i]), last)
+			}
 		}
-		if !same(name) {
-			batch.Queue(fmt.Sprintf("SELECT setval(%s, coalesce($1::bigint, 1), $1::bigint IS NOT NULL)", regclasses[i]), last)
+		return nil
+	}
+	var names, regclasses []string
+	for _, s := range sequences {
+		names, regclasses = append(names, s.table+"_seq"), append(regclasses, s.regclass())
+	}
+	if err := setval(own, names, regclasses); err != nil {
+		return nil, nil, err
+	}
+	if c := l.db.code.Load(); c != nil {
+		names, regclasses := c.codeSequences()
+		if err := setval(code, names, regclasses); err != nil {
+			return nil, nil, err
 		}
 	}
-	return batch, nil
+	return own, code, nil
+}
+
+// codeTrip sends a batch of a restore's statements for a file's tables on
+// the connection logged in as the file's role, in one round trip and one
+// implicit transaction: all or none.
+func (l *Ledger) codeTrip(ctx context.Context, batch *pgx.Batch) error {
+	if batch == nil || batch.Len() == 0 {
+		return nil
+	}
+	ctx = engine.Housekeeping(ctx) // the lab's, not a round trip of an actor's
+	conn, err := l.codeConnection(ctx)
+	if err != nil {
+		return err
+	}
+	if conn.PgConn().TxStatus() != 'I' {
+		return errors.New("a restore inside a transaction of the file's")
+	}
+	l.db.codeWrites.Add(1)
+	return within(ctx, func(ctx context.Context) error { return conn.SendBatch(ctx, batch).Close() })
 }
 
 // tableChange is what a restore writes in one table: the rows to delete
@@ -265,7 +314,7 @@ func diffTable(t table, from, to *parsedDump) (tableChange, error) {
 
 // deleteSQL deletes the rows of $1, found by key.
 func (c tableChange) deleteSQL() string {
-	return fmt.Sprintf("DELETE FROM %[1]s x USING json_populate_recordset(NULL::%[1]s, $1::json) r WHERE %[2]s",
+	return fmt.Sprintf("DELETE FROM ONLY %[1]s x USING pg_catalog.json_populate_recordset(NULL::%[1]s, $1::pg_catalog.json) r WHERE %[2]s",
 		c.table.sqlName(), c.keyMatch())
 }
 
@@ -276,7 +325,7 @@ func (c tableChange) updateSQL() string {
 		quoted := pgx.Identifier{col}.Sanitize()
 		set, from = append(set, quoted), append(from, "r."+quoted)
 	}
-	return fmt.Sprintf("UPDATE %[1]s x SET (%[2]s) = ROW(%[3]s) FROM json_populate_recordset(NULL::%[1]s, $1::json) r WHERE %[4]s",
+	return fmt.Sprintf("UPDATE ONLY %[1]s x SET (%[2]s) = ROW(%[3]s) FROM pg_catalog.json_populate_recordset(NULL::%[1]s, $1::pg_catalog.json) r WHERE %[4]s",
 		c.table.sqlName(), strings.Join(set, ", "), strings.Join(from, ", "), c.keyMatch())
 }
 

@@ -22,3 +22,13 @@ func OnTheWire(l engine.Ledger) bool {
 	_, ok := l.(*Ledger).conn.Config().Tracer.(wireTracer)
 	return ok
 }
+
+// SchemaShape is what schema fencelab's shape sums to on conn, and what it
+// must sum to.
+func SchemaShape(t *testing.T, conn *pgx.Conn) (got, want string) {
+	t.Helper()
+	if err := conn.QueryRow(t.Context(), schemaShapeSQL).Scan(&got); err != nil {
+		t.Fatal(err)
+	}
+	return got, schemaShape
+}

@@ -25,15 +25,9 @@ type Ledger struct {
 	db   *Database // counts every write (inTx, exec, oneTrip), keeps a dump read back
 	// name is the actor's the connection was handed to (Connect).
 	name string
-	// ranCode: a file's code ran on the connection, which may have left
-	// something in its session; Close then ends it rather than keep it.
-	ranCode bool
 	// restoreNext is a restore waiting to go in front of the next
 	// statement sent (RestoreWithNext).
 	restoreNext *waitingRestore
-	// searchPath is the file's schema this connection's search_path was
-	// set to (code.go).
-	searchPath string
 	// setUp is the file's schema this connection set up (code.go).
 	setUp *codeSchema
 	// session is the advisory locks the session holds, as last read;
@@ -546,12 +540,9 @@ func (l *Ledger) State(ctx context.Context) (engine.LedgerState, error) {
 	if err := l.sendRestore(ctx); err != nil {
 		return engine.LedgerState{}, err
 	}
-	dump, ok := l.db.lastDump()
-	if !ok {
-		err := within(ctx, func(ctx context.Context) error { return l.conn.QueryRow(ctx, l.db.dumpSQL()).Scan(&dump) })
-		if err != nil {
-			return engine.LedgerState{}, fmt.Errorf("pgledger: read state: %w", err)
-		}
+	dump, err := l.readDump(ctx)
+	if err != nil {
+		return engine.LedgerState{}, fmt.Errorf("pgledger: read state: %w", err)
 	}
 	s, err := dumps.state(engine.LedgerDump(dump))
 	if err != nil {
@@ -811,7 +802,7 @@ func (l *Ledger) Lost() bool { return l.conn.IsClosed() }
 // open, none of a file's code run on it. Otherwise it ends it.
 func (l *Ledger) Close(ctx context.Context) error {
 	l.closeCode(ctx)
-	clean := !l.conn.IsClosed() && l.conn.PgConn().TxStatus() == 'I' && !l.ranCode && l.searchPath == "" && l.setUp == nil
+	clean := !l.conn.IsClosed() && l.conn.PgConn().TxStatus() == 'I' && l.setUp == nil
 	if clean && l.db.keepIdle(l.name, l.conn) {
 		return nil
 	}

@@ -32,29 +32,43 @@ const migrateWithin = 2 * CallTimeout
 // the embedded migrations with goose (version table fencelab.goose_db_version).
 // Open calls it under the run lock, so two runs never migrate at once.
 func Migrate(ctx context.Context, config *pgx.ConnConfig) error {
-	ctx, cancel := context.WithTimeoutCause(ctx, migrateWithin, ErrNoAnswer)
-	defer cancel()
-	err := migrate(ctx, config)
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(context.Cause(ctx), ErrNoAnswer):
-		return fmt.Errorf("pgledger: migrate: %w", noAnswer(migrateWithin))
-	case errors.Is(err, ErrNoAnswer):
-		return err
-	case ctx.Err() == nil && pgconn.Timeout(err):
-		// goose's own connection timed out connecting.
-		return fmt.Errorf("pgledger: migrate: %w", noAnswer(config.ConnectTimeout))
-	}
+	_, err := migrateOrRepair(ctx, config, false)
 	return err
 }
 
-func migrate(ctx context.Context, config *pgx.ConnConfig) error {
+// migrateOrRepair is Migrate that also makes schema fencelab again, empty,
+// when it is fencelab's and damaged — every migration recorded as applied,
+// and yet not the schema they make (a table dropped, a column changed, a
+// trigger or a function someone added) — and says what it found. With
+// own (fencelab's own cluster), an event trigger in the database is
+// damage too, and goes: nobody but fencelab has that database.
+func migrateOrRepair(ctx context.Context, config *pgx.ConnConfig, own bool) (repaired string, err error) {
+	ctx, cancel := context.WithTimeoutCause(ctx, migrateWithin, ErrNoAnswer)
+	defer cancel()
+	repaired, err = migrate(ctx, config, own)
+	switch {
+	case err == nil:
+		return repaired, nil
+	case errors.Is(context.Cause(ctx), ErrNoAnswer):
+		return "", fmt.Errorf("pgledger: migrate: %w", noAnswer(migrateWithin))
+	case errors.Is(err, ErrNoAnswer):
+		return "", err
+	case ctx.Err() == nil && pgconn.Timeout(err):
+		// goose's own connection timed out connecting.
+		return "", fmt.Errorf("pgledger: migrate: %w", noAnswer(config.ConnectTimeout))
+	}
+	return "", err
+}
+
+func migrate(ctx context.Context, config *pgx.ConnConfig, own bool) (repaired string, err error) {
 	conn, err := connect(ctx, config)
 	if err != nil {
-		return fmt.Errorf("pgledger: connect: %w", err)
+		return "", fmt.Errorf("pgledger: connect: %w", err)
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
+	if repaired, err = repairSchema(ctx, conn, own); err != nil {
+		return "", fmt.Errorf("pgledger: make schema fencelab again: %w", err)
+	}
 
 	var comment *string
 	err = conn.QueryRow(ctx,
@@ -68,17 +82,17 @@ func migrate(ctx context.Context, config *pgx.ConnConfig) error {
 			_, err := tx.Exec(ctx, `COMMENT ON SCHEMA fencelab IS '`+schemaMark+`'`)
 			return err
 		}); err != nil {
-			return fmt.Errorf("pgledger: create schema fencelab: %w", err)
+			return "", fmt.Errorf("pgledger: create schema fencelab: %w", err)
 		}
 	case err != nil:
-		return fmt.Errorf("pgledger: look for schema fencelab: %w", err)
+		return "", fmt.Errorf("pgledger: look for schema fencelab: %w", err)
 	case comment == nil || *comment != schemaMark:
-		return ErrForeignSchema
+		return "", ErrForeignSchema
 	}
 
 	db := stdlib.OpenDB(*config)
 	defer db.Close()
-	return applyMigrations(ctx, db)
+	return repaired, applyMigrations(ctx, db)
 }
 
 func applyMigrations(ctx context.Context, db *sql.DB) error {
@@ -124,23 +138,28 @@ func latestMigration() (int64, error) {
 // no, and Open goes the whole way, which says what is wrong. labBytes is
 // what table executions takes on disk, without its indexes: every write
 // adds a row to it, so it is the first to grow (see compactLab).
-func readyAsItIs(ctx context.Context, conn *pgx.Conn) (ready bool, labBytes int64) {
+//
+// A schema whose shape is not schemaShape is not ready either, nor, on
+// fencelab's own cluster (own), a database with an event trigger: Open
+// then goes the whole way, which makes it again (repairSchema).
+func readyAsItIs(ctx context.Context, conn *pgx.Conn, own bool) (ready bool, labBytes int64) {
 	latest, err := latestMigration()
 	if err != nil {
 		return false, 0
 	}
 	var comment *string
 	var version *int64
-	var shared bool
+	var shared, whole bool
 	err = within(ctx, func(ctx context.Context) error {
 		return conn.QueryRow(ctx, `
 			SELECT obj_description(n.oid, 'pg_namespace'),
 			       (SELECT max(version_id) FROM fencelab.goose_db_version WHERE is_applied),
 			       EXISTS (SELECT FROM fencelab.shared_resources) OR EXISTS (SELECT FROM fencelab.parked_rows),
-			       pg_relation_size('fencelab.executions'::regclass)
-			  FROM pg_namespace n WHERE n.nspname = 'fencelab'`).Scan(&comment, &version, &shared, &labBytes)
+			       pg_relation_size('fencelab.executions'::regclass),
+			       (`+schemaShapeSQL+`) = $1 AND NOT ($2 AND EXISTS (SELECT FROM pg_catalog.pg_event_trigger))
+			  FROM pg_namespace n WHERE n.nspname = 'fencelab'`, schemaShape, own).Scan(&comment, &version, &shared, &labBytes, &whole)
 	})
-	ready = err == nil && comment != nil && *comment == schemaMark && version != nil && *version == latest && !shared
+	ready = err == nil && comment != nil && *comment == schemaMark && version != nil && *version == latest && !shared && whole
 	return ready, labBytes
 }
 
@@ -184,4 +203,113 @@ func compactLab(ctx context.Context, conn *pgx.Conn) {
 			return err
 		})
 	})
+}
+
+// schemaShapeSQL sums up what schema fencelab holds, as md5 of a line
+// for each relation (its kind, its columns' names, types and NOT NULLs),
+// constraint, trigger, rule, policy and function: names and kinds only,
+// which every supported PostgreSQL writes alike. With every migration
+// applied it must be schemaShape: anything else is a schema damaged.
+const schemaShapeSQL = `
+SELECT pg_catalog.md5(coalesce(pg_catalog.string_agg(part, E'\n' ORDER BY part), '')) FROM (
+  SELECT 'relation ' || c.relname || ' ' || c.relkind::pg_catalog.text || ' ' || coalesce((
+           SELECT pg_catalog.string_agg(a.attname || ' ' || t.typname || CASE WHEN a.attnotnull THEN ' not null' ELSE '' END, ', ' ORDER BY a.attnum)
+             FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
+            WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped), '') AS part
+    FROM pg_catalog.pg_class c WHERE c.relnamespace = 'fencelab'::pg_catalog.regnamespace
+  UNION ALL
+  SELECT 'constraint ' || conrelid::pg_catalog.regclass::pg_catalog.text || ' ' || conname || ' ' || contype::pg_catalog.text
+    FROM pg_catalog.pg_constraint WHERE connamespace = 'fencelab'::pg_catalog.regnamespace
+  UNION ALL
+  SELECT 'trigger ' || t.tgname FROM pg_catalog.pg_trigger t JOIN pg_catalog.pg_class c ON c.oid = t.tgrelid
+   WHERE c.relnamespace = 'fencelab'::pg_catalog.regnamespace
+  UNION ALL
+  SELECT 'rule ' || r.rulename FROM pg_catalog.pg_rewrite r JOIN pg_catalog.pg_class c ON c.oid = r.ev_class
+   WHERE c.relnamespace = 'fencelab'::pg_catalog.regnamespace
+  UNION ALL
+  SELECT 'policy ' || p.polname FROM pg_catalog.pg_policy p JOIN pg_catalog.pg_class c ON c.oid = p.polrelid
+   WHERE c.relnamespace = 'fencelab'::pg_catalog.regnamespace
+  UNION ALL
+  SELECT 'function ' || proname FROM pg_catalog.pg_proc WHERE pronamespace = 'fencelab'::pg_catalog.regnamespace
+) parts`
+
+// schemaShape is what schemaShapeSQL says of schema fencelab with every
+// embedded migration applied (TestTheSchemasShapeIsPinned says the new
+// one when a migration changes it).
+const schemaShape = "777757f7fed65b2e9b07b0ec390385ee"
+
+// repairSchema makes schema fencelab again, empty, when it is fencelab's
+// (its mark) and damaged, and says what it found ("": nothing to do).
+// Damaged: every migration is recorded as applied, or the record itself
+// is gone, and the schema is not what they make. A schema an older
+// fencelab made (migrations left to apply) is not judged. On fencelab's
+// own cluster (own), an event trigger in the database is damage as well.
+func repairSchema(ctx context.Context, conn *pgx.Conn, own bool) (string, error) {
+	latest, err := latestMigration()
+	if err != nil {
+		return "", err
+	}
+	var (
+		marked, recorded bool
+		version          *int64
+		shape            string
+		eventTriggers    []string
+	)
+	err = conn.QueryRow(ctx, `
+		SELECT coalesce(obj_description(n.oid, 'pg_namespace') = $1, false),
+		       pg_catalog.to_regclass('fencelab.goose_db_version') IS NOT NULL
+		  FROM pg_catalog.pg_namespace n WHERE n.nspname = 'fencelab'`, schemaMark).Scan(&marked, &recorded)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", nil // no schema yet
+	}
+	if err != nil || !marked {
+		return "", err
+	}
+	if recorded {
+		if err := conn.QueryRow(ctx, `SELECT max(version_id) FROM fencelab.goose_db_version WHERE is_applied`).Scan(&version); err != nil {
+			return "", err
+		}
+	}
+	if err := conn.QueryRow(ctx, schemaShapeSQL).Scan(&shape); err != nil {
+		return "", err
+	}
+	if own {
+		rows, err := conn.Query(ctx, `SELECT evtname::pg_catalog.text FROM pg_catalog.pg_event_trigger`)
+		if err != nil {
+			return "", err
+		}
+		if eventTriggers, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil {
+			return "", err
+		}
+	}
+	var found []string
+	damaged := !recorded || version != nil && *version == latest && shape != schemaShape
+	switch {
+	case !recorded:
+		found = append(found, "its record of migrations is gone")
+	case damaged:
+		found = append(found, "its tables are not what its migrations made")
+	}
+	if len(eventTriggers) > 0 {
+		found = append(found, fmt.Sprintf("the database has event triggers (%s)", strings.Join(eventTriggers, ", ")))
+	}
+	if len(found) == 0 {
+		return "", nil
+	}
+	err = pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+		for _, name := range eventTriggers {
+			if _, err := tx.Exec(ctx, "DROP EVENT TRIGGER "+pgx.Identifier{name}.Sanitize()); err != nil {
+				return err
+			}
+		}
+		if !damaged {
+			return nil
+		}
+		_, err := tx.Exec(ctx, "DROP SCHEMA fencelab CASCADE")
+		return err
+	})
+	if err != nil {
+		return "", err
+	}
+	return strings.Join(found, "; "), nil
 }

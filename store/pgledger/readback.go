@@ -2,8 +2,10 @@ package pgledger
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/jackc/pgx/v5"
@@ -33,6 +35,11 @@ type readBack struct {
 	on   bool
 	at   uint64 // the write count the dump was read at
 	dump string
+	// codeAt, codeDump: the file's part of a dump as last read, at the
+	// count of the role's writes, for the schema codeOf.
+	codeOf   *codeSchema
+	codeAt   uint64
+	codeDump string
 }
 
 // ReadBack turns read-back on or off for every connection of the database.
@@ -41,6 +48,7 @@ func (d *Database) ReadBack(on bool) {
 	d.back.mu.Lock()
 	defer d.back.mu.Unlock()
 	d.back.on, d.back.at, d.back.dump = on, 0, ""
+	d.back.codeOf, d.back.codeAt, d.back.codeDump = nil, 0, ""
 }
 
 // reading says whether a write should read the dump back.
@@ -70,6 +78,82 @@ func (d *Database) lastDump() (string, bool) {
 	return d.back.dump, true
 }
 
+// lastCodeDump is the file's part of a dump as last read, while none of
+// the role's connections wrote since.
+func (d *Database) lastCodeDump(c *codeSchema) (string, bool) {
+	d.back.mu.Lock()
+	defer d.back.mu.Unlock()
+	if !d.back.on || d.back.codeOf != c || d.back.codeAt != d.codeWrites.Load() {
+		return "", false
+	}
+	return d.back.codeDump, true
+}
+
+// readCodeAt keeps the file's part of a dump, read at the at-th of the
+// role's writes.
+func (d *Database) readCodeAt(c *codeSchema, at uint64, dump string) {
+	d.back.mu.Lock()
+	defer d.back.mu.Unlock()
+	if d.back.on {
+		d.back.codeOf, d.back.codeAt, d.back.codeDump = c, at, dump
+	}
+}
+
+// readDump reads the schema's dump: fencelab's part on the connection
+// itself, a file's part on a connection logged in as the file's role,
+// each unless the part is known still to hold (a write read it back, or
+// State read it, and no write of that part's connections was counted
+// since). A part read while an actor's round trip is out is not kept: it
+// may be answered without another write counted.
+func (l *Ledger) readDump(ctx context.Context) (string, error) {
+	own, known := l.db.lastDump()
+	if !known {
+		at, quiet := l.db.writes.Load(), l.db.flying.Load() == 0
+		err := within(ctx, func(ctx context.Context) error { return l.conn.QueryRow(ctx, sqlDump).Scan(&own) })
+		if err != nil {
+			return "", err
+		}
+		if quiet && l.db.flying.Load() == 0 {
+			l.db.readAt(at, own)
+		}
+	}
+	c := l.db.code.Load()
+	if c == nil || c.dump == "" {
+		return own, nil
+	}
+	part, known := l.db.lastCodeDump(c)
+	if !known {
+		conn, err := l.codeConnection(ctx)
+		if err != nil {
+			return "", err
+		}
+		if conn.PgConn().TxStatus() != 'I' {
+			// Inside a transaction the read would show what is not
+			// committed; the lab reads on a connection of its own.
+			return "", errors.New("pgledger: the file's rows read inside a transaction")
+		}
+		at, quiet := l.db.codeWrites.Load(), l.db.flying.Load() == 0
+		err = within(engine.Housekeeping(ctx), func(ctx context.Context) error { return conn.QueryRow(ctx, c.dump).Scan(&part) })
+		if err != nil {
+			return "", fmt.Errorf("the file's rows: %w", err)
+		}
+		if quiet && l.db.flying.Load() == 0 {
+			l.db.readCodeAt(c, at, part)
+		}
+	}
+	return joinDump(own, part), nil
+}
+
+// joinDump is a dump of fencelab's part and a file's: two JSON objects as
+// PostgreSQL writes them, made one.
+func joinDump(own, code string) string {
+	inner := strings.TrimPrefix(code, "{")
+	if strings.TrimSpace(strings.TrimSuffix(inner, "}")) == "" {
+		return own
+	}
+	return strings.TrimSuffix(own, "}") + ", " + inner
+}
+
 // oneTrip runs a batch of writes as one round trip: its statements, then
 // one Sync, so they run in one implicit transaction — all or none — with
 // no BEGIN and COMMIT of their own to wait for. each, if set, reads the
@@ -82,6 +166,9 @@ func (d *Database) lastDump() (string, bool) {
 // An actor's write (readBack set) goes as two round trips instead
 // (twoTrips), its COMMIT apart.
 func (l *Ledger) oneTrip(ctx context.Context, batch *pgx.Batch, readBack bool, each func(pgx.BatchResults) error) error {
+	if err := l.sendCodeRestore(engine.Housekeeping(ctx)); err != nil {
+		return err
+	}
 	if readBack && engine.OnWire(ctx) && l.conn.PgConn().TxStatus() == 'I' {
 		return l.twoTrips(ctx, batch, each)
 	}
@@ -98,7 +185,7 @@ func (l *Ledger) oneTrip(ctx context.Context, batch *pgx.Batch, readBack bool, e
 	readBack = readBack && l.db.reading() && l.conn.PgConn().TxStatus() == 'I'
 
 	if readBack {
-		batch.Queue(l.db.dumpSQL())
+		batch.Queue(sqlDump)
 	}
 	err := within(ctx, func(ctx context.Context) error {
 		shape := &tripShape{front: restored, back: boolInt(readBack)}
@@ -140,6 +227,9 @@ func (l *Ledger) oneTrip(ctx context.Context, batch *pgx.Batch, readBack bool, e
 // statements before it into its transaction, which would hide the restore
 // from the lab until the write's commit.
 func (l *Ledger) twoTrips(ctx context.Context, batch *pgx.Batch, each func(pgx.BatchResults) error) error {
+	if err := l.sendCodeRestore(engine.Housekeeping(ctx)); err != nil {
+		return err
+	}
 	restore := l.takeRestore()
 	open := &pgx.Batch{QueuedQueries: batch.QueuedQueries}
 	restored := restore.queue(open, 0)
@@ -185,7 +275,7 @@ func (l *Ledger) commitApart(ctx context.Context) error {
 	commit := &pgx.Batch{}
 	commit.Queue("COMMIT")
 	if readBack {
-		commit.Queue(l.db.dumpSQL())
+		commit.Queue(sqlDump)
 	}
 	return within(ctx, func(ctx context.Context) error {
 		shape := &tripShape{back: boolInt(readBack), commits: true}

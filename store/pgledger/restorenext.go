@@ -32,8 +32,11 @@ import (
 
 // RestoreWithNext is Restore sent in front of the next statement this
 // connection sends. Until then the schema still holds from.
+//
+// A file's part of it goes on the connection logged in as the file's
+// role, in a trip of its own before the next one (sendCodeRestore).
 func (l *Ledger) RestoreWithNext(from, to engine.LedgerDump) error {
-	batch, err := l.restoreBatch(from, to)
+	own, code, err := l.restoreBatch(from, to)
 	if err != nil {
 		return err
 	}
@@ -41,18 +44,53 @@ func (l *Ledger) RestoreWithNext(from, to engine.LedgerDump) error {
 		l.restoreNext = &waitingRestore{}
 	}
 	l.restoreNext.to = to
-	for _, q := range batch.QueuedQueries {
+	for _, q := range own.QueuedQueries {
 		l.restoreNext.statements = append(l.restoreNext.statements, restoreStatement{sql: q.SQL, args: q.Arguments})
+	}
+	for _, q := range code.QueuedQueries {
+		l.restoreNext.code = append(l.restoreNext.code, restoreStatement{sql: q.SQL, args: q.Arguments})
 	}
 	return nil
 }
 
 // waitingRestore is a restore waiting for the next trip: the dump it
 // restores, and its statements (in the order given, when several
-// restores wait).
+// restores wait) — fencelab's tables', and a file's (code).
 type waitingRestore struct {
 	to         engine.LedgerDump
 	statements []restoreStatement
+	code       []restoreStatement
+}
+
+// sendCodeRestore sends the file's part of a restore waiting for the next
+// trip, on the connection logged in as the file's role; if that fails,
+// the file's part is sent once more whole, and if that fails too the
+// connection is closed, as sendAgain does: what the schema holds is not
+// known, and the lab connects again and replays its log.
+func (l *Ledger) sendCodeRestore(ctx context.Context) error {
+	waiting := l.restoreNext
+	if waiting == nil || len(waiting.code) == 0 {
+		return nil
+	}
+	batch := &pgx.Batch{}
+	for _, s := range waiting.code {
+		batch.Queue(s.sql, s.args...)
+	}
+	waiting.code = nil
+	err := l.codeTrip(ctx, batch)
+	if err == nil {
+		return nil
+	}
+	if _, whole, again := l.restoreBatch("", waiting.to); again == nil {
+		again = l.codeTrip(context.WithoutCancel(ctx), whole)
+		if again == nil {
+			return fmt.Errorf("pgledger: restore the file's rows: %w", err)
+		}
+	}
+	closing, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+	defer cancel()
+	l.conn.Close(closing)
+	return fmt.Errorf("pgledger: restore the file's rows: %w", err)
 }
 
 type restoreStatement struct {
@@ -97,6 +135,9 @@ func readRestore(results pgx.BatchResults, n int) error {
 // there is one.
 func (l *Ledger) sendRestore(ctx context.Context) error {
 	ctx = engine.Housekeeping(ctx) // the lab's, not a round trip of the actor's
+	if err := l.sendCodeRestore(ctx); err != nil {
+		return err
+	}
 	waiting := l.takeRestore()
 	if waiting == nil {
 		return nil
@@ -118,7 +159,7 @@ func (l *Ledger) sendAgain(ctx context.Context, waiting *waitingRestore) {
 		return
 	}
 	ctx = engine.Housekeeping(ctx) // the lab's, even after an actor's trip that was not let go
-	whole, err := l.restoreBatch("", waiting.to)
+	whole, _, err := l.restoreBatch("", waiting.to)
 	if err == nil {
 		err = l.oneTrip(context.WithoutCancel(ctx), whole, false, nil) // within CallTimeout
 	}

@@ -2,9 +2,11 @@ package pgledger
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/fencelab/fencelab/engine"
 )
@@ -17,7 +19,13 @@ import (
 // statement and once its reply is read, on the caller's goroutine. The
 // deadline of a round trip starts once it is let go, not while it waits
 // for its turn.
-type wireTracer struct{ db *Database }
+//
+// code marks a connection logged in as a file's role: its trips count as
+// writes of the file's part of the schema (Database.codeWrites).
+type wireTracer struct {
+	db   *Database
+	code bool
+}
 
 type (
 	wireBackKey  struct{}
@@ -39,6 +47,7 @@ type tripShape struct {
 type wireEnd struct {
 	back   func(string)
 	cancel context.CancelFunc
+	db     *Database
 }
 
 func (t wireTracer) start(ctx context.Context, text string, shape *tripShape) context.Context {
@@ -58,16 +67,22 @@ func (t wireTracer) start(ctx context.Context, text string, shape *tripShape) co
 	// Counted when it goes out, not when it was asked for: what the lab
 	// read while it waited for its turn did not see it. Any statement of
 	// a transaction may change what the lab reads.
-	at := t.db.writes.Add(1)
+	counter := &t.db.writes
+	if t.code {
+		counter = &t.db.codeWrites
+	}
+	at := counter.Add(1)
 	if shape != nil {
 		shape.at = at
 	}
+	t.db.flying.Add(1)
 	bounded, cancel := context.WithTimeoutCause(ctx, CallTimeout, engine.ErrAbandoned)
-	return context.WithValue(bounded, wireBackKey{}, wireEnd{back: back, cancel: cancel})
+	return context.WithValue(bounded, wireBackKey{}, wireEnd{back: back, cancel: cancel, db: t.db})
 }
 
 func end(ctx context.Context, reply string) {
 	if e, ok := ctx.Value(wireBackKey{}).(wireEnd); ok {
+		e.db.flying.Add(-1)
 		e.back(reply)
 		e.cancel()
 	}
@@ -125,12 +140,26 @@ func (l *Ledger) BlockedBy(ctx context.Context, pid uint32) ([]uint32, error) {
 }
 
 // CancelStatement cancels the statement of pid, a connection of the lab's
-// own (the caller knows it from BackendPID).
+// own (the caller knows it from BackendPID). A connection logged in as a
+// file's role is cancelled by the role itself, on a connection of its
+// own: fencelab's user need not be its member.
 func (l *Ledger) CancelStatement(ctx context.Context, pid uint32) error {
-	return within(ctx, func(ctx context.Context) error {
-		_, err := l.conn.Exec(ctx, `SELECT pg_cancel_backend($1)`, int32(pid))
-		return err
-	})
+	cancel := func(conn *pgx.Conn) error {
+		return within(ctx, func(ctx context.Context) error {
+			_, err := conn.Exec(ctx, `SELECT pg_catalog.pg_cancel_backend($1)`, int32(pid))
+			return err
+		})
+	}
+	err := cancel(l.conn)
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) && pg.Code == "42501" && l.db.code.Load() != nil {
+		conn, connErr := l.codeConnection(ctx)
+		if connErr != nil || conn.PgConn().TxStatus() != 'I' {
+			return err
+		}
+		return cancel(conn)
+	}
+	return err
 }
 
 // EndTransaction rolls back the connection's open transaction, if any,

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/fencelab/fencelab/engine"
@@ -258,3 +259,31 @@ func DeleteOnServer(t testing.TB, c *redisstore.Coordination, key string) {
 		t.Fatal(err)
 	}
 }
+
+// NewDatabaseOwnedBy creates a database of the test's own, owned by a new
+// role with attributes (say "CREATEROLE"), and returns the DSN that logs
+// in as that role: a user's --pg whose user is not a superuser.
+func NewDatabaseOwnedBy(t testing.TB, attributes string) (dsn, user string) {
+	t.Helper()
+	n := databases.Add(1)
+	name, user := fmt.Sprintf("t%d", n), fmt.Sprintf("owner%d", n)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, cluster.DSN("postgres"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	for _, stmt := range []string{
+		"CREATE ROLE " + user + " LOGIN " + attributes,
+		"CREATE DATABASE " + name + " OWNER " + user,
+	} {
+		if _, err := conn.Exec(ctx, stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return cluster.DSN(name) + " user=" + user, user // the last user= is the one taken
+}
+
+// SuperuserDSN is the DSN of a database as the cluster's superuser, for a
+// test that looks at what a run left where fencelab's user may not look.
+func SuperuserDSN(database string) string { return cluster.DSN(database) }

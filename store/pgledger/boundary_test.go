@@ -1,0 +1,203 @@
+package pgledger_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/store/pgledger"
+	"github.com/fencelab/fencelab/store/storetest"
+)
+
+// asRole is a file's code that fails unless it runs on a connection that
+// logged in as the file's role: whatever of a file's fencelab's own
+// connection evaluated (a constraint, a trigger, a cast, a rule) would
+// fail the read or the restore it ran in.
+var asRole = []string{
+	`CREATE FUNCTION as_role() RETURNS boolean LANGUAGE plpgsql AS $$
+	 BEGIN
+	   IF session_user::text NOT LIKE 'fencelab\_code\_%' OR current_user::text NOT LIKE 'fencelab\_code\_%' THEN
+	     RAISE EXCEPTION 'a file''s code ran as %/%', session_user, current_user;
+	   END IF;
+	   RETURN true;
+	 END $$`,
+	`CREATE FUNCTION as_role_trigger() RETURNS trigger LANGUAGE plpgsql AS $$
+	 BEGIN PERFORM as_role(); RETURN coalesce(NEW, OLD); END $$`,
+	`CREATE TYPE mood AS ENUM ('calm', 'odd')`,
+	`CREATE FUNCTION mood_json(mood) RETURNS json LANGUAGE plpgsql AS $$
+	 BEGIN PERFORM as_role(); RETURN to_json($1::text); END $$`,
+	`CREATE CAST (mood AS json) WITH FUNCTION mood_json(mood)`,
+	`CREATE TABLE spied (id int PRIMARY KEY, v int CHECK (as_role()), m mood)`,
+	`CREATE TRIGGER spy BEFORE INSERT OR UPDATE OR DELETE ON spied FOR EACH ROW EXECUTE FUNCTION as_role_trigger()`,
+	`CREATE RULE spy_rule AS ON INSERT TO spied DO ALSO SELECT as_role()`,
+	`CREATE TABLE keyless (v int CHECK (as_role()))`,
+	`CREATE TRIGGER spy BEFORE INSERT OR DELETE ON keyless FOR EACH ROW EXECUTE FUNCTION as_role_trigger()`,
+	`CREATE SEQUENCE tokens`,
+	`INSERT INTO spied VALUES (1, 1, 'calm')`,
+}
+
+// Every read and write of a file's rows — the state after an action, a
+// restore known or not, a restore sent in front of a statement — and its
+// values run as the file's role: nothing the file defined runs as
+// fencelab's own user (a superuser here).
+func TestNothingAFileDefinedRunsAsFencelab(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Database(t)
+	lab, err := db.Connect(ctx, "lab")
+	require.NoError(t, err)
+	defer lab.Close(ctx)
+	require.NoError(t, lab.SetupCode(ctx, "fencelab_code_spied", asRole,
+		map[string]string{"v": "SELECT v FROM spied WHERE id = 1", "who": "SELECT session_user"}))
+	role, _ := db.CodeRole()
+
+	before, err := lab.State(ctx)
+	require.NoError(t, err, "the dump reads the file's rows through its cast")
+	require.JSONEq(t, `1`, string(before.Code.Values["v"]))
+	require.JSONEq(t, `"`+role+`"`, string(before.Code.Values["who"]), "its values run as it")
+	require.Contains(t, string(before.Dump), `"calm"`)
+
+	a, err := db.Connect(ctx, "A")
+	require.NoError(t, err)
+	defer a.Close(ctx)
+	for _, stmt := range []string{"UPDATE spied SET v = 2, m = 'odd'", "INSERT INTO spied VALUES (2, 5, 'odd')",
+		"INSERT INTO keyless VALUES (7)", "SELECT nextval('tokens')"} {
+		_, err := a.Statement(ctx, stmt)
+		require.NoError(t, err, stmt)
+	}
+	after, err := lab.State(ctx)
+	require.NoError(t, err)
+	require.JSONEq(t, `2`, string(after.Code.Values["v"]))
+
+	require.NoError(t, lab.Restore(ctx, after.Dump, before.Dump), "a restore that knows what is there")
+	require.NoError(t, lab.Restore(ctx, "", after.Dump), "a restore that does not")
+	require.NoError(t, a.(interface {
+		RestoreWithNext(from, to engine.LedgerDump) error
+	}).RestoreWithNext(after.Dump, before.Dump))
+	_, err = a.Statement(ctx, "SELECT 1")
+	require.NoError(t, err, "a restore sent in front of a statement")
+	again, err := lab.State(ctx)
+	require.NoError(t, err)
+	require.Equal(t, before.Dump, again.Dump)
+
+	// The role may not make an event trigger, which would run on anyone's
+	// DDL later, as them.
+	err = lab.SetupCode(ctx, "fencelab_code_spied", []string{
+		`CREATE FUNCTION later() RETURNS event_trigger LANGUAGE plpgsql AS $$ BEGIN RAISE NOTICE 'later'; END $$`,
+		`CREATE EVENT TRIGGER later ON ddl_command_start EXECUTE FUNCTION later()`,
+	}, nil)
+	var refusal *engine.CodeError
+	require.ErrorAs(t, err, &refusal)
+	require.Contains(t, refusal.Said, "SQLSTATE 42501")
+	var triggers int
+	require.NoError(t, pgledger.RawConn(t, lab).QueryRow(ctx, "SELECT count(*) FROM pg_event_trigger").Scan(&triggers))
+	require.Zero(t, triggers)
+}
+
+// On a database of a user's (--pg), whether fencelab's user is a superuser
+// or only the database's owner with CREATEROLE, a file's role is made run
+// after run, reaches nothing of the user's, is granted nothing, and is
+// gone with what it made when the run ends; what a kept run (--keep) left
+// is gone once the next run sets up a file.
+func TestAFilesRoleOnAUsersDatabase(t *testing.T) {
+	ctx := context.Background()
+	superDSN := storetest.NewDatabaseDSN(t, false)
+	ownerDSN, owner := storetest.NewDatabaseOwnedBy(t, "CREATEROLE")
+	for _, c := range []struct{ name, dsn, user string }{
+		{"superuser", superDSN, "fencelab"},
+		{"owner with CREATEROLE", ownerDSN, owner},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			config, err := pgx.ParseConfig(c.dsn)
+			require.NoError(t, err)
+			database := config.Database
+			super, err := pgx.Connect(ctx, storetest.SuperuserDSN(database))
+			require.NoError(t, err)
+			defer super.Close(ctx)
+			_, err = super.Exec(ctx, "CREATE SCHEMA IF NOT EXISTS theirs; CREATE TABLE IF NOT EXISTS theirs.precious (v int); GRANT USAGE ON SCHEMA theirs TO PUBLIC")
+			require.NoError(t, err)
+
+			run := func(keep bool) string {
+				db, err := pgledger.Open(ctx, c.dsn, pgledger.Options{})
+				require.NoError(t, err)
+				lab, err := db.Connect(ctx, "lab")
+				require.NoError(t, err)
+				require.NoError(t, lab.SetupCode(ctx, "fencelab_code_mine", asRole, map[string]string{"v": "SELECT v FROM spied WHERE id = 1"}))
+				role, refused := db.CodeRole()
+				require.Empty(t, refused)
+				a, err := db.Connect(ctx, "A")
+				require.NoError(t, err)
+				for _, stmt := range []string{
+					"GRANT pg_execute_server_program TO " + c.user,
+					"GRANT " + role + " TO " + c.user,
+					"ALTER ROLE " + c.user + " SUPERUSER",
+					"CREATE TABLE public.mine (v int)",
+					"INSERT INTO theirs.precious VALUES (1)",
+					"COPY (SELECT 1) TO PROGRAM 'true'",
+					"SELECT count(*) FROM fencelab.resources",
+				} {
+					_, err := a.Statement(ctx, stmt)
+					var refusal *engine.CodeError
+					require.ErrorAs(t, err, &refusal, stmt)
+					require.Contains(t, refusal.Said, "SQLSTATE 42501", stmt)
+				}
+				_, err = a.Statement(ctx, "UPDATE spied SET v = 3")
+				require.NoError(t, err)
+				state, err := lab.State(ctx)
+				require.NoError(t, err)
+				require.JSONEq(t, `3`, string(state.Code.Values["v"]))
+				a.Close(ctx)
+				if !keep {
+					require.NoError(t, lab.DropCode(ctx, "fencelab_code_mine"))
+				}
+				lab.Close(ctx)
+				require.NoError(t, db.Close())
+				return role
+			}
+			left := func(role string) (roles, schemas int) {
+				require.NoError(t, super.QueryRow(ctx, "SELECT count(*) FROM pg_roles WHERE rolname = $1", role).Scan(&roles))
+				require.NoError(t, super.QueryRow(ctx, `SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'fencelab\_code\_%'`).Scan(&schemas))
+				return roles, schemas
+			}
+			role := run(true)
+			roles, schemas := left(role)
+			require.Equal(t, [2]int{1, 1}, [2]int{roles, schemas}, "a kept run leaves its schema and role for psql")
+			for range 2 {
+				role = run(false)
+				roles, schemas = left(role)
+				require.Equal(t, [2]int{0, 0}, [2]int{roles, schemas}, "nothing of the file's outlives a run")
+			}
+			var memberships, precious int
+			require.NoError(t, super.QueryRow(ctx, "SELECT count(*) FROM pg_auth_members m JOIN pg_roles r ON r.oid = m.member WHERE r.rolname = $1", c.user).Scan(&memberships))
+			require.Zero(t, memberships, "fencelab's user was granted nothing")
+			require.NoError(t, super.QueryRow(ctx, "SELECT count(*) FROM theirs.precious").Scan(&precious))
+			require.Zero(t, precious)
+		})
+	}
+}
+
+// Where fencelab's user may not make roles, no file's SQL runs there, and
+// the error says what the user needs.
+func TestAFileDoesNotRunWhereNoRoleCanBeMade(t *testing.T) {
+	ctx := context.Background()
+	dsn, owner := storetest.NewDatabaseOwnedBy(t, "")
+	db, err := pgledger.Open(ctx, dsn, pgledger.Options{})
+	require.NoError(t, err)
+	defer db.Close()
+	lab, err := db.Connect(ctx, "lab")
+	require.NoError(t, err)
+	defer lab.Close(ctx)
+	err = lab.SetupCode(ctx, "fencelab_code_mine", []string{"CREATE TABLE t (v int)"}, nil)
+	require.ErrorIs(t, err, pgledger.ErrNoCodeRole)
+	require.Contains(t, err.Error(), fmt.Sprintf("give %s CREATEROLE", owner))
+	require.False(t, strings.Contains(err.Error(), "\n"))
+	a, err := db.Connect(ctx, "A")
+	require.NoError(t, err)
+	defer a.Close(ctx)
+	_, err = a.Statement(ctx, "SELECT 1")
+	require.Error(t, err, "no statement of a file's runs as fencelab's user")
+}
