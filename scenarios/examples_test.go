@@ -93,7 +93,7 @@ func TestCodeMistakesAreSaidAtTheirLine(t *testing.T) {
 		{"a query in a string for ts_rewrite", "UPDATE report SET value = $token,", "UPDATE report SET value = length(ts_rewrite('a'::tsquery, 'SELECT 1')::text)::bigint + $token,", "may not use ts_rewrite"},
 		{"code after a quote in a name", "UPDATE report SET value = $token,", `UPDATE report SET value = (SELECT 1 AS "'") + length(pg_read_file('/etc/hostname'))::bigint + (SELECT 1 AS "'") + $token,`, "may not use pg_read_file"},
 		{"a function named in quotes", "UPDATE report SET value = $token,", `UPDATE report SET value = length("pg_read_file"('/etc/hostname'))::bigint + $token,`, "may not use pg_read_file"},
-		{"code after a nested comment", "UPDATE report SET value = $token,", `UPDATE report SET value = /* /* */ 1 */ length(pg_read_file('/etc/hostname'))::bigint + $token,`, "may not use pg_read_file"},
+		{"code after a nested comment", "UPDATE report SET value = $token,", `UPDATE report SET value = /* /* */ ' */ length(pg_read_file('/etc/hostname'))::bigint + $token, -- '`, "may not use pg_read_file"},
 		{"a large object", `"INSERT INTO report VALUES (1, 0, 0)",`, `"SELECT lo_from_bytea(0, 'x'::bytea)",`, "large objects live outside the file's schema"},
 		{"a table by name in a string", "UPDATE report SET value = $token,", "UPDATE report SET value = length(table_to_xml('report'::regclass, true, true, ''))::bigint + $token,", "may not use table_to_xml"},
 		{"DDL in a step", "WITH w AS (UPDATE", "DROP TABLE report; WITH w AS (UPDATE", "a step changes rows, not tables"},
