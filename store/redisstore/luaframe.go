@@ -1,6 +1,8 @@
 package redisstore
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
@@ -62,6 +64,28 @@ import (
 // ways (string.upper, string.sub: never longer than what they are given)
 // is not counted.
 
+// The frame's own state — its counters, the unguarded redis, the string
+// functions it wraps, the functions its checks call — is in locals of
+// the chunk, which a script in the same chunk could name. So every name
+// of the frame's carries a random part chosen when the process starts
+// (ownNames): a local is reached only by a name written in the script's
+// text, which was written before that part was chosen, and a script has
+// no way to make code from a string (loadstring, load, getfenv and debug
+// are closed). And what the checks call is taken into those locals
+// before the script runs, so a script that replaces string.lower, type
+// or redis.error_reply changes nothing of them.
+
+// framePrefix starts every name of the frame's; the frame is written with
+// "__fencelab_" and ownNames gives each its random part.
+var framePrefix = func() string {
+	var raw [12]byte
+	rand.Read(raw[:])
+	return "__fencelab_" + hex.EncodeToString(raw[:]) + "_"
+}()
+
+// ownNames is a piece of the frame with its names made the process's own.
+func ownNames(frame string) string { return strings.ReplaceAll(frame, "__fencelab_", framePrefix) }
+
 // scriptBudget is how many ticks a script may take: far more than a
 // step's script needs, and reached in a tenth of a second (a second under
 // the race detector) — well within the call's deadline (CallTimeout).
@@ -119,11 +143,11 @@ func framed(script, namespace string, gopherLua bool) (string, error) {
 	}
 	var b strings.Builder
 	b.WriteString(script[:start])
-	b.WriteString(guardFor(namespace))
+	b.WriteString(ownNames(guardFor(namespace)))
 	if gopherLua {
-		b.WriteString(stringGuardOf(stringBudget))
+		b.WriteString(ownNames(stringGuardOf(stringBudget)))
 	}
-	fmt.Fprintf(&b, "local %s, %s = 0, false local __fencelab_reply = (function(...) ", ticksName, overName)
+	b.WriteString(ownNames(fmt.Sprintf("local %s, %s = 0, false local __fencelab_reply = (function(...) ", ticksName, overName)))
 	from := start
 	for _, p := range places {
 		if p.at < start {
@@ -131,26 +155,28 @@ func framed(script, namespace string, gopherLua bool) (string, error) {
 		}
 		b.WriteString(script[from:p.at])
 		if p.concat {
-			b.WriteString(".. " + catName + " ..")
+			b.WriteString(ownNames(".. " + catName + " .."))
 			from = p.at + len("..")
 			continue
 		}
-		b.WriteString(tick)
+		b.WriteString(ownNames(tick))
 		from = p.at
 	}
 	b.WriteString(script[from:])
-	fmt.Fprintf(&b, "\nend)(...) if %s then return redis.error_reply(%q) end ", overName, overBudgetMark)
+	var end strings.Builder
+	fmt.Fprintf(&end, "\nend)(...) if %s then return __fencelab_error_reply(%q) end ", overName, overBudgetMark)
 	if gopherLua {
-		fmt.Fprintf(&b, "if %s then return redis.error_reply(%q) end ", fullName, stringBudgetMark)
+		fmt.Fprintf(&end, "if %s then return __fencelab_error_reply(%q) end ", fullName, stringBudgetMark)
 	}
 	// The reply's size, counted before the server sends it: a script's
 	// 100 MB string is refused where it was made, not carried to fencelab
 	// to be cut at replybound.Limit().
-	fmt.Fprintf(&b, `local function __fencelab_size(v, depth) if type(v) == "string" then return #v end `+
-		`if type(v) ~= "table" or depth > 8 then return 16 end local n = 0 `+
-		`for _, x in pairs(v) do n = n + 16 + __fencelab_size(x, depth + 1) if n > %[1]d then return n end end return n end `+
-		`if __fencelab_size(__fencelab_reply, 0) > %[1]d then return redis.error_reply(%[2]q) end return __fencelab_reply`,
+	fmt.Fprintf(&end, `local function __fencelab_size(v, depth) if __fencelab_type(v) == "string" then return #v end `+
+		`if __fencelab_type(v) ~= "table" or depth > 8 then return 16 end local n = 0 `+
+		`for _, x in __fencelab_pairs(v) do n = n + 16 + __fencelab_size(x, depth + 1) if n > %[1]d then return n end end return n end `+
+		`if __fencelab_size(__fencelab_reply, 0) > %[1]d then return __fencelab_error_reply(%[2]q) end return __fencelab_reply`,
 		replybound.Limit(), replyMark)
+	b.WriteString(ownNames(end.String()))
 	return b.String(), nil
 }
 
@@ -179,26 +205,27 @@ const (
 
 func stringGuardOf(budget int) string {
 	return fmt.Sprintf(`local %[2]s, __fencelab_built = false, 0 `+
+		`local __fencelab_floor, __fencelab_tonumber, __fencelab_find = math.floor, tonumber, string.find `+
 		`local function __fencelab_spend(n) __fencelab_built = __fencelab_built + n `+
-		`if %[2]s or __fencelab_built > %[3]d then %[2]s = true error(%[4]q, 3) end end `+
-		`local __fencelab_text = function(v) local t = type(v) return t == "string" or t == "number" end `+
-		`local __fencelab_joining = { __metatable = false } local %[1]s = setmetatable({}, __fencelab_joining) `+
+		`if %[2]s or __fencelab_built > %[3]d then %[2]s = true __fencelab_error(%[4]q, 3) end end `+
+		`local __fencelab_text = function(v) local t = __fencelab_type(v) return t == "string" or t == "number" end `+
+		`local __fencelab_joining = { __metatable = false } local %[1]s = __fencelab_setmetatable({}, __fencelab_joining) `+
 		`local function __fencelab_joins(a, b) `+
-		`if a == %[1]s then return setmetatable({ v = b }, __fencelab_joining) end `+
-		`local v = b.v if __fencelab_text(a) and __fencelab_text(v) then __fencelab_spend(#tostring(a) + #tostring(v)) return a .. v end `+
+		`if a == %[1]s then return __fencelab_setmetatable({ v = b }, __fencelab_joining) end `+
+		`local v = b.v if __fencelab_text(a) and __fencelab_text(v) then __fencelab_spend(#__fencelab_tostring(a) + #__fencelab_tostring(v)) return a .. v end `+
 		`local plain = { string = true, number = true, boolean = true, ["nil"] = true } `+
-		`if plain[type(a)] and plain[type(v)] then error("cannot perform concat operation between " .. type(a) .. " and " .. type(v), 3) end `+
+		`if plain[__fencelab_type(a)] and plain[__fencelab_type(v)] then __fencelab_error("cannot perform concat operation between " .. __fencelab_type(a) .. " and " .. __fencelab_type(v), 3) end `+
 		`return a .. v end __fencelab_joining.__concat = __fencelab_joins `+
 		`local __fencelab_rep, __fencelab_format, __fencelab_gsub, __fencelab_tconcat = string.rep, string.format, string.gsub, table.concat `+
-		`string.rep = function(s, n, ...) local k = math.floor(tonumber(n) or 0) if k > 0 then __fencelab_spend(#tostring(s) * k) end return __fencelab_rep(s, n, ...) end `+
+		`string.rep = function(s, n, ...) local k = __fencelab_floor(__fencelab_tonumber(n) or 0) if k > 0 then __fencelab_spend(#__fencelab_tostring(s) * k) end return __fencelab_rep(s, n, ...) end `+
 		`string.format = function(...) local r = __fencelab_format(...) __fencelab_spend(#r) return r end `+
-		`string.gsub = function(s, pattern, repl, ...) local text = tostring(s) __fencelab_spend(#text) `+
-		`if type(repl) == "string" then local worst = (#text + 1) * #repl if string.find(repl, "%%", 1, true) then worst = worst * (#text + 1) end __fencelab_spend(worst) `+
-		`elseif type(repl) == "function" or type(repl) == "table" then local given = repl `+
-		`repl = function(...) local r if type(given) == "table" then r = given[(...)] else r = given(...) end if __fencelab_text(r) then __fencelab_spend(#tostring(r)) end return r end end `+
+		`string.gsub = function(s, pattern, repl, ...) local text = __fencelab_tostring(s) __fencelab_spend(#text) `+
+		`if __fencelab_type(repl) == "string" then local worst = (#text + 1) * #repl if __fencelab_find(repl, "%%", 1, true) then worst = worst * (#text + 1) end __fencelab_spend(worst) `+
+		`elseif __fencelab_type(repl) == "function" or __fencelab_type(repl) == "table" then local given = repl `+
+		`repl = function(...) local r if __fencelab_type(given) == "table" then r = given[(...)] else r = given(...) end if __fencelab_text(r) then __fencelab_spend(#__fencelab_tostring(r)) end return r end end `+
 		`return __fencelab_gsub(s, pattern, repl, ...) end `+
 		`table.concat = function(t, sep, i, j) local n, first, last = 0, i or 1, j or #t `+
-		`for x = first, last do local v = t[x] if __fencelab_text(v) then n = n + #tostring(v) + #(sep or "") end end __fencelab_spend(n) `+
+		`for x = first, last do local v = t[x] if __fencelab_text(v) then n = n + #__fencelab_tostring(v) + #(sep or "") end end __fencelab_spend(n) `+
 		`return __fencelab_tconcat(t, sep, i, j) end `+
 		`if cjson ~= nil then local encode = cjson.encode cjson.encode = function(...) local r = encode(...) __fencelab_spend(#r) return r end end `,
 		catName, fullName, budget, stringBudgetMark)
@@ -299,18 +326,21 @@ func guardFor(namespace string) string {
 		fmt.Fprintf(&table, "[%q] = %q, ", name, engine.RedisCommands[name])
 	}
 	return fmt.Sprintf(`local __fencelab_redis, __fencelab_ns, __fencelab_keyed = redis, %[1]q, { %[2]s } `+
-		`local __fencelab_given = {} for _, k in ipairs(KEYS) do __fencelab_given[k] = true end `+
+		`local __fencelab_type, __fencelab_tostring, __fencelab_error, __fencelab_ipairs, __fencelab_pairs, __fencelab_setmetatable = type, tostring, error, ipairs, pairs, setmetatable `+
+		`local __fencelab_lower, __fencelab_sub, __fencelab_unpack, __fencelab_select = string.lower, string.sub, unpack, select `+
+		`local __fencelab_call, __fencelab_pcall, __fencelab_error_reply = redis.call, redis.pcall, redis.error_reply `+
+		`local __fencelab_given = {} for _, k in __fencelab_ipairs(KEYS) do __fencelab_given[k] = true end `+
 		`local function __fencelab_guard(send) return function(command, ...) `+
-		`local name = type(command) == "string" and string.lower(command) or "" local where = __fencelab_keyed[name] `+
-		`if where == nil then error(%[3]q .. ": the script calls " .. tostring(command) .. ", which is not a command a step may send (strings, hashes and keys only)", 0) end `+
-		`local args = {...} local last, by = #args, 1 if where == "first" then last = 1 elseif where == "pairs" then by = 2 end `+
-		`for i = 1, last, by do local key = args[i] if key ~= nil and (type(key) ~= "string" or string.sub(key, 1, #__fencelab_ns) ~= __fencelab_ns or not __fencelab_given[key]) then `+
-		`error(%[3]q .. ": the script names the key " .. tostring(key) .. ", which is not one it was given: name every key in keys", 0) end end `+
+		`local name = __fencelab_type(command) == "string" and __fencelab_lower(command) or "" local where = __fencelab_keyed[name] `+
+		`if where == nil then __fencelab_error(%[3]q .. ": the script calls " .. __fencelab_tostring(command) .. ", which is not a command a step may send (strings, hashes and keys only)", 0) end `+
+		`local last, by = __fencelab_select("#", ...), 1 if where == "first" then last = 1 elseif where == "pairs" then by = 2 end `+
+		`for i = 1, last, by do local key = (__fencelab_select(i, ...)) if key ~= nil and (__fencelab_type(key) ~= "string" or __fencelab_sub(key, 1, #__fencelab_ns) ~= __fencelab_ns or not __fencelab_given[key]) then `+
+		`__fencelab_error(%[3]q .. ": the script names the key " .. __fencelab_tostring(key) .. ", which is not one it was given: name every key in keys", 0) end end `+
 		`return send(command, ...) end end `+
-		`local redis = setmetatable({ call = __fencelab_guard(__fencelab_redis.call), pcall = __fencelab_guard(__fencelab_redis.pcall) }, { __index = __fencelab_redis, __metatable = false }) `+
+		`local redis = __fencelab_setmetatable({ call = __fencelab_guard(__fencelab_call), pcall = __fencelab_guard(__fencelab_pcall) }, { __index = __fencelab_redis, __metatable = false }) `+
 		`local server = redis `+
-		`local _G = setmetatable({ redis = redis, server = redis }, { __index = _G, __metatable = false }) `+
-		`local function __fencelab_closed(name) return function() error(name .. " is not open to a file's script", 2) end end `+
+		`local _G = __fencelab_setmetatable({ redis = redis, server = redis }, { __index = _G, __metatable = false }) `+
+		`local function __fencelab_closed(name) return function() __fencelab_error(name .. " is not open to a file's script", 2) end end `+
 		`local getfenv, setfenv, loadstring, load, dofile, loadfile, require, module = __fencelab_closed("getfenv"), __fencelab_closed("setfenv"), `+
 		`__fencelab_closed("loadstring"), __fencelab_closed("load"), __fencelab_closed("dofile"), __fencelab_closed("loadfile"), `+
 		`__fencelab_closed("require"), __fencelab_closed("module") local package, debug = nil, nil `,

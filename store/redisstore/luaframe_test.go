@@ -29,6 +29,8 @@ func TestAScriptRunsOnTheEmbeddedServerWithinItsBudget(t *testing.T) {
 		"pcall in a loop":  "while true do pcall(function() while true do end end) end",
 		"a method":         "local t = {} function t:spin(n) return self:spin(n) end return t:spin(1)",
 		"CRLF lines":       "local x = 1\r\nwhile x do\r\nx = x + 0 end",
+		// The frame's error reply is not the script's to replace.
+		"replaces the error": "redis.error_reply = function() return 'fine' end while true do end",
 	} {
 		_, err := run(script)
 		require.Error(t, err, name)
@@ -48,6 +50,17 @@ func TestAScriptRunsOnTheEmbeddedServerWithinItsBudget(t *testing.T) {
 		}
 		require.NoError(t, err, script)
 		require.Equal(t, want, got, script)
+	}
+	// The frame's counters are not the script's to reset: a name the
+	// frame uses is one no script can write.
+	for _, script := range []string{
+		"while true do __fencelab_ticks = 0 end",
+		"local function f() __fencelab_over = false __fencelab_ticks = -1e18 return f() end return f()",
+		"rawset(_G, '__fencelab_ticks', 0) while true do __fencelab_ticks = 0 end",
+	} {
+		_, err := run(script)
+		require.Error(t, err, script)
+		require.False(t, strings.Contains(err.Error(), "i/o timeout"), "%s: %v", script, err)
 	}
 	_, err := run("local x = 1\n\nerror('on line three')")
 	require.ErrorContains(t, err, ":3: on line three")
@@ -86,11 +99,18 @@ func TestAScriptBuildsStringsOnTheEmbeddedServerWithinItsBudget(t *testing.T) {
 		"table.concat":      "local t = {} for i = 1, 100 do t[i] = string.rep('y', 1e6) end local s = table.concat(t) return #table.concat({s, s, s, s})",
 		"pcall buys none":   "local s = 'x' for i = 1, 40 do local ok, d = pcall(function() return s .. s end) if ok then s = d end end return #s",
 		"cjson":             "local t = {} for i = 1, 30 do t[i] = string.rep('z', 1e7) end return #cjson.encode(t)",
+		// What the frame counts with is not the script's to change.
+		"restores rep":      "string.rep = rawget(_G, '__fencelab_rep') or string.rep return #string.rep('x', 2^40)",
+		"replaces tostring": "tostring = function() return '' end local s = 'x' for i = 1, 40 do s = s .. s end return #s",
 	} {
 		_, err := run(script)
 		require.Error(t, err, name)
 		require.True(t, overStringBudget(err.Error()), "%s: %v", name, err)
 	}
+	// Nor its count to reset: no script can write a name the frame uses.
+	_, err := run("local s = 'x' for i = 1, 40 do __fencelab_built = 0 __fencelab_full = false s = s .. s end return #s")
+	require.Error(t, err)
+	require.False(t, strings.Contains(err.Error(), "i/o timeout"), err.Error())
 	var after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&after)
@@ -113,7 +133,7 @@ func TestAScriptBuildsStringsOnTheEmbeddedServerWithinItsBudget(t *testing.T) {
 		require.NoError(t, err, script)
 		require.Equal(t, want, got, script)
 	}
-	_, err := run("local x = 1\n\nreturn 'a' .. nil")
+	_, err = run("local x = 1\n\nreturn 'a' .. nil")
 	require.ErrorContains(t, err, ":3: cannot perform concat operation between string and nil")
 	require.False(t, overStringBudget(err.Error()))
 	// A real Redis gets no string budget: its memory is the server's.
