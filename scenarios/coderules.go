@@ -226,7 +226,7 @@ func (f *file) refuseSQL(path, text string, step bool) error {
 // would be that connection's, held by no actor.
 func (f *file) refuseAdvisory(path, text string) error {
 	if sqlAdvisory.MatchString(stripSQL(text)) {
-		return f.wrong(path, "an advisory lock is taken in a step: this SQL runs on fencelab's own connection, whose session no actor's is")
+		return f.wrong(path, "an advisory lock is taken in a step: this SQL runs on the lab's own connection, whose session is no actor's")
 	}
 	return nil
 }

@@ -101,7 +101,7 @@ func TestCodeMistakesAreSaidAtTheirLine(t *testing.T) {
 		{"the server's clock", "UPDATE report SET value = $token,", "UPDATE report SET value = extract(epoch FROM now())::bigint,", "use $now_ms, the lab clock"},
 		{"a waiting advisory lock", "UPDATE report SET value = $token,", "UPDATE report SET value = pg_advisory_lock(1)::text::bigint,", "take it with pg_try_advisory_lock"},
 		{"a session's sequence value", "UPDATE report SET value = $token,", "UPDATE report SET value = currval('s'),", "save what nextval answered"},
-		{"an advisory lock in setup", `"INSERT INTO report VALUES (1, 0, 0)",`, `"SELECT pg_try_advisory_lock(1)",`, "runs on fencelab's own connection"},
+		{"an advisory lock in setup", `"INSERT INTO report VALUES (1, 0, 0)",`, `"SELECT pg_try_advisory_lock(1)",`, "runs on the lab's own connection"},
 		{"a connection of a redis step", `redis = ["DEL", "lock"]`, `redis = ["DEL", "lock"]` + "\nconnection = \"pool-1\"", "only a sql step has one"},
 		{"a connection's name", `rejected_if = "rows = 0"`, `rejected_if = "rows = 0"` + "\nconnection = \"Pool 1\"", `connection "Pool 1"`},
 		{"a transaction left open", `rejected_if = "rows = 0"`, `rejected_if = "rows = 0"` + "\n" + `[[step]]` + "\n" + `name = "open"` + "\n" + `sql = ["BEGIN", "SELECT 1"]`, "begins and ends in the step"},
