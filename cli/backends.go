@@ -78,8 +78,11 @@ type config struct {
 	redisURL    string
 	pgDSN       string
 	allowUnsafe bool
-	leaseTTL    time.Duration
-	verbose     bool
+	// trustCode: a file's Redis code may run as fencelab's own user on a
+	// --redis where no user of its own can be made (--trust-code).
+	trustCode bool
+	leaseTTL  time.Duration
+	verbose   bool
 	// lang is the language of the narration and of a talk's texts.
 	lang lang.Lang
 	// pgConnections is how many connections the ephemeral server must
@@ -288,6 +291,7 @@ func startRedis(ctx context.Context, c config) (*redisstore.Coordination, error)
 	if !c.wallClock {
 		coordination.FollowLabClock() // Close stops it
 	}
+	coordination.TrustCode(c.trustCode)
 	return coordination, nil
 }
 

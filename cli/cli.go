@@ -86,7 +86,7 @@ func (s signalled) phrase() lang.Phrase {
 var hiddenCommands = []string{"help", "worker", "bench-frame"}
 
 // globalFlags apply to every command.
-var globalFlags = []string{"redis", "pg", "allow-unsafe", "lease-ttl", "verbose", "lang", "help"}
+var globalFlags = []string{"redis", "pg", "allow-unsafe", "trust-code", "lease-ttl", "verbose", "lang", "help"}
 
 // commandFlags are the flags each command takes beside globalFlags (the
 // explorer's under ""); any other is refused. A command's help lists each.
@@ -199,6 +199,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	flags.StringVar(&c.redisURL, "redis", "", "use a real Redis `URL` (redis://HOST:PORT/DB, or a cluster's redis://H1:P1,H2:P2) instead of the embedded one")
 	flags.StringVar(&c.pgDSN, "pg", "", "use an existing PostgreSQL (`DSN`) instead of an ephemeral cluster; only schema fencelab is touched")
 	flags.BoolVar(&c.allowUnsafe, "allow-unsafe", false, "let UNSAFE runs write to the server given with --pg")
+	flags.BoolVar(&c.trustCode, "trust-code", false, "on a --redis where fencelab may make no user for a file's code, run it as fencelab's own user")
 	flags.DurationVar(&c.leaseTTL, "lease-ttl", 0, "lease TTL (default 30s; stress: 500ms)")
 	flags.BoolVarP(&c.verbose, "verbose", "v", false, "say more about the backends")
 	flags.BoolVar(&all, "all", false, "run: every scenario")

@@ -44,6 +44,7 @@ flags every command takes:
   --redis URL       a real Redis (7+), not the embedded one; a Cluster too
   --pg DSN          an existing PostgreSQL, not an ephemeral one
   --allow-unsafe    let UNSAFE runs write to the --pg server
+  --trust-code      run a file's Redis code as fencelab's own --redis user
   --lease-ttl D     the lease TTL (default 30s on the lab clock; stress: 500ms)
   --lang en|ko      the language it speaks (default: the locale's, else en)
   -v, --verbose     with --json, print the backends to stderr
@@ -62,6 +63,10 @@ flags every command takes:
   --pg DSN                     an existing PostgreSQL, not an ephemeral one;
                                only schema fencelab is touched
   --allow-unsafe               let UNSAFE runs write to the --pg server
+  --trust-code                 on a --redis where fencelab may make no user
+                               for a file's code, run it as fencelab's own
+                               user (kept to the run's keys by fencelab's
+                               checks alone)
   --lease-ttl D                the lease TTL (default 30s: a lab's keys expire
                                on the lab clock, on a real Redis too;
                                stress: 500ms)

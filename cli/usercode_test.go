@@ -276,9 +276,11 @@ func TestAScriptsErrorIsSaidAtItsLine(t *testing.T) {
 }
 
 // A file's Redis code runs, on a server of yours, as a user made for the
-// run and gone after it; where fencelab's own user may not make users,
-// the code runs as it, and run says so once on stderr.
-func TestAFilesRedisCodeRunsAsItsOwnUserOrSaysItCannot(t *testing.T) {
+// run and gone after it; where fencelab's own user may not make users, it
+// does not run (exit 2, one line saying what the user needs) unless the
+// run trusts it (--trust-code): then it runs as that user, and run says so
+// once on stderr.
+func TestAFilesRedisCodeRunsAsItsOwnUserOrNotAtAll(t *testing.T) {
 	file := oneStepFile(t, t.TempDir(), "mine", "", `redis = ["SET", "done", "1"]`)
 	url := storetest.RealRedisURL(t)
 	code, stdout, stderr := call(t, "run", file, "--redis", url)
@@ -292,8 +294,15 @@ func TestAFilesRedisCodeRunsAsItsOwnUserOrSaysItCannot(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []string{"default"}, users, "the run's user outlived it")
 
+	// A user kept from ACL: the file's code does not run there, unless
+	// the run is told to trust it, and then the run says so once.
 	kept := storetest.RedisUser(t, "~fencelab:*", "+@all", "-@dangerous")
 	code, stdout, stderr = call(t, "run", file, "--mode", "both", "--allow-unsafe", "--redis", kept)
+	require.Equal(t, exitUsage, code, stderr+stdout)
+	requireOneLine(t, stderr, "Redis would not let fencelab make the user a file's code runs as (NOPERM")
+	require.Contains(t, stderr, "pass --trust-code")
+	require.NotContains(t, stdout+stderr, storetest.ACLPassword)
+	code, stdout, stderr = call(t, "run", file, "--mode", "both", "--allow-unsafe", "--trust-code", "--redis", kept)
 	require.Equal(t, 0, code, stderr+stdout)
 	require.Equal(t, 1, strings.Count(stderr, "Redis would not make the user a file's Redis code runs as (NOPERM"), stderr)
 	require.NotContains(t, stdout+stderr, storetest.ACLPassword)

@@ -39,7 +39,10 @@ var _ engine.CodeStore = (*Code)(nil)
 
 // RunCode sends the call and reads its reply.
 func (c *Code) RunCode(ctx context.Context, call engine.RedisCall) (engine.CodeReply, error) {
-	rdb := c.coordination.codeClient(ctx, c.actor, c.own)
+	rdb, err := c.coordination.codeClient(ctx, c.actor, c.own)
+	if err != nil {
+		return engine.CodeReply{}, &engine.CodeFailure{Err: err}
+	}
 	keys := make([]string, len(call.Keys))
 	for i, k := range call.Keys {
 		keys[i] = c.keys.prefix + k
@@ -105,7 +108,7 @@ func (c *Code) RunCode(ctx context.Context, call engine.RedisCall) (engine.CodeR
 		args[at] = full
 		named = append(named, full)
 	}
-	err := c.clock.around(ctx, named, call.TTLs, func() error {
+	err = c.clock.around(ctx, named, call.TTLs, func() error {
 		cmd = rdb.Do(ctx, args...)
 		return replyErr(cmd.Err())
 	})

@@ -13,6 +13,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/lang"
 )
 
 // On a Redis server of yours, a scenario file's commands and scripts run
@@ -28,8 +29,10 @@ import (
 // and the frame is its rule.
 //
 // A server that will not make the user (fencelab's own user may not run
-// ACL, or the server has none) leaves the file's code on fencelab's own
-// user; CodeUser says why, for the run to say so once.
+// ACL, or the server has none) runs none of a file's code, unless the run
+// was told to trust it (TrustCode, --trust-code): it then runs as
+// fencelab's own user, kept to the run's keys by the frame alone, and
+// CodeUser says why, for the run to say so once.
 
 // codeUserPrefix starts the name of every run's code user.
 const codeUserPrefix = "fencelab-code-"
@@ -100,11 +103,12 @@ func (c *Coordination) onEveryNode(ctx context.Context, f func(context.Context, 
 
 // CodeUser names the Redis user a file's code runs as, once a file's code
 // has run; refused is the server's answer where it would not make one, and
-// the code ran as fencelab's own user.
+// the code ran as fencelab's own user (trusted: --trust-code; untrusted,
+// it did not run at all, and said so).
 func (c *Coordination) CodeUser() (user, refused string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.code == nil {
+	if c.code == nil || c.code.refused != "" && !c.trustCode {
 		return "", ""
 	}
 	if c.code.refused != "" {
@@ -113,22 +117,46 @@ func (c *Coordination) CodeUser() (user, refused string) {
 	return c.code.name, ""
 }
 
+// TrustCode lets a file's code run as fencelab's own user on a server
+// that will not make a user for it (--trust-code).
+func (c *Coordination) TrustCode(trust bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.trustCode = trust
+}
+
+// ErrNoCodeUser is a real Redis where fencelab may make no user for a
+// file's code, which then does not run there.
+var ErrNoCodeUser = lang.Error("Redis would not let fencelab make the user a file's code runs as")
+
 // codeClient is the connection an actor's file code goes on: logged in as
-// the run's code user where there is one, else the actor's own. Like the
-// actor's, its round trips go through the wire hook: each is a step.
-func (c *Coordination) codeClient(ctx context.Context, actor string, own redis.UniversalClient) redis.UniversalClient {
+// the run's code user where there is one, else — where the run trusts the
+// file's code, or the server is the embedded one, whose rule is the
+// frame — the actor's own. Like the actor's, its round trips go through
+// the wire hook: each is a step.
+func (c *Coordination) codeClient(ctx context.Context, actor string, own redis.UniversalClient) (redis.UniversalClient, error) {
 	u := c.takeCodeUser(ctx)
 	if u == nil {
-		return own
+		c.mu.Lock()
+		refused, trusted := "", c.trustCode
+		if c.code != nil {
+			refused = c.code.refused
+		}
+		c.mu.Unlock()
+		if refused != "" && !trusted {
+			return nil, lang.Error("%w (%s): a file's code runs on a Redis of yours only as a user of its own; let fencelab's user run ACL SETUSER and ACL DELUSER, or pass --trust-code to run it as fencelab's own user",
+				ErrNoCodeUser, refused)
+		}
+		return own, nil
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if rdb, ok := c.codeClients[actor]; ok {
-		return rdb
+		return rdb, nil
 	}
 	rdb := c.server.as(u.name, u.password).client("fencelab-code-"+actor, wireHook{})
 	c.codeClients[actor] = rdb
-	return rdb
+	return rdb, nil
 }
 
 // dropCodeUser deletes the run's code user, if it made one.

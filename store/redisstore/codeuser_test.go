@@ -84,17 +84,26 @@ func TestAFilesRedisCodeRunsAsAUserKeptToTheRunsKeys(t *testing.T) {
 	require.NotContains(t, serverUsers(t, url), left, "the next run to make a user sweeps a killed run's")
 }
 
-// Where fencelab's own user may not make users, a file's code runs as it,
-// and CodeUser says why, for the run to say so.
-func TestAFilesRedisCodeRunsAsFencelabsUserWhereNoneCanBeMade(t *testing.T) {
+// Where fencelab's own user may not make users, a file's code does not
+// run, and the error says what the user needs; trusted (--trust-code), it
+// runs as fencelab's own user, and CodeUser says why, for the run to say
+// so.
+func TestAFilesRedisCodeRunsNowhereButAsItsOwnUserUnlessTrusted(t *testing.T) {
 	ctx := context.Background()
 	c, err := redisstore.Connect(ctx, storetest.RedisUser(t, "~fencelab:*", "+@all", "-@dangerous"))
 	require.NoError(t, err)
 	defer c.Close()
+	_, err = c.Client("A").RunCode(ctx, engine.RedisCall{Words: []string{"SET", "k", "1"}, KeyAt: []int{1}})
+	require.ErrorIs(t, err, redisstore.ErrNoCodeUser)
+	require.ErrorContains(t, err, "--trust-code")
+	user, refused := c.CodeUser()
+	require.Empty(t, user+refused, "nothing ran as fencelab's user")
+
+	c.TrustCode(true)
 	said, err := c.Client("A").RunCode(ctx, engine.RedisCall{Words: []string{"SET", "k", "1"}, KeyAt: []int{1}})
 	require.NoError(t, err)
 	require.Equal(t, "OK", said.Text)
-	user, refused := c.CodeUser()
+	user, refused = c.CodeUser()
 	require.Empty(t, user)
 	require.Contains(t, refused, "NOPERM")
 }

@@ -34,11 +34,14 @@ var ErrClosed = redis.ErrClosed
 // Coordination is one Redis server — the embedded one or a real one — or a
 // Redis Cluster.
 type Coordination struct {
-	server   server
-	admin    redis.UniversalClient
-	embedded *miniredis.Miniredis // nil for a real server
-	describe string
-	keys     keyspace
+	// trustCode: a file's code may run as fencelab's own user where the
+	// server makes no user for it (codeuser.go).
+	trustCode bool
+	server    server
+	admin     redis.UniversalClient
+	embedded  *miniredis.Miniredis // nil for a real server
+	describe  string
+	keys      keyspace
 	// url reaches the server from another process of the run (Endpoint);
 	// joined: this is such a process, which leaves the run's keys to the
 	// run.
