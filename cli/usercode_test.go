@@ -307,3 +307,13 @@ func TestAFilesRedisCodeRunsAsItsOwnUserOrNotAtAll(t *testing.T) {
 	require.Equal(t, 1, strings.Count(stderr, "Redis would not make the user a file's Redis code runs as (NOPERM"), stderr)
 	require.NotContains(t, stdout+stderr, storetest.ACLPassword)
 }
+
+// A long reply is printed cut, with its size: run never prints a
+// megabyte of it.
+func TestALongReplyIsShownCutWithItsSize(t *testing.T) {
+	file := oneStepFile(t, t.TempDir(), "long", "", `sql = "SELECT repeat('x', 1000000)"`)
+	code, stdout, stderr := call(t, "run", file)
+	require.Equal(t, 0, code, stderr+stdout)
+	require.Contains(t, stdout, strings.Repeat("x", 200)+"… (976.6 KiB) (1 row)")
+	require.Less(t, len(stdout), 20000)
+}

@@ -3,12 +3,14 @@ package scenarios
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/lang"
@@ -1065,7 +1067,7 @@ func (s *codeStep) run(ctx context.Context, t *engine.Turn) (engine.StepOutcome,
 	code := strings.ToUpper(strings.ReplaceAll(s.name, "-", "_"))
 	// What the server answered is the file's data: shown, never acted on
 	// by a terminal (an escape sequence in a row is drawn as text).
-	shown := untrusted.Line(reply.Text)
+	shown := untrusted.Line(cutReply(reply.Text))
 	if s.lang == "sql" {
 		rows := lang.P("%d rows", reply.Rows)
 		if reply.Rows == 1 {
@@ -1073,7 +1075,7 @@ func (s *codeStep) run(ctx context.Context, t *engine.Turn) (engine.StepOutcome,
 		}
 		shown = rows.In(lang.En)
 		if !reply.Nil {
-			shown = untrusted.Line(reply.Text) + " (" + shown + ")"
+			shown = untrusted.Line(cutReply(reply.Text)) + " (" + shown + ")"
 		}
 		if s.connection != "" {
 			shown += " on " + s.connection
@@ -1165,4 +1167,35 @@ func sqlLiteral(v string) string {
 		return "NULL"
 	}
 	return "'" + strings.ReplaceAll(v, "'", "''") + "'"
+}
+
+// shownReplyBytes is how much of a reply an event shows: a step's reply is
+// a token, a row, a status, and what is past this is cut, with the
+// reply's size, so a run prints (and a check keeps in every state's
+// events) no megabytes of it.
+const shownReplyBytes = 200
+
+// cutReply is a reply as an event shows it: whole when short, else its
+// start and its size.
+func cutReply(text string) string {
+	if len(text) <= shownReplyBytes {
+		return text
+	}
+	cut := shownReplyBytes
+	for cut > 0 && !utf8.RuneStart(text[cut]) {
+		cut--
+	}
+	return text[:cut] + "… (" + byteSize(len(text)) + ")"
+}
+
+// byteSize is n bytes as a person reads it: 812 bytes, 4.0 KiB, 60.0 MiB.
+func byteSize(n int) string {
+	switch {
+	case n < 1<<10:
+		return fmt.Sprintf("%d bytes", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	default:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
@@ -200,4 +201,31 @@ func TestAFileDoesNotRunWhereNoRoleCanBeMade(t *testing.T) {
 	defer a.Close(ctx)
 	_, err = a.Statement(ctx, "SELECT 1")
 	require.Error(t, err, "no statement of a file's runs as fencelab's user")
+}
+
+// A file's statement that runs past the call's deadline while the server
+// answers — its session's limits lifted past fencelab's refusals — is the
+// file's to change, said with the limit, and it does not go on running
+// on the server.
+func TestAStatementPastTheDeadlineIsTheFilesAndIsStopped(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Database(t)
+	lab, err := db.Connect(ctx, "lab")
+	require.NoError(t, err)
+	defer lab.Close(ctx)
+	require.NoError(t, lab.SetupCode(ctx, "fencelab_code_slow", nil, nil))
+	a, err := db.Connect(ctx, "A")
+	require.NoError(t, err)
+	defer a.Close(ctx)
+	_, err = a.Statement(ctx, "SET statement_timeout = 0")
+	require.NoError(t, err)
+	_, err = a.Statement(ctx, "SELECT pg_sleep(30)")
+	var refusal *engine.CodeError
+	require.ErrorAs(t, err, &refusal)
+	require.Contains(t, refusal.Said, "ran past fencelab's limit of 5s per statement")
+	require.Eventually(t, func() bool {
+		var sleeping int
+		err := pgledger.RawConn(t, lab).QueryRow(ctx, "SELECT count(*) FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(30)' AND state = 'active'").Scan(&sleeping)
+		return err == nil && sleeping == 0
+	}, 5*time.Second, 100*time.Millisecond, "the statement goes on running on the server")
 }

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -263,6 +264,7 @@ func (l *Ledger) Statement(ctx context.Context, sql string) (engine.CodeReply, e
 	l.busy.Store(true)
 	defer l.busy.Store(false)
 	var out engine.CodeReply
+	pid := conn.PgConn().PID()
 	err = within(ctx, func(ctx context.Context) error {
 		rows, err := conn.Query(ctx, sql, pgx.QueryExecModeSimpleProtocol)
 		if err != nil {
@@ -293,7 +295,51 @@ func (l *Ledger) Statement(ctx context.Context, sql string) (engine.CodeReply, e
 	if replybound.Passed(err) {
 		return out, engine.ErrReplyTooLarge
 	}
+	if errors.Is(err, ErrNoAnswer) && l.answers(ctx) {
+		// The server answers, and the statement did not end within the
+		// call's deadline, past the limits fencelab's sessions set (a
+		// statement the server does not stop, or a file that changed its
+		// own session's): the file's statement ran too long, not a server
+		// that went away. It is stopped, not left to run on the server.
+		l.cancelCode(ctx, pid)
+		return out, &engine.CodeError{Said: fmt.Sprintf("the statement ran past fencelab's limit of %s per statement, and the server had not stopped it: fencelab cancelled it", CallTimeout)}
+	}
 	return out, err
+}
+
+// answers says whether the server answers fencelab's own connection at
+// once.
+func (l *Ledger) answers(ctx context.Context) bool {
+	if l.conn.IsClosed() {
+		return false
+	}
+	probe, cancel := context.WithTimeout(engine.Housekeeping(context.WithoutCancel(ctx)), time.Second)
+	defer cancel()
+	_, err := l.conn.Exec(probe, "SELECT 1")
+	return err == nil
+}
+
+// cancelCode cancels the statement of pid, a connection logged in as the
+// file's role that gave up on it: as fencelab's user where it may, else
+// as the role, on a connection of its own.
+func (l *Ledger) cancelCode(ctx context.Context, pid uint32) {
+	ctx = engine.Housekeeping(context.WithoutCancel(ctx))
+	if err := l.CancelStatement(ctx, pid); err == nil {
+		return
+	}
+	c := l.db.code.Load()
+	if c == nil {
+		return
+	}
+	conn, err := l.db.connectAs(ctx, "cancel", c)
+	if err != nil {
+		return
+	}
+	defer l.db.giveCode(ctx, conn, c.name)
+	within(ctx, func(ctx context.Context) error {
+		_, err := conn.Exec(ctx, "SELECT pg_catalog.pg_cancel_backend($1)", int32(pid))
+		return err
+	})
 }
 
 // sqlText is a column's value as psql shows it.
