@@ -235,8 +235,8 @@ func (f *file) refuseAdvisory(path, text string) error {
 var dollarQuote = regexp.MustCompile(`^\$([A-Za-z_][A-Za-z0-9_]*)?\$`)
 
 // stripSQL is a statement without its comments and string constants (a
-// constant becomes ''), so what is left is its words. It reads the text
-// as PostgreSQL's lexer does — '…' with '' inside, E'…' with backslash
+// constant becomes ”), so what is left is its words. It reads the text
+// as PostgreSQL's lexer does — '…' with ” inside, E'…' with backslash
 // escapes, $$…$$ and $tag$…$tag$, "…" names with "" inside, -- to the end
 // of the line and /* … */ comments that nest — so no word the server
 // reads as code is taken for a constant's or a comment's, and none hides
