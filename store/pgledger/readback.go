@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/store/replybound"
 )
 
 // The checker reads the whole schema (State) after every step that wrote,
@@ -134,6 +135,10 @@ func (l *Ledger) readDump(ctx context.Context) (string, error) {
 		}
 		at, quiet := l.db.codeWrites.Load(), l.db.flying.Load() == 0
 		err = within(engine.Housekeeping(ctx), func(ctx context.Context) error { return conn.QueryRow(ctx, c.dump).Scan(&part) })
+		if replybound.Passed(err) {
+			// The file's rows made it so: the file is what to change.
+			return "", &engine.CodeFailure{Err: fmt.Errorf("the file's tables and values, read after the action: %w", engine.ErrReplyTooLarge)}
+		}
 		if err != nil {
 			return "", fmt.Errorf("the file's rows: %w", err)
 		}
