@@ -67,3 +67,21 @@ func Framed(script, namespace string, gopherLua bool) string {
 }
 
 func RefusedByGuard(reply string) bool { return refusedByGuard(reply) }
+
+// SetStringBudget sets what a script may build, for a test; the returned
+// func puts it back.
+func SetStringBudget(n int) func() {
+	old := stringBudget
+	stringBudget = n
+	return func() { stringBudget = old }
+}
+
+// OverStringBudget says whether a script's error reply is its string
+// budget's.
+func OverStringBudget(reply string) bool { return overStringBudget(reply) }
+
+// FramedError is framed's refusal of a script, if any.
+func FramedError(script, namespace string, gopherLua bool) error {
+	_, err := framed(script, namespace, gopherLua)
+	return err
+}

@@ -139,14 +139,17 @@ func framed(script, namespace string, gopherLua bool) (string, error) {
 	}
 	places, err := tickPlaces(scanned, gopherLua)
 	if err != nil {
+		var refused *methodRefused
+		if errors.As(err, &refused) {
+			return "", err
+		}
 		return "", fmt.Errorf("fencelab cannot read the script as Lua, so it does not send it: %s", strings.TrimSpace(err.Error()))
 	}
 	var b strings.Builder
 	b.WriteString(script[:start])
 	b.WriteString(ownNames(guardFor(namespace)))
-	if gopherLua {
-		b.WriteString(ownNames(stringGuardOf(stringBudget)))
-	}
+	b.WriteString(ownNames(stringGuardOf(stringBudget, !gopherLua)))
+	b.WriteString(ownNames(globalsView))
 	b.WriteString(ownNames(fmt.Sprintf("local %s, %s = 0, false local __fencelab_reply = (function(...) ", ticksName, overName)))
 	from := start
 	for _, p := range places {
@@ -165,9 +168,7 @@ func framed(script, namespace string, gopherLua bool) (string, error) {
 	b.WriteString(script[from:])
 	var end strings.Builder
 	fmt.Fprintf(&end, "\nend)(...) if %s then return __fencelab_error_reply(%q) end ", overName, overBudgetMark)
-	if gopherLua {
-		fmt.Fprintf(&end, "if %s then return __fencelab_error_reply(%q) end ", fullName, stringBudgetMark)
-	}
+	fmt.Fprintf(&end, "if %s then return __fencelab_error_reply(%q) end ", fullName, stringBudgetMark)
 	// The reply's size, counted before the server sends it: a script's
 	// 100 MB string is refused where it was made, not carried to fencelab
 	// to be cut at replybound.Limit().
@@ -203,8 +204,15 @@ const (
 	fullName = "__fencelab_full"
 )
 
-func stringGuardOf(budget int) string {
-	return fmt.Sprintf(`local %[2]s, __fencelab_built = false, 0 `+
+// shadow: the server is a Redis of the user's, whose string and table
+// libraries are read-only and shared by every script: the frame's
+// functions then stand in them as locals of the script's (string, table,
+// cjson, and _G's view of them), and pattern matching (string.find but a
+// plain one, string.match, string.gmatch, string.gsub) is refused, since
+// a pattern that backtracks runs inside one call of the server's, where
+// no budget and not even SCRIPT KILL reaches it.
+func stringGuardOf(budget int, shadow bool) string {
+	guard := fmt.Sprintf(`local %[2]s, __fencelab_built = false, 0 `+
 		`local __fencelab_floor, __fencelab_tonumber, __fencelab_find = math.floor, tonumber, string.find `+
 		`local function __fencelab_spend(n) __fencelab_built = __fencelab_built + n `+
 		`if %[2]s or __fencelab_built > %[3]d then %[2]s = true __fencelab_error(%[4]q, 3) end end `+
@@ -217,19 +225,39 @@ func stringGuardOf(budget int) string {
 		`if plain[__fencelab_type(a)] and plain[__fencelab_type(v)] then __fencelab_error("cannot perform concat operation between " .. __fencelab_type(a) .. " and " .. __fencelab_type(v), 3) end `+
 		`return a .. v end __fencelab_joining.__concat = __fencelab_joins `+
 		`local __fencelab_rep, __fencelab_format, __fencelab_gsub, __fencelab_tconcat = string.rep, string.format, string.gsub, table.concat `+
-		`string.rep = function(s, n, ...) local k = __fencelab_floor(__fencelab_tonumber(n) or 0) if k > 0 then __fencelab_spend(#__fencelab_tostring(s) * k) end return __fencelab_rep(s, n, ...) end `+
-		`string.format = function(...) local r = __fencelab_format(...) __fencelab_spend(#r) return r end `+
-		`string.gsub = function(s, pattern, repl, ...) local text = __fencelab_tostring(s) __fencelab_spend(#text) `+
+		`local __fencelab_string_rep = function(s, n, ...) local k = __fencelab_floor(__fencelab_tonumber(n) or 0) if k > 0 then __fencelab_spend(#__fencelab_tostring(s) * k) end return __fencelab_rep(s, n, ...) end `+
+		`local __fencelab_string_format = function(...) local r = __fencelab_format(...) __fencelab_spend(#r) return r end `+
+		`local __fencelab_string_gsub = function(s, pattern, repl, ...) local text = __fencelab_tostring(s) __fencelab_spend(#text) `+
 		`if __fencelab_type(repl) == "string" then local worst = (#text + 1) * #repl if __fencelab_find(repl, "%%", 1, true) then worst = worst * (#text + 1) end __fencelab_spend(worst) `+
 		`elseif __fencelab_type(repl) == "function" or __fencelab_type(repl) == "table" then local given = repl `+
 		`repl = function(...) local r if __fencelab_type(given) == "table" then r = given[(...)] else r = given(...) end if __fencelab_text(r) then __fencelab_spend(#__fencelab_tostring(r)) end return r end end `+
 		`return __fencelab_gsub(s, pattern, repl, ...) end `+
-		`table.concat = function(t, sep, i, j) local n, first, last = 0, i or 1, j or #t `+
+		`local __fencelab_table_concat = function(t, sep, i, j) local n, first, last = 0, i or 1, j or #t `+
 		`for x = first, last do local v = t[x] if __fencelab_text(v) then n = n + #__fencelab_tostring(v) + #(sep or "") end end __fencelab_spend(n) `+
 		`return __fencelab_tconcat(t, sep, i, j) end `+
-		`if cjson ~= nil then local encode = cjson.encode cjson.encode = function(...) local r = encode(...) __fencelab_spend(#r) return r end end `,
+		`local __fencelab_encode = cjson ~= nil and cjson.encode local __fencelab_cjson_encode = __fencelab_encode and function(...) local r = __fencelab_encode(...) __fencelab_spend(#r) return r end `,
 		catName, fullName, budget, stringBudgetMark)
+	if !shadow {
+		// The embedded server makes a Lua state for each script: its
+		// libraries are the script's own to have replaced, methods too.
+		return guard + `string.rep, string.format, string.gsub, table.concat = __fencelab_string_rep, __fencelab_string_format, __fencelab_string_gsub, __fencelab_table_concat ` +
+			`if __fencelab_encode then cjson.encode = __fencelab_cjson_encode end `
+	}
+	return guard + `local function __fencelab_no_pattern(name) return function() __fencelab_error(name .. " matches a pattern, which on a Redis of yours runs in one call of the server's that nothing can stop: fencelab runs it only on the embedded Redis (string.find with plain = true is fine)", 2) end end ` +
+		`local __fencelab_string_find = function(s, pattern, init, plain) if not plain then __fencelab_no_pattern("string.find")() end return __fencelab_find(s, pattern, init, plain) end ` +
+		`local string = __fencelab_setmetatable({ rep = __fencelab_string_rep, format = __fencelab_string_format, find = __fencelab_string_find, ` +
+		`gsub = __fencelab_no_pattern("string.gsub"), match = __fencelab_no_pattern("string.match"), gmatch = __fencelab_no_pattern("string.gmatch") }, { __index = string, __metatable = false }) ` +
+		`local table = __fencelab_setmetatable({ concat = __fencelab_table_concat }, { __index = table, __metatable = false }) ` +
+		`local cjson = cjson and __fencelab_setmetatable({ encode = __fencelab_cjson_encode }, { __index = cjson, __metatable = false }) `
 }
+
+// globalsView is the script's _G, after the frame's locals: what it reads
+// there is the frame's redis (and, on a Redis of the user's, its string,
+// table and cjson), and the rest is the server's, read only through it.
+// getmetatable keeps a string's (the server's string table) to itself.
+const globalsView = `local __fencelab_getmetatable = getmetatable ` +
+	`local getmetatable = function(v) if __fencelab_type(v) == "string" then return nil end return __fencelab_getmetatable(v) end ` +
+	`local _G = __fencelab_setmetatable({ redis = redis, server = redis, string = string, table = table, cjson = cjson, getmetatable = getmetatable }, { __index = _G, __metatable = false }) `
 
 // place is where the frame writes into a script: a tick, or (concat)
 // the string budget's table between the two dots of a .. and its right
@@ -256,6 +284,7 @@ func tickPlaces(script string, gopherLua bool) ([]place, error) {
 	lexer := &parse.Lexer{}
 	var places []place
 	inFunction, inParameters := false, false
+	prev := 0
 	for {
 		tok, err := sc.Scan(lexer)
 		if err != nil {
@@ -274,8 +303,10 @@ func tickPlaces(script string, gopherLua bool) ([]place, error) {
 			places = append(places, place{at: at + len(tok.Str)})
 		case tok.Type == parse.TGoto && gopherLua:
 			places = append(places, place{at: at})
-		case tok.Type == parse.T2Comma && gopherLua:
+		case tok.Type == parse.T2Comma:
 			places = append(places, place{at: at, concat: true})
+		case !gopherLua && prev == ':' && tok.Type == parse.TIdent && unguardedMethods[tok.Str]:
+			return nil, &methodRefused{line: tok.Pos.Line, name: tok.Str}
 		case tok.Type == parse.TFunction:
 			inFunction = true
 		case inFunction && tok.Type == '(':
@@ -284,9 +315,29 @@ func tickPlaces(script string, gopherLua bool) ([]place, error) {
 			inParameters = false
 			places = append(places, place{at: at + 1})
 		}
+		prev = tok.Type
 	}
 	sort.SliceStable(places, func(i, j int) bool { return places[i].at < places[j].at })
 	return places, nil
+}
+
+// unguardedMethods are the string functions a script on a Redis of the
+// user's may not call as methods (s:rep(n)): a method call reaches the
+// server's own string table, which the frame cannot replace there
+// (Redis 7 keeps it read-only), so what it builds, or how long its
+// pattern match runs, would not be counted. Called as string.rep(s, n),
+// it goes through the frame.
+var unguardedMethods = map[string]bool{"rep": true, "format": true, "gsub": true, "find": true, "match": true, "gmatch": true}
+
+// methodRefused is a script that calls one of unguardedMethods as a
+// method, for a Redis of the user's.
+type methodRefused struct {
+	line int
+	name string
+}
+
+func (m *methodRefused) Error() string {
+	return fmt.Sprintf("line %d: on a Redis of yours, call string.%s(s, …), not s:%s(…): fencelab counts what a script builds and matches only through string.%s", m.line, m.name, m.name, m.name)
 }
 
 // lineStarts are the offsets where the script's lines start, counted as
@@ -339,7 +390,6 @@ func guardFor(namespace string) string {
 		`return send(command, ...) end end `+
 		`local redis = __fencelab_setmetatable({ call = __fencelab_guard(__fencelab_call), pcall = __fencelab_guard(__fencelab_pcall) }, { __index = __fencelab_redis, __metatable = false }) `+
 		`local server = redis `+
-		`local _G = __fencelab_setmetatable({ redis = redis, server = redis }, { __index = _G, __metatable = false }) `+
 		`local function __fencelab_closed(name) return function() __fencelab_error(name .. " is not open to a file's script", 2) end end `+
 		`local getfenv, setfenv, loadstring, load, dofile, loadfile, require, module = __fencelab_closed("getfenv"), __fencelab_closed("setfenv"), `+
 		`__fencelab_closed("loadstring"), __fencelab_closed("load"), __fencelab_closed("dofile"), __fencelab_closed("loadfile"), `+

@@ -78,3 +78,48 @@ func TestAScriptReachesOnlyTheRunsKeys(t *testing.T) {
 		rdb.Del(ctx, "theirs", "run:k")
 	}
 }
+
+// On a Redis of the user's a script builds strings within the same budget
+// as on the embedded one, through every way the frame can see (string.rep
+// called as a method is refused where the script is framed: it would
+// reach the server's own string table), and matches no pattern: a pattern
+// that backtracks runs inside one call of the server's, where nothing
+// stops it.
+func TestAScriptOnARealRedisIsBoundedInWhatItBuildsAndMatches(t *testing.T) {
+	ctx := context.Background()
+	defer redisstore.SetStringBudget(16 << 20)()
+	url, err := redis.ParseURL(storetest.RealRedisURL(t))
+	require.NoError(t, err)
+	rdb := redis.NewClient(&redis.Options{Addr: url.Addr})
+	defer rdb.Close()
+	run := func(script string) (any, error) {
+		return redis.NewScript(redisstore.Framed(script, "run:", false)).Run(ctx, rdb, []string{"run:k"}).Result()
+	}
+	for _, script := range []string{
+		"local s = 'x' for i = 1, 40 do s = s .. s end return #s",
+		"return #string.rep('x', 2^40)",
+		"return #_G.string.rep('x', 2^40)",
+		"local s = string.rep('y', 2^20) local t = {} for i = 1, 40 do t[i] = s end return #table.concat(t)",
+		"local s = 'x' for i = 1, 40 do s = string.format('%s%s', s, s) end return #s",
+	} {
+		_, err := run(script)
+		require.Error(t, err, script)
+		require.True(t, redisstore.OverStringBudget(err.Error()), "%s: %v", script, err)
+	}
+	for _, script := range []string{
+		"return string.match(string.rep('a', 30), string.rep('a?', 30) .. string.rep('a', 30))",
+		"return string.find('aaa', 'a*')",
+		"for w in string.gmatch('a b', '%a+') do end return 1",
+		"return (string.gsub('abc', 'b', 'x'))",
+	} {
+		_, err := run(script)
+		require.ErrorContains(t, err, "matches a pattern", script)
+	}
+	_, err = run("return getmetatable('').__index.rep('x', 2^40)")
+	require.ErrorContains(t, err, "attempt to index")
+	require.ErrorContains(t, redisstore.FramedError("return ('x'):rep(2^40)", "run:", false), "call string.rep(s, …), not s:rep(…)")
+	require.NoError(t, redisstore.FramedError("return ('x'):rep(2^40)", "run:", true), "the embedded server's string table is the frame's")
+	got, err := run("return string.find('a.b', '.', 1, true) .. string.upper('x') .. ('y'):upper() .. string.rep('z', 2) .. table.concat({1, 2}, ',')")
+	require.NoError(t, err)
+	require.Equal(t, "2XYzz1,2", got)
+}
