@@ -139,9 +139,10 @@ func latestMigration() (int64, error) {
 // what table executions takes on disk, without its indexes: every write
 // adds a row to it, so it is the first to grow (see compactLab).
 //
-// A schema whose shape is not schemaShape is not ready either, nor, on
-// fencelab's own cluster (own), a database with an event trigger: Open
-// then goes the whole way, which makes it again (repairSchema).
+// On fencelab's own cluster (own), a schema whose shape is not
+// schemaShape is not ready either, nor a database with an event trigger;
+// elsewhere, a schema missing a table: Open then goes the whole way, which
+// makes it again (repairSchema).
 func readyAsItIs(ctx context.Context, conn *pgx.Conn, own bool) (ready bool, labBytes int64) {
 	latest, err := latestMigration()
 	if err != nil {
@@ -156,8 +157,10 @@ func readyAsItIs(ctx context.Context, conn *pgx.Conn, own bool) (ready bool, lab
 			       (SELECT max(version_id) FROM fencelab.goose_db_version WHERE is_applied),
 			       EXISTS (SELECT FROM fencelab.shared_resources) OR EXISTS (SELECT FROM fencelab.parked_rows),
 			       pg_relation_size('fencelab.executions'::regclass),
-			       (`+schemaShapeSQL+`) = $1 AND NOT ($2 AND EXISTS (SELECT FROM pg_catalog.pg_event_trigger))
-			  FROM pg_namespace n WHERE n.nspname = 'fencelab'`, schemaShape, own).Scan(&comment, &version, &shared, &labBytes, &whole)
+			       CASE WHEN $2 THEN (`+schemaShapeSQL+`) = $1 AND NOT EXISTS (SELECT FROM pg_catalog.pg_event_trigger)
+			            ELSE NOT EXISTS (SELECT FROM pg_catalog.unnest($3::pg_catalog.text[]) AS t(name)
+			                              WHERE pg_catalog.to_regclass('fencelab.' OPERATOR(pg_catalog.||) t.name) IS NULL) END
+			  FROM pg_namespace n WHERE n.nspname = 'fencelab'`, schemaShape, own, ownRelations()).Scan(&comment, &version, &shared, &labBytes, &whole)
 	})
 	ready = err == nil && comment != nil && *comment == schemaMark && version != nil && *version == latest && !shared && whole
 	return ready, labBytes
@@ -233,6 +236,19 @@ SELECT pg_catalog.md5(coalesce(pg_catalog.string_agg(part, E'\n' ORDER BY part),
   SELECT 'function ' || proname FROM pg_catalog.pg_proc WHERE pronamespace = 'fencelab'::pg_catalog.regnamespace
 ) parts`
 
+// ownRelations are the tables and sequences of schema fencelab that every
+// run needs.
+func ownRelations() []string {
+	names := []string{"goose_db_version", "shared_resources", "parked_rows"}
+	for _, t := range tables {
+		names = append(names, t.name)
+	}
+	for _, s := range sequences {
+		names = append(names, s.table+"_"+s.column+"_seq")
+	}
+	return names
+}
+
 // schemaShape is what schemaShapeSQL says of schema fencelab with every
 // embedded migration applied (TestTheSchemasShapeIsPinned says the new
 // one when a migration changes it).
@@ -282,8 +298,18 @@ func repairSchema(ctx context.Context, conn *pgx.Conn, own bool) (string, error)
 			return "", err
 		}
 	}
+	var missing int
+	if err := conn.QueryRow(ctx, `SELECT count(*) FROM pg_catalog.unnest($1::pg_catalog.text[]) AS t(name)
+		WHERE pg_catalog.to_regclass('fencelab.' OPERATOR(pg_catalog.||) t.name) IS NULL`, ownRelations()).Scan(&missing); err != nil {
+		return "", err
+	}
+	// On fencelab's own cluster the schema must be what the migrations
+	// made, to the letter; on a database of the user's, a constraint or
+	// an index they added is theirs to keep, and only a missing table
+	// (every later run would fail on it) is damage.
+	wrong := missing > 0 || own && shape != schemaShape
 	var found []string
-	damaged := !recorded || version != nil && *version == latest && shape != schemaShape
+	damaged := !recorded || version != nil && *version == latest && wrong
 	switch {
 	case !recorded:
 		found = append(found, "its record of migrations is gone")

@@ -135,6 +135,11 @@ var ErrNoCodeUser = lang.Error("Redis would not let fencelab make the user a fil
 // frame — the actor's own. Like the actor's, its round trips go through
 // the wire hook: each is a step.
 func (c *Coordination) codeClient(ctx context.Context, actor string, own redis.UniversalClient) (redis.UniversalClient, error) {
+	if c.embedded != nil || c.joined {
+		// No user to make, and no lock to take: c.mu may be held by one
+		// waiting for the embedded server a stuck script holds.
+		return own, nil
+	}
 	u := c.takeCodeUser(ctx)
 	if u == nil {
 		c.mu.Lock()
