@@ -253,6 +253,9 @@ func startBackends(ctx context.Context, c config, notify func(string)) (*backend
 		return nil, unreachable(err)
 	}
 	b.ephemeral = true
+	if b.cluster.Remade != "" && notify != nil {
+		notify(c.lang.T("fencelab's cached PostgreSQL in %s did not start (%s): fencelab made it again, empty", b.cluster.SlotDir, b.cluster.Remade))
+	}
 	b.database, err = pgledger.Open(ctx, b.cluster.DSN(pgcluster.Database), pgledger.Options{
 		Describe: c.lang.T("postgres %d (ephemeral)", b.cluster.Binaries.Major),
 		Waiting:  waiting,

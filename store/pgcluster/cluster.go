@@ -74,6 +74,9 @@ type Cluster struct {
 	Binaries Binaries
 	SlotDir  string
 	Fresh    bool // true when this start ran initdb
+	// Remade says why the kept cluster was made anew (it did not start);
+	// empty when it was not.
+	Remade string
 
 	owner     *account
 	socketDir string
@@ -133,7 +136,9 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	var unusable *unusableError
 	if errors.As(err, &unusable) && !c.Fresh && ctx.Err() == nil {
 		c.stopServer()
+		reason := unusable.reason
 		if err = c.discardData(err); err == nil {
+			c.Remade = reason
 			err = c.start(ctx)
 		}
 	}

@@ -297,7 +297,9 @@ func TestUnusableClusterIsRecreated(t *testing.T) {
 	require.NoError(t, err)
 	defer second.Stop()
 	require.True(t, second.Fresh, "the broken cluster was made anew")
+	require.Contains(t, second.Remade, "postgres", "and says why, for the run to say so")
 	require.Less(t, time.Since(started), 15*time.Second)
+	require.Empty(t, first.Remade)
 }
 
 // A full disk: the error says so, not what initdb did afterwards.
