@@ -317,3 +317,32 @@ func TestALongReplyIsShownCutWithItsSize(t *testing.T) {
 	require.Contains(t, stdout, strings.Repeat("x", 200)+"… (976.6 KiB) (1 row)")
 	require.Less(t, len(stdout), 20000)
 }
+
+// expected's query that answers no whole number is the file's mistake,
+// said at its line (exit 2), not a value of 0.
+func TestAnExpectedThatIsNoWholeNumberIsTheFilesMistake(t *testing.T) {
+	for _, answer := range []string{"'text'", "0.5", "'NaN'::float8", "1e30::float8"} {
+		file := filepath.Join(t.TempDir(), "zero.toml")
+		require.NoError(t, os.WriteFile(file, []byte(`format = "fencelab-scenario/1"
+id = "zero"
+title = "t"
+story = "s"
+expected = { value = 0, sql = "SELECT `+answer+`" }
+guided = ["A"]
+
+[setup]
+sql = ["CREATE TABLE c (v int)"]
+
+[[step]]
+name = "write"
+sql = "INSERT INTO c VALUES (1)"
+
+[[actor]]
+name = "A"
+program = ["write"]
+`), 0o644))
+		code, stdout, stderr := call(t, "run", file)
+		require.Equal(t, exitUsage, code, answer+": "+stderr+stdout)
+		requireOneLine(t, stderr, "zero.toml:5: expected's query answered")
+	}
+}

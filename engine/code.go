@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -287,6 +288,14 @@ func (l *Lab) setupCode(ctx context.Context) error {
 // is run on the lab's own Redis connection, once per state of the keys.
 func (l *Lab) codeBreaks(ctx context.Context, state LedgerState, keys []RedisKey) ([]Break, error) {
 	c := l.scenario.Code
+	if c != nil && c.ValueSQL != "" {
+		// The business value is a whole number, or nothing yet: anything
+		// else is the query's mistake, not a value of 0.
+		v := strings.TrimSpace(string(state.Code.Values[codeValueName]))
+		if _, whole := codeNumber(v); !whole && v != "null" && v != "" {
+			return nil, &CodeFailure{Err: lang.Error("%s: expected's query answered %s, not a whole number", c.At[codeValueName], untrustedShort(v))}
+		}
+	}
 	if c == nil || len(c.Invariants) == 0 {
 		return nil, nil
 	}
@@ -380,13 +389,14 @@ func CodeMeasure(c *Code) Measure {
 }
 
 // codeNumber reads a value as a whole number: a JSON number or string of
-// one (NULL, a missing key: 0).
+// one (NULL, a missing key: 0). A fraction, a number past int64, NaN or
+// anything else is no whole number.
 func codeNumber(s string) (int64, bool) {
 	s = strings.Trim(strings.TrimSpace(s), `"`)
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
 		f, ferr := strconv.ParseFloat(s, 64)
-		if ferr != nil {
+		if ferr != nil || f != math.Trunc(f) || f < math.MinInt64 || f >= math.MaxInt64 {
 			return 0, false
 		}
 		return int64(f), true

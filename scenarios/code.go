@@ -469,6 +469,26 @@ func (f *file) step(t *table) (*codeStep, string, error) {
 	if err := f.fragments(t, step, texts); err != nil {
 		return nil, "", err
 	}
+	// A statement is held to the rules as it is sent: with every guard's
+	// fragment in (SAFE), and with every guard's else (UNSAFE, or SAFE
+	// --without): the words of a fragment are code too.
+	for _, st := range step.sql {
+		for _, withGuards := range []bool{true, false} {
+			filled := guardPattern.ReplaceAllStringFunc(st.text, func(place string) string {
+				g, err := engine.ParseGuard(guardPattern.FindStringSubmatch(place)[1])
+				if err != nil {
+					return place
+				}
+				if withGuards {
+					return step.guards[g].text
+				}
+				return step.guards[g].without
+			})
+			if err := f.refuseSQL(st.path, filled, true); err != nil {
+				return nil, "", err
+			}
+		}
+	}
 	return step, mode, t.done(stepKeys...)
 }
 
@@ -1124,17 +1144,19 @@ func refusalOf(s *codeStep) string {
 // no refusal of its own.
 const Rejected = "REJECTED"
 
-// bind puts the parameters' values in a text: as SQL literals in a
-// statement (outside its quoted strings), as they are elsewhere.
+// bind puts the parameters' values in a text: in a statement as SQL
+// literals, where the statement has code (sqlCode: not in a constant, a
+// quoted name or a comment, which a value could end) and a token starts
+// (x$v and E$v are names to PostgreSQL); elsewhere as they are.
 func bind(text string, vars map[string]string, sql bool) string {
+	var code []bool
+	if sql {
+		code = sqlCode(text)
+	}
 	var b strings.Builder
-	quoted := false
 	for i := 0; i < len(text); i++ {
 		c := text[i]
-		if sql && c == '\'' {
-			quoted = !quoted
-		}
-		if c == '$' && !quoted {
+		if c == '$' && (!sql || code[i] && (i == 0 || !isWordByte(text[i-1]))) {
 			if m := paramPattern.FindStringSubmatchIndex(text[i:]); m != nil && m[0] == 0 {
 				end := i + m[1]
 				if end >= len(text) || text[end] != '$' {
@@ -1166,7 +1188,14 @@ func sqlLiteral(v string) string {
 	if v == "null" || v == "nil" {
 		return "NULL"
 	}
-	return "'" + strings.ReplaceAll(v, "'", "''") + "'"
+	quoted := strings.ReplaceAll(v, "'", "''")
+	if strings.Contains(v, "\\") {
+		// An escape string, whose backslashes are escapes whatever the
+		// session's standard_conforming_strings says: a value's trailing
+		// backslash cannot end the constant early.
+		return "E'" + strings.ReplaceAll(quoted, "\\", "\\\\") + "'"
+	}
+	return "'" + quoted + "'"
 }
 
 // shownReplyBytes is how much of a reply an event shows: a step's reply is

@@ -154,6 +154,10 @@ func (f *file) refuseSQL(path, text string, step bool) error {
 		// words these rules read would not be the server's.
 		return f.wrong(path, "a file's SQL may not use U& escapes: write names as they are")
 	}
+	if strings.Contains(strings.ToLower(text), "$fencelab") {
+		// fencelab's own dollar quotes: one of the file's could end them.
+		return f.wrong(path, "a file's SQL does not name fencelab's own schema or objects ($fencelab…)")
+	}
 	words := sqlWord.FindAllString(strings.ToLower(stripSQL(text)), -1)
 	if len(words) == 0 {
 		return f.wrong(path, "an empty statement")
@@ -213,6 +217,14 @@ func (f *file) refuseSQL(path, text string, step bool) error {
 	case "create", "alter", "drop", "truncate", "comment":
 		if step {
 			return f.wrong(path, "a step changes rows, not tables: %s belongs in [setup]", strings.ToUpper(words[0]))
+		}
+	}
+	if step {
+		// SELECT … INTO makes a table; INSERT INTO and MERGE INTO do not.
+		for i, w := range words {
+			if w == "into" && (i == 0 || words[i-1] != "insert" && words[i-1] != "merge") {
+				return f.wrong(path, "a step changes rows, not tables: SELECT … INTO makes one, and belongs in [setup]")
+			}
 		}
 	}
 	if inner := strings.TrimSuffix(strings.TrimSpace(stripSQL(text)), ";"); strings.Contains(inner, ";") {
@@ -336,6 +348,84 @@ func stripSQL(text string) string {
 		}
 	}
 	return b.String()
+}
+
+// sqlCode marks the bytes of a statement that are code, as PostgreSQL's
+// lexer reads it: not inside a string constant ('…', E'…', $$…$$,
+// $tag$…$tag$), a quoted name ("…") or a comment (-- …, /* … */, which
+// nest). A parameter is bound only where the statement has code (bind):
+// a value put into a constant, a name or a comment could end it and be
+// read as code.
+func sqlCode(text string) []bool {
+	code := make([]bool, len(text))
+	for i := 0; i < len(text); i++ {
+		escapes := text[i] == '\'' && i > 0 && (text[i-1] == 'e' || text[i-1] == 'E') &&
+			(i == 1 || !isWordByte(text[i-2]))
+		switch {
+		case text[i] == '$' && (i == 0 || !isWordByte(text[i-1])) && dollarQuote.MatchString(text[i:]):
+			tag := dollarQuote.FindString(text[i:])
+			end := strings.Index(text[i+len(tag):], tag)
+			if end < 0 {
+				return code
+			}
+			i += len(tag) + end + len(tag) - 1
+		case strings.HasPrefix(text[i:], "--"):
+			for i < len(text) && text[i] != '\n' {
+				i++
+			}
+		case strings.HasPrefix(text[i:], "/*"):
+			depth := 0
+			for i < len(text) {
+				if strings.HasPrefix(text[i:], "/*") {
+					depth++
+					i += 2
+					continue
+				}
+				if strings.HasPrefix(text[i:], "*/") {
+					depth--
+					i += 2
+					if depth == 0 {
+						break
+					}
+					continue
+				}
+				i++
+			}
+			if depth > 0 {
+				return code
+			}
+			i--
+		case text[i] == '"':
+			j := i + 1
+			for j < len(text) && (text[j] != '"' || j+1 < len(text) && text[j+1] == '"') {
+				if text[j] == '"' {
+					j++
+				}
+				j++
+			}
+			i = j
+		case text[i] == '\'':
+			j := i + 1
+			for j < len(text) {
+				if escapes && text[j] == '\\' {
+					j += 2
+					continue
+				}
+				if text[j] == '\'' {
+					if j+1 < len(text) && text[j+1] == '\'' {
+						j += 2
+						continue
+					}
+					break
+				}
+				j++
+			}
+			i = j
+		default:
+			code[i] = true
+		}
+	}
+	return code
 }
 
 func isWordByte(c byte) bool {

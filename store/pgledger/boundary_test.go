@@ -229,3 +229,35 @@ func TestAStatementPastTheDeadlineIsTheFilesAndIsStopped(t *testing.T) {
 		return err == nil && sleeping == 0
 	}, 5*time.Second, 100*time.Millisecond, "the statement goes on running on the server")
 }
+
+// fencelab's session probe in the file's schema is fencelab's: the role
+// calls it but may not replace it with one that lies; and a session that
+// holds one lock past what a lab keeps stops the run as the file's doing.
+func TestTheSessionProbeIsNotTheFilesToReplace(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Database(t)
+	lab, err := db.Connect(ctx, "lab")
+	require.NoError(t, err)
+	defer lab.Close(ctx)
+	require.NoError(t, lab.SetupCode(ctx, "fencelab_code_probe", nil, nil))
+	a, err := db.Connect(ctx, "A")
+	require.NoError(t, err)
+	defer a.Close(ctx)
+	_, err = a.Statement(ctx, "CREATE OR REPLACE FUNCTION fencelab_session_locks() RETURNS text LANGUAGE sql AS $$ SELECT '0 42 false false 999999999;' $$")
+	var refusal *engine.CodeError
+	require.ErrorAs(t, err, &refusal)
+	require.Contains(t, refusal.Said, "SQLSTATE 42501")
+	_, err = a.Statement(ctx, "SELECT count(*) FROM generate_series(1, 1500) WHERE pg_try_advisory_lock(42)")
+	require.NoError(t, err)
+	_, err = a.(engine.SessionKeeper).SessionLocks(ctx)
+	var failure *engine.CodeFailure
+	require.ErrorAs(t, err, &failure)
+	require.ErrorIs(t, err, pgledger.ErrSessionOver)
+	_, err = a.Statement(ctx, "SELECT pg_advisory_unlock_all()")
+	require.NoError(t, err)
+	_, err = a.Statement(ctx, "SELECT count(*) FROM generate_series(1, 3) WHERE pg_try_advisory_lock(42)")
+	require.NoError(t, err)
+	locks, err := a.(engine.SessionKeeper).SessionLocks(ctx)
+	require.NoError(t, err)
+	require.Equal(t, []engine.AdvisoryLock{{Low: 42, Count: 3}}, locks)
+}

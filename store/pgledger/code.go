@@ -54,9 +54,11 @@ const (
 	codeValuePrefix = "code!"
 )
 
-// valueQuote is the dollar quote of a value's function body; a file's
-// code may not contain it (scenarios refuse it).
-const valueQuote = "$fencelab_value$"
+// valueQuote is the dollar quote of a value's function body: a new random
+// one at each setup, so the value's text (the file's) cannot end it and
+// write statements of its own around the function (scenarios refuse
+// $fencelab too, as a first line).
+func valueQuote() string { return "$fencelab_value_" + newPassword()[:16] + "$" }
 
 // allTables are the tables a dump holds: fencelab's, then a file's.
 func (d *Database) allTables() []table {
@@ -100,6 +102,13 @@ func (l *Ledger) SetupCode(ctx context.Context, schema string, setup []string, v
 		// the role made in it); the role creates in it and owns what it
 		// creates.
 		_, err := l.conn.Exec(ctx, "CREATE SCHEMA "+q+"; GRANT USAGE, CREATE ON SCHEMA "+q+" TO "+pgx.Identifier{role.name}.Sanitize())
+		if err != nil {
+			return err
+		}
+		// The session probe is fencelab's own, made before the file's
+		// setup runs, so the role may call it (as itself: it is no
+		// SECURITY DEFINER) but not replace it with one that lies.
+		_, err = l.conn.Exec(ctx, fmt.Sprintf(sessionLocksFunction, q), pgx.QueryExecModeSimpleProtocol)
 		return err
 	})
 	if err != nil {
@@ -126,17 +135,18 @@ func (l *Ledger) SetupCode(ctx context.Context, schema string, setup []string, v
 				return &engine.CodeError{Where: "setup." + strconv.Itoa(i), Said: ServerSaid(err)}
 			}
 		}
-		if _, err := tx.Exec(ctx, fmt.Sprintf(sessionLocksFunction, q), pgx.QueryExecModeSimpleProtocol); err != nil {
-			return fmt.Errorf("make the session probe: %w", err)
-		}
 		// Each value is a function of the schema, the role's, with the
 		// schema as its search_path; the file's part of a dump calls it
 		// on a connection of the role's.
+		quote := valueQuote()
 		for i, name := range names {
 			fn := fmt.Sprintf("%s.fencelab_value_%d", q, i)
 			body := "SELECT pg_catalog.to_json((" + values[name] + "))"
+			if strings.Contains(body, quote) {
+				return &engine.CodeError{Where: name, Said: "the value's text holds fencelab's own quote"}
+			}
 			create := fmt.Sprintf("CREATE FUNCTION %s() RETURNS pg_catalog.json LANGUAGE sql STABLE SET search_path = %s AS %s%s%s",
-				fn, q, valueQuote, body, valueQuote)
+				fn, q, quote, body, quote)
 			if _, err := tx.Exec(ctx, create, pgx.QueryExecModeSimpleProtocol); err != nil {
 				return &engine.CodeError{Where: name, Said: ServerSaid(err)}
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/lang"
 )
 
 // A session's advisory locks, read and put back (engine's session.go).
@@ -24,8 +25,13 @@ import (
 
 // sessionLocksFunction is the probe, made in a file's schema by SetupCode.
 // It answers one line per lock: "high low pair shared count;".
+//
+// It counts a lock up to maxSessionCount times: past that it puts the lock
+// back as it found it and says "over", and the lab stops (a session that
+// took one lock that often is no design a lab can keep: restoring it
+// would take as many calls).
 const sessionLocksFunction = `
-CREATE FUNCTION %[1]s.fencelab_session_locks() RETURNS text LANGUAGE plpgsql AS $fencelab_session$
+CREATE FUNCTION %[1]s.fencelab_session_locks() RETURNS text LANGUAGE plpgsql SET search_path = pg_catalog AS $fencelab_session$
 DECLARE
   r record;
   n int;
@@ -52,6 +58,7 @@ BEGIN
                          WHEN r.shared THEN pg_advisory_unlock_shared(key)
                          ELSE pg_advisory_unlock(key) END;
       n := n + 1;
+      EXIT WHEN n > ` + maxSessionCountText + `;
     END LOOP;
     FOR i IN 1..n LOOP
       PERFORM CASE WHEN r.pair AND r.shared THEN pg_try_advisory_lock_shared(k1, k2)
@@ -59,12 +66,26 @@ BEGIN
                    WHEN r.shared THEN pg_try_advisory_lock_shared(key)
                    ELSE pg_try_advisory_lock(key) END;
     END LOOP;
+    IF n > ` + maxSessionCountText + ` THEN
+      RETURN 'over ' || key;
+    END IF;
     IF n > 0 THEN
       held := held || format('%%s %%s %%s %%s %%s;', r.hi, r.lo, r.pair, r.shared, n);
     END IF;
   END LOOP;
   RETURN held;
 END $fencelab_session$`
+
+// maxSessionCount is how many times a session may hold one advisory lock,
+// as far as the lab keeps it.
+const (
+	maxSessionCount     = 1000
+	maxSessionCountText = "1000"
+)
+
+// ErrSessionOver is a session that holds an advisory lock more than
+// maxSessionCount times.
+var ErrSessionOver = lang.Error("a session of the file's holds an advisory lock taken more than %d times, more than a lab keeps", maxSessionCount)
 
 // SessionLocks reads the advisory locks this connection's session holds.
 // What it read is kept until a statement of the file's code is sent on
@@ -96,6 +117,9 @@ func (l *Ledger) SessionLocks(ctx context.Context) ([]engine.AdvisoryLock, error
 }
 
 func parseSessionLocks(text string) ([]engine.AdvisoryLock, error) {
+	if strings.HasPrefix(text, "over ") {
+		return nil, &engine.CodeFailure{Err: ErrSessionOver}
+	}
 	var out []engine.AdvisoryLock
 	for line := range strings.SplitSeq(text, ";") {
 		f := strings.Fields(line)
@@ -108,7 +132,7 @@ func parseSessionLocks(text string) ([]engine.AdvisoryLock, error) {
 		hi, err1 := strconv.ParseUint(f[0], 10, 32)
 		lo, err2 := strconv.ParseUint(f[1], 10, 32)
 		n, err3 := strconv.Atoi(f[4])
-		if err1 != nil || err2 != nil || err3 != nil {
+		if err1 != nil || err2 != nil || err3 != nil || n < 1 || n > maxSessionCount {
 			return nil, fmt.Errorf("pgledger: a session's lock read as %q", line)
 		}
 		out = append(out, engine.AdvisoryLock{High: uint32(hi), Low: uint32(lo), Pair: f[2] == "true", Shared: f[3] == "true", Count: n})

@@ -1,0 +1,31 @@
+package scenarios
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// A parameter is bound only where a statement has code: a value put into
+// a constant, a quoted name or a comment could end it, and what follows
+// would run as code no rule of the file's text saw.
+func TestAParameterIsBoundOnlyInCode(t *testing.T) {
+	hostile := "*/ $q$ \" ' \n; CREATE TABLE made (x int); --"
+	vars := map[string]string{"v": hostile, "n": "42", "b": `tail\`}
+	for text, want := range map[string]string{
+		"SELECT $v":                "SELECT '*/ $q$ \" '' \n; CREATE TABLE made (x int); --'",
+		"SELECT $n + 1":            "SELECT 42 + 1",
+		"SELECT $q$ $v $q$":        "SELECT $q$ $v $q$",
+		"SELECT 1 /* $v */":        "SELECT 1 /* $v */",
+		"SELECT 1 -- $v":           "SELECT 1 -- $v",
+		`SELECT 1 AS "$v"`:         `SELECT 1 AS "$v"`,
+		"SELECT '$v'":              "SELECT '$v'",
+		`SELECT E'\'$v'`:           `SELECT E'\'$v'`,
+		"SELECT x$v, E$v":          "SELECT x$v, E$v",
+		"SELECT $b, $n":            `SELECT E'tail\\', 42`,
+		"SELECT /* /* */ $v */ $n": "SELECT /* /* */ $v */ 42",
+	} {
+		require.Equal(t, want, bind(text, vars, true), text)
+	}
+	require.Equal(t, "GET "+hostile, bind("GET $v", vars, false), "outside SQL a value is as it is")
+}
