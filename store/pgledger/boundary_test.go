@@ -2,6 +2,7 @@ package pgledger_test
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"strings"
 	"testing"
@@ -260,4 +261,23 @@ func TestTheSessionProbeIsNotTheFilesToReplace(t *testing.T) {
 	locks, err := a.(engine.SessionKeeper).SessionLocks(ctx)
 	require.NoError(t, err)
 	require.Equal(t, []engine.AdvisoryLock{{Low: 42, Count: 3}}, locks)
+}
+
+// The role's password reaches the server as PostgreSQL's own SCRAM
+// verifier, not as text a statement log would keep: the same verifier
+// the server makes of the password.
+func TestTheRolesPasswordIsSentAsTheServersVerifier(t *testing.T) {
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, storetest.SuperuserDSN("postgres"))
+	require.NoError(t, err)
+	defer conn.Close(ctx)
+	_, err = conn.Exec(ctx, "SET password_encryption = 'scram-sha-256'; CREATE ROLE scram_probe PASSWORD 'a password'")
+	require.NoError(t, err)
+	defer conn.Exec(ctx, "DROP ROLE scram_probe")
+	var kept string
+	require.NoError(t, conn.QueryRow(ctx, "SELECT rolpassword FROM pg_authid WHERE rolname = 'scram_probe'").Scan(&kept))
+	salt64 := strings.SplitN(strings.SplitN(kept, "$", 3)[1], ":", 2)[1]
+	salt, err := base64.StdEncoding.DecodeString(salt64)
+	require.NoError(t, err)
+	require.Equal(t, kept, pgledger.ScramVerifierSalted("a password", salt))
 }

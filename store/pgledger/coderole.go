@@ -2,8 +2,11 @@ package pgledger
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/pbkdf2"
 	"crypto/rand"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -126,7 +129,7 @@ func (l *Ledger) takeCodeRole(ctx context.Context) (*codeRole, error) {
 	err := d.sweepCode(ctx, l.conn, role.name)
 	if err == nil {
 		err = within(engine.Housekeeping(ctx), func(ctx context.Context) error {
-			_, err := l.conn.Exec(ctx, "CREATE ROLE "+q+" LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS NOINHERIT PASSWORD "+pgQuote(role.password))
+			_, err := l.conn.Exec(ctx, "CREATE ROLE "+q+" LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS NOINHERIT PASSWORD "+pgQuote(scramVerifier(role.password)))
 			return err
 		})
 	}
@@ -146,6 +149,31 @@ func newPassword() string {
 	secret := make([]byte, 24)
 	rand.Read(secret)
 	return hex.EncodeToString(secret)
+}
+
+// scramVerifier is what the server keeps of a password (SCRAM-SHA-256, as
+// PostgreSQL writes it), sent in its place: a server that logs statements
+// logs no password of fencelab's. The connection still logs in with the
+// password, however the server asks for it.
+func scramVerifier(password string) string {
+	salt := make([]byte, 16)
+	rand.Read(salt)
+	return scramVerifierSalted(password, salt)
+}
+
+func scramVerifierSalted(password string, salt []byte) string {
+	salted, err := pbkdf2.Key(sha256.New, password, salt, 4096, sha256.Size)
+	if err != nil {
+		panic(err) // only for lengths pbkdf2 refuses, which these are not
+	}
+	mac := func(key []byte, text string) []byte {
+		h := hmac.New(sha256.New, key)
+		h.Write([]byte(text))
+		return h.Sum(nil)
+	}
+	stored := sha256.Sum256(mac(salted, "Client Key"))
+	b64 := base64.StdEncoding.EncodeToString
+	return "SCRAM-SHA-256$4096:" + b64(salt) + "$" + b64(stored[:]) + ":" + b64(mac(salted, "Server Key"))
 }
 
 // sweepCode drops what an earlier run's file left on the database: the
@@ -188,7 +216,7 @@ func (d *Database) dropRole(ctx context.Context, conn *pgx.Conn, name string) er
 	q := pgx.Identifier{name}.Sanitize()
 	password := newPassword()
 	err := within(engine.Housekeeping(ctx), func(ctx context.Context) error {
-		_, err := conn.Exec(ctx, "ALTER ROLE "+q+" LOGIN PASSWORD "+pgQuote(password))
+		_, err := conn.Exec(ctx, "ALTER ROLE "+q+" LOGIN PASSWORD "+pgQuote(scramVerifier(password)))
 		return err
 	})
 	if err != nil {

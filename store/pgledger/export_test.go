@@ -32,3 +32,9 @@ func SchemaShape(t *testing.T, conn *pgx.Conn) (got, want string) {
 	}
 	return got, schemaShape
 }
+
+// ScramVerifierSalted is what fencelab sends the server in place of a
+// role's password, with the salt given.
+func ScramVerifierSalted(password string, salt []byte) string {
+	return scramVerifierSalted(password, salt)
+}
