@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -76,6 +77,10 @@ func inAProcess(t *testing.T, cache string, args ...string) (int, string) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, binary(t), args...)
 	cmd.Env = append(os.Environ(), "FENCELAB_CACHE_DIR="+cache)
+	// A run that does not end is asked for its goroutines' stacks first
+	// (SIGQUIT), so the failure says where it waits.
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGQUIT) }
+	cmd.WaitDelay = 5 * time.Second
 	var stderr lockedBuffer
 	cmd.Stderr = &stderr
 	err := cmd.Run()
