@@ -123,3 +123,12 @@ func TestCheckWhy(t *testing.T) {
 	require.Equal(t, exitOK, code, stderr)
 	require.Contains(t, stdout, "why: no shares — the check was bounded: not every schedule was explored, so no share is exact")
 }
+
+// --why names a file's own invariant at the point of no return, as the
+// file names it: the sentence does not stop at "invariant".
+func TestWhyNamesAFilesOwnInvariant(t *testing.T) {
+	code, stdout, stderr := call(t, "check", "../examples/lock-fence.toml", "--mode", "safe", "--without", "fence", "--why", "--out", t.TempDir())
+	require.Equal(t, 1, code, stderr)
+	require.Contains(t, stdout, "every schedule breaks invariant 11 (OLDER_TOKEN_WON)")
+	require.NotRegexp(t, `breaks invariant\s*\n`, stdout)
+}

@@ -91,10 +91,10 @@ func printWhy(w io.Writer, r engine.CheckReport, run *whyRun, l lang.Lang) {
 	width := diffWidth(w)
 	if run.counterexample != nil {
 		fmt.Fprint(w, l.T("  the counterexample, with the share of its futures that break an invariant:\n"))
-		printWhySteps(w, run.counterexample, width, l)
+		printWhySteps(w, r.Scenario, run.counterexample, width, l)
 	}
 	fmt.Fprint(w, l.T("  the guided order, with the share of its futures that break an invariant:\n"))
-	printWhySteps(w, run.guided, width, l)
+	printWhySteps(w, r.Scenario, run.guided, width, l)
 	if run.guidedErr != nil {
 		fmt.Fprint(w, l.T("    could not be followed further: %s\n", said(run.guidedErr, l)))
 	}
@@ -102,7 +102,7 @@ func printWhy(w io.Writer, r engine.CheckReport, run *whyRun, l lang.Lang) {
 
 // printWhySteps prints a schedule's points, one a line: the share, the
 // action, what it did; the point of no return marked, and said below it.
-func printWhySteps(w io.Writer, steps []engine.WhyStep, width int, l lang.Lang) {
+func printWhySteps(w io.Writer, scenario *engine.Scenario, steps []engine.WhyStep, width int, l lang.Lang) {
 	point, inevitable := engine.PointOfNoReturn(steps)
 	for i, s := range steps {
 		mark := "  "
@@ -121,7 +121,7 @@ func printWhySteps(w io.Writer, steps []engine.WhyStep, width int, l lang.Lang) 
 		head := fmt.Sprintf("    %s%3d %6s  %s ", mark, i, share, pad(ansi.Truncate(untrusted.Line(action), 26, "…"), 26))
 		printWrapped(w, head, did, width)
 		if i == point {
-			printWrapped(w, "          ", pointSaid(i, inevitable, l), width)
+			printWrapped(w, "          ", pointSaid(i, inevitable.SaidIn(scenario), l), width)
 		}
 	}
 	if point < 0 {
@@ -145,11 +145,11 @@ func printWrapped(w io.Writer, head, text string, width int) {
 }
 
 // pointSaid says the point of no return.
-func pointSaid(i int, inevitable engine.InvariantSet, l lang.Lang) string {
+func pointSaid(i int, inevitable string, l lang.Lang) string {
 	if i == 0 {
-		return l.T("point of no return: the seeded state — every schedule breaks invariant %s", inevitable.Said())
+		return l.T("point of no return: the seeded state — every schedule breaks invariant %s", inevitable)
 	}
-	return l.T("point of no return: from action %d on, every schedule breaks invariant %s", i, inevitable.Said())
+	return l.T("point of no return: from action %d on, every schedule breaks invariant %s", i, inevitable)
 }
 
 // stepDid is what an action did, in one line: its first event, and the

@@ -38,6 +38,10 @@ import (
 // own (1 to FirstCodeInvariant+MostCodeInvariants-1).
 type InvariantSet uint32
 
+// lastInvariant is the highest number an invariant may have: a file's
+// last own one.
+const lastInvariant = FirstCodeInvariant + MostCodeInvariants - 1
+
 func (s InvariantSet) with(n int) InvariantSet { return s | 1<<n }
 
 // Has reports whether invariant n is in the set; n = 0 asks for any.
@@ -51,7 +55,7 @@ func (s InvariantSet) Has(n int) bool {
 // Numbers are the invariants in the set, in order.
 func (s InvariantSet) Numbers() []int {
 	var out []int
-	for n := 1; n <= len(Invariants); n++ {
+	for n := 1; n <= lastInvariant; n++ {
 		if s.Has(n) {
 			out = append(out, n)
 		}
@@ -395,7 +399,7 @@ func PointOfNoReturn(steps []WhyStep) (int, InvariantSet) {
 			continue
 		}
 		var all InvariantSet
-		for n := 1; n <= len(Invariants); n++ {
+		for n := 1; n <= lastInvariant; n++ {
 			if s.Futures.All(n, s.Past) {
 				all = all.with(n)
 			}
@@ -427,10 +431,16 @@ func Percent(r *big.Rat) string {
 
 // Said names the invariants of the set with the anomaly each stands for
 // where it has one: "7 (LOST_UPDATE), 8 (LEASE_STOLEN)".
-func (s InvariantSet) Said() string {
+func (s InvariantSet) Said() string { return s.SaidIn(nil) }
+
+// SaidIn is Said for a scenario, whose file's own invariants are named as
+// the file names them: "11 (OLDER_TOKEN_WON)".
+func (s InvariantSet) SaidIn(sc *Scenario) string {
 	var parts []string
 	for _, n := range s.Numbers() {
-		if a, ok := anomalies[n]; ok {
+		if n >= FirstCodeInvariant && sc != nil && sc.Code != nil && n-FirstCodeInvariant < len(sc.Code.Invariants) {
+			parts = append(parts, strconv.Itoa(n)+" ("+sc.Code.Invariants[n-FirstCodeInvariant].Name+")")
+		} else if a, ok := anomalies[n]; ok {
 			parts = append(parts, strconv.Itoa(n)+" ("+a+")")
 		} else {
 			parts = append(parts, strconv.Itoa(n))
