@@ -527,7 +527,7 @@ func printCheckReport(w io.Writer, r engine.CheckReport, trace string, allowBoun
 	case file && !predicted && len(r.Broken) > 0:
 		fmt.Fprint(w, l.T("  SAFE broke an invariant\n"))
 	case file && !predicted && r.Exhaustive:
-		fmt.Fprint(w, l.T("  no prediction for SAFE: every invariant held on every schedule\n"))
+		fmt.Fprint(w, l.T("  no prediction for SAFE: every invariant held on every schedule (progress is judged only against a prediction)\n"))
 	case file && !failed && (r.Mode == engine.Unsafe || r.Exhaustive):
 		fmt.Fprint(w, l.T("  as its file predicts\n"))
 	case file && r.Mode == engine.Unsafe:

@@ -171,7 +171,9 @@ waiting at once, nor data the seed does not have (docs/checker.md says
 what else). A state reached again is not explored again, and of two calls
 that touch disjoint parts of the lab one order is taken (sleep sets):
 every state is still reached. SAFE must also make progress, and its
-guided order end as predicted. Exit 0 when SAFE did all that and UNSAFE
+guided order end as predicted (a scenario file without [predict.safe] is
+judged on its invariants alone: progress is judged only against a
+prediction). Exit 0 when SAFE did all that and UNSAFE
 reached its anomaly; 1 otherwise, and for a search cut short.
 
 flags:
