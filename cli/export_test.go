@@ -117,3 +117,16 @@ func TestAnExportItCannotWriteNamesTheUsersDirectory(t *testing.T) {
 	requireOneLine(t, stderr, "export /proc/fencelab-x.md: create a file in /proc: ")
 	require.NotContains(t, stderr, ".fencelab-export-")
 }
+
+// A file's actor is named once in Mermaid, and a result that fenced
+// nothing says no fence, as the explorer's result strip says it.
+func TestMermaidOfAFileSaysItsActorOnceAndNoFence(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "lf.mmd")
+	code, stdout, stderr := call(t, "export", "../examples/lock-fence.toml", "--to", "mermaid", "-o", out)
+	require.Equal(t, 0, code, stdout+stderr)
+	text, err := os.ReadFile(out)
+	require.NoError(t, err)
+	require.Contains(t, string(text), "participant a1 as A\n")
+	require.NotContains(t, string(text), "fence none")
+	require.Contains(t, string(text), "result · expected 2 · final 2 · verdict")
+}

@@ -116,7 +116,11 @@ func newDiagram(w io.Writer, s Session, title string) *diagram {
 	for i, a := range final.Actors {
 		d.ids[a.Name] = fmt.Sprintf("a%d", i+1)
 		actors = append(actors, d.ids[a.Name])
-		p.printf("    participant %s as %s\n", d.ids[a.Name], mermaidText(a.Name+" · "+a.Label))
+		shown := a.Name + " · " + a.Label
+		if a.Label == "" || a.Label == a.Name {
+			shown = a.Name // a file's actor: its name is all it has
+		}
+		p.printf("    participant %s as %s\n", d.ids[a.Name], mermaidText(shown))
 	}
 	p.printf("    participant redis as Redis\n")
 	p.printf("    participant postgres as PostgreSQL\n")
@@ -180,8 +184,14 @@ func (d *diagram) events(events []engine.Event) {
 // result is the note of a session's result.
 func (d *diagram) result(s Session) {
 	r := s.Final().Result
-	d.p.printf("    Note over %s: %s\n", d.span, mermaidWrapped(s.Lang.T("result · expected %d · final %d · fence %s · verdict %s", r.Expected, r.Final,
-		engine.FenceIn(r.LastAcceptedFence, s.Lang), s.Verdict()), d.spanColumns))
+	said := s.Lang.T("result · expected %d · final %d · fence %s · verdict %s", r.Expected, r.Final,
+		engine.FenceIn(r.LastAcceptedFence, s.Lang), s.Verdict())
+	if r.MeasureLabel != "" && r.LastAcceptedFence == 0 {
+		// A scenario that counts something else and fenced nothing, as the
+		// explorer's result strip says it.
+		said = s.Lang.T("result · expected %d · final %d · verdict %s", r.Expected, r.Final, s.Verdict())
+	}
+	d.p.printf("    Note over %s: %s\n", d.span, mermaidWrapped(said, d.spanColumns))
 }
 
 // seq is an event's number as the timeline writes it, #N; the '#' as

@@ -456,6 +456,7 @@ var ko = map[string]string{
 	"lab clock %s":  "랩 시계 %s",
 	"guard: %s":     "가드: %s",
 	"result · expected %d · final %d · fence %s · verdict %s": "결과 · 기대값 %d · 최종 %d · 펜스 %s · 판정 %s",
+	"result · expected %d · final %d · verdict %s":            "결과 · 기대값 %d · 최종 %d · 판정 %s",
 	// The explorer's store panes.
 	"keys under %s": "%s 아래의 키",
 	"no ttl":        "ttl 없음",
@@ -1380,7 +1381,7 @@ UNSAFE가 깨짐, 아니면 1.
 	"  NOT as its file predicts: no schedule ended %s\n":                                                                "  파일의 예측과 다릅니다: %s로 끝난 스케줄이 없습니다\n",
 	"  SAFE broke an invariant\n":                                                                                       "  SAFE가 불변식을 깼습니다\n",
 	"  as its file predicts\n":                                                                                          "  파일의 예측대로입니다\n",
-	"  no prediction for SAFE: every invariant held on every schedule (progress is judged only against a prediction)\n":                                                "  SAFE 예측 없음: 모든 스케줄에서 모든 불변식이 지켜졌습니다 (진행은 예측이 있을 때만 판단합니다)\n",
+	"  no prediction for SAFE: every invariant held on every schedule (progress is judged only against a prediction)\n": "  SAFE 예측 없음: 모든 스케줄에서 모든 불변식이 지켜졌습니다 (진행은 예측이 있을 때만 판단합니다)\n",
 	"  no prediction for UNSAFE: the counts above are what happened\n":                                                  "  UNSAFE 예측 없음: 위의 수가 일어난 일입니다\n",
 	"  — no prediction; an invariant broke\n":                                                                           "  — 예측 없음; 불변식이 깨졌습니다\n",
 	"  — no prediction; every invariant held\n":                                                                         "  — 예측 없음; 모든 불변식이 지켜졌습니다\n",
