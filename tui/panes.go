@@ -66,10 +66,17 @@ func workersPane(st styles, s engine.Snapshot, selected, width, height int) []st
 	}
 	// Names and labels padded to the widest, so the columns after them
 	// line up (R1, P and OUT in one pane).
+	// An actor whose label is its name (a file's) shows its name once.
+	labelOf := func(a engine.ActorView) string {
+		if a.Label == a.Name {
+			return ""
+		}
+		return a.Label
+	}
 	nameWidth, labelWidth := 0, 0
 	for i, a := range s.Actors {
 		nameWidth = max(nameWidth, ansi.StringWidth(fmt.Sprintf("%d %s", i+1, a.Name)))
-		labelWidth = max(labelWidth, ansi.StringWidth(a.Label))
+		labelWidth = max(labelWidth, ansi.StringWidth(labelOf(a)))
 	}
 	for i, a := range s.Actors {
 		marker := "  "
@@ -80,7 +87,7 @@ func workersPane(st styles, s engine.Snapshot, selected, width, height int) []st
 			name = st.selected.Render(name)
 		}
 		name += pad
-		label := st.dim.Render(a.Label) + strings.Repeat(" ", labelWidth-ansi.StringWidth(a.Label))
+		label := st.dim.Render(labelOf(a)) + strings.Repeat(" ", labelWidth-ansi.StringWidth(labelOf(a)))
 		status := st.T("ready")
 		switch {
 		case a.Paused:
@@ -133,7 +140,10 @@ func workersPane(st styles, s engine.Snapshot, selected, width, height int) []st
 			body = append(body, line)
 			continue
 		}
-		body = append(body, fmt.Sprintf("%s%s  %s  %s%s%s", marker, name, label, status, token, next)) // the label is in the lab's language
+		if labelWidth > 0 {
+			label += "  "
+		}
+		body = append(body, fmt.Sprintf("%s%s  %s%s%s%s", marker, name, label, status, token, next)) // the label is in the lab's language
 		if belief != "" {
 			body = append(body, "     "+belief)
 		}

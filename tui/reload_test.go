@@ -142,3 +142,17 @@ func TestAReloadChecksTheNewVersionWhenTheOldWasChecked(t *testing.T) {
 	press(tm, "q")
 	tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
 }
+
+// A file's actor, whose label is its name, is named once in the Workers
+// pane: "1 A  ready", not "1 A  A  ready".
+func TestAFilesActorIsNamedOnceInTheWorkersPane(t *testing.T) {
+	src, err := os.ReadFile("../examples/lock-fence.toml")
+	require.NoError(t, err)
+	s, err := scenarios.Parse("lock-fence.toml", src)
+	require.NoError(t, err)
+	s.File = "lock-fence.toml"
+	tm := exploreOn(t, tui.Options{Catalog: append(scenarios.All(), s), Scenario: s.ID, Mode: engine.Safe}, 160, 48, false)
+	waitFor(t, tm, "1 A  ready")
+	press(tm, "q")
+	tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
+}
