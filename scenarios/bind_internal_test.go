@@ -29,3 +29,17 @@ func TestAParameterIsBoundOnlyInCode(t *testing.T) {
 	}
 	require.Equal(t, "GET "+hostile, bind("GET $v", vars, false), "outside SQL a value is as it is")
 }
+
+// A [setup] string holds statements as psql takes them: split at each ;
+// of their code, not at one in a constant, a name or a comment.
+func TestSetupStatementsAreSplitAsPsqlSplitsThem(t *testing.T) {
+	text := `CREATE TABLE t (x text DEFAULT ';');  -- a comment; still one
+INSERT INTO t VALUES ($$a;b$$), (E'\';'); /* ; */
+INSERT INTO "a;b" VALUES (1);
+;`
+	require.Equal(t, []string{
+		"CREATE TABLE t (x text DEFAULT ';')",
+		"-- a comment; still one\nINSERT INTO t VALUES ($$a;b$$), (E'\\';')",
+		"/* ; */\nINSERT INTO \"a;b\" VALUES (1)",
+	}, splitStatements(text))
+}

@@ -269,6 +269,15 @@ func (f *file) setup(t *table, c *engine.Code) error {
 		if err != nil {
 			return err
 		}
+		if text, one := v.(string); one {
+			// One string holds statements as psql takes them: each ends
+			// at a ; of its code (not one in a constant, a name or a
+			// comment).
+			stmts = splitStatements(text)
+			if len(stmts) == 0 {
+				return f.wrong(t.key("sql"), "an empty statement")
+			}
+		}
 		for i, stmt := range stmts {
 			path := t.key("sql")
 			if _, list := v.([]any); list {

@@ -428,6 +428,26 @@ func sqlCode(text string) []bool {
 	return code
 }
 
+// splitStatements is a text of statements, as psql takes them, one by
+// one: each ends at a ; of its code (sqlCode), and those left empty
+// (only blanks and comments) are dropped.
+func splitStatements(text string) []string {
+	code := sqlCode(text)
+	var out []string
+	start := 0
+	for i := 0; i <= len(text); i++ {
+		if i < len(text) && !(text[i] == ';' && code[i]) {
+			continue
+		}
+		stmt := strings.TrimSpace(text[start:i])
+		if strings.TrimSpace(stripSQL(stmt)) != "" {
+			out = append(out, stmt)
+		}
+		start = i + 1
+	}
+	return out
+}
+
 func isWordByte(c byte) bool {
 	return c == '_' || c == '$' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c >= 0x80
 }
