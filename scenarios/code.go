@@ -37,7 +37,7 @@ var paramPattern = regexp.MustCompile(`\$([A-Za-z_][A-Za-z0-9_]*)`)
 // guardPattern is a guard's place in a step's text: {{fence}}.
 var guardPattern = regexp.MustCompile(`\{\{\s*([A-Za-z0-9_-]*)\s*\}\}`)
 
-var invariantNamePattern = regexp.MustCompile(`^[A-Z][A-Z0-9_]{0,39}$`)
+var invariantNamePattern = regexp.MustCompile(`^[^\x00-\x20\x7f](?:[^\x00-\x1f\x7f]{0,38}[^\x00-\x20\x7f])?$`)
 
 // saveName is a name save may give a reply.
 var saveName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -782,7 +782,7 @@ func (f *file) invariant(t *table, cf *codeFile) (engine.CodeInvariant, error) {
 		return ci, err
 	}
 	if !invariantNamePattern.MatchString(ci.Name) {
-		return ci, f.wrong(t.key("name"), "invariant name %q: the anomaly it stands for, in capitals — DOUBLE_SPEND", untrusted.Line(ci.Name))
+		return ci, f.wrong(t.key("name"), "invariant name %q: the anomaly it stands for, in at most 40 characters on one line, no blank at either end — DOUBLE_SPEND, edit-lost", untrusted.Line(ci.Name))
 	}
 	if slices.Contains(knownVerdicts(), ci.Name) || slices.Contains(cf.verdicts, ci.Name) {
 		return ci, f.wrong(t.key("name"), "invariant name %s is taken: name it otherwise", ci.Name)

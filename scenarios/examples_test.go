@@ -328,3 +328,20 @@ program = ["try-there"]
 	// lock) and B first (pool-2 does).
 	require.Equal(t, 5, report.States)
 }
+
+// A file names its invariants in its own words (edit-lost,
+// tokens-increase), and its predictions and verdicts say them as written;
+// a name on two lines, blank at an end, or past 40 characters is refused.
+func TestAnInvariantIsNamedInTheFilesOwnWords(t *testing.T) {
+	base, err := os.ReadFile("../examples/lock-fence.toml")
+	require.NoError(t, err)
+	named := strings.ReplaceAll(string(base), "OLDER_TOKEN_WON", "tokens-increase")
+	s, err := scenarios.Parse("mine.toml", []byte(named))
+	require.NoError(t, err)
+	require.Equal(t, "tokens-increase", s.Code.Invariants[0].Name)
+	require.Equal(t, "tokens-increase", s.Predicted[engine.Unsafe].Verdict)
+	for _, name := range []string{"two\\nlines", " leading", "trailing ", strings.Repeat("x", 41), ""} {
+		_, err := scenarios.Parse("mine.toml", []byte(strings.Replace(named, `name = "tokens-increase"`, `name = "`+name+`"`, 1)))
+		require.Error(t, err, name)
+	}
+}
