@@ -15,6 +15,8 @@ import (
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/lang"
 	"github.com/fencelab/fencelab/untrusted"
+
+	luaparse "github.com/yuin/gopher-lua/parse"
 )
 
 // A scenario file's own code (docs/code.md): [setup] seeds its
@@ -239,6 +241,37 @@ func (f *file) firstLineOf(path string) int {
 	return n
 }
 
+// luaSyntaxLine finds the line in a Lua compiler's error: "script line:4(column:7)".
+var luaSyntaxLine = regexp.MustCompile(`line:(\d+)\(column:\d+\)(?: near '([^']*)')?:\s*(.*)$`)
+
+// compileLua compiles a script as Lua before anything runs, so a typo is
+// said at the file's line it is on (first is the file's line of the
+// script's first line), not when the step runs.
+func (f *file) compileLua(path, script string, first int) error {
+	if strings.HasPrefix(script, "#!") {
+		// Redis's #!lua flags=… line is no Lua: read as blanks.
+		if nl := strings.IndexAny(script, "\r\n"); nl >= 0 {
+			script = strings.Repeat(" ", nl) + script[nl:]
+		}
+	}
+	_, err := luaparse.Parse(strings.NewReader(script), "script")
+	if err == nil {
+		return nil
+	}
+	said := strings.TrimSpace(err.Error())
+	line := f.at.lineOf(path)
+	if m := luaSyntaxLine.FindStringSubmatch(said); m != nil {
+		if n, perr := strconv.Atoi(m[1]); perr == nil && first > 0 {
+			line = first + n - 1
+		}
+		said = m[3]
+		if m[2] != "" {
+			said += " near " + m[2]
+		}
+	}
+	return &FileError{File: f.name, Line: line, What: lang.P("the script does not compile: %s", untrusted.Line(said))}
+}
+
 // scriptError is a script's error reply as both servers write it — a
 // line of the script, and what went wrong there — without what follows
 // (gopher-lua's stack traceback, Redis's script hash).
@@ -425,6 +458,9 @@ func (f *file) step(t *table) (*codeStep, string, error) {
 			return nil, "", err
 		}
 		step.luaLine = f.firstLineOf(step.codePath)
+		if err := f.compileLua(t.key("lua"), step.lua, step.luaLine); err != nil {
+			return nil, "", err
+		}
 		for _, k := range []string{"keys", "args"} {
 			v, ok := t.get(k)
 			if !ok {
@@ -813,6 +849,9 @@ func (f *file) invariant(t *table, cf *codeFile) (engine.CodeInvariant, error) {
 			return ci, err
 		}
 		if err := f.refuseLua(t.key("lua"), ci.Lua); err != nil {
+			return ci, err
+		}
+		if err := f.compileLua(t.key("lua"), ci.Lua, f.firstLineOf(t.key("lua"))); err != nil {
 			return ci, err
 		}
 		if v, ok := t.get("keys"); ok {

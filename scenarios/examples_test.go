@@ -345,3 +345,14 @@ func TestAnInvariantIsNamedInTheFilesOwnWords(t *testing.T) {
 		require.Error(t, err, name)
 	}
 }
+
+// A typo in a file's Lua is found before anything runs, at the file's
+// line it is on, first on the line.
+func TestALuaTypoIsSaidAtItsLine(t *testing.T) {
+	base, err := os.ReadFile("../examples/lock-fence.toml")
+	require.NoError(t, err)
+	src := strings.Replace(string(base), "return 0\n'''", "return 0 0\n'''", 1)
+	_, err = scenarios.Parse("mine.toml", []byte(src))
+	require.Error(t, err)
+	require.Equal(t, "mine.toml:"+lineOf(t, src, "return 0 0")+": the script does not compile: syntax error near 0", err.Error())
+}
