@@ -751,7 +751,12 @@ func (f *file) fragments(t *table, step *codeStep, texts []string) error {
 				return f.wrong(g.key(name), "a guard is its fragment of code, or { text = \"…\", else = \"…\" }")
 			}
 			if !places[name] {
-				return f.wrong(g.key(name), "guard %s has no place in step %s: write {{%s}} where its fragment goes", name, step.name, name)
+				// Taking {{NAME}} out of the code is the whole edit (on
+				// stage, under --watch): the entry left behind is said,
+				// not refused.
+				f.warnings = append(f.warnings, lang.P("%s: warning: guard %s has no place in step %s: it is not used (write {{%s}} where its fragment goes, or take the entry out)",
+					f.where(g.key(name)), name, step.name, name))
+				continue
 			}
 			step.guards[guard] = fr
 			step.order = append(step.order, guard)

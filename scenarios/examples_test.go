@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/lang"
 	"github.com/fencelab/fencelab/scenarios"
 )
 
@@ -65,7 +66,6 @@ func TestCodeMistakesAreSaidAtTheirLine(t *testing.T) {
 	for _, c := range []struct{ name, from, to, says string }{
 		{"a parameter nobody saves", "SET value = $token", "SET value = $tokn", "uses $tokn, which no step before it"},
 		{"a guard with no fragment", "{{fence}}", "{{fence}} {{owner}}", "which its guards do not define"},
-		{"a fragment with no place", "{{fence}} RETURNING", "RETURNING", "has no place in step write"},
 		{"a guard fencelab has not", `guards = { fence =`, `guards = { fense =`, `unknown guard "fense"`},
 		{"a command that is not a step's", `redis = ["DEL", "lock"]`, `redis = ["FLUSHALL"]`, "FLUSHALL is not a command a step sends"},
 		{"a key of fencelab's own", `redis = ["DEL", "lock"]`, `redis = ["DEL", "leader:daily-summary"]`, "has the shape of one of fencelab's own"},
@@ -355,4 +355,15 @@ func TestALuaTypoIsSaidAtItsLine(t *testing.T) {
 	_, err = scenarios.Parse("mine.toml", []byte(src))
 	require.Error(t, err)
 	require.Equal(t, "mine.toml:"+lineOf(t, src, "return 0 0")+": the script does not compile: syntax error near 0", err.Error())
+}
+
+// Taking {{fence}} out of the code is the whole edit: the guards entry
+// left behind is a warning, not a mistake, and SAFE runs without it.
+func TestAGuardWithNoPlaceIsAWarning(t *testing.T) {
+	base, err := os.ReadFile("../examples/lock-fence.toml")
+	require.NoError(t, err)
+	s, err := scenarios.Parse("mine.toml", []byte(strings.Replace(string(base), "{{fence}} RETURNING", "RETURNING", 1)))
+	require.NoError(t, err)
+	require.Len(t, s.Warnings, 1)
+	require.Contains(t, s.Warnings[0].In(lang.En), "warning: guard fence has no place in step write")
 }
