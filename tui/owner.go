@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 
 	"github.com/fencelab/fencelab/engine"
@@ -37,6 +38,11 @@ type labOwner struct {
 	mu     sync.Mutex
 	lab    *engine.Lab
 	closed bool
+	// place is the actions a reload could not all replay (a save whose
+	// code fails at an action): while the lab's own are where that reload
+	// stopped, the next reload replays these, so a mended save comes back
+	// to the place a broken one left.
+	place []engine.Action
 }
 
 func newLabOwner(ctx context.Context) *labOwner {
@@ -49,6 +55,7 @@ func newLabOwner(ctx context.Context) *labOwner {
 func (o *labOwner) open(backends engine.Backends, s *engine.Scenario, mode engine.Mode) (engine.Snapshot, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	o.place = nil // another scenario or mode: no place of the last one
 	if o.closed {
 		return engine.Snapshot{}, errLabClosed
 	}
@@ -139,6 +146,10 @@ func (o *labOwner) reload(backends engine.Backends, s *engine.Scenario, mode eng
 		return engine.Snapshot{}, 0, 0, errLabClosed
 	}
 	actions := o.lab.Schedule()
+	if len(o.place) > len(actions) && slices.EqualFunc(actions, o.place[:len(actions)], sameAction) {
+		actions = o.place
+	}
+	o.place = nil
 	backends.Without = o.lab.Without()
 	lab, err := engine.NewLab(o.ctx, backends, s, mode)
 	if err != nil {
@@ -157,9 +168,17 @@ func (o *labOwner) reload(backends engine.Backends, s *engine.Scenario, mode eng
 			}
 		}
 	}
+	if replayed < len(actions) {
+		o.place = actions
+	}
 	snap, serr := lab.Snapshot(o.ctx)
 	if err == nil {
 		err = serr
 	}
 	return snap, replayed, len(actions), err
+}
+
+// sameAction says two actions of a schedule are the same action.
+func sameAction(a, b engine.Action) bool {
+	return a.Kind == b.Kind && a.Actor == b.Actor && a.With == b.With && a.By == b.By
 }

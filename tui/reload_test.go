@@ -156,3 +156,31 @@ func TestAFilesActorIsNamedOnceInTheWorkersPane(t *testing.T) {
 	press(tm, "q")
 	tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
 }
+
+// A save whose code no longer takes the actions so far keeps the place:
+// the save that mends it replays every one of them again, not only those
+// the broken one could.
+func TestAMendedSaveComesBackToThePlace(t *testing.T) {
+	src, err := os.ReadFile("../scenarios/testdata/three-workers.toml")
+	require.NoError(t, err)
+	const file = "x.toml"
+	load := func(text string) *engine.Scenario {
+		s, err := scenarios.Parse(file, []byte(text))
+		require.NoError(t, err)
+		s.File = file
+		return s
+	}
+	tm := exploreOn(t, tui.Options{Catalog: append(scenarios.All(), load(string(src))), Scenario: "three-workers"}, 120, 40, false)
+	waitFor(t, tm, "three-workers in SAFE mode, from its seeded state")
+	press(tm, "nnnn")
+	waitFor(t, tm, "guided 4/13")
+	shorter := strings.Replace(string(src), `program = ["acquire-leader", "acquire-lease", "write-summary"]`, `program = ["acquire-leader"]`, 1)
+	shorter = strings.Replace(shorter, `guided = ["A", "A",`, `guided = ["A",`, 1)
+	shorter = strings.Replace(shorter, "13 = ", "12 = ", 2)
+	tm.Send(tui.ReloadMsg{File: file, Scenario: load(shorter)})
+	waitFor(t, tm, "x.toml reloaded; 1 of 4 actions replayed — the next no longer applies")
+	tm.Send(tui.ReloadMsg{File: file, Scenario: load(string(src))})
+	waitForAll(t, tm, "x.toml reloaded; 4 actions replayed", "guided 4/13")
+	press(tm, "q")
+	tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
+}
