@@ -351,3 +351,29 @@ program = ["write"]
 		requireOneLine(t, stderr, "zero.toml:5: expected's query answered")
 	}
 }
+
+// expected's key that holds no whole number is the file's mistake too.
+func TestAnExpectedKeyThatIsNoWholeNumberIsTheFilesMistake(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "rk.toml")
+	require.NoError(t, os.WriteFile(file, []byte(`format = "fencelab-scenario/1"
+id = "rk"
+title = "t"
+story = "s"
+expected = { value = 0, redis = "s" }
+guided = ["A"]
+
+[setup]
+redis = { s = "abc" }
+
+[[step]]
+name = "g"
+redis = ["GET", "s"]
+
+[[actor]]
+name = "A"
+program = ["g"]
+`), 0o644))
+	code, stdout, stderr := call(t, "run", file)
+	require.Equal(t, exitUsage, code, stderr+stdout)
+	requireOneLine(t, stderr, "rk.toml:5: expected's key s holds abc, not a whole number")
+}

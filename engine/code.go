@@ -296,6 +296,17 @@ func (l *Lab) codeBreaks(ctx context.Context, state LedgerState, keys []RedisKey
 			return nil, &CodeFailure{Err: lang.Error("%s: expected's query answered %s, not a whole number", c.At[codeValueName], untrustedShort(v))}
 		}
 	}
+	if c != nil && c.ValueKey != "" {
+		namespace := l.backends.Coordination.Namespace()
+		for _, k := range keys {
+			if k.Key != namespace+c.ValueKey && k.Key != c.ValueKey {
+				continue
+			}
+			if _, whole := codeNumber(k.Value); !whole || k.Type != "string" {
+				return nil, &CodeFailure{Err: lang.Error("%s: expected's key %s holds %s, not a whole number", c.At[codeValueName], c.ValueKey, untrustedShort(k.Value))}
+			}
+		}
+	}
 	if c == nil || len(c.Invariants) == 0 {
 		return nil, nil
 	}

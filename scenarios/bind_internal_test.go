@@ -11,7 +11,7 @@ import (
 // would run as code no rule of the file's text saw.
 func TestAParameterIsBoundOnlyInCode(t *testing.T) {
 	hostile := "*/ $q$ \" ' \n; CREATE TABLE made (x int); --"
-	vars := map[string]string{"v": hostile, "n": "42", "b": `tail\`}
+	vars := map[string]string{"v": hostile, "n": "42", "b": `tail\`, "m": "-1"}
 	for text, want := range map[string]string{
 		"SELECT $v":                "SELECT '*/ $q$ \" '' \n; CREATE TABLE made (x int); --'",
 		"SELECT $n + 1":            "SELECT 42 + 1",
@@ -24,6 +24,7 @@ func TestAParameterIsBoundOnlyInCode(t *testing.T) {
 		"SELECT x$v, E$v":          "SELECT x$v, E$v",
 		"SELECT $b, $n":            `SELECT E'tail\\', 42`,
 		"SELECT /* /* */ $v */ $n": "SELECT /* /* */ $v */ 42",
+		"SELECT 2-$m":              "SELECT 2-(-1)",
 	} {
 		require.Equal(t, want, bind(text, vars, true), text)
 	}

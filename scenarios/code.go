@@ -920,6 +920,7 @@ func (f *file) expectedCode(top *table, s *engine.Scenario, cf *codeFile) error 
 		if err := f.keyName(t.key("redis"), cf.code.ValueKey); err != nil {
 			return err
 		}
+		cf.code.At["value"] = f.where(t.key("redis"))
 	default:
 		return f.wrong(t.path, "expected as a table says how to read the value: sql = \"SELECT …\" or redis = \"KEY\"")
 	}
@@ -1235,7 +1236,12 @@ func bind(text string, vars map[string]string, sql bool) string {
 // other value quoted (a string constant PostgreSQL gives the type its
 // place needs).
 func sqlLiteral(v string) string {
-	if _, err := strconv.ParseInt(v, 10, 64); err == nil {
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if n < 0 || strings.HasPrefix(v, "+") {
+			// In parentheses: after a minus, -1 would make "--", a comment
+			// to the end of the line.
+			return "(" + v + ")"
+		}
 		return v
 	}
 	if v == "null" || v == "nil" {

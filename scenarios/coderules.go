@@ -105,6 +105,10 @@ func init() {
 	}
 }
 
+// sqlClockWords finds the special time inputs that read the server's
+// clock when cast ('now'::timestamptz).
+var sqlClockWords = regexp.MustCompile(`(?i)'\s*(now|today|tomorrow|yesterday|allballs)\s*'`)
+
 // sqlAdvisory finds an advisory lock function in a statement.
 var sqlAdvisory = regexp.MustCompile(`(?i)\bpg_(try_)?advisory`)
 
@@ -218,6 +222,12 @@ func (f *file) refuseSQL(path, text string, step bool) error {
 		if step {
 			return f.wrong(path, "a step changes rows, not tables: %s belongs in [setup]", strings.ToUpper(words[0]))
 		}
+	case "explain":
+		// EXPLAIN ANALYZE runs the statement it explains, whatever it is.
+		return f.wrong(path, "a file's SQL may not use EXPLAIN: ANALYZE runs the statement it explains")
+	}
+	if sqlClockWords.MatchString(text) {
+		return f.wrong(path, "a file's SQL may not use 'now', 'today' and their kin: they read the server's clock, which is the host's: use $now_ms, the lab clock")
 	}
 	if step {
 		// SELECT … INTO makes a table; INSERT INTO and MERGE INTO do not.

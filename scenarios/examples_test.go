@@ -97,6 +97,8 @@ func TestCodeMistakesAreSaidAtTheirLine(t *testing.T) {
 		{"a large object", `"INSERT INTO report VALUES (1, 0, 0)",`, `"SELECT lo_from_bytea(0, 'x'::bytea)",`, "large objects live outside the file's schema"},
 		{"a table by name in a string", "UPDATE report SET value = $token,", "UPDATE report SET value = length(table_to_xml('report'::regclass, true, true, ''))::bigint + $token,", "may not use table_to_xml"},
 		{"DDL in a step", "WITH w AS (UPDATE", "DROP TABLE report; WITH w AS (UPDATE", "a step changes rows, not tables"},
+		{"EXPLAIN ANALYZE, which runs what it explains", "WITH w AS (UPDATE", "EXPLAIN ANALYZE CREATE TABLE t2 AS SELECT 42; WITH w AS (UPDATE", "may not use EXPLAIN"},
+		{"the server's clock by name", "UPDATE report SET value = $token,", "UPDATE report SET value = extract(epoch FROM 'now'::timestamptz)::bigint,", "'now', 'today' and their kin"},
 		{"a table made by SELECT INTO in a step", "WITH w AS (UPDATE", "SELECT * INTO made FROM report; WITH w AS (UPDATE", "SELECT … INTO makes one"},
 		{"fencelab's own quote", `sql = "SELECT (SELECT value`, `sql = "SELECT true))$fencelab_value$; CREATE TABLE t (x int); SELECT $fencelab_value$ AND (SELECT value`, "($fencelab…)"},
 		{"a guard's fragment is code", `guards = { fence = "AND fence < $token" }`, `guards = { fence = "AND fence < $token; CREATE TABLE made (x int)" }`, "one statement per string"},

@@ -80,6 +80,8 @@ func (c *Code) RunCode(ctx context.Context, call engine.RedisCall) (engine.CodeR
 			return engine.CodeReply{}, &engine.CodeFailure{Err: ErrScriptBudget}
 		case err == nil && isReply(cmd.Err()) && overStringBudget(cmd.Err().Error()):
 			return engine.CodeReply{}, &engine.CodeFailure{Err: ErrStringBudget}
+		case err == nil && isReply(cmd.Err()) && strings.Contains(cmd.Err().Error(), deepMark):
+			return engine.CodeReply{}, &engine.CodeFailure{Err: ErrDeepReply}
 		case err == nil && isReply(cmd.Err()) && strings.Contains(cmd.Err().Error(), replyMark):
 			return engine.CodeReply{}, &engine.CodeFailure{Err: engine.ErrReplyTooLarge}
 		case err == nil && isReply(cmd.Err()) && refusedByGuard(cmd.Err().Error()):

@@ -172,6 +172,11 @@ func framed(script, namespace string, gopherLua bool) (string, error) {
 	// The reply's size, counted before the server sends it: a script's
 	// 100 MB string is refused where it was made, not carried to fencelab
 	// to be cut at replybound.Limit().
+	// A reply nested deeper than a few tables is refused before the server
+	// turns it into a reply, one level at a time.
+	fmt.Fprintf(&end, `local function __fencelab_deep(v, depth) if __fencelab_type(v) ~= "table" then return false end if depth > 8 then return true end `+
+		`for _, x in __fencelab_pairs(v) do if __fencelab_deep(x, depth + 1) then return true end end return false end `+
+		`if __fencelab_deep(__fencelab_reply, 0) then return __fencelab_error_reply(%q) end `, deepMark)
 	fmt.Fprintf(&end, `local function __fencelab_size(v, depth) if __fencelab_type(v) == "string" then return #v end `+
 		`if __fencelab_type(v) ~= "table" or depth > 8 then return 16 end local n = 0 `+
 		`for _, x in __fencelab_pairs(v) do n = n + 16 + __fencelab_size(x, depth + 1) if n > %[1]d then return n end end return n end `+
@@ -181,8 +186,15 @@ func framed(script, namespace string, gopherLua bool) (string, error) {
 	return b.String(), nil
 }
 
-// replyMark is in the error of a script whose reply passed the bound.
-const replyMark = "fencelab: past the reply bound"
+// replyMark is in the error of a script whose reply passed the bound,
+// deepMark of one whose reply is nested more than 8 tables deep.
+const (
+	replyMark = "fencelab: past the reply bound"
+	deepMark  = "fencelab: a reply nested too deep"
+)
+
+// ErrDeepReply is a script's reply nested more than 8 tables deep.
+var ErrDeepReply = errors.New("the script's reply is nested more than 8 tables deep, more than fencelab reads")
 
 // overBudget says whether a script's error reply is its budget's.
 func overBudget(reply string) bool { return strings.Contains(reply, overBudgetMark) }
@@ -213,7 +225,7 @@ const (
 // no budget and not even SCRIPT KILL reaches it.
 func stringGuardOf(budget int, shadow bool) string {
 	guard := fmt.Sprintf(`local %[2]s, __fencelab_built = false, 0 `+
-		`local __fencelab_floor, __fencelab_tonumber, __fencelab_find = math.floor, tonumber, string.find `+
+		`local __fencelab_floor, __fencelab_tonumber, __fencelab_find, __fencelab_gmatch = math.floor, tonumber, string.find, string.gmatch `+
 		`local function __fencelab_spend(n) __fencelab_built = __fencelab_built + n `+
 		`if %[2]s or __fencelab_built > %[3]d then %[2]s = true __fencelab_error(%[4]q, 3) end end `+
 		`local __fencelab_text = function(v) local t = __fencelab_type(v) return t == "string" or t == "number" end `+
@@ -226,7 +238,14 @@ func stringGuardOf(budget int, shadow bool) string {
 		`return a .. v end __fencelab_joining.__concat = __fencelab_joins `+
 		`local __fencelab_rep, __fencelab_format, __fencelab_gsub, __fencelab_tconcat = string.rep, string.format, string.gsub, table.concat `+
 		`local __fencelab_string_rep = function(s, n, ...) local k = __fencelab_floor(__fencelab_tonumber(n) or 0) if k > 0 then __fencelab_spend(#__fencelab_tostring(s) * k) end return __fencelab_rep(s, n, ...) end `+
-		`local __fencelab_string_format = function(...) local r = __fencelab_format(...) __fencelab_spend(#r) return r end `+
+		`local __fencelab_string_format = function(f, ...) local n, x = #__fencelab_tostring(f), 0 `+
+		`for i = 1, __fencelab_select("#", ...) do local v = (__fencelab_select(i, ...)) if __fencelab_text(v) then n = n + #__fencelab_tostring(v) end end `+
+		`for _ in __fencelab_gmatch(__fencelab_tostring(f), "%%%%") do x = x + 1 end __fencelab_spend(n + 100 * x) `+
+		`return __fencelab_format(f, ...) end `+
+		`local __fencelab_reverse, __fencelab_upper, __fencelab_lower_s = string.reverse, string.upper, string.lower `+
+		`local __fencelab_string_reverse = function(s, ...) __fencelab_spend(#__fencelab_tostring(s)) return __fencelab_reverse(s, ...) end `+
+		`local __fencelab_string_upper = function(s, ...) __fencelab_spend(#__fencelab_tostring(s)) return __fencelab_upper(s, ...) end `+
+		`local __fencelab_string_lower = function(s, ...) __fencelab_spend(#__fencelab_tostring(s)) return __fencelab_lower_s(s, ...) end `+
 		`local __fencelab_string_gsub = function(s, pattern, repl, ...) local text = __fencelab_tostring(s) __fencelab_spend(#text) `+
 		`if __fencelab_type(repl) == "string" then local worst = (#text + 1) * #repl if __fencelab_find(repl, "%%", 1, true) then worst = worst * (#text + 1) end __fencelab_spend(worst) `+
 		`elseif __fencelab_type(repl) == "function" or __fencelab_type(repl) == "table" then local given = repl `+
@@ -235,29 +254,40 @@ func stringGuardOf(budget int, shadow bool) string {
 		`local __fencelab_table_concat = function(t, sep, i, j) local n, first, last = 0, i or 1, j or #t `+
 		`for x = first, last do local v = t[x] if __fencelab_text(v) then n = n + #__fencelab_tostring(v) + #(sep or "") end end __fencelab_spend(n) `+
 		`return __fencelab_tconcat(t, sep, i, j) end `+
-		`local __fencelab_encode = cjson ~= nil and cjson.encode local __fencelab_cjson_encode = __fencelab_encode and function(...) local r = __fencelab_encode(...) __fencelab_spend(#r) return r end `,
+		`local function __fencelab_json_size(v, depth) local t = __fencelab_type(v) if t == "string" then return 6 * #v + 2 end `+
+		`if t ~= "table" or depth > 1000 then return 32 end local n = 2 for k, x in __fencelab_pairs(v) do n = n + 8 + __fencelab_json_size(k, depth + 1) + __fencelab_json_size(x, depth + 1) `+
+		`if n > %[3]d then return n end end return n end `+
+		`local __fencelab_encode = cjson ~= nil and cjson.encode local __fencelab_cjson_encode = __fencelab_encode and function(v, ...) __fencelab_spend(__fencelab_json_size(v, 0)) return __fencelab_encode(v, ...) end `,
 		catName, fullName, budget, stringBudgetMark)
 	if !shadow {
 		// The embedded server makes a Lua state for each script: its
 		// libraries are the script's own to have replaced, methods too.
 		return guard + `string.rep, string.format, string.gsub, table.concat = __fencelab_string_rep, __fencelab_string_format, __fencelab_string_gsub, __fencelab_table_concat ` +
+			`string.reverse, string.upper, string.lower = __fencelab_string_reverse, __fencelab_string_upper, __fencelab_string_lower ` +
 			`if __fencelab_encode then cjson.encode = __fencelab_cjson_encode end `
 	}
 	return guard + `local function __fencelab_no_pattern(name) return function() __fencelab_error(name .. " matches a pattern, which on a Redis of yours runs in one call of the server's that nothing can stop: fencelab runs it only on the embedded Redis (string.find with plain = true is fine)", 2) end end ` +
 		`local __fencelab_string_find = function(s, pattern, init, plain) if not plain then __fencelab_no_pattern("string.find")() end return __fencelab_find(s, pattern, init, plain) end ` +
 		`local string = __fencelab_setmetatable({ rep = __fencelab_string_rep, format = __fencelab_string_format, find = __fencelab_string_find, ` +
+		`reverse = __fencelab_string_reverse, upper = __fencelab_string_upper, lower = __fencelab_string_lower, ` +
 		`gsub = __fencelab_no_pattern("string.gsub"), match = __fencelab_no_pattern("string.match"), gmatch = __fencelab_no_pattern("string.gmatch") }, { __index = string, __metatable = false }) ` +
 		`local table = __fencelab_setmetatable({ concat = __fencelab_table_concat }, { __index = table, __metatable = false }) ` +
 		`local cjson = cjson and __fencelab_setmetatable({ encode = __fencelab_cjson_encode }, { __index = cjson, __metatable = false }) `
 }
 
 // globalsView is the script's _G, after the frame's locals: what it reads
-// there is the frame's redis (and, on a Redis of the user's, its string,
-// table and cjson), and the rest is the server's, read only through it.
-// getmetatable keeps a string's (the server's string table) to itself.
+// there is the frame's (redis, server, and on a Redis of the user's its
+// string, table and cjson; the closed functions, closed; _G itself), and
+// the rest is the server's, read only through it. getmetatable keeps a
+// string's (the server's string table) to itself.
 const globalsView = `local __fencelab_getmetatable = getmetatable ` +
 	`local getmetatable = function(v) if __fencelab_type(v) == "string" then return nil end return __fencelab_getmetatable(v) end ` +
-	`local _G = __fencelab_setmetatable({ redis = redis, server = redis, string = string, table = table, cjson = cjson, getmetatable = getmetatable }, { __index = _G, __metatable = false }) `
+	`local __fencelab_globals = _G ` +
+	`local __fencelab_hidden = { package = true, debug = true, _G = true } ` +
+	`local _G = __fencelab_setmetatable({ redis = redis, server = redis, string = string, table = table, cjson = cjson, getmetatable = getmetatable, ` +
+	`getfenv = getfenv, setfenv = setfenv, loadstring = loadstring, load = load, dofile = dofile, loadfile = loadfile, require = require, module = module }, ` +
+	`{ __metatable = false, __newindex = function(t, k, v) __fencelab_error("a script does not set globals", 2) end, ` +
+	`__index = function(t, k) if k == "_G" then return t end if __fencelab_hidden[k] then return nil end return __fencelab_globals[k] end }) `
 
 // place is where the frame writes into a script: a tick, or (concat)
 // the string budget's table between the two dots of a .. and its right

@@ -153,3 +153,29 @@ func framedOnEmbedded(t *testing.T) func(script string) (any, error) {
 		return redis.NewScript(framedScript).Run(context.Background(), rdb, []string{"k"}).Result()
 	}
 }
+
+// What a script builds by every string function that makes a string at
+// least as long as what it is given counts, before it is built where its
+// size can be known; a reply nested deeper than 8 tables is refused
+// before the server turns it into one.
+func TestEveryStringAScriptBuildsCounts(t *testing.T) {
+	run := framedOnEmbedded(t)
+	defer func(budget int) { stringBudget = budget }(stringBudget)
+	stringBudget = 16 << 20
+	for _, script := range []string{
+		"local s = string.rep('x', 2^20) local t = {} for i = 1, 40 do t[i] = string.reverse(s) end return #t",
+		"local s = string.rep('x', 2^20) local t = {} for i = 1, 40 do t[i] = s:upper() end return #t",
+		"local s = string.rep('x', 2^20) local t = {} for i = 1, 40 do t[i] = string.lower(s) end return #t",
+		"local s = string.rep('x', 2^20) local t = {} for i = 1, 20 do t[i] = s end return #string.format(string.rep('%s', 20), unpack(t))",
+		"local s = string.rep('x', 2^20) local t = {} for i = 1, 20 do t[i] = s end return #cjson.encode(t)",
+	} {
+		_, err := run(script)
+		require.Error(t, err, script)
+		require.True(t, overStringBudget(err.Error()), "%s: %v", script, err)
+	}
+	_, err := run("local t = {} local c = t for i = 1, 900000 do local n = {} c[1] = n c = n end return t")
+	require.ErrorContains(t, err, deepMark)
+	got, err := run("return {{{1}}}")
+	require.NoError(t, err)
+	require.NotNil(t, got)
+}
