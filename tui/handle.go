@@ -214,7 +214,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		switch {
 		case msg.String() == "esc":
 			m.focus = focusTimeline
-		case m.focus == paneCount-1:
+		case m.focus == m.lastPane():
 			m.focus = focusTimeline
 		default:
 			m.focus++

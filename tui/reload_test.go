@@ -144,7 +144,8 @@ func TestAReloadChecksTheNewVersionWhenTheOldWasChecked(t *testing.T) {
 }
 
 // A file's actor, whose label is its name, is named once in the Workers
-// pane: "1 A  ready", not "1 A  A  ready".
+// pane: "1 A  ready", not "1 A  A  ready"; and a file of its own code
+// shows no Outbox & provider pane.
 func TestAFilesActorIsNamedOnceInTheWorkersPane(t *testing.T) {
 	src, err := os.ReadFile("../examples/lock-fence.toml")
 	require.NoError(t, err)
@@ -153,8 +154,10 @@ func TestAFilesActorIsNamedOnceInTheWorkersPane(t *testing.T) {
 	s.File = "lock-fence.toml"
 	tm := exploreOn(t, tui.Options{Catalog: append(scenarios.All(), s), Scenario: s.ID, Mode: engine.Safe}, 160, 48, false)
 	waitFor(t, tm, "1 A  ready")
+	press(tm, "ffff") // the panes, and back to the timeline: no outbox's among them
 	press(tm, "q")
-	tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()
+	require.NotContains(t, final, "Outbox", "a file of its own code has no outbox pane")
 }
 
 // A save whose code no longer takes the actions so far keeps the place:

@@ -338,6 +338,7 @@ func (m *Model) stack(s engine.Snapshot, width, height int, withTimeline bool) (
 	if len(s.Ledger.Outbox) == 0 && len(s.Applications) == 0 {
 		outboxMin = 0
 	}
+	noOutbox := !m.hasOutbox()
 	// Each pane wants the lines of its whole body.
 	panes := [paneCount]struct {
 		min, want int
@@ -350,6 +351,9 @@ func (m *Model) stack(s engine.Snapshot, width, height int, withTimeline bool) (
 	}
 	for i, p := range m.panes {
 		panes[i].want = len(p.Whole(st, s, width, m.frame))
+	}
+	if noOutbox {
+		panes[paneOutbox].want = 0 // a file of its own code has none
 	}
 	timelineMin := 0
 	if withTimeline {
@@ -385,6 +389,9 @@ func (m *Model) stack(s engine.Snapshot, width, height int, withTimeline bool) (
 		if heights[i] < 2 {
 			// A title with nothing under it: its line goes to the timeline,
 			// which says the pane is there to focus.
+			if i == paneOutbox && noOutbox {
+				continue
+			}
 			if panes[i].min > 0 || i == m.focus {
 				notShown = append(notShown, paneName(st, p.name))
 			}
@@ -402,6 +409,20 @@ func (m *Model) stack(s engine.Snapshot, width, height int, withTimeline bool) (
 		lines = append(lines, "")
 	}
 	return lines[:height], hidden
+}
+
+// hasOutbox says whether the scenario has an outbox and a provider to
+// show: a file whose every actor runs its own code has neither.
+func (m *Model) hasOutbox() bool {
+	return m.scenario == nil || !m.scenario.OwnCodeOnly
+}
+
+// lastPane is the last of the stacked panes f visits.
+func (m *Model) lastPane() int {
+	if m.hasOutbox() {
+		return paneCount - 1
+	}
+	return paneOutbox - 1
 }
 
 func sideBySide(left, right []string, leftWidth, height int) []string {
