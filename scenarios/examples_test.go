@@ -136,7 +136,8 @@ func TestCodeTheServersRefuse(t *testing.T) {
 	require.Error(t, err)
 	require.Regexp(t, `^mine\.toml:\d+: error: relation "reprot" does not exist`, err.Error())
 
-	script := strings.Replace(string(base), `return redis.call("INCR", KEYS[2])`, `return redis.call("INCR", KEYS[2]) +`, 1)
+	// A script that compiles and fails as it runs: said at its line.
+	script := strings.Replace(string(base), `return redis.call("INCR", KEYS[2])`, `return redis.call("INCR", KEYS[2]) + {}`, 1)
 	s, err = scenarios.Parse("mine.toml", []byte(script))
 	require.NoError(t, err)
 	lab, err := engine.NewLab(context.Background(), backendsFor(t), s, engine.Safe)
@@ -144,7 +145,7 @@ func TestCodeTheServersRefuse(t *testing.T) {
 	defer lab.Close(context.Background())
 	err = lab.Next(context.Background())
 	require.Error(t, err)
-	require.Contains(t, err.Error(), "mine.toml:"+lineOf(t, script, "lua = '''")+": ", "said at the script")
+	require.Contains(t, err.Error(), "mine.toml:"+lineOf(t, script, "+ {}")+": ", "said at the script's line")
 	require.Contains(t, err.Error(), "step acquire of A")
 
 	statement := strings.Replace(string(base), "WITH w AS (UPDATE", "WITH w AS (UPDTE", 1)
