@@ -256,16 +256,21 @@ func (f *file) refuseAdvisory(path, text string) error {
 // dollarQuote is the opening of a dollar-quoted string: $$ or $tag$.
 var dollarQuote = regexp.MustCompile(`^\$([A-Za-z_][A-Za-z0-9_]*)?\$`)
 
-// stripSQL is a statement without its comments and string constants (a
-// constant becomes ”), so what is left is its words. It reads the text
-// as PostgreSQL's lexer does — '…' with ” inside, E'…' with backslash
-// escapes, $$…$$ and $tag$…$tag$, "…" names with "" inside, -- to the end
-// of the line and /* … */ comments that nest — so no word the server
-// reads as code is taken for a constant's or a comment's, and none hides
-// in a name: a quoted name is its words ("pg_read_file" is pg_read_file,
-// and a ' inside one starts no constant).
-func stripSQL(text string) string {
-	var b strings.Builder
+// sqlPiece is what a stretch of a statement is to PostgreSQL's lexer.
+type sqlPiece int
+
+const (
+	sqlCodeByte sqlPiece = iota // one byte of code
+	sqlConstant                 // '…', E'…', $$…$$, $tag$…$tag$
+	sqlComment                  // -- … and /* … */, which nest
+	sqlName                     // "…"
+)
+
+// lexSQL walks a statement as PostgreSQL's lexer reads it, and hands each
+// piece to visit: a byte of code at a time, or a whole constant, comment
+// or quoted name (from start to end, the quotes in; open: unterminated,
+// the rest of the text).
+func lexSQL(text string, visit func(piece sqlPiece, start, end int, open bool)) {
 	for i := 0; i < len(text); i++ {
 		escapes := text[i] == '\'' && i > 0 && (text[i-1] == 'e' || text[i-1] == 'E') &&
 			(i == 1 || !isWordByte(text[i-2]))
@@ -274,137 +279,42 @@ func stripSQL(text string) string {
 			tag := dollarQuote.FindString(text[i:])
 			end := strings.Index(text[i+len(tag):], tag)
 			if end < 0 {
-				return b.String() + " ''" // unterminated: the rest is the constant
+				visit(sqlConstant, i, len(text), true)
+				return
 			}
-			b.WriteString("''")
+			visit(sqlConstant, i, i+len(tag)+end+len(tag), false)
 			i += len(tag) + end + len(tag) - 1
 		case strings.HasPrefix(text[i:], "--"):
-			for i < len(text) && text[i] != '\n' {
-				i++
-			}
-			b.WriteByte(' ')
-		case strings.HasPrefix(text[i:], "/*"):
-			// PostgreSQL's block comments nest: /* /* */ is still open.
-			depth := 0
-			for i < len(text) {
-				if strings.HasPrefix(text[i:], "/*") {
-					depth++
-					i += 2
-					continue
-				}
-				if strings.HasPrefix(text[i:], "*/") {
-					depth--
-					i += 2
-					if depth == 0 {
-						break
-					}
-					continue
-				}
-				i++
-			}
-			if depth > 0 {
-				return b.String() // unterminated: the rest is the comment
-			}
-			i--
-			b.WriteByte(' ')
-		case text[i] == '"':
-			// A quoted name: its words are words, the quotes and whatever
-			// is not a word's are spaces — but the quote of a U&"…" name
-			// stays, for refuseSQL to find.
-			if i >= 2 && text[i-1] == '&' && (text[i-2] == 'u' || text[i-2] == 'U') {
-				b.WriteByte('"')
-			} else {
-				b.WriteByte(' ')
-			}
-			j := i + 1
-			for j < len(text) {
-				if text[j] == '"' {
-					if j+1 < len(text) && text[j+1] == '"' {
-						b.WriteByte(' ')
-						j += 2
-						continue
-					}
-					break
-				}
-				if isWordByte(text[j]) {
-					b.WriteByte(text[j])
-				} else {
-					b.WriteByte(' ')
-				}
+			j := i
+			for j < len(text) && text[j] != '\n' {
 				j++
 			}
-			b.WriteByte(' ')
+			visit(sqlComment, i, j, false)
 			i = j
-		case text[i] == '\'':
-			j := i + 1
+		case strings.HasPrefix(text[i:], "/*"):
+			// PostgreSQL's block comments nest: /* /* */ is still open.
+			depth, j := 0, i
 			for j < len(text) {
-				if escapes && text[j] == '\\' {
+				if strings.HasPrefix(text[j:], "/*") {
+					depth++
 					j += 2
 					continue
 				}
-				if text[j] == '\'' {
-					if j+1 < len(text) && text[j+1] == '\'' {
-						j += 2
-						continue
-					}
-					break
-				}
-				j++
-			}
-			b.WriteString("''")
-			i = j
-		default:
-			b.WriteByte(text[i])
-		}
-	}
-	return b.String()
-}
-
-// sqlCode marks the bytes of a statement that are code, as PostgreSQL's
-// lexer reads it: not inside a string constant ('…', E'…', $$…$$,
-// $tag$…$tag$), a quoted name ("…") or a comment (-- …, /* … */, which
-// nest). A parameter is bound only where the statement has code (bind):
-// a value put into a constant, a name or a comment could end it and be
-// read as code.
-func sqlCode(text string) []bool {
-	code := make([]bool, len(text))
-	for i := 0; i < len(text); i++ {
-		escapes := text[i] == '\'' && i > 0 && (text[i-1] == 'e' || text[i-1] == 'E') &&
-			(i == 1 || !isWordByte(text[i-2]))
-		switch {
-		case text[i] == '$' && (i == 0 || !isWordByte(text[i-1])) && dollarQuote.MatchString(text[i:]):
-			tag := dollarQuote.FindString(text[i:])
-			end := strings.Index(text[i+len(tag):], tag)
-			if end < 0 {
-				return code
-			}
-			i += len(tag) + end + len(tag) - 1
-		case strings.HasPrefix(text[i:], "--"):
-			for i < len(text) && text[i] != '\n' {
-				i++
-			}
-		case strings.HasPrefix(text[i:], "/*"):
-			depth := 0
-			for i < len(text) {
-				if strings.HasPrefix(text[i:], "/*") {
-					depth++
-					i += 2
-					continue
-				}
-				if strings.HasPrefix(text[i:], "*/") {
+				if strings.HasPrefix(text[j:], "*/") {
 					depth--
-					i += 2
+					j += 2
 					if depth == 0 {
 						break
 					}
 					continue
 				}
-				i++
+				j++
 			}
+			visit(sqlComment, i, j, depth > 0)
 			if depth > 0 {
-				return code
+				return
 			}
-			i--
+			i = j - 1
 		case text[i] == '"':
 			j := i + 1
 			for j < len(text) && (text[j] != '"' || j+1 < len(text) && text[j+1] == '"') {
@@ -413,6 +323,7 @@ func sqlCode(text string) []bool {
 				}
 				j++
 			}
+			visit(sqlName, i, min(j+1, len(text)), j >= len(text))
 			i = j
 		case text[i] == '\'':
 			j := i + 1
@@ -430,11 +341,65 @@ func sqlCode(text string) []bool {
 				}
 				j++
 			}
+			visit(sqlConstant, i, min(j+1, len(text)), j >= len(text))
 			i = j
 		default:
-			code[i] = true
+			visit(sqlCodeByte, i, i+1, false)
 		}
 	}
+}
+
+// stripSQL is a statement without its comments and string constants (a
+// constant becomes ''), so what is left is its words. It reads the text
+// as PostgreSQL's lexer does (lexSQL), so no word the server reads as
+// code is taken for a constant's or a comment's, and none hides in a
+// name: a quoted name is its words ("pg_read_file" is pg_read_file, and a
+// ' inside one starts no constant).
+func stripSQL(text string) string {
+	var b strings.Builder
+	lexSQL(text, func(piece sqlPiece, start, end int, open bool) {
+		switch piece {
+		case sqlCodeByte:
+			b.WriteByte(text[start])
+		case sqlConstant:
+			b.WriteString("''")
+		case sqlComment:
+			if !open {
+				b.WriteByte(' ')
+			}
+		case sqlName:
+			// Its words are words, the quotes and whatever is not a
+			// word's are spaces — but the quote of a U&"…" name stays, for
+			// refuseSQL to find.
+			if start >= 2 && text[start-1] == '&' && (text[start-2] == 'u' || text[start-2] == 'U') {
+				b.WriteByte('"')
+			} else {
+				b.WriteByte(' ')
+			}
+			for _, c := range []byte(text[start+1 : end]) {
+				if isWordByte(c) {
+					b.WriteByte(c)
+				} else {
+					b.WriteByte(' ')
+				}
+			}
+			b.WriteByte(' ')
+		}
+	})
+	return b.String()
+}
+
+// sqlCode marks the bytes of a statement that are code (lexSQL): not
+// inside a string constant, a quoted name or a comment. A parameter is
+// bound only where the statement has code (bind): a value put into a
+// constant, a name or a comment could end it and be read as code.
+func sqlCode(text string) []bool {
+	code := make([]bool, len(text))
+	lexSQL(text, func(piece sqlPiece, start, _ int, _ bool) {
+		if piece == sqlCodeByte {
+			code[start] = true
+		}
+	})
 	return code
 }
 
