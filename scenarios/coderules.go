@@ -350,7 +350,7 @@ func lexSQL(text string, visit func(piece sqlPiece, start, end int, open bool)) 
 }
 
 // stripSQL is a statement without its comments and string constants (a
-// constant becomes ''), so what is left is its words. It reads the text
+// constant becomes an empty one), so what is left is its words. It reads the text
 // as PostgreSQL's lexer does (lexSQL), so no word the server reads as
 // code is taken for a constant's or a comment's, and none hides in a
 // name: a quoted name is its words ("pg_read_file" is pg_read_file, and a
