@@ -281,9 +281,14 @@ func (d *Database) dropCodeRole() error {
 func (l *Ledger) codeConnection(ctx context.Context) (*pgx.Conn, error) {
 	c := l.db.code.Load()
 	if c == nil {
-		// No file is set up: the statement is fencelab's own (a step
-		// written in Go sends its SQL this way), not a file's, whose SQL
-		// always comes with a schema and its role.
+		if role, refused := l.db.CodeRole(); role != "" || refused != "" {
+			// A file was set up on this database, or refused one: none
+			// of its statements goes on fencelab's own connection.
+			return nil, errors.New("pgledger: no file's schema is set up for its statement")
+		}
+		// No file was ever set up here: the statement is fencelab's own
+		// (a step written in Go sends its SQL this way), not a file's,
+		// whose SQL always comes with a schema and its role.
 		return l.conn, nil
 	}
 	if conn := l.code.Load(); conn != nil && l.codeFor == c && !conn.IsClosed() {
