@@ -65,7 +65,28 @@ func (c *Code) RunCode(ctx context.Context, call engine.RedisCall) (engine.CodeR
 		if err != nil {
 			return engine.CodeReply{}, &engine.CodeFailure{Err: err}
 		}
+		// On a Redis of the user's the script is a function of the run's,
+		// called with a nonce of the call's (functions.go).
+		function, lineShift, asFunction := "", 0, false
+		if !c.embedded {
+			function, lineShift, asFunction = c.coordination.functionFor(ctx, script)
+		}
+		callNonce := nonce()
 		err = c.clock.around(ctx, named, call.TTLs, func() error {
+			if asFunction {
+				args := []any{"fcall", function, len(keys)}
+				for _, k := range keys {
+					args = append(args, k)
+				}
+				for _, a := range call.Args {
+					args = append(args, a)
+				}
+				cmd = rdb.Do(ctx, append(args, callNonce)...)
+				if said := cmd.Err(); isReply(said) {
+					cmd.SetErr(serverSaid(functionError(said.Error(), function, lineShift)))
+				}
+				return replyErr(cmd.Err())
+			}
 			args := make([]any, len(call.Args))
 			for i, a := range call.Args {
 				args[i] = a
@@ -95,9 +116,10 @@ func (c *Code) RunCode(ctx context.Context, call engine.RedisCall) (engine.CodeR
 			c.stuck.Store(true)
 			return engine.CodeReply{}, &engine.CodeFailure{Err: lang.Error(
 				"the script did not end within %s, and the embedded Redis cannot stop a script: the run ends here", CallTimeout)}
+		case errors.Is(err, ErrNoAnswer) && asFunction:
+			return engine.CodeReply{}, &engine.CodeFailure{Err: stuckScriptError(c.coordination.stopOwnScript(function, callNonce), true)}
 		case errors.Is(err, ErrNoAnswer):
-			return engine.CodeReply{}, &engine.CodeFailure{Err: lang.Error(
-				"the script did not end within %s; until it does, the server serves no client: `redis-cli SCRIPT KILL` stops a script that has not written (fencelab kills none it cannot tell is its own)", CallTimeout)}
+			return engine.CodeReply{}, &engine.CodeFailure{Err: stuckScriptError(scriptNotAsked, false)}
 		}
 		return reply(cmd, err)
 	}

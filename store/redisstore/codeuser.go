@@ -19,7 +19,7 @@ import (
 // On a Redis server of yours, a scenario file's commands and scripts run
 // as a Redis user made for the run (fencelab-code-RUN), whose ACL lets it
 // touch the run's keys (~fencelab:RUN:*) with the commands a file may
-// send, EVAL and EVALSHA, and nothing else: no other key, no server-wide
+// send, EVAL, EVALSHA and FCALL (functions.go), and nothing else: no other key, no server-wide
 // command, no channel. The Lua frame (luaframe.go) refuses such calls
 // first, where it can see them; the ACL is the server's own rule where it
 // cannot (a script the frame missed a way out of). The user has a new
@@ -50,7 +50,7 @@ func (c *Coordination) codeUserRules(password string) []any {
 	// a database other than 0, and on a cluster the slot map and the
 	// command table.
 	rules := []any{"reset", "on", ">" + password, "~" + c.keys.prefix + "*", "resetchannels", "-@all",
-		"+eval", "+evalsha", "+ping", "+client|setname", "+select", "+cluster|slots", "+command"}
+		"+eval", "+evalsha", "+fcall", "+ping", "+client|setname", "+select", "+cluster|slots", "+command"}
 	for _, name := range slices.Sorted(maps.Keys(engine.RedisCommands)) {
 		rules = append(rules, "+"+name)
 	}

@@ -106,6 +106,28 @@ func TestAFilesRedisCodeRunsNowhereButAsItsOwnUserUnlessTrusted(t *testing.T) {
 	user, refused = c.CodeUser()
 	require.Empty(t, user)
 	require.Contains(t, refused, "NOPERM")
+	said, err = c.Client("A").RunCode(ctx, engine.RedisCall{Script: "return redis.call('GET', KEYS[1])", Keys: []string{"k"}})
+	require.NoError(t, err)
+	require.Equal(t, "1", said.Text)
+}
+
+// A fencelab user that may not load functions runs a trusted file's
+// scripts with EVAL: the same answers, without a stuck script's kill.
+func TestAFilesScriptRunsWithEvalWhereFencelabMayNotLoadFunctions(t *testing.T) {
+	ctx := context.Background()
+	c, err := redisstore.Connect(ctx, storetest.RedisUser(t, "~fencelab:*", "+@all", "-@dangerous", "-function"))
+	require.NoError(t, err)
+	defer c.Close()
+	c.TrustCode(true)
+	for _, want := range []string{"OK", "1"} {
+		said, err := c.Client("A").RunCode(ctx, engine.RedisCall{Script: "if ARGV[1] == 'set' then return redis.call('SET', KEYS[1], '1') end return redis.call('GET', KEYS[1])",
+			Keys: []string{"k"}, Args: []string{map[string]string{"OK": "set", "1": "get"}[want]}})
+		require.NoError(t, err)
+		require.Equal(t, want, said.Text)
+	}
+	said, err := c.Client("A").RunCode(ctx, engine.RedisCall{Script: "local a = 1\nreturn a + nil"})
+	require.NoError(t, err)
+	require.Contains(t, said.Text, "user_script:2:")
 }
 
 // On a Redis Cluster each node keeps its own users: the run's is made on
@@ -132,6 +154,9 @@ func TestAFilesRedisCodeRunsAsItsUserOnEveryNodeOfACluster(t *testing.T) {
 		users, err := node.Do(ctx, "acl", "users").StringSlice()
 		if err == nil && slices.Contains(users, user) {
 			return fmt.Errorf("%s still has %s", node, user)
+		}
+		if libraries, err := node.FunctionList(ctx, redis.FunctionListQuery{LibraryNamePattern: "fencelab_code_*"}).Result(); err != nil || len(libraries) > 0 {
+			return fmt.Errorf("%s still has the run's functions %v (%v)", node, libraries, err)
 		}
 		return err
 	}))

@@ -61,6 +61,9 @@ type Coordination struct {
 	// codeClients the actors' connections logged in as it (codeuser.go).
 	code        *codeUser
 	codeClients map[string]redis.UniversalClient
+	// functions are the libraries the run loaded for a file's scripts
+	// on a Redis of the user's (functions.go).
+	functions scriptFunctions
 	// clock keeps a real server's lab keys on the lab clock while a lab
 	// runs (FollowLabClock); nil on the embedded server and for stress.
 	clock *labClock
@@ -466,6 +469,9 @@ func (c *Coordination) Close() error {
 		ctx, cancel := context.WithTimeout(context.Background(), cleanupWithin)
 		if cleanup = c.Wipe(ctx); cleanup == nil {
 			cleanup = c.dropCodeUser(ctx)
+		}
+		if cleanup == nil {
+			cleanup = c.dropFunctions(ctx)
 		}
 		if cleanup == nil {
 			cleanup = c.admin.Del(ctx, aliveKey(c.keys.id)).Err()

@@ -85,3 +85,18 @@ func FramedError(script, namespace string, gopherLua bool) error {
 	_, err := framed(script, namespace, gopherLua)
 	return err
 }
+
+// StopOwnScript is what a call past its deadline does on a Redis of the
+// user's: it says whether it killed the script running (only a call of
+// function name with nonce).
+func StopOwnScript(c *Coordination, name, nonce string) string {
+	switch c.stopOwnScript(name, nonce) {
+	case scriptKilled:
+		return "killed"
+	case scriptEnded:
+		return "not ours, or ended"
+	case scriptWrote:
+		return "wrote"
+	}
+	return "not asked"
+}

@@ -42,11 +42,11 @@ import (
 // its traceback for each tail call made), and its reply is replaced by
 // an error fencelab recognises. The ticks are inserted on
 // the lines they count, so the server's line numbers stay the file's.
-// A real Redis gets the same budget: SCRIPT KILL would stop a script
-// there, but nothing tells fencelab that the script running is its own
-// and not another client's, so it kills none (code.go). What the budget
-// cannot count — one call of a C function that runs long, a pattern
-// match that backtracks — is left to the call's deadline.
+// A real Redis gets the same budget, and past the call's deadline
+// fencelab stops a script there that the server shows is its own
+// (functions.go). What neither reaches — one call of a C function that
+// runs long, a pattern match that backtracks — the frame refuses where it
+// can see it (stringGuardOf, unguardedMethods).
 //
 // The strings a script builds: on the embedded server they are built in
 // fencelab's own process, and a script that doubles a string thirty times
@@ -222,7 +222,7 @@ const (
 // cjson, and _G's view of them), and pattern matching (string.find but a
 // plain one, string.match, string.gmatch, string.gsub) is refused, since
 // a pattern that backtracks runs inside one call of the server's, where
-// no budget and not even SCRIPT KILL reaches it.
+// no budget and not even FUNCTION KILL reaches it.
 func stringGuardOf(budget int, shadow bool) string {
 	guard := fmt.Sprintf(`local %[2]s, __fencelab_built = false, 0 `+
 		`local __fencelab_floor, __fencelab_tonumber, __fencelab_find, __fencelab_gmatch = math.floor, tonumber, string.find, string.gmatch `+
@@ -314,7 +314,9 @@ func tickPlaces(script string, gopherLua bool) ([]place, error) {
 	lexer := &parse.Lexer{}
 	var places []place
 	inFunction, inParameters := false, false
-	prev := 0
+	// prev is the token before this one, prevName its text; before is the
+	// name before prev, where there is one (string in string.rep).
+	prev, prevName, before := 0, "", ""
 	for {
 		tok, err := sc.Scan(lexer)
 		if err != nil {
@@ -337,6 +339,11 @@ func tickPlaces(script string, gopherLua bool) ([]place, error) {
 			places = append(places, place{at: at, concat: true})
 		case !gopherLua && prev == ':' && tok.Type == parse.TIdent && unguardedMethods[tok.Str]:
 			return nil, &methodRefused{line: tok.Pos.Line, name: tok.Str}
+		case !gopherLua && prev == '.' && tok.Type == parse.TIdent && unguardedMethods[tok.Str] && before != "string",
+			!gopherLua && prev == '[' && tok.Type == parse.TString && unguardedMethods[tok.Str]:
+			// ("x").rep, s.find, s["gsub"]: the server's string table
+			// reached through a string's metatable.
+			return nil, &methodRefused{line: tok.Pos.Line, name: tok.Str}
 		case tok.Type == parse.TFunction:
 			inFunction = true
 		case inFunction && tok.Type == '(':
@@ -345,7 +352,11 @@ func tickPlaces(script string, gopherLua bool) ([]place, error) {
 			inParameters = false
 			places = append(places, place{at: at + 1})
 		}
-		prev = tok.Type
+		before = ""
+		if prev == parse.TIdent {
+			before = prevName
+		}
+		prev, prevName = tok.Type, tok.Str
 	}
 	sort.SliceStable(places, func(i, j int) bool { return places[i].at < places[j].at })
 	return places, nil
@@ -367,7 +378,7 @@ type methodRefused struct {
 }
 
 func (m *methodRefused) Error() string {
-	return fmt.Sprintf("line %d: on a Redis of yours, call string.%s(s, …), not s:%s(…): fencelab counts what a script builds and matches only through string.%s", m.line, m.name, m.name, m.name)
+	return fmt.Sprintf("line %d: on a Redis of yours, call string.%s(s, …), not s:%s(…) or a string's own .%s: fencelab counts what a script builds and matches only through string.%s", m.line, m.name, m.name, m.name, m.name)
 }
 
 // lineStarts are the offsets where the script's lines start, counted as

@@ -123,8 +123,17 @@ func TestAScriptOnARealRedisIsBoundedInWhatItBuildsAndMatches(t *testing.T) {
 		_, err := run(script)
 		require.ErrorContains(t, err, "matches a pattern", script)
 	}
-	_, err = run("return getmetatable('').__index.rep('x', 2^40)")
+	_, err = run("local mt = getmetatable('') return mt.__index")
 	require.ErrorContains(t, err, "attempt to index")
+	// The server's string table reached through a string's own fields.
+	for _, script := range []string{
+		"return ('x').rep('x', 2^40)",
+		"local s = 'a' return s.find(string.rep('a', 30), '(a*)*b')",
+		"return ('x')['gsub']('abc', 'b', 'x')",
+		"local S = string return S.match('a', 'a')",
+	} {
+		require.ErrorContains(t, redisstore.FramedError(script, "run:", false), "not s:", script)
+	}
 	require.ErrorContains(t, redisstore.FramedError("return ('x'):rep(2^40)", "run:", false), "call string.rep(s, …), not s:rep(…)")
 	require.NoError(t, redisstore.FramedError("return ('x'):rep(2^40)", "run:", true), "the embedded server's string table is the frame's")
 	got, err := run("return string.find('a.b', '.', 1, true) .. string.upper('x') .. ('y'):upper() .. string.rep('z', 2) .. table.concat({1, 2}, ',')")

@@ -50,6 +50,17 @@ func (s server) client(name string, hooks ...redis.Hook) redis.UniversalClient {
 	return rdb
 }
 
+// unbounded is a client of the server without a name or the deadline
+// hook, for questions that may wait on a busy server longer than
+// CallTimeout (their context bounds them). A name would cost a CLIENT
+// SETNAME, which a server busy with a script refuses.
+func (s server) unbounded() redis.UniversalClient {
+	if s.cluster != nil {
+		return redis.NewClusterClient(s.cluster)
+	}
+	return redis.NewClient(s.single)
+}
+
 // as is the server logged in to as another user.
 func (s server) as(user, password string) server {
 	if s.cluster != nil {
