@@ -2,6 +2,9 @@ package engine
 
 import (
 	"context"
+	"maps"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -92,6 +95,10 @@ type ActorView struct {
 	// HoldsNothing: the actor believes it holds no lease, job or effect
 	// (its Belief says so in words).
 	HoldsNothing bool
+	// Saved is what a file's actor saved (save = "read_version"), as
+	// "name = value" by name: what it believes, beside what the stores
+	// hold.
+	Saved []string
 }
 
 // Snapshot reads the backends and the lab's own state.
@@ -217,6 +224,9 @@ func (l *Lab) Snapshot(ctx context.Context) (Snapshot, error) {
 		default:
 			v.Belief, v.HoldsNothing = l.lang.T("holds nothing"), true
 		}
+		for _, name := range slices.Sorted(maps.Keys(a.Memory.Vars)) {
+			v.Saved = append(v.Saved, name+" = "+savedValue(a.Memory.Vars[name]))
+		}
 		s.Actors = append(s.Actors, v)
 	}
 	return s, nil
@@ -242,4 +252,17 @@ func (l *Lab) nameConflictKeys(keys []RedisKey) {
 	for i := range keys {
 		keys[i].Conflict = of[keys[i].Key]
 	}
+}
+
+// savedValue is a saved value as a pane line shows it: at most 24
+// characters of it, on one line.
+func savedValue(v string) string {
+	v = strings.Join(strings.Fields(v), " ")
+	if v == "" {
+		return `""`
+	}
+	if r := []rune(v); len(r) > 24 {
+		return string(r[:23]) + "…"
+	}
+	return v
 }

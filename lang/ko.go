@@ -255,6 +255,7 @@ var ko = map[string]string{
 	"waits":                                               "기다림",
 	"next:":                                               "다음:",
 	"believes:":                                           "믿음:",
+	"saved:":                                              "저장:",
 	"stale belief:":                                       "낡은 믿음:",
 	"truth:":                                              "사실:",
 	"%s holds %d":                                         "%s이(가) %d 보유",

@@ -50,7 +50,7 @@ func workersPane(st styles, s engine.Snapshot, selected, width, height int) []st
 	twoLines := 0
 	for _, a := range s.Actors {
 		twoLines++
-		if !a.HoldsNothing || a.Token > 0 {
+		if !a.HoldsNothing || a.Token > 0 || len(a.Saved) > 0 {
 			twoLines++
 		}
 	}
@@ -117,6 +117,17 @@ func workersPane(st styles, s engine.Snapshot, selected, width, height int) []st
 		if a.HoldsNothing && a.Token == 0 {
 			belief = ""
 		}
+		// What a file's actor saved is what it believes: the version it
+		// read, the token it was given.
+		saved := ""
+		if len(a.Saved) > 0 {
+			saved = st.dim.Render(st.T("saved:")+" ") + strings.Join(a.Saved, st.dim.Render(" · "))
+		}
+		if belief == "" {
+			belief = saved
+		} else if saved != "" {
+			belief += st.dim.Render(" · ") + saved
+		}
 		if a.Token > 0 {
 			truth := a.Truth
 			if short {
@@ -131,6 +142,9 @@ func workersPane(st styles, s engine.Snapshot, selected, width, height int) []st
 			}
 			if a.Token > 0 {
 				rest += " · " + st.T("truth:") + " " + shortTruth(st, a)
+			}
+			if saved != "" {
+				rest += " · " + saved
 			}
 			line := fmt.Sprintf("%s%s %s", marker, name, status) + rest
 			if ansi.StringWidth(line) > width && a.Paused {

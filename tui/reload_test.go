@@ -187,3 +187,20 @@ func TestAMendedSaveComesBackToThePlace(t *testing.T) {
 	press(tm, "q")
 	tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
 }
+
+// What a file's actor saved is its belief, in the Workers pane beside
+// the stores' panes: after A's read, "saved: read = 0".
+func TestTheWorkersPaneShowsWhatAFilesActorSaved(t *testing.T) {
+	src, err := os.ReadFile("../examples/counter.toml")
+	require.NoError(t, err)
+	s, err := scenarios.Parse("counter.toml", src)
+	require.NoError(t, err)
+	s.File = "counter.toml"
+	tm := exploreOn(t, tui.Options{Catalog: append(scenarios.All(), s), Scenario: s.ID, Mode: engine.Unsafe}, 160, 48, false)
+	waitFor(t, tm, "1 A  ready")
+	press(tm, "nn") // A's BEGIN, then its read
+	waitFor(t, tm, "saved: read = 0")
+	press(tm, "q")
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()
+	require.NotContains(t, final, "B  ready · saved", "B saved nothing yet")
+}
