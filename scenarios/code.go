@@ -1155,7 +1155,14 @@ func (s *codeStep) run(ctx context.Context, t *engine.Turn) (engine.StepOutcome,
 			shown += " on " + s.connection
 		}
 	}
-	guard := strings.Join(guardTexts, " · ")
+	// The guards' text is the decision's only where the file says the
+	// reply was their refusal (rejected_if): a step that went on may have
+	// never reached its comparison (the lock already gone), and a guard
+	// line there would say it held.
+	guard := ""
+	if refused {
+		guard = strings.Join(guardTexts, " · ")
+	}
 	switch {
 	case waits:
 		t.Emit(layer, code, "WAITING", guard, "%s waits: %s answered %s", t.Actor.Name, s.name, shown)

@@ -370,3 +370,23 @@ func TestAGuardWithNoPlaceIsAWarning(t *testing.T) {
 	require.Len(t, s.Warnings, 1)
 	require.Contains(t, s.Warnings[0].In(lang.En), "warning: guard fence has no place in step write")
 }
+
+// A file's guard is shown as the decision only where the file says the
+// reply was its refusal: a step that went on may never have reached the
+// comparison (the lock already gone), so it carries no guard line.
+func TestAFilesGuardLineIsOnlyItsRefusal(t *testing.T) {
+	s, err := scenarios.Load("../examples/release.toml")
+	require.NoError(t, err)
+	lab, _ := guidedRun(t, s, engine.Safe)
+	refusals := 0
+	for _, e := range lab.Events() {
+		switch e.State {
+		case "REJECTED":
+			refusals++
+			require.Equal(t, "holder == ARGV[1]", e.Guard, "%+v", e)
+		default:
+			require.Empty(t, e.Guard, "%+v", e)
+		}
+	}
+	require.Equal(t, 1, refusals)
+}
