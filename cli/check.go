@@ -208,7 +208,7 @@ func check(ctx context.Context, c config, req checkRequest, pool *labPool, stdou
 				}
 				base := fmt.Sprintf("%s-%s", s.ID, strings.ToLower(mode.String()))
 				if report.Without != 0 {
-					base += "-without-" + strings.ReplaceAll(report.Without.String(), ",", "-")
+					base += "-without-" + fileNamePart(strings.ReplaceAll(report.Without.String(), ",", "-"))
 				}
 				if path, err = saveNewTrace(req.out, base, *report.Counterexample); err != nil {
 					meter.done()

@@ -291,6 +291,14 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// as they refuse any flag that means nothing to them): every one given
 	// counts, "--without fence --without owner" as "--without fence,owner".
 	if flags.Changed("without") && slices.Contains([]string{"", "run", "check", "stress", "export", "replay", "diff"}, name) {
+		// A file's own guards (version-check) have their names once the
+		// file is read: the files named are read first. (A file that does
+		// not read is said by the command itself, at its line.)
+		for _, arg := range rest {
+			if info, err := os.Stat(arg); err == nil && info.Mode().IsRegular() && looksLikeFile(arg) {
+				_, _ = loadScenarioFile(arg)
+			}
+		}
 		var err error
 		if c.without, err = engine.ParseGuards(strings.Join(withoutArgs, ",")); err != nil {
 			return report(ctx, stderr, usageError("--without: %v", err), c)
@@ -495,11 +503,19 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if err = only("guards"); err != nil {
 			break
 		}
-		if len(rest) > 0 {
-			err = usageError("guards takes no arguments, got %q", rest)
+		if len(rest) > 1 {
+			err = usageError("guards takes one scenario at most, got %q", rest)
 			break
 		}
-		err = printGuards(stdout, asJSON, c.lang)
+		list := engine.AllGuards()
+		if len(rest) == 1 {
+			var s *engine.Scenario
+			if s, err = scenarioArg(rest[0]); err != nil {
+				break
+			}
+			list = s.GuardList()
+		}
+		err = printGuards(stdout, list, asJSON, c.lang)
 	case "matrix":
 		if err = only("matrix"); err != nil {
 			break

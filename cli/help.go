@@ -26,7 +26,7 @@ usage:
   fencelab list                       the scenario catalog
   fencelab run ID|FILE|--all          the guided order, headless: how it ends
   fencelab check ID|FILE|--all        every schedule, on the real backends
-  fencelab guards                     SAFE's guards, one sentence each
+  fencelab guards [ID|FILE]           SAFE's guards, one sentence each
   fencelab matrix [ID|FILE…]          each guard removed alone: who needs it
   fencelab replay TRACE               run a trace again: does anything differ?
   fencelab diff ID|FILE|TRACE         one schedule in SAFE beside UNSAFE
@@ -204,17 +204,19 @@ more: docs/checker.md (what it explores and what not yet), docs/why.md
 const helpGuards = `fencelab guards — SAFE's guards, each with what it checks
 
 usage:
-  fencelab guards [flags]
+  fencelab guards [ID|FILE] [flags]
 
 SAFE is fourteen checks, each a named guard with one switch: --without takes
 it out of SAFE's code (run, check, stress, export, replay, diff, and g in the
-explorer), and the matrix shows which scenario needs each.
+explorer), and the matrix shows which scenario needs each. Given a scenario
+file, the guards its steps define, in its own words where they are its own.
 
 flags:
   --json                       the guards as JSON
 
 examples:
   fencelab guards
+  fencelab guards examples/lock-fence.toml
   fencelab guards --json --lang ko
 
 more: docs/guards.md

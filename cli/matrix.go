@@ -10,6 +10,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/lang"
@@ -253,7 +254,7 @@ func matrixCellOf(g engine.Guard, r engine.CheckReport, req *matrixRequest) (mat
 				}
 				req.out = dir
 			}
-			path, err := saveNewTrace(req.out, fmt.Sprintf("%s-without-%s", r.Scenario.ID, g), *t)
+			path, err := saveNewTrace(req.out, fmt.Sprintf("%s-without-%s", r.Scenario.ID, fileNamePart(g.String())), *t)
 			if err != nil {
 				return cell, err
 			}
@@ -285,6 +286,10 @@ func cellText(cell matrixCell) string {
 	case cellProgress:
 		return "progress"
 	}
+	if cell.Invariant >= engine.FirstCodeInvariant && cell.Anomaly != "" {
+		// A file's own invariant, by the name it gave it.
+		return fmt.Sprintf("%s · %d", cell.Anomaly, cell.Length)
+	}
 	return fmt.Sprintf("inv %d · %d", cell.Invariant, cell.Length)
 }
 
@@ -299,7 +304,10 @@ func printMatrix(w io.Writer, r matrixReport, c config) {
 	}
 	widths := make([]int, len(r.Guards))
 	for i, g := range r.Guards {
-		widths[i] = max(len(g), len("inv 8 · 99"))
+		widths[i] = max(displayWidth(g), len("inv 8 · 99"))
+		for _, row := range r.Rows {
+			widths[i] = max(widths[i], displayWidth(cellText(row.Cells[i])))
+		}
 	}
 	const room = 100
 	for start := 0; start < len(r.Guards); {
@@ -419,4 +427,15 @@ func sayFoundSoFar(stderr io.Writer, dir string, n int, l lang.Lang) {
 	case n > 1:
 		fmt.Fprintln(stderr, l.T("fencelab: the %d counterexamples found before the stop are in %s", n, untrusted.Line(dir)))
 	}
+}
+
+// fileNamePart is a name as a part of a file's name: a file's own guard
+// may be called anything ("version check", "ab/c").
+func fileNamePart(name string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' || r == '.' || unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return r
+		}
+		return '-'
+	}, name)
 }

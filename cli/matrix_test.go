@@ -106,7 +106,7 @@ func TestGuardsAndWithout(t *testing.T) {
 		{"unsafe has none", []string{"check", "lease-overrun", "--mode", "unsafe", "--without", "fence"}, exitUsage, "UNSAFE is the naive code"},
 		{"race asks none", []string{"race", "--without", "fence"}, exitUsage, "race does not take --without"},
 		{"stress never asks terminal", []string{"stress", "--without", "terminal"}, exitUsage, "a stress worker never asks it"},
-		{"guards takes nothing", []string{"guards", "fence"}, exitUsage, "guards takes no arguments"},
+		{"guards takes one", []string{"guards", "fence", "owner"}, exitUsage, "guards takes one scenario at most"},
 		{"matrix scenario", []string{"matrix", "no-such"}, exitUsage, `unknown scenario "no-such"`},
 	})
 	code, stdout, _ = call(t, "run", "lease-overrun", "--without", "fence")
@@ -162,4 +162,36 @@ func TestAFilesMatrixSaysWhatTheDesignDoesNotNeed(t *testing.T) {
 	code, _, stderr = call(t, "matrix", path, "--strict", "--out", t.TempDir())
 	require.Equal(t, 1, code)
 	requireOneLine(t, stderr, "none of these scenarios needs owner")
+}
+
+// A file's own guard goes by its own name everywhere a guard is named:
+// its guards list, --without, the verdict, the matrix's column and
+// cell, and the trace a matrix writes, which replays.
+func TestAFilesOwnGuardByItsName(t *testing.T) {
+	const file = "../scenarios/testdata/own-guard.toml"
+	code, stdout, stderr := call(t, "guards", file)
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stdout, "version check   the row still has the version the edit read")
+	require.NotContains(t, stdout, "fence ", "a file's list is its own guards")
+
+	code, stdout, stderr = call(t, "run", file, "--mode", "safe")
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stdout, "verdict REJECTED by version check")
+	code, stdout, stderr = call(t, "run", file, "--mode", "safe", "--without", "version check")
+	require.Equal(t, 1, code, stderr)
+	require.Contains(t, stdout, "own-guard · SAFE −version check")
+	code, _, stderr = call(t, "run", file, "--without", "versoin check")
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, stderr, `unknown guard "versoin check" (did you mean version check?)`)
+
+	out := t.TempDir()
+	code, stdout, stderr = call(t, "matrix", file, "--out", out)
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stdout, "version check")
+	require.Contains(t, stdout, "edit-lost · 4", "a file's invariant by its name")
+	trace := filepath.Join(out, "own-guard-without-version-check.trace.json")
+	require.FileExists(t, trace)
+	code, stdout, stderr = call(t, "replay", trace)
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stdout, "as the trace recorded")
 }

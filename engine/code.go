@@ -52,6 +52,10 @@ type Code struct {
 	// At says where a statement or invariant is written ("file.toml:12"),
 	// for an error the server finds: by "setup.N", "invariant.N", "value".
 	At map[string]string
+	// Guards are the guards the file's steps define: fencelab's they
+	// play, and the file's own (OwnGuard). A file's explorer, matrix and
+	// guards list show these, not fencelab's fourteen.
+	Guards GuardSet
 }
 
 // CodeInvariant is one [[invariant]] of a file: a query returning one
@@ -100,6 +104,15 @@ func (s *Scenario) InvariantText(n int) string {
 		return inv.Name + ": " + inv.Says
 	}
 	return Invariants[n]
+}
+
+// InvariantLabel is how a short line names invariant n: its number, or a
+// file's own invariant by the name the file gave it (edit-lost).
+func (s *Scenario) InvariantLabel(n int) string {
+	if n >= FirstCodeInvariant && s != nil && s.Code != nil && n-FirstCodeInvariant < len(s.Code.Invariants) {
+		return s.Code.Invariants[n-FirstCodeInvariant].Name
+	}
+	return strconv.Itoa(n)
 }
 
 // CodeReply is what a server answered a file's own code: a Redis reply,

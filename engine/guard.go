@@ -2,6 +2,7 @@ package engine
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/fencelab/fencelab/lang"
 )
@@ -91,11 +92,89 @@ func (g Guard) String() string {
 	if g < guardCount {
 		return guardInfo[g].name
 	}
+	if name, _, ok := ownGuardOf(g); ok {
+		return name
+	}
 	return "guard?"
 }
 
-// What says in one sentence what the guard checks, in any language.
-func (g Guard) What() lang.Phrase { return lang.P(guardInfo[g].what) }
+// What says in one sentence what the guard checks, in any language (a
+// file's own guard, in the file's words).
+func (g Guard) What() lang.Phrase {
+	if g < guardCount {
+		return lang.P(guardInfo[g].what)
+	}
+	if _, says, ok := ownGuardOf(g); ok && says != "" {
+		return lang.P("%s", says)
+	}
+	return lang.P("a check of the file's own (its guards entry says no more: says = \"…\")")
+}
+
+// A scenario file may name guards of its own (version-check, "edit
+// lost"), each with a sentence of its own: they are Guards past
+// fencelab's, from ownGuardBase on, numbered in the order the process
+// first met their names. A name is a name for the process's life: a
+// save under --watch that renames a guard takes a new number, and the
+// sentence is the last file's to give one. fencelab's own names always
+// mean fencelab's guards.
+const (
+	ownGuardBase Guard = 16
+	ownGuardMax        = 16 // GuardSet has 32 bits
+)
+
+var ownGuards struct {
+	sync.RWMutex
+	names, says []string
+}
+
+// OwnGuard is the guard a file names name, with says its sentence
+// (empty: the sentence stands): fencelab's guard where the name is one of
+// fencelab's, else the file's own.
+func OwnGuard(name, says string) (Guard, error) {
+	for _, g := range AllGuards() {
+		if g.String() == strings.ToLower(strings.TrimSpace(name)) {
+			return g, nil // fencelab's name: fencelab's guard
+		}
+	}
+	ownGuards.Lock()
+	defer ownGuards.Unlock()
+	for i, n := range ownGuards.names {
+		if n == name {
+			if says != "" {
+				ownGuards.says[i] = says
+			}
+			return ownGuardBase + Guard(i), nil
+		}
+	}
+	if len(ownGuards.names) == ownGuardMax {
+		return 0, lang.Error("more than %d guards of files' own in one run of fencelab", ownGuardMax)
+	}
+	ownGuards.names = append(ownGuards.names, name)
+	ownGuards.says = append(ownGuards.says, says)
+	return ownGuardBase + Guard(len(ownGuards.names)-1), nil
+}
+
+// ownGuardNameOK says whether a name may be a file's own guard's: not
+// empty, at most 40 characters, no brace, comma or line break (scenario
+// files say why at their line).
+func ownGuardNameOK(name string) bool {
+	n := strings.TrimSpace(name)
+	return n != "" && len([]rune(n)) <= 40 && !strings.ContainsAny(n, "{},\n\r")
+}
+
+// ownGuardOf is a file's own guard's name and sentence.
+func ownGuardOf(g Guard) (name, says string, ok bool) {
+	ownGuards.RLock()
+	defer ownGuards.RUnlock()
+	i := int(g) - int(ownGuardBase)
+	if i < 0 || i >= len(ownGuards.names) {
+		return "", "", false
+	}
+	return ownGuards.names[i], ownGuards.says[i], true
+}
+
+// Own says whether the guard is a file's own, not fencelab's.
+func (g Guard) Own() bool { return g >= ownGuardBase }
 
 // GuardSet is a set of guards: the ones removed from SAFE (--without), or
 // the ones a run consulted. The zero set is empty.
@@ -113,10 +192,10 @@ func Guards(gs ...Guard) GuardSet {
 // Has reports whether g is in the set.
 func (s GuardSet) Has(g Guard) bool { return s&(1<<g) != 0 }
 
-// List is the set's guards in their order.
+// List is the set's guards in their order: fencelab's, then a file's own.
 func (s GuardSet) List() []Guard {
 	var out []Guard
-	for _, g := range AllGuards() {
+	for g := Guard(0); g < ownGuardBase+ownGuardMax; g++ {
 		if s.Has(g) {
 			out = append(out, g)
 		}
@@ -136,17 +215,37 @@ func (s GuardSet) Names() []string {
 // String is the set as --without takes it: "fence,region".
 func (s GuardSet) String() string { return strings.Join(s.Names(), ",") }
 
-// ParseGuard reads one guard's name.
+// ParseGuard reads one guard's name: fencelab's (in any case), or one a
+// file of the process named as its own (as the file wrote it).
 func ParseGuard(name string) (Guard, error) {
 	for _, g := range AllGuards() {
 		if g.String() == strings.ToLower(strings.TrimSpace(name)) {
 			return g, nil
 		}
 	}
-	if near := nearestGuard(name); near != "" {
-		return 0, lang.Error("unknown guard %q (did you mean %s?); the guards: %s", name, near, strings.Join(EveryGuard.Names(), ", "))
+	ownGuards.RLock()
+	for i, n := range ownGuards.names {
+		if n == strings.TrimSpace(name) {
+			ownGuards.RUnlock()
+			return ownGuardBase + Guard(i), nil
+		}
 	}
-	return 0, lang.Error("unknown guard %q; the guards: %s", name, strings.Join(EveryGuard.Names(), ", "))
+	ownGuards.RUnlock()
+	if near := nearestGuard(name); near != "" {
+		return 0, lang.Error("unknown guard %q (did you mean %s?); the guards: %s", name, near, strings.Join(knownGuards().Names(), ", "))
+	}
+	return 0, lang.Error("unknown guard %q; the guards: %s", name, strings.Join(knownGuards().Names(), ", "))
+}
+
+// knownGuards are fencelab's guards and those the process's files named.
+func knownGuards() GuardSet {
+	ownGuards.RLock()
+	defer ownGuards.RUnlock()
+	s := EveryGuard
+	for i := range ownGuards.names {
+		s |= Guards(ownGuardBase + Guard(i))
+	}
+	return s
 }
 
 // ParseGuards reads a list of guards, "fence,region" (spaces allowed, each
@@ -166,12 +265,24 @@ func ParseGuards(list string) (GuardSet, error) {
 	return s, nil
 }
 
+// NearFencelabGuard is fencelab's guard name a file's own name is close
+// to (fense: fence), if any: a typo, or a name of its own?
+func NearFencelabGuard(name string) string {
+	name = strings.ToLower(strings.TrimSpace(name))
+	for _, g := range AllGuards() {
+		if d := editDistance(name, g.String()); d > 0 && d < 2+len(name)/8 {
+			return g.String()
+		}
+	}
+	return ""
+}
+
 // nearestGuard is the guard name closest to a misspelt one, if one is
 // close enough to be what was meant.
 func nearestGuard(name string) string {
 	name = strings.ToLower(strings.TrimSpace(name))
 	best, bestDistance := "", 3
-	for _, g := range AllGuards() {
+	for _, g := range knownGuards().List() {
 		if d := editDistance(name, g.String()); d < bestDistance {
 			best, bestDistance = g.String(), d
 		}

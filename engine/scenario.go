@@ -314,3 +314,12 @@ func PlaceCombinations(actors []ActorSpec) float64 {
 	}
 	return combinations
 }
+
+// GuardList are the guards the scenario's SAFE makes and --without may
+// take out: a file's, those its steps define; the catalog's, fencelab's.
+func (s *Scenario) GuardList() []Guard {
+	if s.Code != nil {
+		return s.Code.Guards.List()
+	}
+	return AllGuards()
+}

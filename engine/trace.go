@@ -234,6 +234,18 @@ func ParseTrace(data []byte) (Trace, error) {
 	if t.LeaseTTL <= 0 || time.Duration(t.LeaseTTL) > MaxLeaseTTL {
 		return Trace{}, traceError("leaseTTL must be positive and at most %s, got %s", MaxLeaseTTL, time.Duration(t.LeaseTTL))
 	}
+	if t.ScenarioFile != "" {
+		// A file's trace may take out guards of the file's own, whose
+		// names the process learns here (the sentence, when the file's
+		// source is read).
+		for _, name := range t.Without {
+			if _, err := ParseGuard(name); err != nil && ownGuardNameOK(name) {
+				if _, err := OwnGuard(strings.TrimSpace(name), ""); err != nil {
+					return Trace{}, traceError("without: %v", err)
+				}
+			}
+		}
+	}
 	without, err := ParseGuards(strings.Join(t.Without, ","))
 	if err != nil {
 		return Trace{}, traceError("without: %v", err)

@@ -165,6 +165,7 @@ var ko = map[string]string{
 	"quit":                                                   "끝내기",
 	"fencelab keys":                                          "fencelab 키",
 	"Invariants checked after every step:":                   "매 단계 뒤에 검사하는 불변식:",
+	"SAFE's guards (g takes one out):":                       "SAFE의 가드 (g로 하나를 뺍니다):",
 	"any key to go back":                                     "아무 키나 누르면 돌아갑니다",
 	"the server's reply passed 64 MiB, more than fencelab reads of one reply (a result, key or row that large?)":                                                                                                                                  "서버의 응답이 64 MiB를 넘었습니다. fencelab은 응답 하나를 그 이상 읽지 않습니다 (그만큼 큰 결과, 키, 행?)",
 	"the script did not end within %s, and the embedded Redis cannot stop a script: the run ends here":                                                                                                                                            "스크립트가 %s 안에 끝나지 않았고, 내장 Redis는 스크립트를 멈출 수 없습니다: 실행을 여기서 끝냅니다",
@@ -247,23 +248,24 @@ var ko = map[string]string{
 	"this is the first recorded state: nothing before it": "처음 기록된 상태입니다. 그 앞은 없습니다",
 	"this is the live state: → goes no further":           "지금의 실제 상태입니다. →로 더 갈 곳이 없습니다",
 	"invariants":                                          "불변식",
-	"%d ✗ at #%d":                                         "%d ✗ #%d에서",
-	"Timeline":                                            "타임라인",
-	"%s: f shows":                                         "%s: f로 보기",
-	"ready":                                               "준비",
-	"done":                                                "끝남",
-	"waits":                                               "기다림",
-	"next:":                                               "다음:",
-	"believes:":                                           "믿음:",
-	"saved:":                                              "저장:",
-	"stale belief:":                                       "낡은 믿음:",
-	"truth:":                                              "사실:",
-	"%s holds %d":                                         "%s이(가) %d 보유",
-	"Workers":                                             "워커",
-	"Outbox & provider":                                   "아웃박스와 제공자",
-	"no lab keys":                                         "랩 키 없음",
-	"no executions yet":                                   "아직 실행 기록 없음",
-	"no outbox rows":                                      "아웃박스 행 없음",
+	"%s ✗ at #%d":                                         "%s ✗ #%d에서",
+	"%s: warning: guard %s is the file's own, not fencelab's %s (a typo? fencelab's names mean fencelab's guards)": "%s: 경고: 가드 %s는 fencelab의 %s가 아니라 파일 자신의 가드입니다 (오타인가요? fencelab의 이름은 fencelab의 가드를 뜻합니다)",
+	"Timeline":          "타임라인",
+	"%s: f shows":       "%s: f로 보기",
+	"ready":             "준비",
+	"done":              "끝남",
+	"waits":             "기다림",
+	"next:":             "다음:",
+	"believes:":         "믿음:",
+	"saved:":            "저장:",
+	"stale belief:":     "낡은 믿음:",
+	"truth:":            "사실:",
+	"%s holds %d":       "%s이(가) %d 보유",
+	"Workers":           "워커",
+	"Outbox & provider": "아웃박스와 제공자",
+	"no lab keys":       "랩 키 없음",
+	"no executions yet": "아직 실행 기록 없음",
+	"no outbox rows":    "아웃박스 행 없음",
 	"Press n to follow the seed's timeline, or step the actors yourself with 1–9.": "n으로 시드의 타임라인을 따라가거나, 1–9로 직접 액터를 진행하세요.",
 	"pending":             "진행 중",
 	"last accepted fence": "마지막으로 받아들인 펜스",
@@ -654,14 +656,14 @@ var ko = map[string]string{
 	// The help (help.go): usage, one line a command, and each command's own,
 	// then the flags every command takes. A command's lines start with
 	// "  fencelab COMMAND" as in English.
-	"fencelab — watch why a leader lease alone is not enough\n\nusage:\n  fencelab [ID|FILE] [flags]          the explorer: a scenario step by step\n  fencelab list                       the scenario catalog\n  fencelab run ID|FILE|--all          the guided order, headless: how it ends\n  fencelab check ID|FILE|--all        every schedule, on the real backends\n  fencelab guards                     SAFE's guards, one sentence each\n  fencelab matrix [ID|FILE…]          each guard removed alone: who needs it\n  fencelab replay TRACE               run a trace again: does anything differ?\n  fencelab diff ID|FILE|TRACE         one schedule in SAFE beside UNSAFE\n  fencelab export TRACE|ID|FILE       a run as Markdown, Mermaid, GIF, SVG…\n  fencelab talk SCRIPT                give a talk from a script of scenes\n  fencelab scenario show|check|steps  scenario files: a start, compile, steps\n  fencelab race                       the job race, forced on many key sets\n  fencelab stress                     many real workers, real pauses, checked\n  fencelab bench                      its cost beside the floor under it\n  fencelab version                    the version and commit this was built from\n  fencelab help COMMAND               its flags and examples (or COMMAND --help;\n                                      the explorer's: fencelab help explorer)\n\nflags every command takes:\n  --redis URL       a real Redis (7+), not the embedded one; a Cluster too\n  --pg DSN          an existing PostgreSQL, not an ephemeral one\n  --allow-unsafe    let UNSAFE runs write to the --pg server\n  --trust-code      run a file's Redis code as fencelab's own --redis user\n  --lease-ttl D     the lease TTL (default 30s on the lab clock; stress: 500ms)\n  --lang en|ko      the language it speaks (default: the locale's, else en)\n  -v, --verbose     with --json, print the backends to stderr\n  -h, --help        this help\n\nA command writes one file with -o FILE, many with --out DIR. More: docs/.\nexit: 0 as expected · 1 otherwise · 2 bad usage · 3 a server unreachable ·\n70 a crash · 128+N ended by signal N (130 Ctrl-C) — docs/exit-codes.md\n": `fencelab — 리더 리스만으로는 왜 부족한지 지켜보기
+	"fencelab — watch why a leader lease alone is not enough\n\nusage:\n  fencelab [ID|FILE] [flags]          the explorer: a scenario step by step\n  fencelab list                       the scenario catalog\n  fencelab run ID|FILE|--all          the guided order, headless: how it ends\n  fencelab check ID|FILE|--all        every schedule, on the real backends\n  fencelab guards [ID|FILE]           SAFE's guards, one sentence each\n  fencelab matrix [ID|FILE…]          each guard removed alone: who needs it\n  fencelab replay TRACE               run a trace again: does anything differ?\n  fencelab diff ID|FILE|TRACE         one schedule in SAFE beside UNSAFE\n  fencelab export TRACE|ID|FILE       a run as Markdown, Mermaid, GIF, SVG…\n  fencelab talk SCRIPT                give a talk from a script of scenes\n  fencelab scenario show|check|steps  scenario files: a start, compile, steps\n  fencelab race                       the job race, forced on many key sets\n  fencelab stress                     many real workers, real pauses, checked\n  fencelab bench                      its cost beside the floor under it\n  fencelab version                    the version and commit this was built from\n  fencelab help COMMAND               its flags and examples (or COMMAND --help;\n                                      the explorer's: fencelab help explorer)\n\nflags every command takes:\n  --redis URL       a real Redis (7+), not the embedded one; a Cluster too\n  --pg DSN          an existing PostgreSQL, not an ephemeral one\n  --allow-unsafe    let UNSAFE runs write to the --pg server\n  --trust-code      run a file's Redis code as fencelab's own --redis user\n  --lease-ttl D     the lease TTL (default 30s on the lab clock; stress: 500ms)\n  --lang en|ko      the language it speaks (default: the locale's, else en)\n  -v, --verbose     with --json, print the backends to stderr\n  -h, --help        this help\n\nA command writes one file with -o FILE, many with --out DIR. More: docs/.\nexit: 0 as expected · 1 otherwise · 2 bad usage · 3 a server unreachable ·\n70 a crash · 128+N ended by signal N (130 Ctrl-C) — docs/exit-codes.md\n": `fencelab — 리더 리스만으로는 왜 부족한지 지켜보기
 
 사용법:
   fencelab [ID|FILE] [flags]          탐색기: 시나리오를 한 단계씩
   fencelab list                       시나리오 카탈로그
   fencelab run ID|FILE|--all          안내 순서를 화면 없이: 어떻게 끝나는지
   fencelab check ID|FILE|--all        모든 스케줄을 실제 백엔드에서
-  fencelab guards                     SAFE의 가드, 하나에 한 문장
+  fencelab guards [ID|FILE]           SAFE의 가드, 하나에 한 문장
   fencelab matrix [ID|FILE…]          가드를 하나씩 빼 보기: 누가 필요로 하나
   fencelab replay TRACE               트레이스 재실행: 달라진 것이 있나
   fencelab diff ID|FILE|TRACE         한 스케줄을 SAFE와 UNSAFE로 나란히
@@ -824,21 +826,23 @@ var ko = map[string]string{
 
 더 보기: docs/checker.md (무엇을 탐색하고 무엇을 아직 안 하는지), docs/why.md
 `,
-	"fencelab guards — SAFE's guards, each with what it checks\n\nusage:\n  fencelab guards [flags]\n\nSAFE is fourteen checks, each a named guard with one switch: --without takes\nit out of SAFE's code (run, check, stress, export, replay, diff, and g in the\nexplorer), and the matrix shows which scenario needs each.\n\nflags:\n  --json                       the guards as JSON\n\nexamples:\n  fencelab guards\n  fencelab guards --json --lang ko\n\nmore: docs/guards.md\n": `fencelab guards — SAFE의 가드와 각 가드가 검사하는 것
+	"fencelab guards — SAFE's guards, each with what it checks\n\nusage:\n  fencelab guards [ID|FILE] [flags]\n\nSAFE is fourteen checks, each a named guard with one switch: --without takes\nit out of SAFE's code (run, check, stress, export, replay, diff, and g in the\nexplorer), and the matrix shows which scenario needs each. Given a scenario\nfile, the guards its steps define, in its own words where they are its own.\n\nflags:\n  --json                       the guards as JSON\n\nexamples:\n  fencelab guards\n  fencelab guards examples/lock-fence.toml\n  fencelab guards --json --lang ko\n\nmore: docs/guards.md\n": `fencelab guards — SAFE의 가드와 각 가드가 검사하는 것
 
 사용법:
-  fencelab guards [flags]
+  fencelab guards [ID|FILE] [flags]
 
 SAFE는 열네 가지 검사이고, 하나하나가 스위치 하나를 가진 이름 있는
 가드입니다. --without은 그 가드를 SAFE의 코드에서 빼고(run, check, stress,
 export, replay, diff, 탐색기의 g), 매트릭스는 어느 시나리오가 어느 가드를
-필요로 하는지 보여 줍니다.
+필요로 하는지 보여 줍니다. 시나리오 파일을 주면, 그 파일의 스텝이 정의한
+가드를 보여 주고, 파일 자신의 가드는 파일의 말로 설명합니다.
 
 플래그:
   --json                       가드를 JSON으로
 
 예:
   fencelab guards
+  fencelab guards examples/lock-fence.toml
   fencelab guards --json --lang ko
 
 더 보기: docs/guards.md
@@ -1275,10 +1279,10 @@ UNSAFE가 깨짐, 아니면 1.
 	"acquire refuses to hand out tokens when Redis lost the counter or the epoch":                             "Redis가 카운터나 에포크를 잃었으면 획득이 토큰을 내주지 않음",
 	"an unknown outcome is reconciled by querying the original OperationId, never sent again under a new one": "알 수 없는 결과는 원래 OperationId를 조회해 조정하고, 새 OperationId로 다시 보내지 않음",
 	"business row, checkpoint, execution and outbox row commit in one transaction":                            "비즈니스 행, 체크포인트, 실행, 아웃박스 행이 한 트랜잭션에서 커밋됨",
-	"could not be followed: %s":         "따라갈 수 없었음: %s",
-	"counterexamples: %s\n":             "반례: %s\n",
-	"ended at %d (%s)":                  "%d에서 끝남 (%s)",
-	"guards takes no arguments, got %q": "guards는 인자를 받지 않습니다. 받은 것: %q",
+	"could not be followed: %s":                 "따라갈 수 없었음: %s",
+	"counterexamples: %s\n":                     "반례: %s\n",
+	"ended at %d (%s)":                          "%d에서 끝남 (%s)",
+	"guards takes one scenario at most, got %q": "guards는 시나리오를 하나까지만 받습니다. 받은 것: %q",
 	"job 1's running key, a lease with the lease TTL, expires while its hash (1h) still says RUNNING; R2 starts job 2; job 1's worker finishes late": "리스 TTL을 가진 리스인 잡 1의 실행 키가, 그 해시(1h)가 아직 RUNNING인 동안 만료된다. R2가 잡 2를 시작한다. 잡 1의 워커가 늦게 끝난다",
 	"leader lease":      "리더 리스",
 	"mark FAILED (Lua)": "FAILED로 표시 (Lua)",
@@ -1607,8 +1611,7 @@ UNSAFE가 깨짐, 아니면 1.
 	" · %+.1f ms":                                    " · %+.1f ms",
 	"%d invariants: at most %d":                      "불변식 %d개: 최대 %d개",
 	"%s %q: a reply, or rows = N":                    "%s %q: 응답, 또는 rows = N",
-	"%s (a step's guard is named after the fencelab guard it plays)": "%s (스텝의 가드는 그것이 맡는 fencelab 가드의 이름을 씁니다)",
-	"%s is a list of strings": "%s은(는) 문자열 목록입니다",
+	"%s is a list of strings":                        "%s은(는) 문자열 목록입니다",
 	"%s is not a command a step sends (strings, hashes and keys only: GET, SET, INCR, HSET, DEL, EXPIRE, …); a script can do more": "%s은(는) 스텝이 보내는 명령이 아닙니다(문자열, 해시, 키 명령만: GET, SET, INCR, HSET, DEL, EXPIRE, …). 스크립트는 더 할 수 있습니다",
 	"%s must be a string or a list of strings": "%s은(는) 문자열이거나 문자열 목록이어야 합니다",
 	"%s must be strings":                       "%s은(는) 문자열이어야 합니다",
@@ -1623,29 +1626,36 @@ UNSAFE가 깨짐, 아니면 1.
 	"%s: step %s of %s: the server said: %s — in: %s":                                    "%s: %[3]s의 스텝 %[2]s: 서버의 응답: %[4]s — 명령: %[5]s",
 	"%sexpected %d · final %d · verdict %s":                                              "%s기대값 %d · 최종 %d · 판정 %s",
 	"1 row": "1행",
-	"BEGIN comes first in a step's list of statements":                                                             "BEGIN은 스텝의 문장 목록에서 맨 앞에 옵니다",
-	"COMMIT or ROLLBACK comes last in a step's list of statements":                                                 "COMMIT이나 ROLLBACK은 스텝의 문장 목록에서 맨 끝에 옵니다",
-	"a code actor runs a file's own steps: the file has no [[step]]":                                               "code 액터는 파일 자신의 스텝을 실행합니다. 이 파일에는 [[step]]이 없습니다",
-	"a code actor's program names the file's steps: [\"acquire\", \"write\"]":                                      "code 액터의 프로그램은 파일의 스텝 이름을 씁니다: [\"acquire\", \"write\"]",
-	"a file's SQL does not name fencelab's own schema or objects (%s)":                                             "파일의 SQL은 fencelab 자신의 스키마나 객체를 가리키지 않습니다(%s)",
-	"a file's SQL may not %s %s":                                                                                   "파일의 SQL은 %s %s을(를) 쓸 수 없습니다",
-	"%s %w %s: %s's step holds it":                                                                                 "%s은(는) 연결 %[3]s을(를) %[2]w: %[4]s의 단계가 쥐고 있습니다",
-	"waits for its connection":                                                                                     "기다리는 중입니다",
-	"step %s names a connection, which is PostgreSQL's: only a sql step has one":                                   "단계 %s이(가) 연결을 지정합니다. 연결은 PostgreSQL의 것이라 sql 단계만 가질 수 있습니다",
-	"connection %q: lower-case letters, digits and dashes, at most 40 (\"pool-1\")":                                "연결 %q: 소문자, 숫자, 대시로 40자까지 (\"pool-1\")",
-	"a file's SQL may not use %s: it %s":                                                                           "파일의 SQL은 %s을(를) 쓸 수 없습니다: 이 함수는 %s",
-	"a file's SQL may not use %s: it runs a query given to it as text, which fencelab cannot hold to these rules":  "파일의 SQL은 %s를 쓸 수 없습니다: 텍스트로 받은 쿼리를 실행하는데, fencelab은 그 쿼리를 이 규칙으로 붙잡아 둘 수 없습니다",
-	"an advisory lock is taken in a step: this SQL runs on the lab's own connection, whose session is no actor's":  "advisory 락은 단계에서 잡습니다. 이 SQL은 랩 자신의 연결에서 돌고, 그 세션은 어느 액터의 것도 아닙니다",
-	"a file's SQL may not use %s":                                                                                  "파일의 SQL은 %s을(를) 쓸 수 없습니다",
-	"a file's SQL sets nothing of its session but SET TRANSACTION: the lab's connections are shared with fencelab": "파일의 SQL은 SET TRANSACTION 말고는 세션에 아무것도 설정하지 않습니다. 랩의 연결은 fencelab과 함께 씁니다",
-	"a guard is its fragment of code, or { text = \"…\", else = \"…\" }":                                           "가드는 코드 조각이거나 { text = \"…\", else = \"…\" }입니다",
-	"a hash field's value is a string or a whole number":                                                           "해시 필드의 값은 문자열이나 정수입니다",
-	"a hash needs a field: Redis keeps no empty hash":                                                              "해시에는 필드가 있어야 합니다. Redis는 빈 해시를 두지 않습니다",
-	"a key's value is a string, a whole number, or a table of fields (a hash)":                                     "키의 값은 문자열, 정수, 또는 필드의 표(해시)입니다",
-	"a script names each command it calls as a string: redis.call(\"GET\", KEYS[1])":                               "스크립트는 호출하는 명령마다 그 이름을 문자열로 씁니다: redis.call(\"GET\", KEYS[1])",
-	"a statement is a string, or a table { sql = \"…\", save = \"…\" }":                                            "문장은 문자열이거나 표 { sql = \"…\", save = \"…\" }입니다",
-	"a step changes rows, not tables: %s belongs in [setup]":                                                       "스텝은 테이블이 아니라 행을 바꿉니다. %s은(는) [setup]에 씁니다",
-	"a step's transaction begins and ends in the step: BEGIN first and COMMIT (or ROLLBACK) last, or neither":      "스텝의 트랜잭션은 스텝 안에서 시작하고 끝납니다. 맨 앞에 BEGIN, 맨 끝에 COMMIT(또는 ROLLBACK), 아니면 둘 다 없이",
+	"BEGIN comes first in a step's list of statements":                                                                    "BEGIN은 스텝의 문장 목록에서 맨 앞에 옵니다",
+	"COMMIT or ROLLBACK comes last in a step's list of statements":                                                        "COMMIT이나 ROLLBACK은 스텝의 문장 목록에서 맨 끝에 옵니다",
+	"a code actor runs a file's own steps: the file has no [[step]]":                                                      "code 액터는 파일 자신의 스텝을 실행합니다. 이 파일에는 [[step]]이 없습니다",
+	"a code actor's program names the file's steps: [\"acquire\", \"write\"]":                                             "code 액터의 프로그램은 파일의 스텝 이름을 씁니다: [\"acquire\", \"write\"]",
+	"a file's SQL does not name fencelab's own schema or objects (%s)":                                                    "파일의 SQL은 fencelab 자신의 스키마나 객체를 가리키지 않습니다(%s)",
+	"a file's SQL may not %s %s":                                                                                          "파일의 SQL은 %s %s을(를) 쓸 수 없습니다",
+	"%s %w %s: %s's step holds it":                                                                                        "%s은(는) 연결 %[3]s을(를) %[2]w: %[4]s의 단계가 쥐고 있습니다",
+	"waits for its connection":                                                                                            "기다리는 중입니다",
+	"step %s names a connection, which is PostgreSQL's: only a sql step has one":                                          "단계 %s이(가) 연결을 지정합니다. 연결은 PostgreSQL의 것이라 sql 단계만 가질 수 있습니다",
+	"connection %q: lower-case letters, digits and dashes, at most 40 (\"pool-1\")":                                       "연결 %q: 소문자, 숫자, 대시로 40자까지 (\"pool-1\")",
+	"a file's SQL may not use %s: it %s":                                                                                  "파일의 SQL은 %s을(를) 쓸 수 없습니다: 이 함수는 %s",
+	"a file's SQL may not use %s: it runs a query given to it as text, which fencelab cannot hold to these rules":         "파일의 SQL은 %s를 쓸 수 없습니다: 텍스트로 받은 쿼리를 실행하는데, fencelab은 그 쿼리를 이 규칙으로 붙잡아 둘 수 없습니다",
+	"an advisory lock is taken in a step: this SQL runs on the lab's own connection, whose session is no actor's":         "advisory 락은 단계에서 잡습니다. 이 SQL은 랩 자신의 연결에서 돌고, 그 세션은 어느 액터의 것도 아닙니다",
+	"a file's SQL may not use %s":                                                                                         "파일의 SQL은 %s을(를) 쓸 수 없습니다",
+	"a file's SQL sets nothing of its session but SET TRANSACTION: the lab's connections are shared with fencelab":        "파일의 SQL은 SET TRANSACTION 말고는 세션에 아무것도 설정하지 않습니다. 랩의 연결은 fencelab과 함께 씁니다",
+	"a guard is its fragment of code, or { text = \"…\", else = \"…\", says = \"…\" }":                                    "가드는 코드 조각이거나 { text = \"…\", else = \"…\", says = \"…\" }입니다",
+	"a check of the file's own (its guards entry says no more: says = \"…\")":                                             "파일 자신의 검사 (guards 항목에 설명이 없습니다: says = \"…\")",
+	"more than %d guards of files' own in one run of fencelab":                                                            "fencelab 한 번의 실행에서 파일 자신의 가드가 %d개를 넘습니다",
+	"%s is fencelab's guard, which says what it checks itself: name the file's own guard otherwise to give it a sentence": "%s는 fencelab의 가드이며 무엇을 검사하는지 스스로 말합니다: 문장을 붙이려면 파일 자신의 가드에 다른 이름을 주세요",
+	"a guard needs a name": "가드에는 이름이 필요합니다",
+	"guard %q: a guard's name holds no brace, comma or line break (it goes in {{NAME}} and in --without A,B)": "가드 %q: 가드 이름에는 중괄호, 쉼표, 줄바꿈을 쓸 수 없습니다 ({{NAME}}과 --without A,B에 들어갑니다)",
+	"guard %q: at most 40 characters":                                                                         "가드 %q: 최대 40자입니다",
+	"the file's steps define no guards: SAFE and UNSAFE run the same code":                                    "파일의 스텝이 정의한 가드가 없습니다: SAFE와 UNSAFE는 같은 코드를 실행합니다",
+	"a hash field's value is a string or a whole number":                                                      "해시 필드의 값은 문자열이나 정수입니다",
+	"a hash needs a field: Redis keeps no empty hash":                                                         "해시에는 필드가 있어야 합니다. Redis는 빈 해시를 두지 않습니다",
+	"a key's value is a string, a whole number, or a table of fields (a hash)":                                "키의 값은 문자열, 정수, 또는 필드의 표(해시)입니다",
+	"a script names each command it calls as a string: redis.call(\"GET\", KEYS[1])":                          "스크립트는 호출하는 명령마다 그 이름을 문자열로 씁니다: redis.call(\"GET\", KEYS[1])",
+	"a statement is a string, or a table { sql = \"…\", save = \"…\" }":                                       "문장은 문자열이거나 표 { sql = \"…\", save = \"…\" }입니다",
+	"a step changes rows, not tables: %s belongs in [setup]":                                                  "스텝은 테이블이 아니라 행을 바꿉니다. %s은(는) [setup]에 씁니다",
+	"a step's transaction begins and ends in the step: BEGIN first and COMMIT (or ROLLBACK) last, or neither": "스텝의 트랜잭션은 스텝 안에서 시작하고 끝납니다. 맨 앞에 BEGIN, 맨 끝에 COMMIT(또는 ROLLBACK), 아니면 둘 다 없이",
 	"an empty statement": "빈 문장",
 	"an invariant's keys are names, without parameters":                                                                                    "불변식의 키는 매개변수 없는 이름입니다",
 	"expected as a table says how to read the value: sql = \"SELECT …\" or redis = \"KEY\"":                                                "표로 쓴 expected는 값을 읽는 방법을 말합니다: sql = \"SELECT …\" 또는 redis = \"KEY\"",

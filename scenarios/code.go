@@ -36,8 +36,27 @@ var codeBuiltins = []string{"actor", "now_ms", "ttl_ms"}
 // paramPattern is a parameter in a step's text: $name.
 var paramPattern = regexp.MustCompile(`\$([A-Za-z_][A-Za-z0-9_]*)`)
 
-// guardPattern is a guard's place in a step's text: {{fence}}.
-var guardPattern = regexp.MustCompile(`\{\{\s*([A-Za-z0-9_-]*)\s*\}\}`)
+// guardPattern is a guard's place in a step's text: {{fence}},
+// {{version-check}}. Between the braces may be any name the step's guards
+// define; what is not one is code ({{"a"}}, {{1, 2}}: Lua's tables of
+// tables) unless it reads as a plain name (plainGuardName), which then is
+// a guard the step forgot to define.
+var guardPattern = regexp.MustCompile(`\{\{\s*([^{}\n]*?)\s*\}\}`)
+
+// plainGuardName is a name as people write one: letters, digits, and
+// _ . - and spaces between them.
+var plainGuardName = regexp.MustCompile(`^[\p{L}\p{N}_.-]+(?: [\p{L}\p{N}_.-]+)*$`)
+
+// guardAt is the guard a place names, where the step defines it.
+func (s *codeStep) guardAt(place string) (engine.Guard, bool) {
+	name := guardPattern.FindStringSubmatch(place)[1]
+	g, err := engine.ParseGuard(name)
+	if err != nil {
+		return 0, false
+	}
+	_, ok := s.guards[g]
+	return g, ok
+}
 
 var invariantNamePattern = regexp.MustCompile(`^[^\x00-\x20\x7f](?:[^\x00-\x1f\x7f]{0,38}[^\x00-\x20\x7f])?$`)
 
@@ -174,6 +193,12 @@ func (f *file) codeOf(top *table, s *engine.Scenario) (*codeFile, error) {
 				return nil, f.wrong(t.path, "two [[step]]s are named %q%s", step.name, modeSuffix(mode))
 			}
 			cf.steps[step.name][mode] = step
+			for _, g := range step.order {
+				cf.code.Guards |= engine.Guards(g)
+				if g.Own() && !slices.Contains(cf.verdicts, RejectedBy(g)) {
+					cf.verdicts = append(cf.verdicts, RejectedBy(g))
+				}
+			}
 			usesSQL = usesSQL || step.lang == "sql"
 			if c := step.connection; c != "" && !slices.Contains(cf.code.Connections, c) {
 				cf.code.Connections = append(cf.code.Connections, c)
@@ -520,8 +545,8 @@ func (f *file) step(t *table) (*codeStep, string, error) {
 	for _, st := range step.sql {
 		for _, withGuards := range []bool{true, false} {
 			filled := guardPattern.ReplaceAllStringFunc(st.text, func(place string) string {
-				g, err := engine.ParseGuard(guardPattern.FindStringSubmatch(place)[1])
-				if err != nil {
+				g, ok := step.guardAt(place)
+				if !ok {
 					return place
 				}
 				if withGuards {
@@ -728,11 +753,11 @@ func (f *file) fragments(t *table, step *codeStep, texts []string) error {
 	if ok {
 		for _, name := range slices.Sorted(maps.Keys(g.m)) {
 			g.used[name] = true
-			guard, err := engine.ParseGuard(name)
-			if err != nil {
-				return f.wrong(g.key(name), "%s (a step's guard is named after the fencelab guard it plays)", untrusted.Line(err.Error()))
+			if err := guardNameOK(name); err != nil {
+				return f.wrong(g.key(name), "%s", err)
 			}
 			var fr fragment
+			says := ""
 			switch v := g.m[name].(type) {
 			case string:
 				fr.text = v
@@ -744,13 +769,28 @@ func (f *file) fragments(t *table, step *codeStep, texts []string) error {
 				if fr.without, err = ft.str("else", false); err != nil {
 					return err
 				}
-				if err := ft.done("text", "else"); err != nil {
+				if says, err = ft.str("says", false); err != nil {
+					return err
+				}
+				if err := ft.done("text", "else", "says"); err != nil {
 					return err
 				}
 			default:
-				return f.wrong(g.key(name), "a guard is its fragment of code, or { text = \"…\", else = \"…\" }")
+				return f.wrong(g.key(name), "a guard is its fragment of code, or { text = \"…\", else = \"…\", says = \"…\" }")
 			}
-			if !places[name] {
+			says = untrusted.Line(strings.TrimSpace(says))
+			guard, err := engine.OwnGuard(strings.TrimSpace(name), says)
+			if err != nil {
+				return f.wrong(g.key(name), "%s", err)
+			}
+			if near := engine.NearFencelabGuard(name); guard.Own() && near != "" {
+				f.warnings = append(f.warnings, lang.P("%s: warning: guard %s is the file's own, not fencelab's %s (a typo? fencelab's names mean fencelab's guards)",
+					f.where(g.key(name)), name, near))
+			}
+			if says != "" && !guard.Own() {
+				return f.wrong(g.key(name)+".says", "%s is fencelab's guard, which says what it checks itself: name the file's own guard otherwise to give it a sentence", guard)
+			}
+			if !places[strings.TrimSpace(name)] {
 				// Taking {{NAME}} out of the code is the whole edit (on
 				// stage, under --watch): the entry left behind is said,
 				// not refused.
@@ -764,11 +804,34 @@ func (f *file) fragments(t *table, step *codeStep, texts []string) error {
 	}
 	for _, name := range slices.Sorted(maps.Keys(places)) {
 		guard, err := engine.ParseGuard(name)
-		if err != nil || func() bool { _, ok := step.guards[guard]; return !ok }() {
-			return f.wrong(t.path, "step %s has {{%s}}, which its guards do not define: guards = { %s = \"…\" }", step.name, untrusted.Line(name), untrusted.Line(name))
+		if _, defined := step.guards[guard]; (err != nil || !defined) && plainGuardName.MatchString(name) {
+			return f.wrong(t.path, "step %s has {{%s}}, which its guards do not define: guards = { %s = \"…\" }", step.name, untrusted.Line(name), tomlKey(name))
 		}
 	}
 	return nil
+}
+
+// guardNameOK holds a guard's name to what its places and --without can
+// say: any name, without braces, a comma or a line break, of at most 40
+// characters.
+func guardNameOK(name string) error {
+	switch n := strings.TrimSpace(name); {
+	case n == "":
+		return lang.Error("a guard needs a name")
+	case strings.ContainsAny(n, "{},\n\r"):
+		return lang.Error("guard %q: a guard's name holds no brace, comma or line break (it goes in {{NAME}} and in --without A,B)", untrusted.Line(n))
+	case len([]rune(n)) > 40:
+		return lang.Error("guard %q: at most 40 characters", untrusted.Line(n))
+	}
+	return nil
+}
+
+// tomlKey is a name as a TOML key is written: bare where it may be.
+func tomlKey(name string) string {
+	if regexp.MustCompile(`^[A-Za-z0-9_-]+$`).MatchString(name) {
+		return name
+	}
+	return strconv.Quote(name)
 }
 
 // params are the parameters a step uses, in its text and fragments.
@@ -1021,11 +1084,16 @@ func (s *codeStep) run(ctx context.Context, t *engine.Turn) (engine.StepOutcome,
 	}
 	fill := func(text string, sql bool) string {
 		text = guardPattern.ReplaceAllStringFunc(text, func(place string) string {
-			name := guardPattern.FindStringSubmatch(place)[1]
-			g, _ := engine.ParseGuard(name)
+			g, defined := s.guardAt(place)
+			if !defined {
+				return place // code, not a guard's place
+			}
+			name := g.String()
 			fr := s.guards[g]
 			if on[name] {
-				guardTexts = append(guardTexts, bind(fr.text, vars, sql))
+				// Named, so a refusal says which of the file's guards
+				// it was: "version-check: AND version = 0".
+				guardTexts = append(guardTexts, name+": "+bind(fr.text, vars, sql))
 				return fr.text
 			}
 			return fr.without
@@ -1198,12 +1266,19 @@ func refusalOf(s *codeStep) string {
 	case engine.GuardOwner, engine.GuardPointer:
 		return engine.NotOwner
 	}
+	if s.order[0].Own() {
+		return RejectedBy(s.order[0])
+	}
 	return Rejected
 }
 
-// Rejected is the verdict of a file's step refused by a guard that names
-// no refusal of its own.
+// Rejected is the verdict of a file's step refused by a guard of
+// fencelab's that names no refusal of its own.
 const Rejected = "REJECTED"
+
+// RejectedBy is the verdict of a file's step refused by a guard of the
+// file's own: it says which.
+func RejectedBy(g engine.Guard) string { return Rejected + " by " + g.String() }
 
 // bind puts the parameters' values in a text: in a statement as SQL
 // literals, where the statement has code (sqlCode: not in a constant, a

@@ -66,7 +66,7 @@ func TestCodeMistakesAreSaidAtTheirLine(t *testing.T) {
 	for _, c := range []struct{ name, from, to, says string }{
 		{"a parameter nobody saves", "SET value = $token", "SET value = $tokn", "uses $tokn, which no step before it"},
 		{"a guard with no fragment", "{{fence}}", "{{fence}} {{owner}}", "which its guards do not define"},
-		{"a guard fencelab has not", `guards = { fence =`, `guards = { fense =`, `unknown guard "fense"`},
+		{"a guard of the file's own with no place", `guards = { fence =`, `guards = { fense =`, `step write has {{fence}}, which its guards do not define`},
 		{"a command that is not a step's", `redis = ["DEL", "lock"]`, `redis = ["FLUSHALL"]`, "FLUSHALL is not a command a step sends"},
 		{"a key of fencelab's own", `redis = ["DEL", "lock"]`, `redis = ["DEL", "leader:daily-summary"]`, "has the shape of one of fencelab's own"},
 		{"a lease of fencelab's own", `keys = ["lock", "fence"]`, `keys = ["{2fb8da84d0ac57885270c50a}:lease", "fence"]`, "has the shape of one of fencelab's own"},
@@ -383,10 +383,86 @@ func TestAFilesGuardLineIsOnlyItsRefusal(t *testing.T) {
 		switch e.State {
 		case "REJECTED":
 			refusals++
-			require.Equal(t, "holder == ARGV[1]", e.Guard, "%+v", e)
+			require.Equal(t, "owner: holder == ARGV[1]", e.Guard, "%+v", e)
 		default:
 			require.Empty(t, e.Guard, "%+v", e)
 		}
 	}
 	require.Equal(t, 1, refusals)
+}
+
+// A file names its own guard as it likes, with a sentence of its own:
+// the guard is listed, consulted, refused and taken out by that name,
+// and its refusal's verdict says which guard it was. fencelab's own
+// names still mean fencelab's guards.
+func TestAFileNamesItsOwnGuard(t *testing.T) {
+	s, err := scenarios.Load("testdata/own-guard.toml")
+	require.NoError(t, err)
+	g, err := engine.ParseGuard("version check")
+	require.NoError(t, err)
+	require.True(t, g.Own())
+	require.Equal(t, []engine.Guard{g}, s.GuardList(), "the file's guards, not fencelab's fourteen")
+	require.Equal(t, "the row still has the version the edit read", g.What().In(lang.En))
+
+	lab, r := guidedRun(t, s, engine.Safe)
+	require.Equal(t, "REJECTED by version check", r.Verdict)
+	var refused []string
+	for _, e := range lab.Events() {
+		if e.State == "REJECTED" {
+			refused = append(refused, e.Guard)
+		}
+	}
+	require.Equal(t, []string{"version check: AND version = 0"}, refused)
+	require.True(t, checkFile(t, s, engine.Safe, 0).Holds())
+	without := checkFile(t, s, engine.Safe, engine.Guards(g))
+	require.False(t, without.Holds(), "SAFE without its own guard loses an edit")
+	require.True(t, without.Consulted.Has(g))
+
+	fence, err := engine.ParseGuard("fence")
+	require.NoError(t, err)
+	require.False(t, fence.Own())
+	lf, err := scenarios.Load("../examples/lock-fence.toml")
+	require.NoError(t, err)
+	require.Equal(t, []engine.Guard{fence}, lf.GuardList())
+}
+
+// A guard's name may be anything its places and --without can hold; what
+// between double braces is no name is code (a Lua table of tables).
+func TestAGuardsNameIsTheFilesToChoose(t *testing.T) {
+	src, err := os.ReadFile("testdata/own-guard.toml")
+	require.NoError(t, err)
+	for _, c := range []struct{ name, from, to, want string }{
+		{"a comma", `"version check" = {`, `"version, check" = {`, "holds no brace, comma or line break"},
+		{"too long", `"version check" = {`, `"` + strings.Repeat("v", 41) + `" = {`, "at most 40 characters"},
+		{"a sentence for fencelab's guard", `{{version check}}`, `{{fence}}`, "fence is fencelab's guard, which says what it checks itself"},
+		{"a place no entry defines", `{{version check}}`, `{{versoin check}}`, "which its guards do not define"},
+	} {
+		text := strings.Replace(string(src), c.from, c.to, 1)
+		if c.name == "a sentence for fencelab's guard" {
+			text = strings.Replace(text, `"version check" = {`, `fence = {`, 1)
+		}
+		_, err := scenarios.Parse("mine.toml", []byte(text))
+		require.ErrorContains(t, err, c.want, c.name)
+	}
+	lua := strings.Replace(string(src), `[[invariant]]`, "[[step]]\nname = \"tables\"\nlua = '''local t = {{\"a\"}, {1, 2}} return #t'''\n\n[[invariant]]", 1)
+	lua = strings.Replace(lua, `program = ["read", "write"]`, `program = ["read", "write", "tables"]`, 1)
+	s, err := scenarios.Parse("mine.toml", []byte(lua))
+	require.NoError(t, err, "{{\"a\"}} is Lua, not a guard's place")
+	_, r := guidedRun(t, s, engine.Safe)
+	require.Equal(t, "REJECTED by version check", r.Verdict)
+}
+
+// A name of the file's own one letter from fencelab's is said: a typo
+// would otherwise make a guard of the file's own, silently.
+func TestAnOwnGuardNamedLikeFencelabsIsAWarning(t *testing.T) {
+	base, err := os.ReadFile("../examples/lock-fence.toml")
+	require.NoError(t, err)
+	text := strings.Replace(strings.Replace(string(base), "{{fence}}", "{{fense}}", 1), "guards = { fence =", "guards = { fense =", 1)
+	s, err := scenarios.Parse("mine.toml", []byte(text))
+	require.NoError(t, err)
+	require.Len(t, s.Warnings, 1)
+	require.Contains(t, s.Warnings[0].In(lang.En), "warning: guard fense is the file's own, not fencelab's fence")
+	own, err := scenarios.Load("testdata/own-guard.toml")
+	require.NoError(t, err)
+	require.Empty(t, own.Warnings, "version check is no typo of version")
 }

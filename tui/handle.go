@@ -187,6 +187,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.guarding = true
+		m.guardCursor = max(0, min(m.guardCursor, len(m.scenario.GuardList())-1))
 	case key.Matches(msg, m.keys.Picker):
 		m.picking = true
 		m.picker.ResetFilter()
@@ -387,9 +388,11 @@ func (m *Model) handleGuardKey(msg tea.KeyMsg) tea.Cmd {
 	case "up", "k":
 		m.guardCursor = max(0, m.guardCursor-1)
 	case "down", "j":
-		m.guardCursor = min(len(engine.AllGuards())-1, m.guardCursor+1)
+		m.guardCursor = min(len(m.scenario.GuardList())-1, m.guardCursor+1)
 	case " ", "enter":
-		return m.toggleGuard(engine.AllGuards()[m.guardCursor])
+		if list := m.scenario.GuardList(); m.guardCursor < len(list) {
+			return m.toggleGuard(list[m.guardCursor])
+		}
 	default:
 		m.guarding = false
 	}

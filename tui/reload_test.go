@@ -2,6 +2,7 @@ package tui_test
 
 import (
 	"context"
+	tea "github.com/charmbracelet/bubbletea"
 	"os"
 	"strings"
 	"testing"
@@ -203,4 +204,26 @@ func TestTheWorkersPaneShowsWhatAFilesActorSaved(t *testing.T) {
 	press(tm, "q")
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()
 	require.NotContains(t, final, "B  ready · saved", "B saved nothing yet")
+}
+
+// g lists a file's guards, by its names and in its words, and takes its
+// own out; the invariant bar names its invariants as it does.
+func TestAFilesOwnGuardsInTheExplorer(t *testing.T) {
+	s, err := scenarios.Load("../scenarios/testdata/own-guard.toml")
+	require.NoError(t, err)
+	tm := exploreOn(t, tui.Options{Catalog: append(scenarios.All(), s), Scenario: s.ID, Mode: engine.Safe}, 140, 70, false)
+	waitFor(t, tm, "invariants  edit-lost ✓")
+	press(tm, "nnnn")
+	waitFor(t, tm, "verdict REJECTED by version check")
+	press(tm, "g")
+	waitFor(t, tm, "[✓] version check   the row still has the version the edit read")
+	press(tm, " ")
+	waitFor(t, tm, "version check removed: the 4 actions so far replayed without it")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEsc}) // the list closes
+	waitFor(t, tm, "invariants  edit-lost ✗ at #4")
+	press(tm, "?")
+	waitForAll(t, tm, "11. edit-lost: every edit that committed", "version check: the row still has the version the edit read")
+	press(tm, "q")
+	press(tm, "q")
+	tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
 }

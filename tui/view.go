@@ -129,6 +129,22 @@ func (m *Model) helpView() string {
 			lines = append(lines, indent+line)
 		}
 	}
+	if m.scenario.Code != nil {
+		// A file's guards, in its words (the catalog's fourteen are g's).
+		lines = append(lines, "", m.styles.T("SAFE's guards (g takes one out):"))
+		for _, g := range m.scenario.GuardList() {
+			for j, line := range wrap(g.String()+": "+g.What().In(m.styles.lang), m.width-6) {
+				indent := "  "
+				if j > 0 {
+					indent = "     "
+				}
+				lines = append(lines, indent+line)
+			}
+		}
+		if len(m.scenario.GuardList()) == 0 {
+			lines = append(lines, "  "+m.styles.T("the file's steps define no guards: SAFE and UNSAFE run the same code"))
+		}
+	}
 	footer := m.styles.dim.Render(m.styles.T("any key to go back"))
 	room := m.height - 1
 	if len(lines) > room {
@@ -181,23 +197,34 @@ func (m *Model) guardsView() string {
 	}
 	title := st.title.Render(st.T("SAFE's guards")) + st.dim.Render(" · "+taken)
 	var body []string
-	for i, g := range engine.AllGuards() {
+	// A file's own names may be longer than fencelab's: the column is
+	// the widest's.
+	nameWidth := 15
+	for _, g := range m.scenario.GuardList() {
+		nameWidth = max(nameWidth, ansi.StringWidth(g.String()))
+	}
+	nameWidth = min(nameWidth, max(15, m.width/3))
+	for i, g := range m.scenario.GuardList() {
 		mark := st.accepted.Render("[✓]")
 		if without.Has(g) {
 			mark = st.rejected.Render("[−]")
 		}
 		pointer := "  "
-		name := fmt.Sprintf("%-15s", g)
+		name := ansi.Truncate(g.String(), nameWidth, "…")
+		name += strings.Repeat(" ", nameWidth-ansi.StringWidth(name))
 		if i == m.guardCursor {
 			pointer, name = "> ", st.selected.Render(name)
 		}
-		for j, line := range wrap(g.What().In(st.lang), max(20, m.width-26)) {
+		for j, line := range wrap(g.What().In(st.lang), max(20, m.width-nameWidth-11)) {
 			if j == 0 {
 				body = append(body, pointer+mark+" "+name+" "+line)
 			} else {
-				body = append(body, strings.Repeat(" ", 22)+line)
+				body = append(body, strings.Repeat(" ", nameWidth+7)+line)
 			}
 		}
+	}
+	if len(body) == 0 {
+		body = append(body, st.dim.Render("  "+st.T("the file's steps define no guards: SAFE and UNSAFE run the same code")))
 	}
 	// The title, the status (what the last toggle did, or why it could
 	// not) and the keys stay; the list scrolls between them.
@@ -518,10 +545,11 @@ func invariantBar(st styles, s engine.Snapshot, width int) string {
 	}
 	parts := []string{"  " + st.T("invariants")}
 	for _, n := range s.Scenario.InvariantNumbers() {
+		label := s.Scenario.InvariantLabel(n)
 		if at, broken := brokenAt[n]; broken {
-			parts = append(parts, st.broken.Render(st.T("%d ✗ at #%d", n, at)))
+			parts = append(parts, st.broken.Render(st.T("%s ✗ at #%d", label, at)))
 		} else {
-			parts = append(parts, st.accepted.Render(fmt.Sprintf("%d ✓", n)))
+			parts = append(parts, st.accepted.Render(label+" ✓"))
 		}
 	}
 	line := strings.Join(parts, "  ")
