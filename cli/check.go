@@ -487,11 +487,19 @@ func printCheckReport(w io.Writer, r engine.CheckReport, trace string, allowBoun
 		switch {
 		case r.GuidedErr != "":
 			guided = l.T("could not be followed: %s", r.GuidedErr)
+		case r.GuidedFinal != r.Scenario.Expected && r.Scenario.NoValue:
+			guided = l.T("left %d actors short of their programs' end (%s)", r.GuidedFinal, r.GuidedVerdict)
 		case r.GuidedFinal != r.Scenario.Expected:
 			guided = l.T("ended at %d (%s)", r.GuidedFinal, r.GuidedVerdict)
 		}
-		fmt.Fprint(w, l.T("  progress: %s of %s complete schedules reached the expected %d; %s ended with an actor left waiting; the guided order %s\n",
-			stress.FormatCount(r.Reached), stress.FormatCount(r.Complete), r.Scenario.Expected, stress.FormatCount(r.Stuck), guided))
+		if r.Scenario.NoValue {
+			// No value named: progress is every actor's program done.
+			fmt.Fprint(w, l.T("  progress: %s of %s complete schedules ended with every actor's program done; %s ended with an actor left waiting; the guided order %s\n",
+				stress.FormatCount(r.Reached), stress.FormatCount(r.Complete), stress.FormatCount(r.Stuck), guided))
+		} else {
+			fmt.Fprint(w, l.T("  progress: %s of %s complete schedules reached the expected %d; %s ended with an actor left waiting; the guided order %s\n",
+				stress.FormatCount(r.Reached), stress.FormatCount(r.Complete), r.Scenario.Expected, stress.FormatCount(r.Stuck), guided))
+		}
 	}
 	var short []string
 	for _, v := range []string{engine.VerdictWrongValue, r.Scenario.Shortfall} {

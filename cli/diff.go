@@ -189,6 +189,9 @@ func resultSaid(s engine.DiffSide, l lang.Lang) string {
 	if r.OwnCodeOnly {
 		line = l.T("%sexpected %d · final %d · verdict %s", what, r.Expected, r.Final, r.Verdict)
 	}
+	if r.NoValue {
+		line = l.T("verdict %s", r.Verdict)
+	}
 	if s.Stopped >= 0 {
 		line += l.T(" — stopped at action %d, the rest not taken", s.Stopped+1)
 	}

@@ -305,10 +305,14 @@ func printResultAs(w io.Writer, r engine.Result, source string, promise bool, l 
 	if r.MeasureLabel != "" {
 		what = l.T(r.MeasureLabel) + ": "
 	}
-	if r.OwnCodeOnly {
+	switch {
+	case r.NoValue:
+		// No value named: the verdict alone.
+		fmt.Fprint(w, l.T("result  verdict %s", r.Verdict))
+	case r.OwnCodeOnly:
 		// A file's own code: fencelab's fence is none of its rows.
 		fmt.Fprint(w, l.T("result  %sexpected %d · final %d · verdict %s", what, r.Expected, r.Final, r.Verdict))
-	} else {
+	default:
 		fmt.Fprint(w, l.T("result  %sexpected %d · final %d · last accepted fence %s · verdict %s",
 			what, r.Expected, r.Final, engine.FenceIn(r.LastAcceptedFence, l), r.Verdict))
 	}

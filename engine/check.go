@@ -1139,7 +1139,7 @@ func (c *checker) counterexample(ctx context.Context, lab *Lab) error {
 		if refusal != "" {
 			refusals = []string{refusal}
 		}
-		return Verdict(s.Expected, final, refusals, nil, s.Shortfall)
+		return Verdict(s.Expected, final, refusals, nil, s.ShortfallVerdict())
 	}
 	c.paths.markStory(c.guided)
 	schedule, kind := c.paths.counterexample(want, verdict)

@@ -16,13 +16,16 @@ const (
 	// of its own): a run cut short, or a defect no invariant covers yet.
 	VerdictWrongValue = "WRONG_VALUE"
 	VerdictStuck      = "STUCK"
+	// VerdictUnfinished is a scenario with no value (NoValue) whose run
+	// ended with an actor short of its program's end.
+	VerdictUnfinished = "UNFINISHED"
 )
 
 // KnownVerdicts are the verdicts a run of the engine's steps can end with:
 // MATCH, the invariants' anomalies, the guards' refusals and the
 // shortfalls; a scenario's steps may add refusals of their own.
 func KnownVerdicts() []string {
-	out := []string{VerdictMatch, VerdictLostUpdate, VerdictWrongValue, VerdictStuck}
+	out := []string{VerdictMatch, VerdictLostUpdate, VerdictWrongValue, VerdictStuck, VerdictUnfinished}
 	for n := 1; n <= len(Invariants); n++ {
 		if a, ok := anomalies[n]; ok && !slices.Contains(out, a) {
 			out = append(out, a)
@@ -43,7 +46,10 @@ type Result struct {
 	Consulted GuardSet `json:"-"`
 	// MeasureLabel says what Expected and Final count; empty for the
 	// business value.
-	MeasureLabel      string
+	MeasureLabel string
+	// NoValue: the scenario names no value; Final is then the actors that
+	// did not finish their programs (Expected 0), and no value is shown.
+	NoValue           bool `json:",omitempty"`
 	Expected          int64
 	Final             int64
 	LastAcceptedFence int64 // 0: none
@@ -183,7 +189,15 @@ func (l *Lab) resultFrom(world World) Result {
 	if s.Measure.Count != nil {
 		r.Final = s.Measure.Count(world)
 	}
-	r.Verdict = Verdict(r.Expected, r.Final, l.refusals(), l.breaks, s.Shortfall)
+	if s.NoValue {
+		r.NoValue, r.Expected, r.Final = true, 0, 0
+		for _, a := range l.actors {
+			if !a.Done() {
+				r.Final++
+			}
+		}
+	}
+	r.Verdict = Verdict(r.Expected, r.Final, l.refusals(), l.breaks, s.ShortfallVerdict())
 	if len(s.ProviderScript) > 0 {
 		answered := l.backends.Provider.Answers()
 		for _, id := range slices.Sorted(maps.Keys(s.ProviderScript)) {

@@ -58,6 +58,11 @@ type Scenario struct {
 	Seed  Seed
 	// Expected is the correct business value.
 	Expected int64
+	// NoValue: the scenario names no business value (a file without
+	// expected: a lock service has none). Progress is then every actor
+	// finishing its program: the measure counts the actors that did not
+	// (Expected 0), a shortfall is UNFINISHED, and no value is shown.
+	NoValue bool
 	// Actors builds the actors' programs for a mode.
 	Actors func(Mode) []ActorSpec
 	// Guided is the seed's timeline for a mode.
@@ -322,4 +327,14 @@ func (s *Scenario) GuardList() []Guard {
 		return s.Code.Guards.List()
 	}
 	return AllGuards()
+}
+
+// ShortfallVerdict is the verdict of a run short of the expected value
+// that no invariant explains: the scenario's own, UNFINISHED where it
+// names no value, else none (WRONG_VALUE, Verdict's).
+func (s *Scenario) ShortfallVerdict() string {
+	if s.Shortfall == "" && s.NoValue {
+		return VerdictUnfinished
+	}
+	return s.Shortfall
 }

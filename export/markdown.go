@@ -49,11 +49,16 @@ func Markdown(w io.Writer, s Session) error {
 	if r.MeasureLabel != "" {
 		measure = s.Lang.T(r.MeasureLabel)
 	}
-	if s.Scenario.OwnCodeOnly {
+	switch {
+	case r.NoValue:
+		// A scenario with no value: its verdict alone.
+		p.T("| verdict |\n|---|\n")
+		p.printf("| **%s** |\n\n", s.Verdict())
+	case s.Scenario.OwnCodeOnly:
 		// A file's own code keeps no fence of fencelab's.
 		p.T("| expected (%s) | final | verdict |\n|---:|---:|---|\n", cell(measure))
 		p.printf("| %d | %d | **%s** |\n\n", r.Expected, r.Final, s.Verdict())
-	} else {
+	default:
 		p.T("| expected (%s) | final | last accepted fence | verdict |\n|---:|---:|---:|---|\n", cell(measure))
 		p.printf("| %d | %d | %s | **%s** |\n\n", r.Expected, r.Final, engine.FenceIn(r.LastAcceptedFence, s.Lang), s.Verdict())
 	}

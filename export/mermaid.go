@@ -191,6 +191,10 @@ func (d *diagram) result(s Session) {
 		// explorer's result strip says it.
 		said = s.Lang.T("result · expected %d · final %d · verdict %s", r.Expected, r.Final, s.Verdict())
 	}
+	if r.NoValue {
+		// A scenario with no value: its verdict alone.
+		said = s.Lang.T("result · verdict %s", s.Verdict())
+	}
 	d.p.printf("    Note over %s: %s\n", d.span, mermaidWrapped(said, d.spanColumns))
 }
 

@@ -3,6 +3,7 @@ package scenarios_test
 import (
 	"context"
 	"os"
+	"regexp"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -465,4 +466,41 @@ func TestAnOwnGuardNamedLikeFencelabsIsAWarning(t *testing.T) {
 	own, err := scenarios.Load("testdata/own-guard.toml")
 	require.NoError(t, err)
 	require.Empty(t, own.Warnings, "version check is no typo of version")
+}
+
+// A file may name no business value (a lock service has none): a run is
+// then judged on its invariants and on every actor finishing its
+// program — UNFINISHED where one did not — and predicts no final value.
+func TestAFileWithoutAnExpectedValue(t *testing.T) {
+	base, err := os.ReadFile("../examples/lock-fence.toml")
+	require.NoError(t, err)
+	var kept []string
+	for _, line := range strings.Split(string(base), "\n") {
+		if !strings.HasPrefix(line, "expected =") && !strings.HasPrefix(line, "final =") {
+			kept = append(kept, line)
+		}
+	}
+	text := strings.Join(kept, "\n")
+	s, err := scenarios.Parse("mine.toml", []byte(text))
+	require.NoError(t, err)
+	require.True(t, s.NoValue)
+	_, r := guidedRun(t, s, engine.Safe)
+	require.True(t, r.NoValue)
+	require.Equal(t, "STALE_FENCE", r.Verdict)
+	require.True(t, r.AsPredicted(), "the prediction's verdict, with no final")
+	report := checkFile(t, s, engine.Safe, 0)
+	require.True(t, report.Progressed(), "every actor finished in the guided order and in some schedule")
+	require.True(t, report.Holds())
+
+	// The guided order cut short: an actor left mid-program.
+	short := regexp.MustCompile(`(?m)^guided = .*$`).ReplaceAllString(text, `guided = ["A"]`)
+	s, err = scenarios.Parse("mine.toml", []byte(short))
+	require.NoError(t, err)
+	_, r = guidedRun(t, s, engine.Safe)
+	require.Equal(t, engine.VerdictUnfinished, r.Verdict)
+
+	_, err = scenarios.Parse("mine.toml", []byte(strings.Replace(text, `verdict = "STALE_FENCE"`, "final = 2\nverdict = \"STALE_FENCE\"", 1)))
+	require.ErrorContains(t, err, "the file names no expected value, so a run has no final one to predict")
+	_, err = scenarios.Parse("mine.toml", []byte("expcted = 2\n"+text))
+	require.ErrorContains(t, err, "expected", "a key spelt nearly so is a typo")
 }

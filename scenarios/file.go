@@ -331,17 +331,22 @@ func (f *file) scenario(doc map[string]any) (*engine.Scenario, error) {
 		return nil, err
 	}
 	if _, ok := top.m["expected"]; !ok {
+		// expected may be left out; a key spelt nearly so is a typo.
 		if err := top.missing("expected"); !strings.HasSuffix(err.Error(), "is missing") {
 			return nil, err
 		}
-		return nil, f.wrong("", "expected is missing: the value a correct run ends with")
 	}
 	if f.hasCode(doc) {
 		if f.code, err = f.codeOf(top, s); err != nil {
 			return nil, err
 		}
 	}
-	if _, table := top.m["expected"].(map[string]any); table {
+	if _, given := top.m["expected"]; !given {
+		// No business value (a lock service has none): progress is every
+		// actor finishing its program.
+		s.NoValue = true
+		top.used["expected"] = true
+	} else if _, table := top.m["expected"].(map[string]any); table {
 		if _, both := top.m["measure"]; both {
 			return nil, f.wrong("measure", "measure and expected as a table both say what to count: keep one")
 		}
@@ -629,8 +634,12 @@ func (f *file) predictions(top *table, s *engine.Scenario) error {
 		if !ok {
 			continue
 		}
-		if _, ok := p.m["final"]; !ok {
+		_, hasFinal := p.m["final"]
+		switch {
+		case !hasFinal && !s.NoValue:
 			return f.wrong(p.path, "final is missing: the value the run ends with")
+		case hasFinal && s.NoValue:
+			return f.wrong(p.key("final"), "the file names no expected value, so a run has no final one to predict: leave final out, or give expected")
 		}
 		var pred engine.Prediction
 		if pred.Final, err = p.integer("final", 0, -1<<53, 1<<53); err != nil {

@@ -616,7 +616,10 @@ func resultLines(st styles, s engine.Snapshot, width, height int) []string {
 		fenceText = "" // a scenario that counts something else and fenced nothing
 	}
 	line := "  " + st.T("result  %sexpected %d · final %d%s · verdict %s", what, r.Expected, r.Final, fenceText, verdict)
-	if ansi.StringWidth(line) > width {
+	if r.NoValue {
+		line = "  " + st.T("result  verdict %s", verdict) // no value named: the verdict alone
+	}
+	if ansi.StringWidth(line) > width && !r.NoValue {
 		// The verdict is what the strip is for: first, where nothing cuts it.
 		line = "  " + st.T("verdict %s · %sexpected %d · final %d%s", verdict, what, r.Expected, r.Final, fenceText)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	tea "github.com/charmbracelet/bubbletea"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -226,4 +227,21 @@ func TestAFilesOwnGuardsInTheExplorer(t *testing.T) {
 	press(tm, "q")
 	press(tm, "q")
 	tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
+}
+
+// A file that names no value shows its verdict alone in the result strip.
+func TestAFileWithoutAValueShowsItsVerdictAlone(t *testing.T) {
+	src, err := os.ReadFile("../examples/lock-fence.toml")
+	require.NoError(t, err)
+	text := regexp.MustCompile(`(?m)^(expected|final) = .*\n`).ReplaceAllString(string(src), "")
+	s, err := scenarios.Parse("lock-fence.toml", []byte(text))
+	require.NoError(t, err)
+	s.File = "lock-fence.toml"
+	tm := exploreOn(t, tui.Options{Catalog: append(scenarios.All(), s), Scenario: s.ID, Mode: engine.Safe}, 120, 40, false)
+	waitFor(t, tm, "result  verdict pending")
+	press(tm, "nnnnnnnnn")
+	waitFor(t, tm, "result  verdict STALE_FENCE")
+	press(tm, "q")
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()
+	require.NotContains(t, final, "expected 0")
 }
