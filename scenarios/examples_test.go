@@ -3,8 +3,8 @@ package scenarios_test
 import (
 	"context"
 	"os"
-	"regexp"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
