@@ -50,8 +50,13 @@ type Code struct {
 	// connection's session, so the lab reads and restores sessions.
 	Sessions bool
 	// At says where a statement or invariant is written ("file.toml:12"),
-	// for an error the server finds: by "setup.N", "invariant.N", "value".
+	// for an error the server finds: by "setup.N", "invariant.N", "value",
+	// and the keys of Prepare.
 	At map[string]string
+	// Prepare are the steps' statements as the server parses them before
+	// a lab's first action (PrepareCode): each with its parameters as
+	// NULL and its guards in, or out, by a key of At.
+	Prepare map[string]string
 	// Guards are the guards the file's steps define: fencelab's they
 	// play, and the file's own (OwnGuard). A file's explorer, matrix and
 	// guards list show these, not fencelab's fourteen.
@@ -160,6 +165,11 @@ type CodeLedger interface {
 	// it — and from then on reads its tables with the rest (State) and
 	// the queries of values as LedgerState.Code.Values, by name.
 	SetupCode(ctx context.Context, schema string, setup []string, values map[string]string) error
+	// PrepareCode has the server parse each statement against the file's
+	// schema as the last SetupCode made it, and runs none: a mistake (a
+	// typo, an unknown column) is a *CodeError naming the statement (its
+	// key), before any step runs.
+	PrepareCode(ctx context.Context, statements map[string]string) error
 	// DropCode drops the schema.
 	DropCode(ctx context.Context, schema string) error
 }
@@ -289,6 +299,12 @@ func (l *Lab) setupCode(ctx context.Context) error {
 		return nil
 	}
 	err := l.ledger.SetupCode(ctx, c.Schema, c.SetupSQL, c.CodeValues())
+	if err == nil && !l.prepared && len(c.Prepare) > 0 {
+		// Once a lab: a typo in a step the guided order reaches late, or
+		// never, is said before the first action.
+		l.prepared = true
+		err = l.ledger.PrepareCode(ctx, c.Prepare)
+	}
 	var mistake *CodeError
 	if errors.As(err, &mistake) {
 		// Said where the file wrote what the server refused.

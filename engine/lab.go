@@ -81,6 +81,9 @@ type Lab struct {
 	without, consulted GuardSet
 	// refused: the check-only guards that refused a step (Turn.Refuse).
 	refused GuardSet
+	// prepared: the file's statements were parsed by the server once
+	// (PrepareCode), at the lab's first setup.
+	prepared bool
 
 	lang   lang.Lang
 	ledger Ledger // the lab's own connection: seeding and snapshots

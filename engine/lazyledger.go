@@ -179,6 +179,13 @@ func (z lazyLedger) SetupCode(ctx context.Context, schema string, setup []string
 	return z.Ledger.SetupCode(ctx, schema, setup, values)
 }
 
+func (z lazyLedger) PrepareCode(ctx context.Context, statements map[string]string) error {
+	if err := z.lab.syncLedger(ctx, z.Ledger); err != nil {
+		return err
+	}
+	return z.Ledger.PrepareCode(ctx, statements)
+}
+
 // unwrapLedger is a connection without the lab's lazy wrapper.
 func unwrapLedger(ledger Ledger) Ledger {
 	if z, ok := ledger.(lazyLedger); ok {

@@ -193,6 +193,7 @@ func (f *file) codeOf(top *table, s *engine.Scenario) (*codeFile, error) {
 				return nil, f.wrong(t.path, "two [[step]]s are named %q%s", step.name, modeSuffix(mode))
 			}
 			cf.steps[step.name][mode] = step
+			cf.prepare(step)
 			for _, g := range step.order {
 				cf.code.Guards |= engine.Guards(g)
 				if g.Own() && !slices.Contains(cf.verdicts, RejectedBy(g)) {
@@ -235,6 +236,47 @@ func (f *file) codeOf(top *table, s *engine.Scenario) (*codeFile, error) {
 		cf.code.Schema = schema
 	}
 	return cf, nil
+}
+
+// prepare adds a sql step's statements to what the server parses before a
+// lab's first action (engine.Code.Prepare): with every parameter NULL
+// (which takes whatever type its place needs), with its guards in and,
+// where that differs, out.
+func (cf *codeFile) prepare(step *codeStep) {
+	if step.lang != "sql" {
+		return
+	}
+	nulls := map[string]string{}
+	for _, p := range append(step.params(), codeBuiltins...) {
+		nulls[p] = "null"
+	}
+	if cf.code.Prepare == nil {
+		cf.code.Prepare = map[string]string{}
+	}
+	for _, st := range step.sql {
+		for _, withGuards := range []bool{true, false} {
+			filled := guardPattern.ReplaceAllStringFunc(st.text, func(place string) string {
+				g, ok := step.guardAt(place)
+				switch {
+				case !ok:
+					return place
+				case withGuards:
+					return step.guards[g].text
+				}
+				return step.guards[g].without
+			})
+			text := bind(filled, nulls, true)
+			key := "prepare." + st.path
+			if !withGuards {
+				if text == cf.code.Prepare[key] {
+					continue
+				}
+				key += ".unguarded"
+			}
+			cf.code.Prepare[key] = text
+			cf.code.At[key] = st.at
+		}
+	}
 }
 
 func modeSuffix(mode string) string {

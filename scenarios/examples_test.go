@@ -149,16 +149,24 @@ func TestCodeTheServersRefuse(t *testing.T) {
 	require.Contains(t, err.Error(), "mine.toml:"+lineOf(t, script, "+ {}")+": ", "said at the script's line")
 	require.Contains(t, err.Error(), "step acquire of A")
 
-	statement := strings.Replace(string(base), "WITH w AS (UPDATE", "WITH w AS (UPDTE", 1)
-	s, err = scenarios.Parse("mine.toml", []byte(statement))
-	require.NoError(t, err)
-	lab2, err := engine.NewLab(context.Background(), backendsFor(t), s, engine.Safe)
-	require.NoError(t, err)
-	defer lab2.Close(context.Background())
-	err = lab2.RunGuided(context.Background())
-	require.Error(t, err)
-	require.Contains(t, err.Error(), "mine.toml:"+lineOf(t, statement, `sql = """`)+": step write of ", "said at the statement")
-	require.Contains(t, err.Error(), "syntax error")
+	// A statement's mistake — a typo, a column that is not there, in
+	// either mode's variant of its guards — is said at its line before
+	// the first action: the server parses every statement at the lab's
+	// setup.
+	for _, typo := range []struct{ from, to, want string }{
+		{"WITH w AS (UPDATE", "WITH w AS (UPDTE", "syntax error"},
+		{"WITH w AS (UPDATE report SET value", "WITH w AS (UPDATE report SET valeu", `column "valeu" of relation "report" does not exist`},
+		{`"AND fence < $token"`, `"AND fenec < $token"`, `column "fenec" does not exist`},
+	} {
+		statement := strings.Replace(string(base), typo.from, typo.to, 1)
+		require.NotEqual(t, string(base), statement, typo.from)
+		s, err = scenarios.Parse("mine.toml", []byte(statement))
+		require.NoError(t, err)
+		_, err := engine.NewLab(context.Background(), backendsFor(t), s, engine.Safe)
+		require.Error(t, err, typo.to)
+		require.Contains(t, err.Error(), "mine.toml:"+lineOf(t, statement, `sql = """`)+": ", "said at the statement")
+		require.Contains(t, err.Error(), typo.want)
+	}
 }
 
 // lineOf is the number of the first line of src that holds text.

@@ -373,6 +373,34 @@ func sqlText(v any) string {
 	return fmt.Sprint(v)
 }
 
+// PrepareCode has PostgreSQL parse each statement on a connection of the
+// file's role, in the schema the last SetupCode made, as the unnamed
+// statement of the protocol's Parse: it checks the statement's names and
+// types (a typo, an unknown column) and runs nothing.
+func (l *Ledger) PrepareCode(ctx context.Context, statements map[string]string) error {
+	c := l.db.code.Load()
+	if c == nil {
+		return nil
+	}
+	conn, err := l.db.connectAs(ctx, "prepare", c)
+	if err != nil {
+		return err
+	}
+	defer l.db.giveCode(ctx, conn, c.name)
+	return within(ctx, func(ctx context.Context) error {
+		for _, key := range slices.Sorted(maps.Keys(statements)) {
+			if _, err := conn.PgConn().Prepare(ctx, "", statements[key], nil); err != nil {
+				var pg *pgconn.PgError
+				if errors.As(err, &pg) {
+					return &engine.CodeError{Where: key, Said: ServerSaid(err)}
+				}
+				return fmt.Errorf("pgledger: prepare the file's statements: %w", err)
+			}
+		}
+		return nil
+	})
+}
+
 // ServerSaid is what the server said of a statement it refused, as one
 // line: its message and SQLSTATE.
 func ServerSaid(err error) string {
