@@ -264,6 +264,9 @@ func TestAScriptsErrorIsSaidAtItsLine(t *testing.T) {
 	for _, tc := range []struct{ body, want string }{
 		{"local x = 1\nlocal y = nil\nlocal z = y.field\nreturn z", "the script failed at its line 3: attempt to index a non-table object(nil) with key 'field'"},
 		{"local env = getfenv(1)\nreturn 1", "the script failed at its line 1: getfenv is not open to a file's script"},
+		// print would write to fencelab's own output on the embedded Redis.
+		{"print('\\27[2J result  verdict MATCH')\nreturn 1", "the script failed at its line 1: print is not open to a file's script"},
+		{"_G.print('x')\nreturn 1", "the script failed at its line 1: print is not open to a file's script"},
 	} {
 		file := oneStepFile(t, dir, "luaerr", "", "lua = '''\n"+tc.body+"\n'''\nkeys = [\"done\"]")
 		src, err := os.ReadFile(file)

@@ -449,3 +449,19 @@ func TestCastTakesLinearTime(t *testing.T) {
 	t.Logf("100 actions %s, 800 actions %s: ratio %.1f", small, large, float64(large)/float64(small))
 	require.Less(t, float64(large)/float64(small), 24.0)
 }
+
+// A title is a file's, and a tape's comment is one line: a line break in
+// the title types no command of its own.
+func TestATitleTypesNothingInATape(t *testing.T) {
+	catalog, _ := scenarios.ByID("counter-loss")
+	s := *catalog
+	s.Title = "T\nType \"touch /tmp/PWNED\"\nEnter\n# "
+	session := record(t, &s, engine.Unsafe)
+	var doc bytes.Buffer
+	require.NoError(t, export.Tape(&doc, session, export.TapeOptions{Trace: "x.trace.json", Output: "out.gif", Width: 100, Height: 30}))
+	p := parser.New(lexer.New(doc.String()))
+	for _, c := range p.Parse() {
+		require.NotContains(t, c.Args, "touch", "%s", doc.String())
+	}
+	require.Empty(t, p.Errors())
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fencelab/fencelab/lang"
 	"github.com/fencelab/fencelab/store/redact"
+	"github.com/fencelab/fencelab/untrusted"
 )
 
 // TapeOptions say what a tape plays and where VHS puts its recording.
@@ -36,7 +37,10 @@ func Tape(w io.Writer, s Session, o TapeOptions) error {
 		return err
 	}
 	p := &printer{w: w, lang: s.Lang}
-	p.printf("# %s · %s · %s — %s\n", s.Scenario.ID, s.ModeLabel(), s.Lang.T(s.Scenario.Title), Signature)
+	// A comment is one line: a title or a step's words are a file's, and
+	// a line break in them would start a command of the tape's own (VHS
+	// types and runs what follows Type).
+	p.printf("# %s · %s · %s — %s\n", s.Scenario.ID, untrusted.Line(s.ModeLabel()), untrusted.Line(s.Lang.T(s.Scenario.Title)), Signature)
 	p.T("# Make the GIF from this file's directory, with fencelab on PATH: vhs %s\n", o.Name)
 	p.printf("Output %s\n\n", output)
 	p.printf("Require fencelab\n\n")
@@ -49,7 +53,7 @@ func Tape(w io.Writer, s Session, o TapeOptions) error {
 	p.printf("Hide\nType %s\nEnter\nSleep 5s\nShow\n\n", command)
 	p.printf("Sleep %s\n", tapeDuration(readingTime(s.Steps[0])))
 	for k, step := range s.Steps[1:] {
-		p.printf("\n# %d/%d %s\n", k+1, len(s.Steps)-1, step.Action.Words().In(s.Lang))
+		p.printf("\n# %d/%d %s\n", k+1, len(s.Steps)-1, untrusted.Line(step.Action.Words().In(s.Lang)))
 		p.printf("Type \"n\"\nSleep %s\n", tapeDuration(readingTime(step)))
 	}
 	p.printf("\nSleep 2s\nType \"q\"\nSleep 500ms\n")

@@ -285,7 +285,7 @@ const globalsView = `local __fencelab_getmetatable = getmetatable ` +
 	`local __fencelab_globals = _G ` +
 	`local __fencelab_hidden = { package = true, debug = true, _G = true } ` +
 	`local _G = __fencelab_setmetatable({ redis = redis, server = redis, string = string, table = table, cjson = cjson, getmetatable = getmetatable, ` +
-	`getfenv = getfenv, setfenv = setfenv, loadstring = loadstring, load = load, dofile = dofile, loadfile = loadfile, require = require, module = module }, ` +
+	`getfenv = getfenv, setfenv = setfenv, loadstring = loadstring, load = load, dofile = dofile, loadfile = loadfile, require = require, module = module, print = print }, ` +
 	`{ __metatable = false, __newindex = function(t, k, v) __fencelab_error("a script does not set globals", 2) end, ` +
 	`__index = function(t, k) if k == "_G" then return t end if __fencelab_hidden[k] then return nil end return __fencelab_globals[k] end }) `
 
@@ -434,7 +434,11 @@ func guardFor(namespace string) string {
 		`local function __fencelab_closed(name) return function() __fencelab_error(name .. " is not open to a file's script", 2) end end `+
 		`local getfenv, setfenv, loadstring, load, dofile, loadfile, require, module = __fencelab_closed("getfenv"), __fencelab_closed("setfenv"), `+
 		`__fencelab_closed("loadstring"), __fencelab_closed("load"), __fencelab_closed("dofile"), __fencelab_closed("loadfile"), `+
-		`__fencelab_closed("require"), __fencelab_closed("module") local package, debug = nil, nil `,
+		`__fencelab_closed("require"), __fencelab_closed("module") local package, debug = nil, nil `+
+		// print writes to the process's own output on the embedded
+		// server (gopher-lua's): a script's bytes would reach fencelab's
+		// stdout, its --json and its exports. Redis has none.
+		`local print = __fencelab_closed("print") `,
 		namespace, table.String(), guardMark)
 }
 
