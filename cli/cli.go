@@ -20,6 +20,7 @@ import (
 	"syscall"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/pflag"
@@ -640,7 +641,7 @@ func report(ctx context.Context, stderr io.Writer, err error, c config) int {
 		// A path or a server's message may carry control characters: shown,
 		// not acted on by the terminal.
 		line := untrusted.Line(redact.WithinURL(redact.Within(exit.line(c.lang), c.pgDSN), c.redisURL))
-		fmt.Fprintf(stderr, "fencelab: %s\n", engine.ServerNames(line))
+		fmt.Fprintf(stderr, "fencelab: %s\n", cutLine(engine.ServerNames(line), c.lang))
 	}
 	return exit.code
 }
@@ -721,4 +722,22 @@ func isTerminal(w io.Writer) bool {
 	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(f.Fd())
+}
+
+// mostReported is how much of a failure's line fencelab prints: a server's
+// message may quote a value of any size (an error a script raised with a
+// 10 MB string), and one line on a terminal is for reading.
+const mostReported = 2000
+
+// cutLine is a line cut to mostReported bytes (at a character's start),
+// with its size said.
+func cutLine(line string, l lang.Lang) string {
+	if len(line) <= mostReported {
+		return line
+	}
+	end := mostReported
+	for end > 0 && !utf8.RuneStart(line[end]) {
+		end--
+	}
+	return line[:end] + l.T("… (cut: %d bytes in all)", len(line))
 }

@@ -380,3 +380,21 @@ program = ["g"]
 	require.Equal(t, exitUsage, code, stderr+stdout)
 	requireOneLine(t, stderr, "rk.toml:5: expected's key s holds abc, not a whole number")
 }
+
+// A failure's line quotes what the server said, cut to a readable size:
+// an error a file's code raised with a huge value is one line of at most
+// a few kilobytes, with its size said.
+func TestAHugeErrorIsCutToOneReadableLine(t *testing.T) {
+	dir := t.TempDir()
+	for _, step := range []string{
+		`sql = "SELECT (repeat('x', 1000000))::int"`,
+		"lua = '''return redis.error_reply(string.rep('E', 1000000))'''\nkeys = [\"done\"]",
+	} {
+		file := oneStepFile(t, dir, "huge", "", step)
+		code, stdout, stderr := call(t, "run", file)
+		require.Equal(t, exitUsage, code, stdout)
+		require.Less(t, len(stderr), 2200, "one line, cut")
+		require.Contains(t, stderr, "bytes in all)")
+		require.Equal(t, 1, strings.Count(stderr, "\n"))
+	}
+}

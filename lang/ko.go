@@ -166,6 +166,7 @@ var ko = map[string]string{
 	"fencelab keys":                                          "fencelab 키",
 	"Invariants checked after every step:":                   "매 단계 뒤에 검사하는 불변식:",
 	"SAFE's guards (g takes one out):":                       "SAFE의 가드 (g로 하나를 뺍니다):",
+	"… (cut: %d bytes in all)":                               "… (잘림: 전체 %d바이트)",
 	"left %d actors short of their programs' end (%s)":       "액터 %d개가 프로그램을 끝내지 못한 채 끝났습니다 (%s)",
 	"  progress: %s of %s complete schedules ended with every actor's program done; %s ended with an actor left waiting; the guided order %s\n": "  진행: 완결된 스케줄 %[2]s개 중 %[1]s개가 모든 액터의 프로그램을 끝냈고, %[3]s개는 기다리는 액터를 남긴 채 끝났습니다. 안내된 순서는 %[4]s\n",
 	"verdict %s":           "판정 %s",

@@ -400,7 +400,11 @@ func (c *Cluster) launch(ctx context.Context) error {
 		"-c", fmt.Sprintf("max_connections=%d", max(50, c.maxConns)),
 		"-c", "shared_buffers=32MB",
 		"-c", "logging_collector=off",
-		"-c", "log_min_messages=warning",
+		// What goes to server.log is what says why the server did not
+		// start or stopped: not a statement's error, which a file's code
+		// may fill with megabytes run after run.
+		"-c", "log_min_messages=fatal",
+		"-c", "log_min_error_statement=panic",
 	)
 	c.cmd.Stdout, c.cmd.Stderr = logFile, logFile
 	c.cmd.Dir = c.SlotDir

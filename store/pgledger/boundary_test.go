@@ -281,3 +281,27 @@ func TestTheRolesPasswordIsSentAsTheServersVerifier(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, kept, pgledger.ScramVerifierSalted("a password", salt))
 }
+
+// A setup that makes more tables than the state's read can hold is the
+// file's mistake, and what it made goes — a batch at a time, so a schema
+// of many tables never outlives a run for want of locks; the next setup
+// on the database runs as ever.
+func TestASetupOfTooManyTablesIsRefusedAndLeavesNothing(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Database(t)
+	lab, err := db.Connect(ctx, "lab")
+	require.NoError(t, err)
+	defer lab.Close(ctx)
+	var many []string
+	for i := range 180 {
+		many = append(many, fmt.Sprintf("CREATE TABLE t%d (v text)", i))
+	}
+	err = lab.SetupCode(ctx, "fencelab_code_many", many, nil)
+	var mistake *engine.CodeError
+	require.ErrorAs(t, err, &mistake)
+	require.Contains(t, mistake.Said, "the setup made 180 tables and sequences: a file may make at most 40")
+	var left int
+	require.NoError(t, pgledger.RawConn(t, lab).QueryRow(ctx, "SELECT count(*) FROM pg_namespace WHERE nspname = 'fencelab_code_many'").Scan(&left))
+	require.Zero(t, left, "the schema was dropped")
+	require.NoError(t, lab.SetupCode(ctx, "fencelab_code_many", many[:40], nil), "40 are allowed")
+}

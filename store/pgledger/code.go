@@ -200,6 +200,11 @@ func (l *Ledger) SetupCode(ctx context.Context, schema string, setup []string, v
 	if err != nil {
 		return fmt.Errorf("pgledger: read the file's schema: %w", err)
 	}
+	if n := len(c.tables) + len(c.sequences); n > MostCodeRelations {
+		// Every table is read after every action, in one statement.
+		l.dropSchema(ctx, schema)
+		return &engine.CodeError{Where: "setup.0", Said: fmt.Sprintf("the setup made %d tables and sequences: a file may make at most %d (fencelab reads every one after each action)", n, MostCodeRelations)}
+	}
 	var parts []string
 	for _, t := range c.tables {
 		parts = append(parts, fmt.Sprintf(`%s, (SELECT coalesce(pg_catalog.json_agg(r ORDER BY %s), '[]'::pg_catalog.json) FROM ONLY %s r)`,
@@ -225,12 +230,70 @@ func (l *Ledger) SetupCode(ctx context.Context, schema string, setup []string, v
 // dropSchemaOn drops a file's schema, with everything in it, on
 // fencelab's own connection, which owns the schema: dropping runs nothing
 // of the file's.
+//
+// The schema's relations go first, a batch to a transaction: one DROP
+// SCHEMA … CASCADE takes a lock on every object in it at once, and a
+// schema of a few thousand tables is past what the server's lock table
+// holds (max_locks_per_transaction) — no run could drop it again, and
+// every later one would fail on it.
 func dropSchemaOn(ctx context.Context, conn *pgx.Conn, schema string) error {
-	return within(engine.Housekeeping(ctx), func(ctx context.Context) error {
+	ctx = engine.Housekeeping(ctx)
+	for {
+		var kinds, names []string
+		err := within(ctx, func(ctx context.Context) error {
+			rows, err := conn.Query(ctx, `
+				SELECT CASE c.relkind WHEN 'v' THEN 'VIEW' WHEN 'm' THEN 'MATERIALIZED VIEW' WHEN 'S' THEN 'SEQUENCE'
+				       WHEN 'f' THEN 'FOREIGN TABLE' ELSE 'TABLE' END,
+				       pg_catalog.quote_ident(n.nspname) OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) pg_catalog.quote_ident(c.relname)
+				  FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace
+				 WHERE n.nspname OPERATOR(pg_catalog.=) $1 AND c.relkind IN ('r', 'p', 'v', 'm', 'S', 'f')
+				 LIMIT $2`, schema, dropBatch)
+			if err != nil {
+				return err
+			}
+			defer rows.Close()
+			for rows.Next() {
+				var kind, name string
+				if err := rows.Scan(&kind, &name); err != nil {
+					return err
+				}
+				kinds, names = append(kinds, kind), append(names, name)
+			}
+			return rows.Err()
+		})
+		if err != nil {
+			return err
+		}
+		if len(names) < dropBatch {
+			break // the rest goes with the schema
+		}
+		err = within(ctx, func(ctx context.Context) error {
+			for i, name := range names {
+				// IF EXISTS: a view goes with the table it reads.
+				if _, err := conn.Exec(ctx, "DROP "+kinds[i]+" IF EXISTS "+name+" CASCADE"); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return within(ctx, func(ctx context.Context) error {
 		_, err := conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+pgx.Identifier{schema}.Sanitize()+" CASCADE")
 		return err
 	})
 }
+
+// MostCodeRelations is how many tables and sequences a file's setup may
+// make: the state's read builds one JSON object of them all, with the
+// file's values, and PostgreSQL's functions take at most 100 arguments.
+const MostCodeRelations = 40
+
+// dropBatch is how many of a file's relations dropSchemaOn drops on their
+// own before the schema goes with the rest.
+const dropBatch = 50
 
 // dropSchema drops a file's schema that is not to be kept.
 func (l *Ledger) dropSchema(ctx context.Context, schema string) {

@@ -37,8 +37,27 @@ type Code struct {
 
 var _ engine.CodeStore = (*Code)(nil)
 
-// RunCode sends the call and reads its reply.
+// RunCode sends the call and reads its reply. On the embedded server, what
+// the run's keys hold afterwards is held to storedBudget.
 func (c *Code) RunCode(ctx context.Context, call engine.RedisCall) (engine.CodeReply, error) {
+	said, err := c.runCode(ctx, call)
+	if err == nil && c.embedded && c.coordination.embeddedBytes() > storedBudget {
+		return engine.CodeReply{}, &engine.CodeFailure{Err: ErrStoredBudget}
+	}
+	return said, err
+}
+
+// storedBudget is how many bytes the keys on the embedded server may hold
+// in all: it runs in fencelab's own process, and a script within its
+// string budget could APPEND that much to a key step after step. (A
+// variable only for the tests.)
+var storedBudget = 64 << 20
+
+// ErrStoredBudget is a run whose keys passed storedBudget on the
+// embedded server.
+var ErrStoredBudget = fmt.Errorf("the run's keys hold more than %d MiB, fencelab's budget for the embedded Redis, which is fencelab's own memory (a value grown step after step?)", storedBudget>>20)
+
+func (c *Code) runCode(ctx context.Context, call engine.RedisCall) (engine.CodeReply, error) {
 	rdb, err := c.coordination.codeClient(ctx, c.actor, c.own)
 	if err != nil {
 		return engine.CodeReply{}, &engine.CodeFailure{Err: err}

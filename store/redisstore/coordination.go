@@ -636,3 +636,23 @@ func urlOf(o *redis.Options) string {
 	}
 	return fmt.Sprintf("redis://%s/%d", o.Addr, o.DB)
 }
+
+// embeddedBytes is what the embedded server's keys hold, names, fields
+// and values (the only types a file's commands make: strings and hashes).
+func (c *Coordination) embeddedBytes() int {
+	n := 0
+	for _, k := range c.embedded.Keys() {
+		n += len(k)
+		switch c.embedded.Type(k) {
+		case "string":
+			v, _ := c.embedded.Get(k)
+			n += len(v)
+		case "hash":
+			fields, _ := c.embedded.HKeys(k)
+			for _, f := range fields {
+				n += len(f) + len(c.embedded.HGet(k, f))
+			}
+		}
+	}
+	return n
+}

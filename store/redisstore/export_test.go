@@ -100,3 +100,11 @@ func StopOwnScript(c *Coordination, name, nonce string) string {
 	}
 	return "not asked"
 }
+
+// SetStoredBudget sets what the embedded server's keys may hold, and
+// returns the function that puts it back.
+func SetStoredBudget(n int) func() {
+	old := storedBudget
+	storedBudget = n
+	return func() { storedBudget = old }
+}

@@ -2,6 +2,7 @@ package redisstore_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -127,4 +128,24 @@ func TestFencelabKillsNoScriptItCannotProveItsOwn(t *testing.T) {
 	err = <-done
 	require.Error(t, err)
 	require.True(t, strings.Contains(err.Error(), "killed"), err.Error())
+}
+
+// On the embedded server, fencelab's own memory, what the run's keys hold
+// is bounded across steps: a script within its string budget that
+// APPENDs to a key step after step is stopped once they pass it.
+func TestTheEmbeddedServersKeysAreBoundedAcrossSteps(t *testing.T) {
+	ctx := context.Background()
+	defer redisstore.SetStoredBudget(4 << 20)()
+	c := storetest.Embedded(t)
+	code := c.Client("A")
+	step := engine.RedisCall{Script: "redis.call('APPEND', KEYS[1], string.rep('x', 1048576)) return redis.call('STRLEN', KEYS[1])", Keys: []string{"k"}}
+	for i := 1; i <= 3; i++ {
+		said, err := code.RunCode(ctx, step)
+		require.NoError(t, err, "step %d", i)
+		require.Equal(t, fmt.Sprint(i<<20), said.Text)
+	}
+	_, err := code.RunCode(ctx, step)
+	require.ErrorIs(t, err, redisstore.ErrStoredBudget)
+	_, err = code.RunCode(ctx, engine.RedisCall{Words: []string{"APPEND", "k", "x"}, KeyAt: []int{1}})
+	require.ErrorIs(t, err, redisstore.ErrStoredBudget, "a command as well as a script")
 }
