@@ -398,3 +398,17 @@ func TestAHugeErrorIsCutToOneReadableLine(t *testing.T) {
 		require.Equal(t, 1, strings.Count(stderr, "\n"))
 	}
 }
+
+// A lock of the file's that keeps the state's read out past fencelab's
+// limit is the file's to change (exit 2, said), not a server unreachable.
+func TestAFilesLockThatKeepsTheReadOutIsTheFiles(t *testing.T) {
+	file := oneStepFile(t, t.TempDir(), "locked", "[setup]\nsql = \"CREATE TABLE t (id int)\"\n",
+		`sql = ["BEGIN", "LOCK TABLE t IN ACCESS EXCLUSIVE MODE", "SELECT 1", "COMMIT"]`)
+	src, err := os.ReadFile(file)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(file, []byte(strings.Replace(string(src), `guided = ["A"]`, `guided = ["call A", "call A", "call A"]`, 1)), 0o644))
+	code, stdout, stderr := call(t, "run", file)
+	require.Equal(t, exitUsage, code, stdout)
+	requireOneLine(t, stderr, "could not be read within fencelab's limits")
+	require.Contains(t, stderr, "lock_timeout")
+}

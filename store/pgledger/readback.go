@@ -9,8 +9,10 @@ import (
 	"sync"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/lang"
 	"github.com/fencelab/fencelab/store/replybound"
 )
 
@@ -138,6 +140,13 @@ func (l *Ledger) readDump(ctx context.Context) (string, error) {
 		if replybound.Passed(err) {
 			// The file's rows made it so: the file is what to change.
 			return "", &engine.CodeFailure{Err: fmt.Errorf("the file's tables and values, read after the action: %w", engine.ErrReplyTooLarge)}
+		}
+		var pg *pgconn.PgError
+		if errors.As(err, &pg) && (pg.Code == "57014" || pg.Code == "55P03") {
+			// The server answers, and stopped the read at fencelab's limit:
+			// the file's tables are too big to read after every action,
+			// or a transaction of the file's keeps readers out.
+			return "", &engine.CodeFailure{Err: lang.Error("the file's tables, read after every action, could not be read within fencelab's limits (%s): too many rows, or a lock of the file's that keeps readers out (LOCK TABLE … ACCESS EXCLUSIVE?)", ServerSaid(err))}
 		}
 		if err != nil {
 			return "", fmt.Errorf("the file's rows: %w", err)

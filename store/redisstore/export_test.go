@@ -97,6 +97,8 @@ func StopOwnScript(c *Coordination, name, nonce string) string {
 		return "not ours, or ended"
 	case scriptWrote:
 		return "wrote"
+	case scriptOther:
+		return "another's"
 	}
 	return "not asked"
 }

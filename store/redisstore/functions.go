@@ -181,6 +181,7 @@ const (
 	scriptEnded                   // nothing of the call's runs any more
 	scriptWrote                   // it runs and has written: Redis will not kill it
 	scriptNotAsked                // the server answered no question in time
+	scriptOther                   // another client's script holds the server
 )
 
 // stopOwnScript asks the server what script holds it, and kills it if it
@@ -195,13 +196,23 @@ func (c *Coordination) stopOwnScript(name, callNonce string) stopped {
 	result := scriptEnded
 	ask := func(ctx context.Context, node redis.UniversalClient) error {
 		stats, err := node.FunctionStats(ctx).Result()
-		if err != nil {
+		switch {
+		case isReply(err) && strings.HasPrefix(err.Error(), "BUSY"):
+			// Refused while an EVAL runs: a script of EVAL's, so not
+			// fencelab's function.
+			result = scriptOther
+			return nil
+		case err != nil:
 			result = scriptNotAsked
 			return nil
 		}
 		running, ok := stats.RunningScript()
-		if !ok || running.Name != name || len(running.Command) == 0 || running.Command[len(running.Command)-1] != callNonce {
-			return nil // another client's script, or none
+		if !ok {
+			return nil // none: it ended
+		}
+		if running.Name != name || len(running.Command) == 0 || running.Command[len(running.Command)-1] != callNonce {
+			result = scriptOther
+			return nil
 		}
 		switch err := node.FunctionKill(ctx).Err(); {
 		case err == nil:
@@ -236,6 +247,8 @@ func stuckScriptError(how stopped, function bool) error {
 		return lang.Error("the script did not end within %s: fencelab stopped it with FUNCTION KILL (the server named this call as the script it ran)", CallTimeout)
 	case how == scriptEnded:
 		return lang.Error("the script did not end within %s (it has ended since)", CallTimeout)
+	case how == scriptOther:
+		return lang.Error("the script did not end within %s; the server now runs another client's script, which fencelab leaves alone (fencelab's has ended, or waits behind it)", CallTimeout)
 	case how == scriptWrote:
 		return lang.Error("the script did not end within %s, and it has written, so Redis will not stop it: until it ends the server serves no client (SHUTDOWN NOSAVE would end it, which fencelab leaves to you)", CallTimeout)
 	}

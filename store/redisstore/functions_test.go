@@ -116,7 +116,7 @@ func TestFencelabKillsNoScriptItCannotProveItsOwn(t *testing.T) {
 	time.Sleep(500 * time.Millisecond)
 
 	for _, guess := range [][2]string{{"theirs", "another-nonce"}, {"fencelab_code_x", "the-nonce"}} {
-		require.Equal(t, "not ours, or ended", redisstore.StopOwnScript(c, guess[0], guess[1]), "%v", guess)
+		require.Equal(t, "another's", redisstore.StopOwnScript(c, guess[0], guess[1]), "%v", guess)
 	}
 	select {
 	case err := <-done:

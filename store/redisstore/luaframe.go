@@ -270,7 +270,9 @@ func stringGuardOf(budget int, shadow bool) string {
 		`local __fencelab_string_find = function(s, pattern, init, plain) if not plain then __fencelab_no_pattern("string.find")() end return __fencelab_find(s, pattern, init, plain) end ` +
 		`local string = __fencelab_setmetatable({ rep = __fencelab_string_rep, format = __fencelab_string_format, find = __fencelab_string_find, ` +
 		`reverse = __fencelab_string_reverse, upper = __fencelab_string_upper, lower = __fencelab_string_lower, ` +
-		`gsub = __fencelab_no_pattern("string.gsub"), match = __fencelab_no_pattern("string.match"), gmatch = __fencelab_no_pattern("string.gmatch") }, { __index = string, __metatable = false }) ` +
+		`gsub = __fencelab_no_pattern("string.gsub"), match = __fencelab_no_pattern("string.match"), gmatch = __fencelab_no_pattern("string.gmatch"), ` +
+		// string.dump would show a function's bytecode: the frame's own.
+		`dump = __fencelab_closed("string.dump") }, { __index = string, __metatable = false }) ` +
 		`local table = __fencelab_setmetatable({ concat = __fencelab_table_concat }, { __index = table, __metatable = false }) ` +
 		`local cjson = cjson and __fencelab_setmetatable({ encode = __fencelab_cjson_encode }, { __index = cjson, __metatable = false }) `
 }
@@ -368,7 +370,7 @@ func tickPlaces(script string, gopherLua bool) ([]place, error) {
 // (Redis 7 keeps it read-only), so what it builds, or how long its
 // pattern match runs, would not be counted. Called as string.rep(s, n),
 // it goes through the frame.
-var unguardedMethods = map[string]bool{"rep": true, "format": true, "gsub": true, "find": true, "match": true, "gmatch": true}
+var unguardedMethods = map[string]bool{"rep": true, "format": true, "gsub": true, "find": true, "match": true, "gmatch": true, "dump": true}
 
 // methodRefused is a script that calls one of unguardedMethods as a
 // method, for a Redis of the user's.

@@ -123,6 +123,8 @@ func TestAScriptOnARealRedisIsBoundedInWhatItBuildsAndMatches(t *testing.T) {
 		_, err := run(script)
 		require.ErrorContains(t, err, "matches a pattern", script)
 	}
+	_, err = run("return string.dump(redis.call)")
+	require.ErrorContains(t, err, "string.dump is not open to a file's script", "the frame's own bytecode stays its own")
 	_, err = run("local mt = getmetatable('') return mt.__index")
 	require.ErrorContains(t, err, "attempt to index")
 	// The server's string table reached through a string's own fields.
@@ -131,6 +133,7 @@ func TestAScriptOnARealRedisIsBoundedInWhatItBuildsAndMatches(t *testing.T) {
 		"local s = 'a' return s.find(string.rep('a', 30), '(a*)*b')",
 		"return ('x')['gsub']('abc', 'b', 'x')",
 		"local S = string return S.match('a', 'a')",
+		"return ('x').dump(redis.call)",
 	} {
 		require.ErrorContains(t, redisstore.FramedError(script, "run:", false), "not s:", script)
 	}
