@@ -57,6 +57,10 @@ type Code struct {
 	// a lab's first action (PrepareCode): each with its parameters as
 	// NULL and its guards in, or out, by a key of At.
 	Prepare map[string]string
+	// UsesRedis: some step, seed, invariant or value of the file's is
+	// Redis's (a file of SQL alone has no Redis pane in the explorer;
+	// one without SQL has an empty Schema).
+	UsesRedis bool
 	// Guards are the guards the file's steps define: fencelab's they
 	// play, and the file's own (OwnGuard). A file's explorer, matrix and
 	// guards list show these, not fencelab's fourteen.

@@ -235,6 +235,15 @@ func (f *file) codeOf(top *table, s *engine.Scenario) (*codeFile, error) {
 	if usesSQL {
 		cf.code.Schema = schema
 	}
+	cf.code.UsesRedis = len(cf.code.SetupRedis) > 0
+	for _, variants := range cf.steps {
+		for _, step := range variants {
+			cf.code.UsesRedis = cf.code.UsesRedis || step.lang != "sql"
+		}
+	}
+	for _, inv := range cf.code.Invariants {
+		cf.code.UsesRedis = cf.code.UsesRedis || inv.SQL == ""
+	}
 	return cf, nil
 }
 
@@ -1026,6 +1035,7 @@ func (f *file) expectedCode(top *table, s *engine.Scenario, cf *codeFile) error 
 			return err
 		}
 		cf.code.At["value"] = f.where(t.key("redis"))
+		cf.code.UsesRedis = true
 	default:
 		return f.wrong(t.path, "expected as a table says how to read the value: sql = \"SELECT …\" or redis = \"KEY\"")
 	}

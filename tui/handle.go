@@ -219,6 +219,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.focus = focusTimeline
 		default:
 			m.focus++
+			for !m.shows(m.focus) && m.focus < m.lastPane() {
+				m.focus++ // a pane the file has nothing for
+			}
 			m.panes[m.focus].scroll = 0
 		}
 	case key.Matches(msg, m.keys.Export):

@@ -224,9 +224,12 @@ func TestAFilesOwnGuardsInTheExplorer(t *testing.T) {
 	waitFor(t, tm, "invariants  edit-lost ✗ at #4")
 	press(tm, "?")
 	waitForAll(t, tm, "11. edit-lost: every edit that committed", "version check: the row still has the version the edit read")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEsc}) // help closes
+	waitFor(t, tm, "• ? help • q quit")
 	press(tm, "q")
-	press(tm, "q")
-	tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()
+	require.Contains(t, final, "PostgreSQL  ")
+	require.NotContains(t, final, "Redis  miniredis", "a file of SQL alone has no Redis pane")
 }
 
 // A file that names no value shows its verdict alone in the result strip.

@@ -365,7 +365,6 @@ func (m *Model) stack(s engine.Snapshot, width, height int, withTimeline bool) (
 	if len(s.Ledger.Outbox) == 0 && len(s.Applications) == 0 {
 		outboxMin = 0
 	}
-	noOutbox := !m.hasOutbox()
 	// Each pane wants the lines of its whole body.
 	panes := [paneCount]struct {
 		min, want int
@@ -379,8 +378,10 @@ func (m *Model) stack(s engine.Snapshot, width, height int, withTimeline bool) (
 	for i, p := range m.panes {
 		panes[i].want = len(p.Whole(st, s, width, m.frame))
 	}
-	if noOutbox {
-		panes[paneOutbox].want = 0 // a file of its own code has none
+	for i := range panes {
+		if !m.shows(i) {
+			panes[i].min, panes[i].want = 0, 0 // a file of its own code has none
+		}
 	}
 	timelineMin := 0
 	if withTimeline {
@@ -416,7 +417,7 @@ func (m *Model) stack(s engine.Snapshot, width, height int, withTimeline bool) (
 		if heights[i] < 2 {
 			// A title with nothing under it: its line goes to the timeline,
 			// which says the pane is there to focus.
-			if i == paneOutbox && noOutbox {
+			if !m.shows(i) {
 				continue
 			}
 			if panes[i].min > 0 || i == m.focus {
@@ -438,18 +439,33 @@ func (m *Model) stack(s engine.Snapshot, width, height int, withTimeline bool) (
 	return lines[:height], hidden
 }
 
-// hasOutbox says whether the scenario has an outbox and a provider to
-// show: a file whose every actor runs its own code has neither.
-func (m *Model) hasOutbox() bool {
-	return m.scenario == nil || !m.scenario.OwnCodeOnly
+// shows says whether the scenario has what a pane shows: a file whose
+// every actor runs its own code has no outbox, and no Redis (or
+// PostgreSQL) where none of its code is Redis's (or SQL).
+func (m *Model) shows(pane int) bool {
+	s := m.scenario
+	if s == nil || !s.OwnCodeOnly || s.Code == nil {
+		return true
+	}
+	switch pane {
+	case paneOutbox:
+		return false
+	case paneRedis:
+		return s.Code.UsesRedis
+	case panePostgres:
+		return s.Code.Schema != ""
+	}
+	return true
 }
 
 // lastPane is the last of the stacked panes f visits.
 func (m *Model) lastPane() int {
-	if m.hasOutbox() {
-		return paneCount - 1
+	for i := paneCount - 1; i > paneWorkers; i-- {
+		if m.shows(i) {
+			return i
+		}
 	}
-	return paneOutbox - 1
+	return paneWorkers
 }
 
 func sideBySide(left, right []string, leftWidth, height int) []string {
