@@ -563,7 +563,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if err = only("scenario"); err != nil {
 			break
 		}
-		err = runScenarioCommand(rest, stdout, stderr, c.lang)
+		err = runScenarioCommand(ctx, c, rest, stdout, stderr)
 	case "":
 		if err = only(""); err != nil {
 			break

@@ -353,7 +353,10 @@ usage:
   fencelab scenario steps             every step a file's programs can name
 
 A file goes wherever an id goes: the explorer, run, check, matrix, export,
-diff, and a talk's scene.
+diff, and a talk's scene. check compiles its Lua, and where it has SQL sets
+up its schema on PostgreSQL (the ephemeral server, or --pg) and has the
+server parse every statement of its steps: a typo or an unknown column is
+found before anything runs.
 
 examples:
   fencelab scenario show lease-overrun > mine.toml

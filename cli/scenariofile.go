@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -136,7 +137,8 @@ func sameFile(a, b string) bool {
 }
 
 // runScenarioCommand is `fencelab scenario show|check|steps`.
-func runScenarioCommand(rest []string, stdout, stderr io.Writer, l lang.Lang) error {
+func runScenarioCommand(ctx context.Context, c config, rest []string, stdout, stderr io.Writer) error {
+	l := c.lang
 	if len(rest) == 0 {
 		return usageError("scenario needs show ID, check FILE… or steps (fencelab scenario --help)")
 	}
@@ -155,6 +157,7 @@ func runScenarioCommand(rest []string, stdout, stderr io.Writer, l lang.Lang) er
 		if len(args) == 0 {
 			return usageError("scenario check needs a scenario file")
 		}
+		var withSQL []*engine.Scenario
 		for _, path := range args {
 			s, err := loadScenarioFile(path)
 			if err != nil {
@@ -165,8 +168,11 @@ func runScenarioCommand(rest []string, stdout, stderr io.Writer, l lang.Lang) er
 			for _, w := range s.Warnings {
 				fmt.Fprintln(stderr, w.In(l))
 			}
+			if s.Code != nil && s.Code.Schema != "" {
+				withSQL = append(withSQL, s)
+			}
 		}
-		return nil
+		return prepareFiles(ctx, c, withSQL, stderr)
 	case "steps":
 		if len(args) > 0 {
 			return usageError("scenario steps takes no arguments, got %q", args)
@@ -205,4 +211,28 @@ func printVocabulary(w io.Writer, l lang.Lang) {
 		}
 		fmt.Fprintf(w, "  %-44s %s\n", name, l.T(d.What))
 	}
+}
+
+// prepareFiles sets up each file's schema on PostgreSQL (the ephemeral
+// server, or --pg's), in a throwaway lab, and has the server parse every
+// statement of its steps: what the Lua compiler found at the parse, the
+// server finds for SQL — a typo, an unknown column — at its FILE:LINE,
+// before anything runs.
+func prepareFiles(ctx context.Context, c config, files []*engine.Scenario, stderr io.Writer) (err error) {
+	if len(files) == 0 {
+		return nil
+	}
+	b, err := startBackends(ctx, c, func(waiting string) { fmt.Fprintf(stderr, "fencelab: %s\n", waiting) })
+	if err != nil {
+		return err
+	}
+	defer func() { warnLeftovers(stderr, b.stop(), err) }()
+	for _, s := range files {
+		lab, err := engine.NewLab(ctx, b.Backends, s, engine.Safe)
+		if err != nil {
+			return err
+		}
+		lab.Close(ctx)
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -411,4 +412,22 @@ func TestAFilesLockThatKeepsTheReadOutIsTheFiles(t *testing.T) {
 	require.Equal(t, exitUsage, code, stdout)
 	requireOneLine(t, stderr, "could not be read within fencelab's limits")
 	require.Contains(t, stderr, "lock_timeout")
+}
+
+// scenario check has PostgreSQL parse every statement of a file's steps
+// against its setup's schema: a column that is not there is said at its
+// line, first on the line, though no step ran — and a file without a
+// mistake passes as before.
+func TestScenarioCheckPreparesTheFilesStatements(t *testing.T) {
+	src, err := os.ReadFile("../scenarios/testdata/own-guard.toml")
+	require.NoError(t, err)
+	file := filepath.Join(t.TempDir(), "typo.toml")
+	text := strings.Replace(string(src), "WHERE id = 1 {{version check}}", "WHERE idd = 1 {{version check}}", 1)
+	require.NoError(t, os.WriteFile(file, []byte(text), 0o644))
+	code, _, stderr := call(t, "scenario", "check", file)
+	require.Equal(t, exitUsage, code, stderr)
+	line := strings.Count(text[:strings.Index(text, "WHERE idd")], "\n") + 1
+	requireOneLine(t, stderr, fmt.Sprintf("typo.toml:%d: error: column \"idd\" does not exist", line))
+	code, _, stderr = call(t, "scenario", "check", "../scenarios/testdata/own-guard.toml", "../examples/counter.toml")
+	require.Equal(t, 0, code, stderr)
 }

@@ -971,7 +971,7 @@ SAFE로 — 실행하고, 두 타임라인을 동작별로 맞춰 나란히 출�
 
 더 보기: docs/talks.md
 `,
-	"fencelab scenario — scenario files: start one, compile it, name its steps\n\nusage:\n  fencelab scenario show ID           print a catalog scenario's file (a start\n                                      for your own)\n  fencelab scenario check FILE…       compile scenario files; each mistake is\n                                      one line, FILE:LINE: what, exit 2\n  fencelab scenario steps             every step a file's programs can name\n\nA file goes wherever an id goes: the explorer, run, check, matrix, export,\ndiff, and a talk's scene.\n\nexamples:\n  fencelab scenario show lease-overrun > mine.toml\n  fencelab scenario check mine.toml\n  fencelab scenario steps\n\nmore: docs/scenarios.md, docs/code.md\n": `fencelab scenario — 시나리오 파일: 시작하고, 컴파일하고, 단계를 고르기
+	"fencelab scenario — scenario files: start one, compile it, name its steps\n\nusage:\n  fencelab scenario show ID           print a catalog scenario's file (a start\n                                      for your own)\n  fencelab scenario check FILE…       compile scenario files; each mistake is\n                                      one line, FILE:LINE: what, exit 2\n  fencelab scenario steps             every step a file's programs can name\n\nA file goes wherever an id goes: the explorer, run, check, matrix, export,\ndiff, and a talk's scene. check compiles its Lua, and where it has SQL sets\nup its schema on PostgreSQL (the ephemeral server, or --pg) and has the\nserver parse every statement of its steps: a typo or an unknown column is\nfound before anything runs.\n\nexamples:\n  fencelab scenario show lease-overrun > mine.toml\n  fencelab scenario check mine.toml\n  fencelab scenario steps\n\nmore: docs/scenarios.md, docs/code.md\n": `fencelab scenario — 시나리오 파일: 시작하고, 컴파일하고, 단계를 고르기
 
 사용법:
   fencelab scenario show ID           카탈로그 시나리오의 파일 출력 (내
@@ -981,7 +981,9 @@ SAFE로 — 실행하고, 두 타임라인을 동작별로 맞춰 나란히 출�
   fencelab scenario steps             파일의 프로그램에 쓸 수 있는 모든 단계
 
 파일은 id가 가는 곳 어디에나 갑니다: 탐색기, run, check, matrix, export,
-diff, 발표의 장면.
+diff, 발표의 장면. check는 Lua를 컴파일하고, SQL이 있으면 PostgreSQL(임시
+서버 또는 --pg)에 스키마를 만들어 스텝의 모든 문장을 서버가 파싱하게
+합니다: 오타나 없는 컬럼은 아무것도 실행하기 전에 드러납니다.
 
 예:
   fencelab scenario show lease-overrun > mine.toml
