@@ -492,7 +492,13 @@ func printCheckReport(w io.Writer, r engine.CheckReport, trace string, allowBoun
 		case r.GuidedFinal != r.Scenario.Expected:
 			guided = l.T("ended at %d (%s)", r.GuidedFinal, r.GuidedVerdict)
 		}
-		if r.Scenario.NoValue {
+		if r.Scenario.Code != nil && len(r.Scenario.Code.Values) > 1 {
+			if r.GuidedFinal != 0 && r.GuidedErr == "" {
+				guided = l.T("left %d values short of what they should be (%s)", r.GuidedFinal, r.GuidedVerdict)
+			}
+			fmt.Fprint(w, l.T("  progress: %s of %s complete schedules ended with every value as expected; %s ended with an actor left waiting; the guided order %s\n",
+				stress.FormatCount(r.Reached), stress.FormatCount(r.Complete), stress.FormatCount(r.Stuck), guided))
+		} else if r.Scenario.NoValue {
 			// No value named: progress is every actor's program done.
 			fmt.Fprint(w, l.T("  progress: %s of %s complete schedules ended with every actor's program done; %s ended with an actor left waiting; the guided order %s\n",
 				stress.FormatCount(r.Reached), stress.FormatCount(r.Complete), stress.FormatCount(r.Stuck), guided))

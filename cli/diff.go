@@ -192,6 +192,9 @@ func resultSaid(s engine.DiffSide, l lang.Lang) string {
 	if r.NoValue {
 		line = l.T("verdict %s", r.Verdict)
 	}
+	if len(r.Values) > 0 {
+		line = l.T("%s · verdict %s", r.ValuesSaid(l), r.Verdict)
+	}
 	if s.Stopped >= 0 {
 		line += l.T(" — stopped at action %d, the rest not taken", s.Stopped+1)
 	}

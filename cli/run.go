@@ -309,6 +309,8 @@ func printResultAs(w io.Writer, r engine.Result, source string, promise bool, l 
 	case r.NoValue:
 		// No value named: the verdict alone.
 		fmt.Fprint(w, l.T("result  verdict %s", r.Verdict))
+	case len(r.Values) > 0:
+		fmt.Fprint(w, l.T("result  %s · verdict %s", r.ValuesSaid(l), r.Verdict))
 	case r.OwnCodeOnly:
 		// A file's own code: fencelab's fence is none of its rows.
 		fmt.Fprint(w, l.T("result  %sexpected %d · final %d · verdict %s", what, r.Expected, r.Final, r.Verdict))

@@ -38,10 +38,11 @@ type Code struct {
 	SetupRedis []RedisKey
 	// Invariants are the file's own, checked after every action.
 	Invariants []CodeInvariant
-	// ValueSQL or ValueKey reads the business value the result strip
-	// compares with the expected one (a query's first column; a key's
-	// value); both empty: the file measures what a catalog file does.
-	ValueSQL, ValueKey string
+	// Values are the values the file's expected names, each read by a
+	// query (its first column) or from a key, with what a correct run
+	// ends with; none: the file measures what a catalog file does (or, a
+	// file without expected, nothing).
+	Values []CodeValue
 	// Connections are the connections the file names, in the order it
 	// names them: a step may run on one instead of its actor's own
 	// (session.go).
@@ -270,8 +271,23 @@ type CodeTable struct {
 	Rows    [][]string
 }
 
-// The names of a file's values in CodeState.Values.
-const codeValueName = "value"
+// CodeValue is one value a file's expected names.
+type CodeValue struct {
+	// Label is how the result strip names it: the file's name for it,
+	// else "value" (a query's) or the key.
+	Label    string
+	SQL, Key string
+	Expected int64
+}
+
+// codeValueName is the name of a file's value i in CodeState.Values (and
+// Code.At): "value" for the first, as a file of one value has it.
+func codeValueName(i int) string {
+	if i == 0 {
+		return "value"
+	}
+	return "value." + strconv.Itoa(i)
+}
 
 func codeInvariantName(i int) string { return "invariant." + strconv.Itoa(i) }
 
@@ -284,8 +300,10 @@ func (c *Code) CodeValues() map[string]string {
 			out[codeInvariantName(i)] = inv.SQL
 		}
 	}
-	if c.ValueSQL != "" {
-		out[codeValueName] = c.ValueSQL
+	for i, v := range c.Values {
+		if v.SQL != "" {
+			out[codeValueName(i)] = v.SQL
+		}
 	}
 	return out
 }
@@ -321,22 +339,24 @@ func (l *Lab) setupCode(ctx context.Context) error {
 // is run on the lab's own Redis connection, once per state of the keys.
 func (l *Lab) codeBreaks(ctx context.Context, state LedgerState, keys []RedisKey) ([]Break, error) {
 	c := l.scenario.Code
-	if c != nil && c.ValueSQL != "" {
-		// The business value is a whole number, or nothing yet: anything
-		// else is the query's mistake, not a value of 0.
-		v := strings.TrimSpace(string(state.Code.Values[codeValueName]))
-		if _, whole := codeNumber(v); !whole && v != "null" && v != "" {
-			return nil, &CodeFailure{Err: lang.Error("%s: expected's query answered %s, not a whole number", c.At[codeValueName], untrustedShort(v))}
+	for i, value := range codeValuesOf(c) {
+		at := c.At[codeValueName(i)]
+		if value.SQL != "" {
+			// The business value is a whole number, or nothing yet:
+			// anything else is the query's mistake, not a value of 0.
+			v := strings.TrimSpace(string(state.Code.Values[codeValueName(i)]))
+			if _, whole := codeNumber(v); !whole && v != "null" && v != "" {
+				return nil, &CodeFailure{Err: lang.Error("%s: expected's query answered %s, not a whole number", at, untrustedShort(v))}
+			}
+			continue
 		}
-	}
-	if c != nil && c.ValueKey != "" {
 		namespace := l.backends.Coordination.Namespace()
 		for _, k := range keys {
-			if k.Key != namespace+c.ValueKey && k.Key != c.ValueKey {
+			if k.Key != namespace+value.Key && k.Key != value.Key {
 				continue
 			}
 			if _, whole := codeNumber(k.Value); !whole || k.Type != "string" {
-				return nil, &CodeFailure{Err: lang.Error("%s: expected's key %s holds %s, not a whole number", c.At[codeValueName], c.ValueKey, untrustedShort(k.Value))}
+				return nil, &CodeFailure{Err: lang.Error("%s: expected's key %s holds %s, not a whole number", at, value.Key, untrustedShort(k.Value))}
 			}
 		}
 	}
@@ -412,24 +432,57 @@ func untrustedShort(s string) string {
 	return s
 }
 
-// CodeMeasure is the measure of a file that reads its business value
-// itself: a query's first column, or a key's value.
-func CodeMeasure(c *Code) Measure {
-	if c.ValueSQL != "" {
-		return Measure{Label: "value", Count: func(w World) int64 {
-			n, _ := codeNumber(string(w.Ledger.Code.Values[codeValueName]))
+// codeValuesOf is a file's values; none for a scenario without code.
+func codeValuesOf(c *Code) []CodeValue {
+	if c == nil {
+		return nil
+	}
+	return c.Values
+}
+
+// value is what value i of the file's holds in a world.
+func (c *Code) value(i int, w World) int64 {
+	v := c.Values[i]
+	if v.SQL != "" {
+		n, _ := codeNumber(string(w.Ledger.Code.Values[codeValueName(i)]))
+		return n
+	}
+	for _, k := range w.Keys {
+		if k.Key == w.Namespace+v.Key {
+			n, _ := codeNumber(k.Value)
 			return n
+		}
+	}
+	return 0
+}
+
+// ValuesIn are a file's several values as a world holds them, each beside
+// what it should be.
+func (c *Code) ValuesIn(w World) []ValueResult {
+	out := make([]ValueResult, len(c.Values))
+	for i, v := range c.Values {
+		out[i] = ValueResult{Label: v.Label, Expected: v.Expected, Final: c.value(i, w)}
+	}
+	return out
+}
+
+// CodeMeasure is the measure of a file that reads its business value
+// itself: a query's first column, or a key's value. Of a file that names
+// several, the measure is how many of them are not what a correct run
+// ends with (and the scenario's Expected is 0).
+func CodeMeasure(c *Code) Measure {
+	if len(c.Values) > 1 {
+		return Measure{Label: "values", Count: func(w World) int64 {
+			var off int64
+			for _, v := range c.ValuesIn(w) {
+				if v.Final != v.Expected {
+					off++
+				}
+			}
+			return off
 		}}
 	}
-	return Measure{Label: c.ValueKey, Count: func(w World) int64 {
-		for _, k := range w.Keys {
-			if k.Key == w.Namespace+c.ValueKey {
-				n, _ := codeNumber(k.Value)
-				return n
-			}
-		}
-		return 0
-	}}
+	return Measure{Label: c.Values[0].Label, Count: func(w World) int64 { return c.value(0, w) }}
 }
 
 // codeNumber reads a value as a whole number: a JSON number or string of

@@ -4,6 +4,9 @@ import (
 	"context"
 	"maps"
 	"slices"
+	"strings"
+
+	"github.com/fencelab/fencelab/lang"
 )
 
 // Verdicts.
@@ -49,7 +52,10 @@ type Result struct {
 	MeasureLabel string
 	// NoValue: the scenario names no value; Final is then the actors that
 	// did not finish their programs (Expected 0), and no value is shown.
-	NoValue           bool `json:",omitempty"`
+	NoValue bool `json:",omitempty"`
+	// Values are a file's several values, each with what it should be
+	// (Expected is then 0, and Final how many are not).
+	Values            []ValueResult `json:",omitempty"`
 	Expected          int64
 	Final             int64
 	LastAcceptedFence int64 // 0: none
@@ -71,6 +77,23 @@ type Result struct {
 	// that the run never sent: their answers were never given, so the run
 	// is not as predicted whatever it ended with.
 	Unsent []string
+}
+
+// ValueResult is one of a file's several values: what it holds, and what
+// a correct run ends with.
+type ValueResult struct {
+	Label           string
+	Expected, Final int64
+}
+
+// ValuesSaid are a file's several values as a result line says them:
+// "edits: expected 1 · final 1 · version: expected 1 · final 2".
+func (r Result) ValuesSaid(l lang.Lang) string {
+	var parts []string
+	for _, v := range r.Values {
+		parts = append(parts, l.T("%sexpected %d · final %d", v.Label+": ", v.Expected, v.Final))
+	}
+	return strings.Join(parts, " · ")
 }
 
 // InvariantText says invariant n in English.
@@ -108,7 +131,8 @@ func (r Result) AsPredicted() bool {
 // whatever guards its run removed).
 func (r Result) MatchesPrediction() bool {
 	fence := r.Predicted.AnyFence || r.LastAcceptedFence == r.Predicted.Fence
-	return r.Final == r.Predicted.Final && fence && r.Verdict == r.Predicted.Verdict
+	final := r.Predicted.AnyFinal || r.Final == r.Predicted.Final
+	return final && fence && r.Verdict == r.Predicted.Verdict
 }
 
 // Verdict names how a run ended. A broken invariant names its anomaly. With
@@ -188,6 +212,9 @@ func (l *Lab) resultFrom(world World) Result {
 	}
 	if s.Measure.Count != nil {
 		r.Final = s.Measure.Count(world)
+	}
+	if s.Code != nil && len(s.Code.Values) > 1 {
+		r.Values = s.Code.ValuesIn(world)
 	}
 	if s.NoValue {
 		r.NoValue, r.Expected, r.Final = true, 0, 0

@@ -152,6 +152,9 @@ type Prediction struct {
 	// AnyFence: the prediction says nothing of the fence (a file that
 	// leaves the key out), so any last accepted fence matches it.
 	AnyFence bool
+	// AnyFinal: the prediction names no final value (a file with no
+	// expected value, or several): its verdict says how the run ends.
+	AnyFinal bool
 }
 
 // ActorSpec is an actor and its program.

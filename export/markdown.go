@@ -50,6 +50,13 @@ func Markdown(w io.Writer, s Session) error {
 		measure = s.Lang.T(r.MeasureLabel)
 	}
 	switch {
+	case len(r.Values) > 0:
+		// A file's several values, a row each.
+		p.T("| value | expected | final |\n|---|---:|---:|\n")
+		for _, v := range r.Values {
+			p.printf("| %s | %d | %d |\n", cell(v.Label), v.Expected, v.Final)
+		}
+		p.T("\n**verdict %s**\n\n", s.Verdict())
 	case r.NoValue:
 		// A scenario with no value: its verdict alone.
 		p.T("| verdict |\n|---|\n")

@@ -195,6 +195,9 @@ func (d *diagram) result(s Session) {
 		// A scenario with no value: its verdict alone.
 		said = s.Lang.T("result · verdict %s", s.Verdict())
 	}
+	if len(r.Values) > 0 {
+		said = s.Lang.T("result · %s · verdict %s", r.ValuesSaid(s.Lang), s.Verdict())
+	}
 	d.p.printf("    Note over %s: %s\n", d.span, mermaidWrapped(said, d.spanColumns))
 }
 

@@ -994,53 +994,118 @@ func (f *file) invariant(t *table, cf *codeFile) (engine.CodeInvariant, error) {
 
 // expectedCode reads expected as a table: the value and how to read it.
 func (f *file) expectedCode(top *table, s *engine.Scenario, cf *codeFile) error {
+	if _, table := top.m["expected"].(map[string]any); !table {
+		// Several values, each with what it should be: the run's final
+		// is how many are not (engine.CodeMeasure).
+		list, _, err := top.list("expected")
+		if err != nil {
+			return err
+		}
+		if len(list) < 2 || len(list) > 8 {
+			return f.wrong("expected", "expected as a list names 2 to 8 values, each { name = \"…\", value = 2, sql = \"SELECT …\" }")
+		}
+		names := map[string]bool{}
+		for i, v := range list {
+			t, err := f.table("expected."+strconv.Itoa(i), v)
+			if err != nil {
+				return err
+			}
+			value, err := f.codeValue(t, s, cf, i, true)
+			if err != nil {
+				return err
+			}
+			if names[value.Label] {
+				return f.wrong(t.key("name"), "two of expected's values are named %s: name each its own way", untrusted.Line(value.Label))
+			}
+			names[value.Label] = true
+			cf.code.Values = append(cf.code.Values, value)
+		}
+		s.Expected = 0
+		s.Measure = engine.CodeMeasure(cf.code)
+		return nil
+	}
 	t, _, err := top.sub("expected")
 	if err != nil {
 		return err
 	}
-	if _, ok := t.m["value"]; !ok {
-		return f.wrong(t.path, "expected needs its value: expected = { value = 2, sql = \"SELECT …\" }")
-	}
-	if s.Expected, err = t.integer("value", 0, -1<<53, 1<<53); err != nil {
+	value, err := f.codeValue(t, s, cf, 0, false)
+	if err != nil {
 		return err
+	}
+	cf.code.Values = []engine.CodeValue{value}
+	s.Expected = value.Expected
+	s.Measure = engine.CodeMeasure(cf.code)
+	return nil
+}
+
+// codeValue reads one value of expected's: { value = 2, sql = "SELECT …" }
+// or { value = 2, redis = "KEY" }, and in a list its name.
+func (f *file) codeValue(t *table, s *engine.Scenario, cf *codeFile, i int, named bool) (engine.CodeValue, error) {
+	var v engine.CodeValue
+	var err error
+	if _, ok := t.m["value"]; !ok {
+		return v, f.wrong(t.path, "expected needs its value: expected = { value = 2, sql = \"SELECT …\" }")
+	}
+	if v.Expected, err = t.integer("value", 0, -1<<53, 1<<53); err != nil {
+		return v, err
+	}
+	at := "value"
+	if i > 0 {
+		at = "value." + strconv.Itoa(i)
 	}
 	_, hasSQL := t.m["sql"]
 	_, hasRedis := t.m["redis"]
 	switch {
 	case hasSQL && hasRedis:
-		return f.wrong(t.key("redis"), "expected reads the value by sql or from a redis key, not both")
+		return v, f.wrong(t.key("redis"), "expected reads the value by sql or from a redis key, not both")
 	case hasSQL:
 		if cf == nil {
-			return f.wrong(t.key("sql"), "expected.sql reads a file's own table: give the file a [setup] or [[step]]")
+			return v, f.wrong(t.key("sql"), "expected.sql reads a file's own table: give the file a [setup] or [[step]]")
 		}
-		if cf.code.ValueSQL, err = t.str("sql", true); err != nil {
-			return err
+		if v.SQL, err = t.str("sql", true); err != nil {
+			return v, err
 		}
-		if err := f.refuseAdvisory(t.key("sql"), cf.code.ValueSQL); err != nil {
-			return err
+		if err := f.refuseAdvisory(t.key("sql"), v.SQL); err != nil {
+			return v, err
 		}
-		if err := f.refuseSQL(t.key("sql"), cf.code.ValueSQL, true); err != nil {
-			return err
+		if err := f.refuseSQL(t.key("sql"), v.SQL, true); err != nil {
+			return v, err
 		}
 		cf.code.Schema = "fencelab_code_" + strings.ReplaceAll(s.ID, "-", "_")
-		cf.code.At["value"] = f.where(t.key("sql"))
+		cf.code.At[at] = f.where(t.key("sql"))
+		v.Label = "value"
 	case hasRedis:
 		if cf == nil {
-			return f.wrong(t.key("redis"), "expected.redis reads a file's own key: give the file a [setup] or [[step]]")
+			return v, f.wrong(t.key("redis"), "expected.redis reads a file's own key: give the file a [setup] or [[step]]")
 		}
-		if cf.code.ValueKey, err = t.str("redis", true); err != nil {
-			return err
+		if v.Key, err = t.str("redis", true); err != nil {
+			return v, err
 		}
-		if err := f.keyName(t.key("redis"), cf.code.ValueKey); err != nil {
-			return err
+		if err := f.keyName(t.key("redis"), v.Key); err != nil {
+			return v, err
 		}
-		cf.code.At["value"] = f.where(t.key("redis"))
+		cf.code.At[at] = f.where(t.key("redis"))
 		cf.code.UsesRedis = true
+		v.Label = v.Key
 	default:
-		return f.wrong(t.path, "expected as a table says how to read the value: sql = \"SELECT …\" or redis = \"KEY\"")
+		return v, f.wrong(t.path, "expected as a table says how to read the value: sql = \"SELECT …\" or redis = \"KEY\"")
 	}
-	s.Measure = engine.CodeMeasure(cf.code)
-	return t.done("value", "sql", "redis")
+	if !named {
+		return v, t.done("value", "sql", "redis")
+	}
+	name, err := t.str("name", false)
+	if err != nil {
+		return v, err
+	}
+	if name != "" {
+		if !invariantNamePattern.MatchString(name) {
+			return v, f.wrong(t.key("name"), "value name %q: at most 40 characters on one line, no blank at either end", untrusted.Line(name))
+		}
+		v.Label = name
+	} else if v.SQL != "" {
+		v.Label = "value " + strconv.Itoa(i+1)
+	}
+	return v, t.done("name", "value", "sql", "redis")
 }
 
 // stepFor is the file's step of a name in a mode: the mode's own, or the

@@ -512,3 +512,30 @@ func TestAFileWithoutAnExpectedValue(t *testing.T) {
 	_, err = scenarios.Parse("mine.toml", []byte("expcted = 2\n"+text))
 	require.ErrorContains(t, err, "expected", "a key spelt nearly so is a typo")
 }
+
+// expected may name several values, each with what it should be: a run
+// shows each, and its final is how many are not what they should be — a
+// prediction names only its verdict.
+func TestAFileWithSeveralExpectedValues(t *testing.T) {
+	s, err := scenarios.Load("testdata/several-values.toml")
+	require.NoError(t, err)
+	_, r := guidedRun(t, s, engine.Safe)
+	require.Equal(t, []engine.ValueResult{{Label: "edits", Expected: 1, Final: 1}, {Label: "version", Expected: 1, Final: 1}}, r.Values)
+	require.True(t, r.AsPredicted())
+	_, r = guidedRun(t, s, engine.Unsafe)
+	require.Equal(t, []engine.ValueResult{{Label: "edits", Expected: 1, Final: 2}, {Label: "version", Expected: 1, Final: 2}}, r.Values)
+	require.Equal(t, engine.VerdictWrongValue, r.Verdict)
+	require.Equal(t, "edits: expected 1 · final 2 · version: expected 1 · final 2", r.ValuesSaid(lang.En))
+	report := checkFile(t, s, engine.Safe, 0)
+	require.True(t, report.Progressed())
+
+	src, err := os.ReadFile("testdata/several-values.toml")
+	require.NoError(t, err)
+	for _, c := range []struct{ from, to, want string }{
+		{`verdict = "REJECTED by version check"`, "final = 0\nverdict = \"REJECTED by version check\"", "a prediction names its verdict, not a final"},
+		{`name = "version"`, `name = "edits"`, "two of expected's values are named edits"},
+	} {
+		_, err := scenarios.Parse("mine.toml", []byte(strings.Replace(string(src), c.from, c.to, 1)))
+		require.ErrorContains(t, err, c.want)
+	}
+}

@@ -346,7 +346,7 @@ func (f *file) scenario(doc map[string]any) (*engine.Scenario, error) {
 		// actor finishing its program.
 		s.NoValue = true
 		top.used["expected"] = true
-	} else if _, table := top.m["expected"].(map[string]any); table {
+	} else if readsItself(top.m["expected"]) {
 		if _, both := top.m["measure"]; both {
 			return nil, f.wrong("measure", "measure and expected as a table both say what to count: keep one")
 		}
@@ -473,6 +473,16 @@ func (f *file) unknownVerdict(path, v string) error {
 		return f.wrong(path, "verdict %q is none fencelab knows (did you mean %s?)", v, near)
 	}
 	return f.wrong(path, "verdict %q is none fencelab knows (one of: %s)", v, strings.Join(f.verdicts(), ", "))
+}
+
+// readsItself says whether expected reads its value itself: a table (a
+// query or a key), or a list of them (several values).
+func readsItself(expected any) bool {
+	switch expected.(type) {
+	case map[string]any, []any, []map[string]any:
+		return true
+	}
+	return false
 }
 
 // verdicts are the verdicts a run of the file can end with: fencelab's,
@@ -635,13 +645,17 @@ func (f *file) predictions(top *table, s *engine.Scenario) error {
 			continue
 		}
 		_, hasFinal := p.m["final"]
+		several := s.Code != nil && len(s.Code.Values) > 1
 		switch {
-		case !hasFinal && !s.NoValue:
+		case !hasFinal && !s.NoValue && !several:
 			return f.wrong(p.path, "final is missing: the value the run ends with")
 		case hasFinal && s.NoValue:
 			return f.wrong(p.key("final"), "the file names no expected value, so a run has no final one to predict: leave final out, or give expected")
+		case hasFinal && several:
+			return f.wrong(p.key("final"), "the file names several expected values, each with what it should be: a prediction names its verdict, not a final")
 		}
 		var pred engine.Prediction
+		pred.AnyFinal = !hasFinal
 		if pred.Final, err = p.integer("final", 0, -1<<53, 1<<53); err != nil {
 			return err
 		}

@@ -616,10 +616,16 @@ func resultLines(st styles, s engine.Snapshot, width, height int) []string {
 		fenceText = "" // a scenario that counts something else and fenced nothing
 	}
 	line := "  " + st.T("result  %sexpected %d · final %d%s · verdict %s", what, r.Expected, r.Final, fenceText, verdict)
-	if r.NoValue {
+	switch {
+	case r.NoValue:
 		line = "  " + st.T("result  verdict %s", verdict) // no value named: the verdict alone
+	case len(r.Values) > 0:
+		line = "  " + st.T("result  %s · verdict %s", r.ValuesSaid(st.lang), verdict)
+		if ansi.StringWidth(line) > width {
+			line = "  " + st.T("verdict %s · %s", verdict, r.ValuesSaid(st.lang))
+		}
 	}
-	if ansi.StringWidth(line) > width && !r.NoValue {
+	if ansi.StringWidth(line) > width && !r.NoValue && len(r.Values) == 0 {
 		// The verdict is what the strip is for: first, where nothing cuts it.
 		line = "  " + st.T("verdict %s · %sexpected %d · final %d%s", verdict, what, r.Expected, r.Final, fenceText)
 	}
