@@ -166,6 +166,7 @@ var ko = map[string]string{
 	"fencelab keys":                                          "fencelab 키",
 	"Invariants checked after every step:":                   "매 단계 뒤에 검사하는 불변식:",
 	"SAFE's guards (g takes one out):":                       "SAFE의 가드 (g로 하나를 뺍니다):",
+	"none: the file names no invariant":                      "없음: 파일이 불변식을 정하지 않았습니다",
 	"  progress: %s of %s complete schedules ended with every value as expected; %s ended with an actor left waiting; the guided order %s\n": "  진행: 완결된 스케줄 %[2]s개 중 %[1]s개가 모든 값을 기대대로 끝냈고, %[3]s개는 기다리는 액터를 남긴 채 끝났습니다. 안내된 순서는 %[4]s\n",
 	"%s · verdict %s":          "%s · 판정 %s",
 	"%sexpected %d · final %d": "%s기대값 %d · 최종 %d",

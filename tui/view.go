@@ -568,6 +568,9 @@ func invariantBar(st styles, s engine.Snapshot, width int) string {
 			parts = append(parts, st.accepted.Render(label+" ✓"))
 		}
 	}
+	if len(parts) == 1 {
+		parts = append(parts, st.dim.Render(st.T("none: the file names no invariant")))
+	}
 	line := strings.Join(parts, "  ")
 	if ansi.StringWidth(line) > width {
 		line = strings.Join(parts, " ")
