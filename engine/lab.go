@@ -617,6 +617,9 @@ func (l *Lab) stepping(name string) (*Actor, error) {
 // until it parks before the next or ends. It reports whether the step
 // ended. A call that sends nothing ends in one action.
 func (l *Lab) call(ctx context.Context, a *Actor) (ended bool, err error) {
+	if b := l.deadlockedWith(a); b != nil {
+		return false, lang.Error("%s %w: %s's statement waits for one of %s's, a deadlock (PostgreSQL fails one of the two statements after its deadlock_timeout)", a.Name, ErrBlocked, b.Name, a.Name)
+	}
 	if a.Blocked() {
 		return false, lang.Error("%s %w", a.Name, ErrBlocked)
 	}

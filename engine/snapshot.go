@@ -95,6 +95,9 @@ type ActorView struct {
 	// HoldsNothing: the actor believes it holds no lease, job or effect
 	// (its Belief says so in words).
 	HoldsNothing bool
+	// Deadlocked: the actor's statement and another's wait for each
+	// other's locks (Waiting says whose).
+	Deadlocked bool
 	// Saved is what a file's actor saved (save = "read_version"), as
 	// "name = value" by name: what it believes, beside what the stores
 	// hold.
@@ -195,6 +198,10 @@ func (l *Lab) Snapshot(ctx context.Context) (Snapshot, error) {
 			v.Waiting = l.lang.T("inside its call; next: %s", next)
 			if a.Blocked() {
 				v.Waiting = l.lang.T("%s waits for a lock another transaction holds: %s", a.Name, next)
+			}
+			if b := l.deadlockedWith(a); b != nil {
+				v.Waiting = l.lang.T("%s and %s wait for each other's locks, a deadlock: PostgreSQL fails one of the two statements", a.Name, b.Name)
+				v.Deadlocked = true
 			}
 		}
 		if b := l.holderOf(a); b != nil {

@@ -346,6 +346,28 @@ func (l *Lab) waitsForLock(ctx context.Context, a *Actor) (bool, error) {
 	return len(holders) > 0, nil
 }
 
+// deadlockedWith is the actor whose blocked statement waits for a lock a's
+// session holds while a's statement waits for one of its: the two wait
+// for each other, a deadlock, which PostgreSQL ends by failing one of the
+// statements (deadlock_timeout after the second began to wait). Nil where
+// a waits for no one who waits for it.
+func (l *Lab) deadlockedWith(a *Actor) *Actor {
+	own := a.session()
+	if !a.Blocked() || own == nil {
+		return nil
+	}
+	for _, b := range l.actors {
+		theirs := b.session()
+		if b == a || !b.Blocked() || theirs == nil {
+			continue
+		}
+		if slices.Contains(a.live.holders, theirs.BackendPID()) && slices.Contains(b.live.holders, own.BackendPID()) {
+			return b
+		}
+	}
+	return nil
+}
+
 // othersMayHoldLocks reports whether a lab connection other than the
 // actor's own session s may hold a lock its statement could wait for, so
 // that the server need be asked: one with a transaction open, or one whose

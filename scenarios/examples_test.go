@@ -539,3 +539,29 @@ func TestAFileWithSeveralExpectedValues(t *testing.T) {
 		require.ErrorContains(t, err, c.want)
 	}
 }
+
+// Two transactions of a file's that each wait for the other's lock (a
+// read FOR SHARE in both, then both write) are said to be in a deadlock:
+// the actors' views and the refusal to step either name it.
+func TestADeadlockBetweenAFilesTransactionsIsSaid(t *testing.T) {
+	base, err := os.ReadFile("../examples/counter.toml")
+	require.NoError(t, err)
+	text := strings.Replace(string(base), `guards = { read-in-tx = "FOR UPDATE" }`, `guards = { read-in-tx = "FOR SHARE" }`, 1)
+	text = regexp.MustCompile(`(?m)^guided = .*$`).ReplaceAllString(text, `guided = ["call A", "call A", "call B", "call B", "call A", "call B", "A", "B"]`)
+	s, err := scenarios.Parse("share.toml", []byte(text))
+	require.NoError(t, err)
+	lab := checkLabs(t, s, engine.Safe, 1)[0]
+	ctx := context.Background()
+	for range 6 {
+		require.NoError(t, lab.Next(ctx))
+	}
+	snap, err := lab.Snapshot(ctx)
+	require.NoError(t, err)
+	for _, a := range snap.Actors {
+		require.True(t, a.Deadlocked, "%s: %s", a.Name, a.Waiting)
+		require.Contains(t, a.Waiting, "wait for each other's locks, a deadlock")
+	}
+	err = lab.Next(ctx)
+	require.ErrorIs(t, err, engine.ErrBlocked)
+	require.ErrorContains(t, err, "a deadlock")
+}

@@ -94,6 +94,8 @@ func workersPane(st styles, s engine.Snapshot, selected, width, height int) []st
 			status = st.state("PAUSED") + " (" + a.Pause + ")"
 		case a.Done:
 			status = st.dim.Render(st.T("done"))
+		case a.Deadlocked:
+			status = st.broken.Render(st.T("DEADLOCK")) // the status line says with whom
 		case a.Waiting != "":
 			status = st.dim.Render(st.T("waits")) // why: the timeline's last entry of it
 		}
