@@ -3,6 +3,8 @@ package engine
 import (
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/fencelab/fencelab/lang"
 )
@@ -159,7 +161,16 @@ func OwnGuard(name, says string) (Guard, error) {
 // files say why at their line).
 func ownGuardNameOK(name string) bool {
 	n := strings.TrimSpace(name)
-	return n != "" && len([]rune(n)) <= 40 && !strings.ContainsAny(n, "{},\n\r")
+	if n == "" || len([]rune(n)) > 40 || strings.ContainsAny(n, "{},\n\r") || !utf8.ValidString(n) {
+		return false
+	}
+	for _, r := range n {
+		// Printed as it is: nothing a terminal acts on or hides.
+		if r != ' ' && (!unicode.IsGraphic(r) || unicode.Is(unicode.Zs, r)) {
+			return false
+		}
+	}
+	return true
 }
 
 // ownGuardOf is a file's own guard's name and sentence.

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/fencelab/fencelab/engine"
@@ -59,6 +60,21 @@ func (s *codeStep) guardAt(place string) (engine.Guard, bool) {
 }
 
 var invariantNamePattern = regexp.MustCompile(`^[^\x00-\x20\x7f](?:[^\x00-\x1f\x7f]{0,38}[^\x00-\x20\x7f])?$`)
+
+// visibleName says whether a name a file gives (an invariant's, a
+// guard's, a value's) is plain text a reader sees as it is: letters,
+// marks, digits, punctuation, symbols and plain spaces — no control
+// character, no invisible or direction-changing mark (U+200B, U+202E),
+// no line or paragraph separator. Names are printed as they are, in
+// every output.
+func visibleName(name string) bool {
+	for _, r := range name {
+		if r != ' ' && (!unicode.IsGraphic(r) || unicode.Is(unicode.Zs, r)) {
+			return false
+		}
+	}
+	return utf8.ValidString(name)
+}
 
 // saveName is a name save may give a reply.
 var saveName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -873,6 +889,8 @@ func guardNameOK(name string) error {
 		return lang.Error("guard %q: a guard's name holds no brace, comma or line break (it goes in {{NAME}} and in --without A,B)", untrusted.Line(n))
 	case len([]rune(n)) > 40:
 		return lang.Error("guard %q: at most 40 characters", untrusted.Line(n))
+	case !visibleName(n):
+		return lang.Error("guard %q: a guard's name is text a reader sees as it is: no control character, invisible or direction mark", untrusted.Line(n))
 	}
 	return nil
 }
@@ -936,7 +954,7 @@ func (f *file) invariant(t *table, cf *codeFile) (engine.CodeInvariant, error) {
 	if ci.Name, err = t.str("name", true); err != nil {
 		return ci, err
 	}
-	if !invariantNamePattern.MatchString(ci.Name) {
+	if !invariantNamePattern.MatchString(ci.Name) || !visibleName(ci.Name) {
 		return ci, f.wrong(t.key("name"), "invariant name %q: the anomaly it stands for, in at most 40 characters on one line, no blank at either end — DOUBLE_SPEND, edit-lost", untrusted.Line(ci.Name))
 	}
 	if slices.Contains(knownVerdicts(), ci.Name) || slices.Contains(cf.verdicts, ci.Name) {
@@ -1098,7 +1116,7 @@ func (f *file) codeValue(t *table, s *engine.Scenario, cf *codeFile, i int, name
 		return v, err
 	}
 	if name != "" {
-		if !invariantNamePattern.MatchString(name) {
+		if !invariantNamePattern.MatchString(name) || !visibleName(name) {
 			return v, f.wrong(t.key("name"), "value name %q: at most 40 characters on one line, no blank at either end", untrusted.Line(name))
 		}
 		v.Label = name
@@ -1251,7 +1269,7 @@ func (s *codeStep) run(ctx context.Context, t *engine.Turn) (engine.StepOutcome,
 			for _, a := range s.args {
 				call.Args = append(call.Args, fill(a, false))
 			}
-			sent = append(sent, "EVAL "+s.name+" "+strings.Join(call.Keys, " ")+" "+strings.Join(call.Args, " "))
+			sent = append(sent, "script "+s.name+" "+strings.Join(call.Keys, " ")+" "+strings.Join(call.Args, " "))
 		} else {
 			for _, w := range s.words {
 				call.Words = append(call.Words, fill(w, false))

@@ -445,6 +445,9 @@ func TestAGuardsNameIsTheFilesToChoose(t *testing.T) {
 		{"too long", `"version check" = {`, `"` + strings.Repeat("v", 41) + `" = {`, "at most 40 characters"},
 		{"a sentence for fencelab's guard", `{{version check}}`, `{{fence}}`, "fence is fencelab's guard, which says what it checks itself"},
 		{"a place no entry defines", `{{version check}}`, `{{versoin check}}`, "which its guards do not define"},
+		{"an escape code", `"version check" = {`, `"version\u001b[2J check" = {`, "a guard's name is text a reader sees as it is"},
+		{"a zero-width space", `"version check" = {`, `"version\u200b check" = {`, "a guard's name is text a reader sees as it is"},
+		{"a direction mark", `"version check" = {`, `"version\u202e check" = {`, "a guard's name is text a reader sees as it is"},
 	} {
 		text := strings.Replace(string(src), c.from, c.to, 1)
 		if c.name == "a sentence for fencelab's guard" {

@@ -59,8 +59,12 @@ var ErrStoredBudget = fmt.Errorf("the run's keys hold more than %d MiB, fencelab
 
 func (c *Code) runCode(ctx context.Context, call engine.RedisCall) (engine.CodeReply, error) {
 	rdb, err := c.coordination.codeClient(ctx, c.actor, c.own)
-	if err != nil {
+	if errors.Is(err, ErrNoCodeUser) {
 		return engine.CodeReply{}, &engine.CodeFailure{Err: err}
+	}
+	if err != nil {
+		// The server did not answer, or was busy: not the file's doing.
+		return engine.CodeReply{}, err
 	}
 	keys := make([]string, len(call.Keys))
 	for i, k := range call.Keys {

@@ -58,18 +58,20 @@ func (c *Coordination) codeUserRules(password string) []any {
 }
 
 // takeCodeUser makes the run's code user, the first time a file's code
-// runs; it returns nil where the code runs as fencelab's own user.
-func (c *Coordination) takeCodeUser(ctx context.Context) *codeUser {
+// runs; it returns nil where the code runs as fencelab's own user. A
+// server that did not answer (busy with another client's script, gone)
+// refused nothing: that is the error, and the next call asks again.
+func (c *Coordination) takeCodeUser(ctx context.Context) (*codeUser, error) {
 	if c.embedded != nil || c.joined {
-		return nil
+		return nil, nil
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.code != nil {
 		if c.code.refused != "" {
-			return nil
+			return nil, nil
 		}
-		return c.code
+		return c.code, nil
 	}
 	var raw [16]byte
 	rand.Read(raw[:])
@@ -78,9 +80,12 @@ func (c *Coordination) takeCodeUser(ctx context.Context) *codeUser {
 	if err := c.onEveryNode(ctx, func(ctx context.Context, node redis.UniversalClient) error {
 		return node.Do(ctx, args...).Err()
 	}); err != nil {
+		if !isReply(err) || transient(err) {
+			return nil, err
+		}
 		u.refused = strings.TrimPrefix(err.Error(), "ERR ")
 		c.code = u
-		return nil
+		return nil, nil
 	}
 	c.code = u
 	// A killed run left its user behind; one that may make users may
@@ -89,7 +94,7 @@ func (c *Coordination) takeCodeUser(ctx context.Context) *codeUser {
 	// The sweep is housekeeping: a failure of it leaves a user whose
 	// password nobody knows, and the next sweep tries again.
 	_ = c.sweepCodeUsers(ctx)
-	return u
+	return u, nil
 }
 
 // onEveryNode runs f on the server, or on every node of a cluster: a
@@ -140,7 +145,10 @@ func (c *Coordination) codeClient(ctx context.Context, actor string, own redis.U
 		// waiting for the embedded server a stuck script holds.
 		return own, nil
 	}
-	u := c.takeCodeUser(ctx)
+	u, err := c.takeCodeUser(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if u == nil {
 		c.mu.Lock()
 		refused, trusted := "", c.trustCode
@@ -207,4 +215,16 @@ func (c *Coordination) sweepCodeUsers(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// transient is a server's answer that says nothing of what fencelab's user
+// may do, only of the moment: a script holding the server (BUSY), a
+// server still loading its data, a cluster between masters.
+func transient(err error) bool {
+	for _, word := range []string{"BUSY", "LOADING", "TRYAGAIN", "CLUSTERDOWN", "MASTERDOWN"} {
+		if strings.HasPrefix(err.Error(), word) {
+			return true
+		}
+	}
+	return false
 }

@@ -149,3 +149,40 @@ func TestTheEmbeddedServersKeysAreBoundedAcrossSteps(t *testing.T) {
 	_, err = code.RunCode(ctx, engine.RedisCall{Words: []string{"APPEND", "k", "x"}, KeyAt: []int{1}})
 	require.ErrorIs(t, err, redisstore.ErrStoredBudget, "a command as well as a script")
 }
+
+// A server busy with another client's script when fencelab would make the
+// run's code user refused nothing: the step fails as the server's state
+// says (not as a want of ACL rights), and once the server answers again
+// the user is made and the code runs.
+func TestABusyServerIsNoRefusalOfACodeUser(t *testing.T) {
+	ctx := context.Background()
+	url := storetest.RealRedisURL(t)
+	raw := rawRedis(t, url)
+	require.NoError(t, raw.ConfigSet(ctx, "busy-reply-threshold", "100").Err())
+	c, err := redisstore.Connect(ctx, url)
+	require.NoError(t, err)
+	defer c.Close()
+
+	theirs := rawRedis(t, url)
+	done := make(chan error, 1)
+	go func() { done <- theirs.Eval(ctx, "local i = 0 while true do i = i + 1 end", nil).Err() }()
+	probe := rawRedis(t, url)
+	require.Eventually(t, func() bool {
+		err := probe.Ping(ctx).Err()
+		return err != nil && strings.HasPrefix(err.Error(), "BUSY")
+	}, 30*time.Second, 20*time.Millisecond, "their script holds the server")
+	_, err = c.Client("A").RunCode(ctx, engine.RedisCall{Words: []string{"SET", "k", "1"}, KeyAt: []int{1}})
+	require.Error(t, err)
+	require.NotErrorIs(t, err, redisstore.ErrNoCodeUser)
+	require.Contains(t, err.Error(), "BUSY")
+	user, refused := c.CodeUser()
+	require.Empty(t, user+refused)
+
+	require.NoError(t, rawRedis(t, url).ScriptKill(ctx).Err())
+	<-done
+	said, err := c.Client("A").RunCode(ctx, engine.RedisCall{Words: []string{"SET", "k", "1"}, KeyAt: []int{1}})
+	require.NoError(t, err)
+	require.Equal(t, "OK", said.Text)
+	user, _ = c.CodeUser()
+	require.NotEmpty(t, user)
+}
