@@ -305,3 +305,40 @@ func TestASetupOfTooManyTablesIsRefusedAndLeavesNothing(t *testing.T) {
 	require.Zero(t, left, "the schema was dropped")
 	require.NoError(t, lab.SetupCode(ctx, "fencelab_code_many", many[:40], nil), "40 are allowed")
 }
+
+// A setup of more objects than a schema may hold — views, types — leaves
+// none of them; a schema the role filled past that by other ways (its
+// steps) is still dropped, a few objects at a time, so no later run finds
+// it in the way.
+func TestASetupOfTooManyObjectsLeavesNone(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Database(t)
+	lab, err := db.Connect(ctx, "lab")
+	require.NoError(t, err)
+	defer lab.Close(ctx)
+	setup := []string{"CREATE TABLE t (id int)"}
+	for i := range 600 {
+		setup = append(setup, fmt.Sprintf("CREATE VIEW v%d AS SELECT * FROM t", i))
+	}
+	err = lab.SetupCode(ctx, "fencelab_code_views", setup, nil)
+	var mistake *engine.CodeError
+	require.ErrorAs(t, err, &mistake)
+	require.Contains(t, mistake.Said, "a file may make at most 500")
+	count := func(q string) (n int) {
+		require.NoError(t, pgledger.RawConn(t, lab).QueryRow(ctx, q).Scan(&n))
+		return n
+	}
+	require.Zero(t, count("SELECT count(*) FROM pg_namespace WHERE nspname = 'fencelab_code_views'"))
+
+	// Past the limit by steps: 300 types made after the setup, by the role.
+	require.NoError(t, lab.SetupCode(ctx, "fencelab_code_views", setup[:1], nil))
+	a, err := db.Connect(ctx, "A")
+	require.NoError(t, err)
+	defer a.Close(ctx)
+	for i := range 300 {
+		_, err := a.Statement(ctx, fmt.Sprintf("CREATE TYPE ty%d AS (x int)", i))
+		require.NoError(t, err)
+	}
+	require.NoError(t, lab.DropCode(ctx, "fencelab_code_views"))
+	require.Zero(t, count("SELECT count(*) FROM pg_namespace WHERE nspname = 'fencelab_code_views'"))
+}

@@ -135,6 +135,19 @@ func (l *Ledger) SetupCode(ctx context.Context, schema string, setup []string, v
 				return &engine.CodeError{Where: "setup." + strconv.Itoa(i), Said: ServerSaid(err)}
 			}
 		}
+		// Counted before the commit, so a setup of too many objects
+		// leaves none (every name written in full: the role's own
+		// operators and functions stand in for nothing here).
+		var objects int
+		if err := tx.QueryRow(ctx, `SELECT pg_catalog.count(*) FROM pg_catalog.pg_depend
+			 WHERE refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_namespace'::pg_catalog.regclass
+			   AND refobjid OPERATOR(pg_catalog.=) (SELECT oid FROM pg_catalog.pg_namespace WHERE nspname OPERATOR(pg_catalog.=) $1)`,
+			schema).Scan(&objects); err != nil {
+			return err
+		}
+		if objects > MostCodeObjects {
+			return &engine.CodeError{Where: "setup.0", Said: fmt.Sprintf("the setup made %d objects (tables, views, types, functions, …): a file may make at most %d", objects, MostCodeObjects)}
+		}
 		// Each value is a function of the schema, the role's, with the
 		// schema as its search_path; the file's part of a dump calls it
 		// on a connection of the role's.
@@ -231,46 +244,56 @@ func (l *Ledger) SetupCode(ctx context.Context, schema string, setup []string, v
 // fencelab's own connection, which owns the schema: dropping runs nothing
 // of the file's.
 //
-// The schema's relations go first, a batch to a transaction: one DROP
-// SCHEMA … CASCADE takes a lock on every object in it at once, and a
-// schema of a few thousand tables is past what the server's lock table
+// The schema's objects go first, a few at a time, newest first (what
+// reads a table goes before the table): one DROP SCHEMA … CASCADE takes a
+// lock on every object in it at once, and a schema of a few thousand
+// objects (tables, views, types) is past what the server's lock table
 // holds (max_locks_per_transaction) — no run could drop it again, and
-// every later one would fail on it.
+// every later one would fail on it. Each object is found by its
+// dependency on the schema and named by the server (pg_identify_object);
+// a drop that fails (an array type goes with its element type) is left
+// to the next, or to the schema's.
 func dropSchemaOn(ctx context.Context, conn *pgx.Conn, schema string) error {
 	ctx = engine.Housekeeping(ctx)
 	for {
-		var kinds, names []string
+		var drops []string
 		err := within(ctx, func(ctx context.Context) error {
 			rows, err := conn.Query(ctx, `
-				SELECT CASE c.relkind WHEN 'v' THEN 'VIEW' WHEN 'm' THEN 'MATERIALIZED VIEW' WHEN 'S' THEN 'SEQUENCE'
-				       WHEN 'f' THEN 'FOREIGN TABLE' ELSE 'TABLE' END,
-				       pg_catalog.quote_ident(n.nspname) OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) pg_catalog.quote_ident(c.relname)
-				  FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace
-				 WHERE n.nspname OPERATOR(pg_catalog.=) $1 AND c.relkind IN ('r', 'p', 'v', 'm', 'S', 'f')
+				SELECT o.type, o.identity
+				  FROM pg_catalog.pg_depend d
+				  CROSS JOIN LATERAL pg_catalog.pg_identify_object(d.classid, d.objid, 0) o
+				 WHERE d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_namespace'::pg_catalog.regclass
+				   AND d.refobjid OPERATOR(pg_catalog.=) (SELECT oid FROM pg_catalog.pg_namespace WHERE nspname OPERATOR(pg_catalog.=) $1)
+				   AND d.objsubid OPERATOR(pg_catalog.=) 0
+				 ORDER BY d.objid DESC
 				 LIMIT $2`, schema, dropBatch)
 			if err != nil {
 				return err
 			}
 			defer rows.Close()
 			for rows.Next() {
-				var kind, name string
-				if err := rows.Scan(&kind, &name); err != nil {
+				var kind, identity string
+				if err := rows.Scan(&kind, &identity); err != nil {
 					return err
 				}
-				kinds, names = append(kinds, kind), append(names, name)
+				if what, ok := dropWhat[kind]; ok {
+					drops = append(drops, "DROP "+what+" IF EXISTS "+identity+" CASCADE")
+				}
 			}
 			return rows.Err()
 		})
 		if err != nil {
 			return err
 		}
-		if len(names) < dropBatch {
-			break // the rest goes with the schema
+		if len(drops) < dropBatch/2 {
+			break // few enough to go with the schema
 		}
+		dropped := 0
 		err = within(ctx, func(ctx context.Context) error {
-			for i, name := range names {
-				// IF EXISTS: a view goes with the table it reads.
-				if _, err := conn.Exec(ctx, "DROP "+kinds[i]+" IF EXISTS "+name+" CASCADE"); err != nil {
+			for _, drop := range drops {
+				if _, err := conn.Exec(ctx, drop); err == nil {
+					dropped++
+				} else if !isServerError(err) {
 					return err
 				}
 			}
@@ -279,6 +302,9 @@ func dropSchemaOn(ctx context.Context, conn *pgx.Conn, schema string) error {
 		if err != nil {
 			return err
 		}
+		if dropped == 0 {
+			break // nothing more this way: the schema's drop says why
+		}
 	}
 	return within(ctx, func(ctx context.Context) error {
 		_, err := conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+pgx.Identifier{schema}.Sanitize()+" CASCADE")
@@ -286,14 +312,37 @@ func dropSchemaOn(ctx context.Context, conn *pgx.Conn, schema string) error {
 	})
 }
 
+// dropWhat is the DROP of each kind of object pg_identify_object names
+// that a file's role may make in its schema; what is none of them (a
+// constraint, a trigger, a rule) goes with its table.
+var dropWhat = map[string]string{
+	"table": "TABLE", "view": "VIEW", "materialized view": "MATERIALIZED VIEW", "sequence": "SEQUENCE",
+	"foreign table": "FOREIGN TABLE", "index": "INDEX", "type": "TYPE", "composite type": "TYPE",
+	"domain": "DOMAIN", "function": "FUNCTION", "procedure": "PROCEDURE", "aggregate": "AGGREGATE",
+	"operator": "OPERATOR", "collation": "COLLATION", "conversion": "CONVERSION", "statistics object": "STATISTICS",
+	"text search configuration": "TEXT SEARCH CONFIGURATION", "text search dictionary": "TEXT SEARCH DICTIONARY",
+	"operator class": "OPERATOR CLASS", "operator family": "OPERATOR FAMILY",
+}
+
+// isServerError is an error the server answered (the connection goes on).
+func isServerError(err error) bool {
+	var pg *pgconn.PgError
+	return errors.As(err, &pg)
+}
+
+// MostCodeObjects is how many objects a file's setup may make in its
+// schema, of every kind: far more than a design needs, and far fewer than
+// would fill the server's lock table when the schema is dropped.
+const MostCodeObjects = 500
+
 // MostCodeRelations is how many tables and sequences a file's setup may
 // make: the state's read builds one JSON object of them all, with the
 // file's values, and PostgreSQL's functions take at most 100 arguments.
 const MostCodeRelations = 40
 
-// dropBatch is how many of a file's relations dropSchemaOn drops on their
-// own before the schema goes with the rest.
-const dropBatch = 50
+// dropBatch is how many of a file's objects dropSchemaOn looks at a time
+// (and drops one by one while there are more than half as many).
+const dropBatch = 100
 
 // dropSchema drops a file's schema that is not to be kept.
 func (l *Ledger) dropSchema(ctx context.Context, schema string) {
