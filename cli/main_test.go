@@ -300,16 +300,22 @@ func TestDatabaseGoesAwayMidRun(t *testing.T) {
 	require.NoError(t, err)
 	defer doomed.Stop()
 
+	// The database stops once the run has printed its first result: mid-
+	// run on any machine, however fast or loaded.
 	stopped := make(chan struct{})
+	out := &firstWrite{written: make(chan struct{})}
 	go func() {
-		time.Sleep(400 * time.Millisecond)
+		<-out.written
 		doomed.Stop()
 		close(stopped)
 	}()
 	started := time.Now()
-	code, _, stderr := call(t, "run", "--all", "--mode", "both", "--pg", doomed.DSN(pgcluster.Database),
-		"--allow-unsafe", "--redis", redisURL, "--lease-ttl", "500ms")
+	var errOut bytes.Buffer
+	code := fencelab(context.Background(), []string{"run", "--all", "--mode", "both", "--pg", doomed.DSN(pgcluster.Database),
+		"--allow-unsafe", "--redis", redisURL, "--lease-ttl", "500ms"}, out, &errOut)
+	out.once.Do(func() { close(out.written) }) // a run that printed nothing
 	<-stopped
+	stderr := errOut.String()
 	require.Equal(t, 3, code, "stderr: %s", stderr)
 	requireOneLine(t, stderr, "")
 	t.Log(stderr)
@@ -345,4 +351,17 @@ func TestUnexpectedOutcomeExitsOne(t *testing.T) {
 		runRequest{scenarios: []*engine.Scenario{&wrong}, modes: []engine.Mode{engine.Safe}}, &out, &errOut)
 	require.Equal(t, 1, report(context.Background(), &errOut, err, config{}))
 	require.Contains(t, out.String(), "NOT as the catalog predicts")
+}
+
+// firstWrite is a command's stdout that says when it is first written to.
+type firstWrite struct {
+	bytes.Buffer
+	once    sync.Once
+	written chan struct{}
+}
+
+func (w *firstWrite) Write(p []byte) (int, error) {
+	n, err := w.Buffer.Write(p)
+	w.once.Do(func() { close(w.written) })
+	return n, err
 }
