@@ -138,12 +138,17 @@ func (o *labOwner) schedule() ([]engine.Action, error) {
 // the actions the old lab had taken, as far as the new version lets them.
 // after records a screen once the lab is open and after each action.
 // replayed is how many were taken again; err, why the next could not be.
+//
+// A new version the servers refuse as its lab opens (its setup, or a
+// statement PostgreSQL cannot parse) is no version to run: the old lab's
+// schema went with the attempt (they share it), so the last good version
+// opens again and replays to the place, and kept says so.
 func (o *labOwner) reload(backends engine.Backends, s *engine.Scenario, mode engine.Mode,
-	after func(*engine.Lab) error) (snap engine.Snapshot, replayed, total int, err error) {
+	after func(*engine.Lab) error) (snap engine.Snapshot, replayed, total int, kept bool, err error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.closed || o.lab == nil {
-		return engine.Snapshot{}, 0, 0, errLabClosed
+		return engine.Snapshot{}, 0, 0, false, errLabClosed
 	}
 	actions := o.lab.Schedule()
 	if len(o.place) > len(actions) && slices.EqualFunc(actions, o.place[:len(actions)], sameAction) {
@@ -152,8 +157,14 @@ func (o *labOwner) reload(backends engine.Backends, s *engine.Scenario, mode eng
 	o.place = nil
 	backends.Without = o.lab.Without()
 	lab, err := engine.NewLab(o.ctx, backends, s, mode)
+	var refused error
+	var mistake *engine.CodeFailure
+	if errors.As(err, &mistake) {
+		refused, kept = err, true
+		lab, err = engine.NewLab(o.ctx, backends, o.lab.Scenario(), mode)
+	}
 	if err != nil {
-		return engine.Snapshot{}, 0, len(actions), err
+		return engine.Snapshot{}, 0, len(actions), false, err
 	}
 	o.lab.Close(o.ctx)
 	o.lab = lab
@@ -175,7 +186,10 @@ func (o *labOwner) reload(backends engine.Backends, s *engine.Scenario, mode eng
 	if err == nil {
 		err = serr
 	}
-	return snap, replayed, len(actions), err
+	if err == nil {
+		err = refused
+	}
+	return snap, replayed, len(actions), kept, err
 }
 
 // sameAction says two actions of a schedule are the same action.

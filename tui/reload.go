@@ -25,7 +25,10 @@ type reloadedMsg struct {
 	snaps           []engine.Snapshot
 	snap            engine.Snapshot
 	replayed, total int
-	err             error
+	// kept: the servers refused the new version (err says where), and
+	// the last good version runs again, replayed to the place.
+	kept bool
+	err  error
 }
 
 func (m *Model) reload(msg ReloadMsg) tea.Cmd {
@@ -73,12 +76,12 @@ func (m *Model) reload(msg ReloadMsg) tea.Cmd {
 	owner, backends, mode := m.owner, *m.backends, m.mode
 	return func() tea.Msg {
 		var snaps []engine.Snapshot
-		snap, replayed, total, err := owner.reload(backends, s, mode, func(lab *engine.Lab) error {
+		snap, replayed, total, kept, err := owner.reload(backends, s, mode, func(lab *engine.Lab) error {
 			shot, err := lab.Snapshot(context.Background())
 			snaps = append(snaps, shot)
 			return err
 		})
-		return reloadedMsg{snaps: snaps, snap: snap, replayed: replayed, total: total, err: err}
+		return reloadedMsg{snaps: snaps, snap: snap, replayed: replayed, total: total, kept: kept, err: err}
 	}
 }
 
@@ -106,6 +109,19 @@ func (m *Model) reloaded(msg reloadedMsg) tea.Cmd {
 	}
 	m.timeline.Follow()
 	switch {
+	case msg.kept:
+		// As a save that does not compile: the old version stands, in
+		// the catalog too, until a good save comes.
+		for i, c := range m.opts.Catalog {
+			if c.File == m.scenario.File {
+				m.opts.Catalog[i] = m.scenario
+			}
+		}
+		m.picker = newPicker(m.opts.Catalog, m.opts.Lang)
+		m.picker.SetSize(m.width, m.height-1)
+		m.watchErr = m.styles.T("%s — the last good version runs", said(m.styles, msg.err))
+		m.setStatus(m.watchErr, false)
+		return nil
 	case msg.err != nil && msg.replayed < msg.total:
 		m.setStatus(m.styles.T("%s reloaded; %d of %d actions replayed — the next no longer applies: %s",
 			m.scenario.File, msg.replayed, msg.total, said(m.styles, msg.err)), false)

@@ -248,3 +248,32 @@ func TestAFileWithoutAValueShowsItsVerdictAlone(t *testing.T) {
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()
 	require.NotContains(t, final, "expected 0")
 }
+
+// A save PostgreSQL refuses as the lab opens (a column that is not there)
+// is no version to run: the last good one runs on, at the same place, and
+// the next action works; the mended save replays to the place.
+func TestASaveTheServerRefusesKeepsTheLastGoodVersion(t *testing.T) {
+	src, err := os.ReadFile("../scenarios/testdata/own-guard.toml")
+	require.NoError(t, err)
+	const file = "edit.toml"
+	load := func(text string) *engine.Scenario {
+		s, err := scenarios.Parse(file, []byte(text))
+		require.NoError(t, err)
+		s.File = file
+		return s
+	}
+	tm := exploreOn(t, tui.Options{Catalog: append(scenarios.All(), load(string(src))), Scenario: "own-guard"}, 120, 40, false)
+	waitFor(t, tm, "own-guard in SAFE mode, from its seeded state")
+	press(tm, "nn")
+	waitFor(t, tm, "guided 2/4")
+	typo := strings.Replace(string(src), "WHERE id = 1 {{version check}}", "WHERE idd = 1 {{version check}}", 1)
+	tm.Send(tui.ReloadMsg{File: file, Scenario: load(typo)})
+	waitForAll(t, tm, `column "idd" does not exist`, "the last good version runs")
+	press(tm, "n")
+	waitForAll(t, tm, "guided 3/4", "A: write answered 1 row")
+	tm.Send(tui.ReloadMsg{File: file, Scenario: load(string(src))})
+	waitFor(t, tm, "edit.toml reloaded; 3 actions replayed")
+	press(tm, "q")
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()
+	require.Contains(t, final, "guided 3/4", "the place")
+}
