@@ -306,6 +306,9 @@ func failure(r engine.CheckReport, allowBounded bool) (lang.Phrase, bool) {
 		return lang.P("progress"), true
 	case r.Without == 0 && hasPrediction(r) && !guidedAsPredicted(r):
 		p := r.Scenario.Predicted[r.Mode]
+		if p.AnyFinal {
+			return lang.P("the guided order ended %s, predicted %s", r.GuidedVerdict, p.Verdict), true
+		}
 		return lang.P("the guided order ended %d %s, predicted %d %s", r.GuidedFinal, r.GuidedVerdict, p.Final, p.Verdict), true
 	case !r.Exhaustive && !allowBounded:
 		return lang.P("bounded"), true
@@ -319,7 +322,7 @@ func failure(r engine.CheckReport, allowBounded bool) (lang.Phrase, bool) {
 // no longer refuses, results applied early), and the proof would pass.
 func guidedAsPredicted(r engine.CheckReport) bool {
 	p := r.Scenario.Predicted[r.Mode]
-	return r.GuidedErr == "" && r.GuidedFinal == p.Final && r.GuidedVerdict == p.Verdict
+	return r.GuidedErr == "" && (p.AnyFinal || r.GuidedFinal == p.Final) && r.GuidedVerdict == p.Verdict
 }
 
 // hasPrediction: a scenario file may predict nothing for a mode, and SAFE
@@ -552,7 +555,11 @@ func printCheckReport(w io.Writer, r engine.CheckReport, trace string, allowBoun
 		fmt.Fprint(w, l.T("  NOT as its file predicts: SAFE made no progress — no complete schedule, or not the guided order, did the work\n"))
 	case file && predicted && !guidedAsPredicted(r):
 		p := r.Scenario.Predicted[r.Mode]
-		fmt.Fprint(w, l.T("  NOT as its file predicts: the guided order ended %d %s, predicted %d %s\n", r.GuidedFinal, r.GuidedVerdict, p.Final, p.Verdict))
+		if p.AnyFinal {
+			fmt.Fprint(w, l.T("  NOT as its file predicts: the guided order ended %s, predicted %s\n", r.GuidedVerdict, p.Verdict))
+		} else {
+			fmt.Fprint(w, l.T("  NOT as its file predicts: the guided order ended %d %s, predicted %d %s\n", r.GuidedFinal, r.GuidedVerdict, p.Final, p.Verdict))
+		}
 	case r.Mode == engine.Unsafe && !failed:
 		fmt.Fprint(w, l.T("  as the catalog claims\n"))
 	case r.Mode == engine.Unsafe:

@@ -295,14 +295,26 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		// A file's own guards (version-check) have their names once the
 		// file is read: the files named are read first. (A file that does
 		// not read is said by the command itself, at its line.)
+		var files []*engine.Scenario
 		for _, arg := range rest {
 			if info, err := os.Stat(arg); err == nil && info.Mode().IsRegular() && looksLikeFile(arg) {
-				_, _ = loadScenarioFile(arg)
+				if s, err := loadScenarioFile(arg); err == nil {
+					files = append(files, s)
+				}
 			}
+		}
+		if opening != nil && opening.Code != nil {
+			files = append(files, opening)
 		}
 		var err error
 		if c.without, err = engine.ParseGuards(strings.Join(withoutArgs, ",")); err != nil {
+			if said := withoutOfFiles(withoutArgs, files); said != nil {
+				return report(ctx, stderr, said, c)
+			}
 			return report(ctx, stderr, usageError("--without: %v", err), c)
+		}
+		if said := withoutOfFiles(withoutArgs, files); said != nil {
+			return report(ctx, stderr, said, c)
 		}
 		if c.without == 0 {
 			return report(ctx, stderr, usageError("--without names no guard (fencelab guards lists them)"), c)
@@ -641,7 +653,19 @@ func report(ctx context.Context, stderr io.Writer, err error, c config) int {
 		// A path or a server's message may carry control characters: shown,
 		// not acted on by the terminal.
 		line := untrusted.Line(redact.WithinURL(redact.Within(exit.line(c.lang), c.pgDSN), c.redisURL))
-		fmt.Fprintf(stderr, "fencelab: %s\n", cutLine(engine.ServerNames(line), c.lang))
+		line = cutLine(engine.ServerNames(line), c.lang)
+		if m := fileLineFirst.FindStringSubmatch(line); m != nil {
+			// A mistake in a scenario file is said as a compiler says
+			// one: FILE:LINE first, where an editor jumps to it, and
+			// the run it stopped after.
+			line = m[2]
+			if m[1] != "" {
+				line += " (" + m[1] + ")"
+			}
+			fmt.Fprintln(stderr, line)
+			return exit.code
+		}
+		fmt.Fprintf(stderr, "fencelab: %s\n", line)
 	}
 	return exit.code
 }
@@ -724,6 +748,10 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(f.Fd())
 }
 
+// fileLineFirst is a failure's line that names a scenario file's line:
+// "ID MODE: FILE:LINE: what", or "FILE:LINE: what".
+var fileLineFirst = regexp.MustCompile(`^(?:([a-z0-9][a-z0-9-]{0,39} (?:SAFE|UNSAFE)(?: [^:]*)?): )?(\S+\.toml:\d+: .+)$`)
+
 // mostReported is how much of a failure's line fencelab prints: a server's
 // message may quote a value of any size (an error a script raised with a
 // 10 MB string), and one line on a terminal is for reading.
@@ -740,4 +768,40 @@ func cutLine(line string, l lang.Lang) string {
 		end--
 	}
 	return line[:end] + l.T("… (cut: %d bytes in all)", len(line))
+}
+
+// withoutOfFiles holds --without to the guards of the scenario files a
+// command names (those with code of their own): a file's guards are its
+// own, and fencelab's fourteen are none of its (a guard it does not have,
+// taken out, would change nothing and say it did). Nil where every name
+// is one of a file's.
+func withoutOfFiles(names []string, files []*engine.Scenario) error {
+	for _, s := range files {
+		if s.Code == nil {
+			continue
+		}
+		var theirs []string
+		for _, g := range s.GuardList() {
+			theirs = append(theirs, g.String())
+		}
+		for _, list := range names {
+			for _, name := range strings.Split(list, ",") {
+				name = strings.TrimSpace(name)
+				if name == "" || slices.Contains(theirs, name) {
+					continue
+				}
+				if g, err := engine.ParseGuard(name); err == nil && slices.Contains(theirs, g.String()) {
+					continue
+				}
+				if len(theirs) == 0 {
+					return usageError("--without %s: %s has no guards (its steps define none)", untrusted.Line(name), s.File)
+				}
+				if near := scenarios.Nearest(name, theirs); near != "" {
+					return usageError("--without: %s has no guard %q (did you mean %s?); its guards: %s", s.File, untrusted.Line(name), near, strings.Join(theirs, ", "))
+				}
+				return usageError("--without: %s has no guard %q; its guards: %s", s.File, untrusted.Line(name), strings.Join(theirs, ", "))
+			}
+		}
+	}
+	return nil
 }

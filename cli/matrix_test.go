@@ -182,7 +182,10 @@ func TestAFilesOwnGuardByItsName(t *testing.T) {
 	require.Contains(t, stdout, "own-guard · SAFE −version check")
 	code, _, stderr = call(t, "run", file, "--without", "versoin check")
 	require.Equal(t, exitUsage, code)
-	require.Contains(t, stderr, `unknown guard "versoin check" (did you mean version check?)`)
+	require.Contains(t, stderr, `has no guard "versoin check" (did you mean version check?); its guards: version check`)
+	code, _, stderr = call(t, "run", file, "--without", "fence")
+	require.Equal(t, exitUsage, code, "fencelab's guards are none of the file's")
+	require.Contains(t, stderr, `own-guard.toml has no guard "fence"; its guards: version check`)
 
 	out := t.TempDir()
 	code, stdout, stderr = call(t, "matrix", file, "--out", out)

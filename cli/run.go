@@ -68,6 +68,21 @@ func parseRunRequest(command string, args []string, all bool, mode string, asJSO
 	return req, nil
 }
 
+// predictionSaid is a prediction as a mismatch line says it: its final,
+// fence and verdict — what the prediction names of them (a file with no
+// value, or several, predicts no final; one of its own code alone keeps
+// no fence of fencelab's).
+func predictionSaid(p engine.Prediction, ownCodeOnly bool, l lang.Lang) string {
+	var parts []string
+	if !p.AnyFinal {
+		parts = append(parts, l.T("final %d", p.Final))
+	}
+	if !ownCodeOnly || !p.AnyFence {
+		parts = append(parts, l.T("fence %s", predictedFence(p, l)))
+	}
+	return strings.Join(append(parts, p.Verdict), " · ")
+}
+
 // predictedFence is a prediction's fence as said: "not predicted" when
 // its file left it out.
 func predictedFence(p engine.Prediction, l lang.Lang) string {
@@ -327,7 +342,9 @@ func printResultAs(w io.Writer, r engine.Result, source string, promise bool, l 
 		fmt.Fprint(w, l.T("  — as %s\n", source))
 	case !promise:
 		p := r.Predicted
-		fmt.Fprint(w, l.T("  — NOT as %s (final %d · fence %s · %s)\n", source, p.Final, predictedFence(p, l), p.Verdict))
+		fmt.Fprint(w, l.T("  — NOT as %s (%s)\n", source, predictionSaid(p, r.OwnCodeOnly, l)))
+	case r.Without != 0 && r.AsPredicted() && r.NoValue:
+		fmt.Fprint(w, l.T("  — SAFE's promise kept without %s: every invariant held, every actor finished\n", r.Without.String()))
 	case r.Without != 0 && r.AsPredicted():
 		fmt.Fprint(w, l.T("  — SAFE's promise kept without %s: every invariant held, the expected value reached\n", r.Without.String()))
 	case r.Without != 0 && len(r.Breaks) > 0:
@@ -338,7 +355,7 @@ func printResultAs(w io.Writer, r engine.Result, source string, promise bool, l 
 		fmt.Fprint(w, l.T("  — as %s\n", source))
 	default:
 		p := r.Predicted
-		fmt.Fprint(w, l.T("  — NOT as %s (final %d · fence %s · %s)\n", source, p.Final, predictedFence(p, l), p.Verdict))
+		fmt.Fprint(w, l.T("  — NOT as %s (%s)\n", source, predictionSaid(p, r.OwnCodeOnly, l)))
 	}
 	for _, b := range r.Breaks {
 		fmt.Fprint(w, l.T("broken  invariant %d at step %d: %s (%s)\n", b.Invariant, b.Sequence, b.Said(), l.T(r.InvariantText(b.Invariant))))

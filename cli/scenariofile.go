@@ -157,22 +157,30 @@ func runScenarioCommand(ctx context.Context, c config, rest []string, stdout, st
 		if len(args) == 0 {
 			return usageError("scenario check needs a scenario file")
 		}
-		var withSQL []*engine.Scenario
+		// Every file read and its statements parsed before a line is
+		// printed: a file that passes is said to pass only once it has.
+		var files, withSQL []*engine.Scenario
 		for _, path := range args {
 			s, err := loadScenarioFile(path)
 			if err != nil {
 				return err
 			}
-			fmt.Fprint(stdout, l.T("%s: %s · actors: %d · guided entries: %d in SAFE, %d in UNSAFE · %s\n", path, s.ID,
-				len(s.Actors(engine.Safe)), len(s.Guided(engine.Safe)), len(s.Guided(engine.Unsafe)), predicts(s, l)))
-			for _, w := range s.Warnings {
-				fmt.Fprintln(stderr, w.In(l))
-			}
+			files = append(files, s)
 			if s.Code != nil && s.Code.Schema != "" {
 				withSQL = append(withSQL, s)
 			}
 		}
-		return prepareFiles(ctx, c, withSQL, stderr)
+		if err := prepareFiles(ctx, c, withSQL, stderr); err != nil {
+			return err
+		}
+		for i, s := range files {
+			fmt.Fprint(stdout, l.T("%s: %s · actors: %d · guided entries: %d in SAFE, %d in UNSAFE · %s\n", args[i], s.ID,
+				len(s.Actors(engine.Safe)), len(s.Guided(engine.Safe)), len(s.Guided(engine.Unsafe)), predicts(s, l)))
+			for _, w := range s.Warnings {
+				fmt.Fprintln(stderr, w.In(l))
+			}
+		}
+		return nil
 	case "steps":
 		if len(args) > 0 {
 			return usageError("scenario steps takes no arguments, got %q", args)

@@ -428,6 +428,11 @@ func TestScenarioCheckPreparesTheFilesStatements(t *testing.T) {
 	require.Equal(t, exitUsage, code, stderr)
 	line := strings.Count(text[:strings.Index(text, "WHERE idd")], "\n") + 1
 	requireOneLine(t, stderr, fmt.Sprintf("typo.toml:%d: error: column \"idd\" does not exist", line))
+	require.True(t, strings.HasPrefix(stderr, file+":"), "FILE:LINE first on the line, as a compiler says it: %q", stderr)
+	code, _, stderr = call(t, "run", file)
+	require.Equal(t, exitUsage, code)
+	require.True(t, strings.HasPrefix(stderr, fmt.Sprintf("%s:%d: error:", file, line)), "%q", stderr)
+	require.Contains(t, stderr, "(own-guard SAFE)")
 	code, _, stderr = call(t, "scenario", "check", "../scenarios/testdata/own-guard.toml", "../examples/counter.toml")
 	require.Equal(t, 0, code, stderr)
 }

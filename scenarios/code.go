@@ -216,6 +216,9 @@ func (f *file) codeOf(top *table, s *engine.Scenario) (*codeFile, error) {
 					cf.verdicts = append(cf.verdicts, RejectedBy(g))
 				}
 			}
+			if v := refusalOf(step.order); len(step.order) > 1 && !slices.Contains(cf.verdicts, v) {
+				cf.verdicts = append(cf.verdicts, v)
+			}
 			usesSQL = usesSQL || step.lang == "sql"
 			if c := step.connection; c != "" && !slices.Contains(cf.code.Connections, c) {
 				cf.code.Connections = append(cf.code.Connections, c)
@@ -872,7 +875,16 @@ func (f *file) fragments(t *table, step *codeStep, texts []string) error {
 	for _, name := range slices.Sorted(maps.Keys(places)) {
 		guard, err := engine.ParseGuard(name)
 		if _, defined := step.guards[guard]; (err != nil || !defined) && plainGuardName.MatchString(name) {
-			return f.wrong(t.path, "step %s has {{%s}}, which its guards do not define: guards = { %s = \"…\" }", step.name, untrusted.Line(name), tomlKey(name))
+			// Said at the step's code, where the place is; a name near
+			// one its guards define is a typo of it.
+			var defined []string
+			if ok {
+				defined = slices.Sorted(maps.Keys(g.m))
+			}
+			if near := nearest(name, defined); near != "" {
+				return f.wrong(step.codePath, "step %s has {{%s}}, which its guards do not define (did you mean {{%s}}?)", step.name, untrusted.Line(name), near)
+			}
+			return f.wrong(step.codePath, "step %s has {{%s}}, which its guards do not define: guards = { %s = \"…\" }", step.name, untrusted.Line(name), tomlKey(name))
 		}
 	}
 	return nil
@@ -1372,20 +1384,33 @@ func (s *codeStep) run(ctx context.Context, t *engine.Turn) (engine.StepOutcome,
 		return engine.Wait, nil
 	case refused:
 		t.Emit(layer, code, "REJECTED", guard, "%s: %s answered %s — refused", t.Actor.Name, s.name, shown)
-		t.Refuse(refusalOf(s))
+		// The guards in the code as it ran: none in UNSAFE, and not one
+		// --without took out.
+		var active []engine.Guard
+		for _, g := range s.order {
+			if on[g.String()] {
+				active = append(active, g)
+			}
+		}
+		t.Refuse(refusalOf(active))
 		return engine.Advance, nil
 	}
 	t.Emit(layer, code, "OK", guard, "%s: %s answered %s", t.Actor.Name, s.name, shown)
 	return engine.Advance, nil
 }
 
-// refusalOf is the verdict a refused step stands for: its first guard's
-// refusal, REJECTED for a guard that has none of its own.
-func refusalOf(s *codeStep) string {
-	if len(s.order) == 0 {
+// refusalOf is the verdict a refused step stands for: its guard's
+// refusal, REJECTED for a guard that has none of its own. A step with
+// several guards in its code says them all: which of the comparisons
+// failed, the reply does not tell (rows = 0 is any of them).
+func refusalOf(guards []engine.Guard) string {
+	if len(guards) == 0 {
 		return Rejected
 	}
-	switch s.order[0] {
+	if len(guards) > 1 {
+		return rejectedByAny(guards)
+	}
+	switch guards[0] {
 	case engine.GuardFence:
 		return engine.StaleFence
 	case engine.GuardNamespace:
@@ -1401,8 +1426,8 @@ func refusalOf(s *codeStep) string {
 	case engine.GuardOwner, engine.GuardPointer:
 		return engine.NotOwner
 	}
-	if s.order[0].Own() {
-		return RejectedBy(s.order[0])
+	if guards[0].Own() {
+		return RejectedBy(guards[0])
 	}
 	return Rejected
 }
@@ -1414,6 +1439,16 @@ const Rejected = "REJECTED"
 // RejectedBy is the verdict of a file's step refused by a guard of the
 // file's own: it says which.
 func RejectedBy(g engine.Guard) string { return Rejected + " by " + g.String() }
+
+// rejectedByAny is the verdict of a step of several guards refused: by
+// one of them, "REJECTED by page-open or revision-match".
+func rejectedByAny(gs []engine.Guard) string {
+	names := make([]string, len(gs))
+	for i, g := range gs {
+		names[i] = g.String()
+	}
+	return Rejected + " by " + strings.Join(names, " or ")
+}
 
 // bind puts the parameters' values in a text: in a statement as SQL
 // literals, where the statement has code (sqlCode: not in a constant, a

@@ -444,7 +444,7 @@ func TestAGuardsNameIsTheFilesToChoose(t *testing.T) {
 		{"a comma", `"version check" = {`, `"version, check" = {`, "holds no brace, comma or line break"},
 		{"too long", `"version check" = {`, `"` + strings.Repeat("v", 41) + `" = {`, "at most 40 characters"},
 		{"a sentence for fencelab's guard", `{{version check}}`, `{{fence}}`, "fence is fencelab's guard, which says what it checks itself"},
-		{"a place no entry defines", `{{version check}}`, `{{versoin check}}`, "which its guards do not define"},
+		{"a place no entry defines", `{{version check}}`, `{{versoin check}}`, "mine.toml:25: step write has {{versoin check}}, which its guards do not define (did you mean {{version check}}?)"},
 		{"an escape code", `"version check" = {`, `"version\u001b[2J check" = {`, "a guard's name is text a reader sees as it is"},
 		{"a zero-width space", `"version check" = {`, `"version\u200b check" = {`, "a guard's name is text a reader sees as it is"},
 		{"a direction mark", `"version check" = {`, `"version\u202e check" = {`, "a guard's name is text a reader sees as it is"},
@@ -567,4 +567,27 @@ func TestADeadlockBetweenAFilesTransactionsIsSaid(t *testing.T) {
 	err = lab.Next(ctx)
 	require.ErrorIs(t, err, engine.ErrBlocked)
 	require.ErrorContains(t, err, "a deadlock")
+}
+
+// A step with two guards in one statement is refused by one of them, and
+// the reply does not say which: the verdict names both — and, with one
+// taken out, the other alone.
+func TestARefusalOfAStepOfTwoGuardsNamesBoth(t *testing.T) {
+	src, err := os.ReadFile("testdata/own-guard.toml")
+	require.NoError(t, err)
+	text := strings.Replace(string(src), "WHERE id = 1 {{version check}}", "WHERE id = 1 {{version check}} {{page-open}}", 1)
+	text = strings.Replace(text, `guards = { "version check" = {`, `guards = { page-open = "AND true", "version check" = {`, 1)
+	text = strings.Replace(text, `verdict = "REJECTED by version check"`, `verdict = "REJECTED by page-open or version check"`, 1)
+	s, err := scenarios.Parse("two.toml", []byte(text))
+	require.NoError(t, err)
+	_, r := guidedRun(t, s, engine.Safe)
+	require.Equal(t, "REJECTED by page-open or version check", r.Verdict)
+	require.True(t, r.AsPredicted())
+	open, err := engine.ParseGuard("page-open")
+	require.NoError(t, err)
+	labs := checkLabsWithout(t, s, engine.Safe, 1, engine.Guards(open))
+	require.NoError(t, labs[0].RunGuided(context.Background()))
+	r, err = labs[0].Result(context.Background())
+	require.NoError(t, err)
+	require.Equal(t, "REJECTED by version check", r.Verdict)
 }
