@@ -782,6 +782,12 @@ func (l *Lab) advance(ctx context.Context, by time.Duration) error {
 	detail := lang.P("lab clock +%s → %s", by, FormatClock(l.clock))
 	narration := l.lang.T("%s passes; nothing in Redis expires.", by)
 	if gone := vanished(before, after); len(gone) > 0 {
+		if l.scenario.OwnCodeOnly {
+			// A file's keys, as the file names them.
+			for i, k := range gone {
+				gone[i] = strings.TrimPrefix(k, l.backends.Coordination.Namespace())
+			}
+		}
 		detail = lang.P("lab clock +%s → %s; expired: %s", by, FormatClock(l.clock), strings.Join(gone, ", "))
 		narration = l.lang.T("Time passes and Redis drops %d expired key(s); whoever held them is not told.", len(gone))
 	}
