@@ -144,6 +144,9 @@ func TestAFilesMatrixSaysWhatTheDesignDoesNotNeed(t *testing.T) {
 	require.NoError(t, err)
 	src := strings.Replace(string(base), "{{fence}} RETURNING", "{{fence}} {{owner}} RETURNING", 1)
 	src = strings.Replace(src, `guards = { fence = "AND fence < $token" }`, `guards = { fence = "AND fence < $token", owner = "AND true" }`, 1)
+	// Refused, the write's two guards are named both: which refused, the
+	// reply does not say.
+	src = strings.Replace(src, `verdict = "STALE_FENCE"`, `verdict = "REJECTED by fence or owner"`, 1)
 	path := filepath.Join(t.TempDir(), "mine.toml")
 	require.NoError(t, os.WriteFile(path, []byte(src), 0o644))
 

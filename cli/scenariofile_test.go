@@ -225,9 +225,14 @@ func TestCheckOfAFileWithNineActors(t *testing.T) {
 // does with it. A guard a step asks for is not.
 func TestAGuardNoStepAsksForIsSaid(t *testing.T) {
 	t.Setenv("FENCELAB_CACHE_DIR", cacheDir(t))
-	code, _, stderr := call(t, "run", "../examples/lock-fence.toml", "--without", "owner")
+	code, _, stderr := call(t, "run", "lease-overrun", "--mode", "safe", "--without", "terminal")
 	require.Equal(t, 0, code, stderr)
-	require.Equal(t, "fencelab: warning: --without owner: no step asked for it in the guided order, so SAFE ran as it does with it\n", stderr)
+	require.Equal(t, "fencelab: warning: --without terminal: no step asked for it in the guided order, so SAFE ran as it does with it\n", stderr)
+	// A file's guards are its own: one it does not define is no guard of
+	// its to take out.
+	code, _, stderr = call(t, "run", "../examples/lock-fence.toml", "--without", "owner")
+	require.Equal(t, exitUsage, code, stderr)
+	requireOneLine(t, stderr, `lock-fence.toml has no guard "owner"; its guards: fence`)
 	code, _, stderr = call(t, "run", "lease-overrun", "--without", "membership")
 	require.Equal(t, 0, code, stderr)
 	require.Empty(t, stderr, "lease-overrun's SAFE asks for membership")
