@@ -103,9 +103,11 @@ type codeStep struct {
 	// the script's, the command's, or the last statement's that is not
 	// COMMIT or ROLLBACK.
 	reply replyRules
-	// guards are the fragments by guard, and their order in the text.
-	guards map[engine.Guard]fragment
-	order  []engine.Guard
+	// guards are the fragments by guard, and their order in the text;
+	// guardsAt is where the file writes them ("mine.toml:15").
+	guards   map[engine.Guard]fragment
+	order    []engine.Guard
+	guardsAt string
 }
 
 // codeStatement is one statement of a sql step, with its own rules when
@@ -295,14 +297,21 @@ func (cf *codeFile) prepare(step *codeStep) {
 			})
 			text := bind(filled, nulls, true)
 			key := "prepare." + st.path
+			at := st.at
 			if !withGuards {
 				if text == cf.code.Prepare[key] {
 					continue
 				}
-				key += ".unguarded"
+				// What differs from the guarded text is the guards'
+				// else: a mistake only here is theirs.
+				key, at = key+".unguarded", step.guardsAt
 			}
 			cf.code.Prepare[key] = text
-			cf.code.At[key] = st.at
+			cf.code.At[key] = at
+			if withGuards && step.guardsAt != "" {
+				// A mistake the unguarded text has not: the guards'.
+				cf.code.At[key+".guards"] = step.guardsAt
+			}
 		}
 	}
 }
@@ -363,6 +372,11 @@ func (f *file) compileLua(path, script string, first int) error {
 		if m[2] != "" {
 			said += " near " + m[2]
 		}
+	} else if rest, ok := strings.CutPrefix(said, "script at EOF:"); ok && first > 0 {
+		// The script ended in the middle of something: said at its last
+		// line of code, where it stops.
+		line = first + strings.Count(strings.TrimRight(script, " \t\r\n"), "\n")
+		said = strings.TrimSpace(rest) + " at the script's end"
 	}
 	return &FileError{File: f.name, Line: line, What: lang.P("the script does not compile: %s", untrusted.Line(said))}
 }
@@ -821,6 +835,7 @@ func (f *file) fragments(t *table, step *codeStep, texts []string) error {
 		return err
 	}
 	if ok {
+		step.guardsAt = f.where(t.key("guards"))
 		for _, name := range slices.Sorted(maps.Keys(g.m)) {
 			g.used[name] = true
 			if err := guardNameOK(name); err != nil {

@@ -153,10 +153,11 @@ func TestCodeTheServersRefuse(t *testing.T) {
 	// either mode's variant of its guards — is said at its line before
 	// the first action: the server parses every statement at the lab's
 	// setup.
-	for _, typo := range []struct{ from, to, want string }{
-		{"WITH w AS (UPDATE", "WITH w AS (UPDTE", "syntax error"},
-		{"WITH w AS (UPDATE report SET value", "WITH w AS (UPDATE report SET valeu", `column "valeu" of relation "report" does not exist`},
-		{`"AND fence < $token"`, `"AND fenec < $token"`, `column "fenec" does not exist`},
+	for _, typo := range []struct{ from, to, want, at string }{
+		{"WITH w AS (UPDATE", "WITH w AS (UPDTE", "syntax error", `sql = """`},
+		{"WITH w AS (UPDATE report SET value", "WITH w AS (UPDATE report SET valeu", `column "valeu" of relation "report" does not exist`, `sql = """`},
+		// In a guard's text: at the guards, where the typo is.
+		{`"AND fence < $token"`, `"AND fenec < $token"`, `column "fenec" does not exist`, "guards = {"},
 	} {
 		statement := strings.Replace(string(base), typo.from, typo.to, 1)
 		require.NotEqual(t, string(base), statement, typo.from)
@@ -164,7 +165,7 @@ func TestCodeTheServersRefuse(t *testing.T) {
 		require.NoError(t, err)
 		_, err := engine.NewLab(context.Background(), backendsFor(t), s, engine.Safe)
 		require.Error(t, err, typo.to)
-		require.Contains(t, err.Error(), "mine.toml:"+lineOf(t, statement, `sql = """`)+": ", "said at the statement")
+		require.Contains(t, err.Error(), "mine.toml:"+lineOf(t, statement, typo.at)+": ", "said where the mistake is")
 		require.Contains(t, err.Error(), typo.want)
 	}
 }
@@ -367,6 +368,12 @@ func TestALuaTypoIsSaidAtItsLine(t *testing.T) {
 	_, err = scenarios.Parse("mine.toml", []byte(src))
 	require.Error(t, err)
 	require.Equal(t, "mine.toml:"+lineOf(t, src, "return 0 0")+": the script does not compile: syntax error near 0", err.Error())
+
+	// A script that ends in the middle of an expression: at its last line.
+	src = strings.Replace(string(base), "return 0\n'''", "return 0 +\n\n'''", 1)
+	_, err = scenarios.Parse("mine.toml", []byte(src))
+	require.Error(t, err)
+	require.Equal(t, "mine.toml:"+lineOf(t, src, "return 0 +")+": the script does not compile: syntax error at the script's end", err.Error())
 }
 
 // Taking {{fence}} out of the code is the whole edit: the guards entry

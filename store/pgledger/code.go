@@ -501,13 +501,23 @@ func (l *Ledger) PrepareCode(ctx context.Context, statements map[string]string) 
 	defer l.db.giveCode(ctx, conn, c.name)
 	return within(ctx, func(ctx context.Context) error {
 		for _, key := range slices.Sorted(maps.Keys(statements)) {
-			if _, err := conn.PgConn().Prepare(ctx, "", statements[key], nil); err != nil {
-				var pg *pgconn.PgError
-				if errors.As(err, &pg) {
-					return &engine.CodeError{Where: key, Said: ServerSaid(err)}
-				}
+			_, err := conn.PgConn().Prepare(ctx, "", statements[key], nil)
+			var pg *pgconn.PgError
+			switch {
+			case err == nil:
+				continue
+			case !errors.As(err, &pg):
 				return fmt.Errorf("pgledger: prepare the file's statements: %w", err)
 			}
+			where := key
+			if bare, ok := statements[key+".unguarded"]; ok {
+				// The statement without its guards' text parses: the
+				// mistake is in a guard's.
+				if _, err := conn.PgConn().Prepare(ctx, "", bare, nil); err == nil {
+					where = key + ".guards"
+				}
+			}
+			return &engine.CodeError{Where: where, Said: ServerSaid(err)}
 		}
 		return nil
 	})
