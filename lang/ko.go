@@ -166,6 +166,7 @@ var ko = map[string]string{
 	"fencelab keys":                                          "fencelab 키",
 	"Invariants checked after every step:":                   "매 단계 뒤에 검사하는 불변식:",
 	"SAFE's guards (g takes one out):":                       "SAFE의 가드 (g로 하나를 뺍니다):",
+	"%s (taken out)":                                         "%s (뺌)",
 	"step %s has {{%s}}, which its guards do not define (did you mean {{%s}}?)": "스텝 %s에 {{%s}}가 있지만 그 가드에는 정의되어 있지 않습니다 ({{%s}}를 뜻했나요?)",
 	"--without %s: %s has no guards (its steps define none)":                    "--without %s: %s에는 가드가 없습니다 (스텝이 정의한 것이 없습니다)",
 	"--without: %s has no guard %q (did you mean %s?); its guards: %s":          "--without: %s에는 %q 가드가 없습니다 (%s를 뜻했나요?). 그 파일의 가드: %s",

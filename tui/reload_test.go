@@ -223,7 +223,7 @@ func TestAFilesOwnGuardsInTheExplorer(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyEsc}) // the list closes
 	waitFor(t, tm, "invariants  edit-lost ✗ at #4")
 	press(tm, "?")
-	waitForAll(t, tm, "11. edit-lost: every edit that committed", "version check: the row still has the version the edit read")
+	waitForAll(t, tm, "11. edit-lost: every edit that committed", "version check: the row still has the version the edit read (taken out)")
 	tm.Send(tea.KeyMsg{Type: tea.KeyEsc}) // help closes
 	waitFor(t, tm, "• ? help • q quit")
 	press(tm, "q")

@@ -132,8 +132,13 @@ func (m *Model) helpView() string {
 	if m.scenario.Code != nil {
 		// A file's guards, in its words (the catalog's fourteen are g's).
 		lines = append(lines, "", m.styles.T("SAFE's guards (g takes one out):"))
+		without := withoutOf(m.snap)
 		for _, g := range m.scenario.GuardList() {
-			for j, line := range wrap(g.String()+": "+g.What().In(m.styles.lang), m.width-6) {
+			text := g.String() + ": " + g.What().In(m.styles.lang)
+			if without.Has(g) {
+				text = m.styles.T("%s (taken out)", text)
+			}
+			for j, line := range wrap(text, m.width-6) {
 				indent := "  "
 				if j > 0 {
 					indent = "     "
