@@ -654,13 +654,17 @@ func report(ctx context.Context, stderr io.Writer, err error, c config) int {
 		// not acted on by the terminal.
 		line := untrusted.Line(redact.WithinURL(redact.Within(exit.line(c.lang), c.pgDSN), c.redisURL))
 		line = cutLine(engine.ServerNames(line), c.lang)
-		if m := fileLineFirst.FindStringSubmatch(line); m != nil {
+		if at := fileLineFirst.FindStringIndex(line); at != nil && exit.code == exitUsage {
 			// A mistake in a scenario file is said as a compiler says
 			// one: FILE:LINE first, where an editor jumps to it, and
-			// the run it stopped after.
-			line = m[2]
-			if m[1] != "" {
-				line += " (" + m[1] + ")"
+			// after it what it stopped ("lock-fence SAFE: B: release").
+			if line[at[0]] == ' ' {
+				at[0]++
+			}
+			before := strings.TrimSuffix(strings.TrimSpace(line[:at[0]]), ":")
+			line = line[at[0]:]
+			if before != "" {
+				line += " (" + before + ")"
 			}
 			fmt.Fprintln(stderr, line)
 			return exit.code
@@ -748,9 +752,9 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(f.Fd())
 }
 
-// fileLineFirst is a failure's line that names a scenario file's line:
-// "ID MODE: FILE:LINE: what", or "FILE:LINE: what".
-var fileLineFirst = regexp.MustCompile(`^(?:([a-z0-9][a-z0-9-]{0,39} (?:SAFE|UNSAFE)(?: [^:]*)?): )?(\S+\.toml:\d+: .+)$`)
+// fileLineFirst is where a failure's line names a scenario file's line:
+// "FILE:LINE: what", after whatever says what it stopped.
+var fileLineFirst = regexp.MustCompile(`(?:^|\s)\S+\.toml:\d+: `)
 
 // mostReported is how much of a failure's line fencelab prints: a server's
 // message may quote a value of any size (an error a script raised with a

@@ -166,7 +166,8 @@ func ownGuardNameOK(name string) bool {
 	}
 	for _, r := range n {
 		// Printed as it is: nothing a terminal acts on or hides.
-		if r != ' ' && (!unicode.IsGraphic(r) || unicode.Is(unicode.Zs, r)) {
+		if r != ' ' && (!unicode.IsGraphic(r) || unicode.Is(unicode.Zs, r) ||
+			unicode.In(r, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point, unicode.Cf)) {
 			return false
 		}
 	}

@@ -69,11 +69,18 @@ var invariantNamePattern = regexp.MustCompile(`^[^\x00-\x20\x7f](?:[^\x00-\x1f\x
 // every output.
 func visibleName(name string) bool {
 	for _, r := range name {
-		if r != ' ' && (!unicode.IsGraphic(r) || unicode.Is(unicode.Zs, r)) {
+		if r != ' ' && (!unicode.IsGraphic(r) || unicode.Is(unicode.Zs, r) || ignorable(r)) {
 			return false
 		}
 	}
 	return utf8.ValidString(name)
+}
+
+// ignorable is a character a terminal draws as nothing, though it is
+// graphic to Unicode: a variation selector, a combining grapheme joiner,
+// a Hangul filler (Unicode's default-ignorable code points).
+func ignorable(r rune) bool {
+	return unicode.In(r, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point, unicode.Cf)
 }
 
 // saveName is a name save may give a reply.

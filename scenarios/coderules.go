@@ -152,11 +152,20 @@ var sqlWord = regexp.MustCompile(`[a-z_][a-z0-9_$]*`)
 // refuseSQL refuses a statement that may reach past the file's schema.
 // A step's statement (step) changes rows only: the tables are the
 // setup's, which a check's state assumes stay as they are.
+// sqlPositional is a positional parameter in SQL's code: $1 at a token's
+// start (x$1 is a name, and $1$ starts a dollar quote).
+var sqlPositional = regexp.MustCompile(`(?:^|[^A-Za-z0-9_$])\$[0-9]+(?:[^A-Za-z0-9_$]|$)`)
+
 func (f *file) refuseSQL(path, text string, step bool) error {
 	if sqlUnicodeEscape.MatchString(stripSQL(text)) {
 		// U&"…" spells a name in escapes (U&"pg\005Fread\005Ffile"): the
 		// words these rules read would not be the server's.
 		return f.wrong(path, "a file's SQL may not use U& escapes: write names as they are")
+	}
+	if sqlPositional.MatchString(stripSQL(text)) {
+		// fencelab sends a statement with its parameters written in as
+		// literals, and no positional ones: $1 would have no value.
+		return f.wrong(path, "a file's SQL names its parameters ($token, $read): $1, $2 … have no value here")
 	}
 	if strings.Contains(strings.ToLower(text), "$fencelab") {
 		// fencelab's own dollar quotes: one of the file's could end them.

@@ -455,6 +455,10 @@ func TestAGuardsNameIsTheFilesToChoose(t *testing.T) {
 		{"an escape code", `"version check" = {`, `"version\u001b[2J check" = {`, "a guard's name is text a reader sees as it is"},
 		{"a zero-width space", `"version check" = {`, `"version\u200b check" = {`, "a guard's name is text a reader sees as it is"},
 		{"a direction mark", `"version check" = {`, `"version\u202e check" = {`, "a guard's name is text a reader sees as it is"},
+		{"a variation selector", `"version check" = {`, `"version\ufe00 check" = {`, "a guard's name is text a reader sees as it is"},
+		{"a grapheme joiner", `"version check" = {`, `"version\u034f check" = {`, "a guard's name is text a reader sees as it is"},
+		{"a Hangul filler", `"version check" = {`, `"version\u3164 check" = {`, "a guard's name is text a reader sees as it is"},
+		{"an invariant's name", `name = "edit-lost"`, `name = "edit\u034flost"`, "invariant name"},
 	} {
 		text := strings.Replace(string(src), c.from, c.to, 1)
 		if c.name == "a sentence for fencelab's guard" {
@@ -597,4 +601,16 @@ func TestARefusalOfAStepOfTwoGuardsNamesBoth(t *testing.T) {
 	r, err = labs[0].Result(context.Background())
 	require.NoError(t, err)
 	require.Equal(t, "REJECTED by version check", r.Verdict)
+}
+
+// A positional parameter has no value where fencelab writes a statement's
+// parameters in as literals: said at its line before anything runs.
+func TestAPositionalParameterIsSaidAtItsLine(t *testing.T) {
+	base, err := os.ReadFile("../examples/lock-fence.toml")
+	require.NoError(t, err)
+	src := strings.Replace(string(base), "WHERE id = 1 {{fence}}", "WHERE id = $1 {{fence}}", 1)
+	_, err = scenarios.Parse("mine.toml", []byte(src))
+	require.ErrorContains(t, err, "$1, $2 … have no value here")
+	_, err = scenarios.Parse("mine.toml", []byte(strings.Replace(string(base), "WHERE id = 1 {{fence}}", "WHERE id = 1 AND '$1' <> '' {{fence}}", 1)))
+	require.NoError(t, err, "in a string, $1 is text")
 }

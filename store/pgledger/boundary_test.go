@@ -342,3 +342,21 @@ func TestASetupOfTooManyObjectsLeavesNone(t *testing.T) {
 	require.NoError(t, lab.DropCode(ctx, "fencelab_code_views"))
 	require.Zero(t, count("SELECT count(*) FROM pg_namespace WHERE nspname = 'fencelab_code_views'"))
 }
+
+// A setup whose statements each end within their limit but together run
+// past the call's time is the file's to make smaller (said at the
+// statement under way), not a server that went away.
+func TestASetupPastTheCallsTimeIsTheFiles(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Database(t)
+	lab, err := db.Connect(ctx, "lab")
+	require.NoError(t, err)
+	defer lab.Close(ctx)
+	err = lab.SetupCode(ctx, "fencelab_code_slow", []string{"CREATE TABLE t (v int)",
+		"SELECT pg_catalog.pg_sleep(2)", "SELECT pg_catalog.pg_sleep(2)", "SELECT pg_catalog.pg_sleep(2)"}, nil)
+	var mistake *engine.CodeError
+	require.ErrorAs(t, err, &mistake)
+	require.Equal(t, "setup.3", mistake.Where)
+	require.Contains(t, mistake.Said, "the setup ran past fencelab's limit of 5s for it")
+	require.NoError(t, lab.SetupCode(ctx, "fencelab_code_slow", []string{"CREATE TABLE t (v int)"}, nil), "the database answers on")
+}

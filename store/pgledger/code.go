@@ -121,6 +121,7 @@ func (l *Ledger) SetupCode(ctx context.Context, schema string, setup []string, v
 	}
 	defer l.db.giveCode(ctx, setupConn, c.name)
 	names := slices.Sorted(maps.Keys(values))
+	running := 0 // the setup's statement under way, for a deadline
 	err = within(ctx, func(ctx context.Context) error {
 		tx, err := setupConn.Begin(ctx)
 		if err != nil {
@@ -131,6 +132,7 @@ func (l *Ledger) SetupCode(ctx context.Context, schema string, setup []string, v
 			return err
 		}
 		for i, stmt := range setup {
+			running = i
 			if _, err := tx.Exec(ctx, stmt, pgx.QueryExecModeSimpleProtocol); err != nil {
 				return &engine.CodeError{Where: "setup." + strconv.Itoa(i), Said: ServerSaid(err)}
 			}
@@ -169,6 +171,13 @@ func (l *Ledger) SetupCode(ctx context.Context, schema string, setup []string, v
 		}
 		return tx.Commit(ctx)
 	})
+	if errors.Is(err, ErrNoAnswer) && l.answers(ctx) {
+		// The server answers: the setup itself ran past the call's time,
+		// its statements each within their limits (the file's to make
+		// smaller), not a server that went away.
+		err = &engine.CodeError{Where: "setup." + strconv.Itoa(running), Said: fmt.Sprintf(
+			"the setup ran past fencelab's limit of %s for it (it runs in one transaction, in one call's time): make it smaller", CallTimeout)}
+	}
 	if err != nil {
 		// Nothing of a setup that failed half-way is left: its
 		// transaction rolled back, and the schema made for it goes too.
