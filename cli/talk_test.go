@@ -58,7 +58,7 @@ func TestTalkScriptErrors(t *testing.T) {
 			require.NoError(t, os.WriteFile(path, []byte(tc.body), 0o644))
 			code, _, stderr := call(t, "talk", path)
 			require.Equal(t, 2, code, stderr)
-			requireOneLine(t, stderr, "talk "+path+tc.want)
+			requireOneLine(t, stderr, path+tc.want)
 		})
 	}
 	for _, tc := range []struct {
