@@ -654,15 +654,12 @@ func report(ctx context.Context, stderr io.Writer, err error, c config) int {
 		// not acted on by the terminal.
 		line := untrusted.Line(redact.WithinURL(redact.Within(exit.line(c.lang), c.pgDSN), c.redisURL))
 		line = cutLine(engine.ServerNames(line), c.lang)
-		if at := fileLineFirst.FindStringIndex(line); at != nil && exit.code == exitUsage {
+		if path, ok := fileLineAt(line); ok && exit.code == exitUsage {
 			// A mistake in a scenario file is said as a compiler says
 			// one: FILE:LINE first, where an editor jumps to it, and
 			// after it what it stopped ("lock-fence SAFE: B: release").
-			if line[at[0]] == ' ' {
-				at[0]++
-			}
-			before := strings.TrimSuffix(strings.TrimSpace(line[:at[0]]), ":")
-			line = line[at[0]:]
+			before := strings.TrimSuffix(strings.TrimSpace(line[:path]), ":")
+			line = line[path:]
 			if before != "" {
 				line += " (" + before + ")"
 			}
@@ -752,9 +749,23 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(f.Fd())
 }
 
-// fileLineFirst is where a failure's line names a scenario file's line:
-// "FILE:LINE: what", after whatever says what it stopped.
-var fileLineFirst = regexp.MustCompile(`(?:^|\s)\S+\.toml:\d+: `)
+// fileLine ends the name of a scenario file's line in a failure's line.
+var fileLine = regexp.MustCompile(`\.toml:\d+: `)
+
+// fileLineAt is where a failure's line names a scenario file's line
+// (FILE:LINE: what): at its start, or after the ": " that ends what the
+// failure stopped ("lock-fence SAFE: B: release: FILE:44: …"). A path
+// may hold spaces, so it starts there, or nowhere this can tell.
+func fileLineAt(line string) (int, bool) {
+	at := fileLine.FindStringIndex(line)
+	if at == nil {
+		return 0, false
+	}
+	if i := strings.LastIndex(line[:at[0]], ": "); i >= 0 {
+		return i + 2, true
+	}
+	return 0, !strings.Contains(line[:at[0]], " ") || strings.HasPrefix(line, "/") || strings.HasPrefix(line, ".")
+}
 
 // mostReported is how much of a failure's line fencelab prints: a server's
 // message may quote a value of any size (an error a script raised with a
