@@ -1003,13 +1003,7 @@ func (f *file) invariant(t *table, cf *codeFile) (engine.CodeInvariant, error) {
 	case hasSQL && hasLua:
 		return ci, f.wrong(t.key("lua"), "invariant %s has sql and lua: one of them", ci.Name)
 	case hasSQL:
-		if ci.SQL, err = t.str("sql", true); err != nil {
-			return ci, err
-		}
-		if err := f.refuseAdvisory(t.key("sql"), ci.SQL); err != nil {
-			return ci, err
-		}
-		if err := f.refuseSQL(t.key("sql"), ci.SQL, true); err != nil {
+		if ci.SQL, err = f.query(t); err != nil {
 			return ci, err
 		}
 		if firstWord(ci.SQL) != "select" && firstWord(ci.SQL) != "with" {
@@ -1090,6 +1084,19 @@ func (f *file) expectedCode(top *table, s *engine.Scenario, cf *codeFile) error 
 	return nil
 }
 
+// query reads a table's sql, a query the state's read runs (an
+// invariant's, a value's), held to the rules of a file's SQL.
+func (f *file) query(t *table) (string, error) {
+	q, err := t.str("sql", true)
+	if err != nil {
+		return "", err
+	}
+	if err := f.refuseAdvisory(t.key("sql"), q); err != nil {
+		return "", err
+	}
+	return q, f.refuseSQL(t.key("sql"), q, true)
+}
+
 // codeValue reads one value of expected's: { value = 2, sql = "SELECT …" }
 // or { value = 2, redis = "KEY" }, and in a list its name.
 func (f *file) codeValue(t *table, s *engine.Scenario, cf *codeFile, i int, named bool) (engine.CodeValue, error) {
@@ -1114,13 +1121,7 @@ func (f *file) codeValue(t *table, s *engine.Scenario, cf *codeFile, i int, name
 		if cf == nil {
 			return v, f.wrong(t.key("sql"), "expected.sql reads a file's own table: give the file a [setup] or [[step]]")
 		}
-		if v.SQL, err = t.str("sql", true); err != nil {
-			return v, err
-		}
-		if err := f.refuseAdvisory(t.key("sql"), v.SQL); err != nil {
-			return v, err
-		}
-		if err := f.refuseSQL(t.key("sql"), v.SQL, true); err != nil {
+		if v.SQL, err = f.query(t); err != nil {
 			return v, err
 		}
 		cf.code.Schema = "fencelab_code_" + strings.ReplaceAll(s.ID, "-", "_")

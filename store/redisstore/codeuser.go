@@ -185,6 +185,16 @@ func (c *Coordination) dropCodeUser(ctx context.Context) error {
 	})
 }
 
+// runGone says whether run id is gone: its alive key has run out (a run
+// that was killed, or ended without its cleanup).
+func (c *Coordination) runGone(ctx context.Context, id string) (bool, error) {
+	n, err := c.admin.Exists(ctx, aliveKey(id)).Result()
+	if err != nil {
+		return false, fmt.Errorf("redisstore: look for run %s: %w", id, err)
+	}
+	return n == 0, nil
+}
+
 // sweepCodeUsers deletes the code users of runs that are gone: a run that
 // was killed left its user behind. A server whose ACL fencelab's user may
 // not read has none of fencelab's.
@@ -202,11 +212,11 @@ func (c *Coordination) sweepCodeUsers(ctx context.Context) error {
 		if !ours || id == c.keys.id {
 			continue
 		}
-		n, err := c.admin.Exists(ctx, aliveKey(id)).Result()
+		gone, err := c.runGone(ctx, id)
 		if err != nil {
-			return fmt.Errorf("redisstore: look for run %s: %w", id, err)
+			return err
 		}
-		if n == 0 {
+		if gone {
 			if err := c.onEveryNode(ctx, func(ctx context.Context, node redis.UniversalClient) error {
 				return node.Do(ctx, "acl", "deluser", name).Err()
 			}); err != nil {

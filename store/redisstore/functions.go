@@ -292,11 +292,11 @@ func (c *Coordination) sweepFunctions(ctx context.Context) error {
 			if !ours || id == c.keys.id {
 				continue
 			}
-			n, err := c.admin.Exists(ctx, aliveKey(id)).Result()
+			gone, err := c.runGone(ctx, id)
 			if err != nil {
-				return fmt.Errorf("redisstore: look for run %s: %w", id, err)
+				return err
 			}
-			if n == 0 {
+			if gone {
 				if err := node.Do(ctx, "function", "delete", library.Name).Err(); err != nil && !isReply(err) {
 					return fmt.Errorf("redisstore: delete the function of run %s: %w", id, err)
 				}
