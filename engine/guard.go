@@ -161,17 +161,24 @@ func OwnGuard(name, says string) (Guard, error) {
 // files say why at their line).
 func ownGuardNameOK(name string) bool {
 	n := strings.TrimSpace(name)
-	if n == "" || len([]rune(n)) > 40 || strings.ContainsAny(n, "{},\n\r") || !utf8.ValidString(n) {
-		return false
-	}
-	for _, r := range n {
-		// Printed as it is: nothing a terminal acts on or hides.
+	return n != "" && len([]rune(n)) <= 40 && !strings.ContainsAny(n, "{},\n\r") && VisibleName(n)
+}
+
+// VisibleName says whether a name a file gives (a guard's, an
+// invariant's, a value's) is text a reader sees as it is, printed as it
+// is in every output: letters, marks, digits, punctuation, symbols and
+// plain spaces — no control character, nothing a terminal draws as
+// nothing (U+200B, a variation selector, a Hangul filler: Unicode's
+// default-ignorable code points), no direction mark, no line or
+// paragraph separator.
+func VisibleName(name string) bool {
+	for _, r := range name {
 		if r != ' ' && (!unicode.IsGraphic(r) || unicode.Is(unicode.Zs, r) ||
 			unicode.In(r, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point, unicode.Cf)) {
 			return false
 		}
 	}
-	return true
+	return utf8.ValidString(name)
 }
 
 // ownGuardOf is a file's own guard's name and sentence.

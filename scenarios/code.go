@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/fencelab/fencelab/engine"
@@ -60,28 +59,6 @@ func (s *codeStep) guardAt(place string) (engine.Guard, bool) {
 }
 
 var invariantNamePattern = regexp.MustCompile(`^[^\x00-\x20\x7f](?:[^\x00-\x1f\x7f]{0,38}[^\x00-\x20\x7f])?$`)
-
-// visibleName says whether a name a file gives (an invariant's, a
-// guard's, a value's) is plain text a reader sees as it is: letters,
-// marks, digits, punctuation, symbols and plain spaces — no control
-// character, no invisible or direction-changing mark (U+200B, U+202E),
-// no line or paragraph separator. Names are printed as they are, in
-// every output.
-func visibleName(name string) bool {
-	for _, r := range name {
-		if r != ' ' && (!unicode.IsGraphic(r) || unicode.Is(unicode.Zs, r) || ignorable(r)) {
-			return false
-		}
-	}
-	return utf8.ValidString(name)
-}
-
-// ignorable is a character a terminal draws as nothing, though it is
-// graphic to Unicode: a variation selector, a combining grapheme joiner,
-// a Hangul filler (Unicode's default-ignorable code points).
-func ignorable(r rune) bool {
-	return unicode.In(r, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point, unicode.Cf)
-}
 
 // saveName is a name save may give a reply.
 var saveName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -923,7 +900,7 @@ func guardNameOK(name string) error {
 		return lang.Error("guard %q: a guard's name holds no brace, comma or line break (it goes in {{NAME}} and in --without A,B)", untrusted.Line(n))
 	case len([]rune(n)) > 40:
 		return lang.Error("guard %q: at most 40 characters", untrusted.Line(n))
-	case !visibleName(n):
+	case !engine.VisibleName(n):
 		return lang.Error("guard %q: a guard's name is text a reader sees as it is: no control character, invisible or direction mark", untrusted.Line(n))
 	}
 	return nil
@@ -988,7 +965,7 @@ func (f *file) invariant(t *table, cf *codeFile) (engine.CodeInvariant, error) {
 	if ci.Name, err = t.str("name", true); err != nil {
 		return ci, err
 	}
-	if !invariantNamePattern.MatchString(ci.Name) || !visibleName(ci.Name) {
+	if !invariantNamePattern.MatchString(ci.Name) || !engine.VisibleName(ci.Name) {
 		return ci, f.wrong(t.key("name"), "invariant name %q: the anomaly it stands for, in at most 40 characters on one line, no blank at either end — DOUBLE_SPEND, edit-lost", untrusted.Line(ci.Name))
 	}
 	if slices.Contains(knownVerdicts(), ci.Name) || slices.Contains(cf.verdicts, ci.Name) {
@@ -1151,7 +1128,7 @@ func (f *file) codeValue(t *table, s *engine.Scenario, cf *codeFile, i int, name
 		return v, err
 	}
 	if name != "" {
-		if !invariantNamePattern.MatchString(name) || !visibleName(name) {
+		if !invariantNamePattern.MatchString(name) || !engine.VisibleName(name) {
 			return v, f.wrong(t.key("name"), "value name %q: at most 40 characters on one line, no blank at either end", untrusted.Line(name))
 		}
 		v.Label = name
