@@ -217,6 +217,16 @@ func (c *Coordination) stopOwnScript(name, callNonce string) stopped {
 		switch err := node.FunctionKill(ctx).Err(); {
 		case err == nil:
 			result = scriptKilled
+			// The kill is taken at the script's next instruction: the
+			// server answers again a moment later, and "stopped" is said
+			// once it does.
+			for ctx.Err() == nil {
+				err := node.Ping(ctx).Err()
+				if err == nil || !isReply(err) || !strings.HasPrefix(err.Error(), "BUSY") {
+					break
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
 		case isReply(err) && strings.Contains(err.Error(), "UNKILLABLE"):
 			result = scriptWrote
 		case isReply(err) && strings.Contains(err.Error(), "NOTBUSY"):
