@@ -4,55 +4,43 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/fencelab/fencelab/lang"
 )
 
 // Memory is what an actor believes. It is the actor's own view, which may be
-// stale: a paused worker still believes it holds its lease.
+// stale: a paused worker still believes it holds what it held.
 type Memory struct {
-	Token       int64 // fencing token it holds, 0: none
-	Epoch       int64 // namespace epoch it works under
-	HoldsLease  bool
-	HoldsLeader bool
-	Read        int64 // value it read before computing its write
-	HasRead     bool
-	Writes      int // writes attempted, for operation ids
-	Delivery    Delivery
-	JobID       string // the job it started, reused or works on
-	JobReused   bool   // a request that found a running job
-	// ReplyLost: its last write's reply never came back (a client-side
-	// timeout), so it cannot tell whether the write landed.
-	ReplyLost bool
-	// Seen is what a call of the current step read for a later call of
-	// it: a step of several round trips acts on what it saw.
-	Seen Sighting
+	// World is what the actor remembers of its world (Remembered); nil:
+	// nothing yet.
+	World Remembered `json:",omitempty"`
 	// Vars are what a file's steps saved (save = "token"), by name.
 	Vars map[string]string `json:",omitempty"`
 }
 
-// Sighting is what an actor read in one call of a step and acts on in a
-// later one — possibly stale by then: that is the point of cutting steps at
-// their round trips.
-type Sighting struct {
-	Found   bool
-	Pointer string // a running pointer's job id
-	Job     Job
-	// Sent and Write are a write and its result between the business
-	// row's transaction and the one that records it (the outbox guard
-	// removed).
-	Sent  *Write       `json:",omitempty"`
-	Write *WriteResult `json:",omitempty"`
+// Remembered is a world's part of an actor's memory, which a state's key
+// takes whole, encoded as JSON.
+type Remembered interface {
+	// Clone copies it: a saved state keeps a copy of its own.
+	Clone() Remembered
+	// Relative is it with every moment it holds taken relative to now,
+	// as a state's key takes every moment; timed: it holds one (a memory
+	// that holds none is encoded once per call of its actor).
+	Relative(now time.Time) (r Remembered, timed bool)
+	// StepEnded forgets what a call of the step that just ended read for
+	// a later call of it.
+	StepEnded()
 }
 
-// Delivery is what the outbox worker knows of the row it works on.
-type Delivery struct {
-	OperationID string // the outbox row
-	Attempt     int    // the claim's attempt: it fences the record
-	SentAs      string // the OperationId it sent the provider
-	Answer      ProviderAnswer
-	Retries     int
+// clone copies the memory, its world's part and its variables.
+func (m Memory) clone() Memory {
+	if m.World != nil {
+		m.World = m.World.Clone()
+	}
+	m.Vars = maps.Clone(m.Vars)
+	return m
 }
 
 // Actor is a worker, the operator or another participant, with a program.
@@ -93,23 +81,15 @@ type Actor struct {
 // restore.
 func (a *Actor) memoryJSON(now time.Time) []byte {
 	m := a.Memory
-	timed := !m.Seen.Job.CreatedAt.IsZero() || !m.Seen.Job.Heartbeat.IsZero() || m.Seen.Sent != nil
+	timed := false
+	if m.World != nil {
+		var relative Remembered
+		if relative, timed = m.World.Relative(now); timed {
+			m.World = relative
+		}
+	}
 	if a.encoded != nil && !timed {
 		return a.encoded
-	}
-	if timed {
-		relative := func(t time.Time) time.Time {
-			if t.IsZero() {
-				return t
-			}
-			return time.Unix(0, 0).UTC().Add(t.Sub(now))
-		}
-		m.Seen.Job.CreatedAt, m.Seen.Job.Heartbeat = relative(m.Seen.Job.CreatedAt), relative(m.Seen.Job.Heartbeat)
-		if m.Seen.Sent != nil {
-			sent := *m.Seen.Sent
-			sent.Now = relative(sent.Now)
-			m.Seen.Sent = &sent
-		}
 	}
 	data, err := json.Marshal(m)
 	if err != nil {
@@ -167,18 +147,24 @@ func (t *Turn) Mode() Mode              { return t.lab.mode }
 func (t *Turn) Now() time.Time          { return t.lab.Now() }
 func (t *Turn) Seed() Seed              { return t.lab.scenario.Seed }
 func (t *Turn) LeaseTTL() time.Duration { return t.lab.backends.LeaseTTL }
-func (t *Turn) Leases() LeaseStore      { return answeredLeases{t.Actor.redis, t.lab} }
-func (t *Turn) Jobs() JobStore          { return answeredJobs{t.Actor.redis, t.lab} }
+
+// Lab is the lab the turn is taken in (a world reaches its part of it,
+// LabWorld, through it).
+func (t *Turn) Lab() *Lab { return t.lab }
+
+// Redis is the actor's Redis connection, as its world's steps use it.
+func (t *Turn) Redis() RedisClient { return t.Actor.redis }
+
+// Ledger is the database connection the call names, else the actor's own.
 func (t *Turn) Ledger() Ledger {
 	if t.ledger != nil {
-		return answeredOutbox{t.ledger, t.lab, t.Actor.Name} // the connection the call names
+		return t.ledger
 	}
-	return answeredOutbox{t.Actor.ledger, t.lab, t.Actor.Name}
+	return t.Actor.ledger
 }
 func (t *Turn) Code() CodeStore            { return t.Actor.redis }
 func (t *Turn) Memory() *Memory            { return &t.Actor.Memory }
 func (t *Turn) Coordination() Coordination { return t.lab.backends.Coordination }
-func (t *Turn) Provider() Provider         { return gatedProvider{t.lab.backends.Provider} }
 
 // Off reports whether guard g is removed from this run (SAFE --without g,
 // or a scenario file whose design leaves g out)
@@ -206,7 +192,7 @@ func (t *Turn) Unguarded(gs ...Guard) GuardSet {
 // check after the last action read. Narration may use it (what a key held
 // before an unconditional DEL); a worker's decisions never do — they rest
 // on what it read itself.
-func (t *Turn) Before() World { return t.lab.world }
+func (t *Turn) Before() Reading { return t.lab.reading }
 
 // RestartRedis loses Redis's data as a restart without persistence does,
 // and tells the invariants that the environment, not a worker, ended
@@ -254,14 +240,4 @@ func (t *Turn) Narrate(format string, args ...any) {
 // Emitf is Emit without a guard.
 func (t *Turn) Emitf(layer Layer, code, state, format string, args ...any) {
 	t.Emit(layer, code, state, "", format, args...)
-}
-
-// OperationID names a write: stable per job, token and attempt, so a retry
-// of the same write has the same id.
-func (t *Turn) OperationID(job string) string {
-	m := t.Memory()
-	if m.Token > 0 {
-		return fmt.Sprintf("%s/e%d/t%d", job, m.Epoch, m.Token)
-	}
-	return fmt.Sprintf("%s/%s/%d", job, t.Actor.Name, m.Writes)
 }

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
@@ -206,7 +205,6 @@ func Check(ctx context.Context, labs []*Lab, opts CheckOptions) (CheckReport, er
 		durations: guidedDurations(first.scenario.Guided(first.mode)),
 		guided:    withoutPauses(first.scenario.Guided(first.mode)),
 		visited:   map[[32]byte]*visit{},
-		sent:      map[string]bool{},
 		paths:     newPathGraph(),
 		report: CheckReport{Scenario: first.scenario, Mode: first.mode, Exhaustive: true, Without: first.without,
 			Broken: map[int]int{}, Anomalies: map[string]int{}, Verdicts: map[string]int{}},
@@ -273,11 +271,7 @@ func Check(ctx context.Context, labs []*Lab, opts CheckOptions) (CheckReport, er
 		c.report.Refused |= lab.refused
 	}
 	if c.report.Exhaustive {
-		for _, id := range slices.Sorted(maps.Keys(first.scenario.ProviderScript)) {
-			if !c.sent[id] {
-				c.report.Unsent = append(c.report.Unsent, id)
-			}
-		}
+		c.report.Unsent = slices.Sorted(maps.Keys(c.unsent))
 	}
 	c.report.Labs = len(all)
 	if c.graph != nil {
@@ -401,7 +395,7 @@ func (l *Lab) recordStory(ctx context.Context, schedule []TraceAction) (Trace, e
 		switch a.Kind {
 		case AdvanceClock, AdvanceToExpiry:
 			for _, actor := range l.actors {
-				if !actor.Done() && !actor.Paused && (actor.Memory.HoldsLease || actor.Memory.HoldsLeader) {
+				if !actor.Done() && !actor.Paused && l.world != nil && l.world.Holds(actor) {
 					if err := do(Pause(actor.Name, "stopped while the clock moves on")); err != nil {
 						return Trace{}, err
 					}
@@ -437,8 +431,9 @@ type checker struct {
 	// (deferOverlaps).
 	later    []workItem
 	inFlight bool
-	// sent are the scripted OperationIds some schedule sent (Unsent).
-	sent    map[string]bool
+	// unsent are what every schedule that ended so far left unsent, as
+	// its result says (Result.Unsent); nil before the first ended.
+	unsent  map[string]bool
 	busy    int // labs working on a schedule
 	visited map[[32]byte]*visit
 	report  CheckReport
@@ -820,7 +815,7 @@ type visit struct {
 
 // labState is a lab at one point of a schedule, whole: what the stores
 // hold (the lab's keys with the TTLs they have left, every row of the
-// schema, what the provider remembers) and the lab's own part (clock,
+// schema, what the world keeps itself) and the lab's own part (clock,
 // actors, timeline, what the checks remember). Restoring it on any lab of
 // the same scenario and mode puts that lab exactly there, so a schedule
 // goes on from a state without replaying the actions that led to it.
@@ -828,16 +823,16 @@ type labState struct {
 	fingerprint [32]byte
 	keys        []RedisKey // named relative to the namespace
 	dump        LedgerDump
-	provider    ProviderSnapshot
 	clock       time.Duration
 	actors      []actorState
 	events      []Event
 	breaks      []Break
 	log         []loggedAction
 	eventsAfter []int
-	seenExecs   int
-	world       World
-	jobs        *jobWatch
+	reading     Reading
+	// world is what the scenario's world keeps outside the stores
+	// (LabWorld.Save).
+	world any
 	// story: the search's place on the guided order (checker.take).
 	story int
 	// A state inside a call (an actor's goroutine parked between two of
@@ -867,10 +862,12 @@ func (l *Lab) save(keys []RedisKey, fingerprint [32]byte) *labState {
 			log: slices.Clip(l.log)}
 	}
 	namespace := l.backends.Coordination.Namespace()
-	s := &labState{fingerprint: fingerprint, dump: l.world.Ledger.Dump, provider: l.backends.Provider.Snapshot(),
+	s := &labState{fingerprint: fingerprint, dump: l.reading.Ledger.Dump,
 		clock: l.clock, events: slices.Clip(l.events), breaks: slices.Clip(l.breaks), log: slices.Clip(l.log),
-		eventsAfter: slices.Clip(l.eventsAfter), seenExecs: l.seenExecs, world: l.world,
-		jobs: l.jobWatch.clone(), story: l.story}
+		eventsAfter: slices.Clip(l.eventsAfter), reading: l.reading, story: l.story}
+	if l.world != nil {
+		s.world = l.world.Save()
+	}
 	s.keys = make([]RedisKey, len(keys))
 	for i, k := range keys {
 		k.Key = strings.TrimPrefix(k.Key, namespace)
@@ -878,7 +875,7 @@ func (l *Lab) save(keys []RedisKey, fingerprint [32]byte) *labState {
 	}
 	for _, a := range l.actors {
 		s.actors = append(s.actors, actorState{pc: a.pc, call: a.call, paused: a.Paused, pause: a.Pause, waiting: a.Waiting,
-			halted: a.Halted, memory: a.Memory, encoded: a.encoded, stepBegan: a.stepBegan})
+			halted: a.Halted, memory: a.Memory.clone(), encoded: a.encoded, stepBegan: a.stepBegan})
 	}
 	return s
 }
@@ -904,21 +901,22 @@ func (l *Lab) restore(ctx context.Context, s *labState) error {
 		l.keysRead = false
 		return err
 	}
-	if err := l.restoreSessions(ctx, s.world.Sessions); err != nil {
+	if err := l.restoreSessions(ctx, s.reading.Sessions); err != nil {
 		return err
 	}
 	l.putOffRestore(s.dump)
-	l.ledgerRead, l.readAt = true, l.backends.Database.Writes() // s.world holds from here on
-	l.backends.Provider.Restore(s.provider)
+	l.ledgerRead, l.readAt = true, l.backends.Database.Writes() // s.reading holds from here on
+	if l.world != nil {
+		l.world.Restore(s.world)
+	}
 	for i, a := range l.actors {
 		saved := s.actors[i]
 		a.pc, a.call, a.Paused, a.Pause, a.Waiting, a.Halted, a.Memory =
-			saved.pc, saved.call, saved.paused, saved.pause, saved.waiting, saved.halted, saved.memory
+			saved.pc, saved.call, saved.paused, saved.pause, saved.waiting, saved.halted, saved.memory.clone()
 		a.encoded, a.stepBegan = saved.encoded, saved.stepBegan
 	}
 	l.clock, l.events, l.breaks, l.log, l.eventsAfter = s.clock, s.events, s.breaks, s.log, s.eventsAfter
-	l.seenExecs, l.world = s.seenExecs, s.world
-	l.jobWatch = s.jobs.clone()
+	l.reading = s.reading
 	namespace := l.backends.Coordination.Namespace()
 	l.keys = make([]RedisKey, len(s.keys))
 	for i, k := range s.keys {
@@ -1081,14 +1079,19 @@ func (c *checker) guidedFirst(lab *Lab, enabled []Action) []Action {
 // state already explored); one that ran to its end marks state as a
 // place where schedules end, with the value they measure there.
 func (c *checker) end(lab *Lab, state [32]byte, pruned bool) {
-	result := lab.resultFrom(lab.world)
+	result := lab.resultFrom(lab.reading)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	r := &c.report
-	for id := range lab.scenario.ProviderScript {
-		if !slices.Contains(result.Unsent, id) {
-			c.sent[id] = true
+	// What no schedule sent is what every schedule's result says it
+	// did not.
+	if c.unsent == nil {
+		c.unsent = map[string]bool{}
+		for _, id := range result.Unsent {
+			c.unsent[id] = true
 		}
+	} else {
+		maps.DeleteFunc(c.unsent, func(id string, _ bool) bool { return !slices.Contains(result.Unsent, id) })
 	}
 	r.Schedules++
 	if pruned {
@@ -1170,42 +1173,22 @@ func (l *Lab) actionOf(seq int) int {
 	return len(l.log)
 }
 
-// ledgerHash hashes the rows of the world's database as a state's
-// fingerprint takes them: without the time each resource row was last
-// written, which no step reads (the lab clock, the outbox's due times and
-// the jobs' timestamps, which steps do read, stay). The hash is kept until
-// the world's database is read again.
+// ledgerHash hashes the rows of the database as a state's fingerprint
+// takes them: as the world says (LabWorld.Rows), without what no step
+// reads. The hash is kept until the database is read again.
 func (l *Lab) ledgerHash() [32]byte {
-	if l.hashed != nil && l.hashed.dump == l.world.Ledger.Dump {
+	if l.hashed != nil && l.hashed.dump == l.reading.Ledger.Dump {
 		return l.hashed.sum
 	}
-	rows := l.world.Ledger
-	rows.Resources = slices.Clone(rows.Resources)
-	for i := range rows.Resources {
-		rows.Resources[i].UpdatedAt = time.Time{}
+	var rows any = l.reading.Ledger
+	if l.world != nil {
+		rows = l.world.Rows(l.reading.Ledger)
 	}
-	// The outbox's due times are hashed apart, relative to the clock.
-	rows.Outbox = slices.Clone(rows.Outbox)
-	for i := range rows.Outbox {
-		rows.Outbox[i].NextAttemptAt = time.Time{}
-	}
-	// Receipts and results come in the order they were recorded, which is
-	// when: an hour the fingerprint leaves out. Two states alike but for
-	// how long ago a receipt was recorded are one, and the next receipt
-	// would sort after the older and before one recorded at the very
-	// moment — so the hash takes them by their keys, and the state key
-	// says the same of the same state whichever schedule reached it.
-	rows.Receipts = slices.SortedFunc(slices.Values(rows.Receipts), func(a, b Receipt) int {
-		return cmp.Or(strings.Compare(a.Provider, b.Provider), strings.Compare(a.OperationID, b.OperationID))
-	})
-	rows.JobResults = slices.SortedFunc(slices.Values(rows.JobResults), func(a, b JobResult) int {
-		return cmp.Or(strings.Compare(a.Target, b.Target), strings.Compare(a.JobID, b.JobID))
-	})
 	data, err := json.Marshal(rows)
 	if err != nil {
 		panic(fmt.Sprintf("engine: rows that do not encode: %v", err))
 	}
-	l.hashed = &ledgerSum{dump: l.world.Ledger.Dump, sum: sha256.Sum256(data)}
+	l.hashed = &ledgerSum{dump: l.reading.Ledger.Dump, sum: sha256.Sum256(data)}
 	return l.hashed.sum
 }
 
@@ -1221,7 +1204,7 @@ type ledgerSum struct {
 // field by field rather than encoded whole; an actor's memory is encoded
 // as JSON (every field of it, whatever is added later), once per change.
 func (l *Lab) fingerprint(keys []RedisKey) [32]byte {
-	h := stateHash{sha256.New()}
+	h := StateHash{sha256.New()}
 	now := l.Now()
 	// How often each clock advance was taken: the guided order's budget
 	// of them decides which advances can come next.
@@ -1232,65 +1215,45 @@ func (l *Lab) fingerprint(keys []RedisKey) [32]byte {
 		}
 	}
 	for _, by := range slices.Sorted(maps.Keys(advances)) {
-		h.int(int64(by))
-		h.int(int64(advances[by]))
+		h.Int(int64(by))
+		h.Int(int64(advances[by]))
 	}
-	h.mark()
+	h.Mark()
 	shared := l.sharedSumOf(keys)
 	h.Write(shared[:])
 	// A pause is no part of a state: the search never pauses an actor (not
 	// scheduling one is its pause), and the explorer's paused actor stands
 	// where the search's unscheduled one does (why.go looks it up).
 	for _, a := range l.actors {
-		h.int(int64(a.pc))
-		h.int(int64(a.call))
+		h.Int(int64(a.pc))
+		h.Int(int64(a.call))
 		h.Write(a.memoryJSON(now))
 		if a.MidStep() {
 			// How long ago its step began: what it records is held to
 			// the clock then (invariant 10). Mostly 0: the clock seldom
 			// moves inside a step.
-			h.int(int64(l.clock - a.stepBegan))
+			h.Int(int64(l.clock - a.stepBegan))
 		}
 		// Inside a call, what the goroutine knows is what it began with
 		// and the replies it had: each trip's text and the world it went
 		// out in (and, one that waited for a lock, the world it came back
 		// to) decide them.
 		if lc := a.live; lc != nil {
-			h.bool(true)
+			h.Bool(true)
 			h.Write(lc.memory)
 			for _, t := range lc.trips {
-				h.str(t.Backend, t.Text)
+				h.Str(t.Backend, t.Text)
 				h.Write(t.before[:])
-				h.bool(t.resumed)
+				h.Bool(t.resumed)
 				h.Write(t.after[:])
 			}
-			h.bool(lc.blocked)
-			h.mark()
+			h.Bool(lc.blocked)
+			h.Mark()
 		}
 	}
-	h.mark()
-	for _, m := range []map[string]string{l.jobWatch.terminal, l.jobWatch.pointers} {
-		for _, k := range slices.Sorted(maps.Keys(m)) {
-			h.str(k, m[k])
-		}
-		h.mark()
-	}
-	for _, k := range slices.Sorted(maps.Keys(l.jobWatch.orphaned)) {
-		h.str(k)
-		h.bool(l.jobWatch.orphaned[k])
-	}
-	h.mark()
-	for _, k := range slices.Sorted(maps.Keys(l.jobWatch.born)) {
-		h.str(k)
-		h.int(int64(l.Now().Sub(l.jobWatch.born[k]))) // relative to the lab clock, as every moment of the key
-	}
-	h.mark()
-	// A claim that ran out holds nothing: only live ones are the state's.
-	for _, op := range slices.Sorted(maps.Keys(l.jobWatch.claims)) {
-		if c := l.jobWatch.claims[op]; c.until.After(now) {
-			h.str(op, c.holder)
-			h.int(int64(c.until.Sub(now)))
-		}
+	h.Mark()
+	if l.world != nil {
+		l.world.Sum(h, now)
 	}
 	var out [32]byte
 	h.Sum(out[:0])
@@ -1304,7 +1267,7 @@ func (l *Lab) sharedSum() [32]byte { return l.sharedSumOf(l.keys) }
 // sharedSumOf hashes the lab's keys (as just read), rows and provider.
 func (l *Lab) sharedSumOf(keys []RedisKey) [32]byte {
 	namespace := l.backends.Coordination.Namespace()
-	h := stateHash{sha256.New()}
+	h := StateHash{sha256.New()}
 	// Moments are taken relative to the lab clock, not the clock itself:
 	// nothing a step does depends on the hour, only on how long ago (a
 	// deadline, a due time, a TTL), so states a whole number of expiries
@@ -1313,10 +1276,10 @@ func (l *Lab) sharedSumOf(keys []RedisKey) [32]byte {
 	sorted := slices.Clone(keys)
 	slices.SortFunc(sorted, func(a, b RedisKey) int { return strings.Compare(a.Key, b.Key) })
 	for _, k := range sorted {
-		h.str(strings.TrimPrefix(k.Key, namespace), k.Type, k.Role)
-		h.int(int64(k.TTL))
+		h.Str(strings.TrimPrefix(k.Key, namespace), k.Type, k.Role)
+		h.Int(int64(k.TTL))
 		if len(k.Stamps) == 0 || k.Fields == nil {
-			h.str(k.Value)
+			h.Str(k.Value)
 			continue
 		}
 		for _, name := range slices.Sorted(maps.Keys(k.Fields)) {
@@ -1324,60 +1287,53 @@ func (l *Lab) sharedSumOf(keys []RedisKey) [32]byte {
 			if ms, err := strconv.ParseInt(value, 10, 64); err == nil && slices.Contains(k.Stamps, name) {
 				value = "ago " + strconv.FormatInt(now.UnixMilli()-ms, 10)
 			}
-			h.str(name, value)
+			h.Str(name, value)
 		}
-		h.mark()
+		h.Mark()
 	}
-	h.mark()
+	h.Mark()
 	// The world's jobs are the keys' (hashed above); its rows are hashed
 	// once per read of the database (ledgerHash).
 	sum := l.ledgerHash()
 	h.Write(sum[:])
-	for _, o := range l.world.Ledger.Outbox {
-		h.int(int64(o.NextAttemptAt.Sub(now)))
-	}
-	for _, a := range l.world.Applications {
-		h.str(a.OperationID, a.Effect)
-	}
-	h.mark()
-	for _, s := range l.world.Sessions {
-		h.str(s.Connection)
+	h.Mark()
+	for _, s := range l.reading.Sessions {
+		h.Str(s.Connection)
 		for _, k := range s.Locks {
-			h.int(int64(k.High)<<32 | int64(k.Low))
-			h.bool(k.Pair)
-			h.bool(k.Shared)
-			h.int(int64(k.Count))
+			h.Int(int64(k.High)<<32 | int64(k.Low))
+			h.Bool(k.Pair)
+			h.Bool(k.Shared)
+			h.Int(int64(k.Count))
 		}
-		h.mark()
+		h.Mark()
 	}
-	h.mark()
-	answers := l.backends.Provider.Answers()
-	for _, id := range slices.Sorted(maps.Keys(answers)) {
-		h.str(id, answers[id].Status, answers[id].Receipt)
+	h.Mark()
+	if l.world != nil {
+		l.world.SumShared(h, now)
 	}
 	var out [32]byte
 	h.Sum(out[:0])
 	return out
 }
 
-// stateHash writes a state's fields to a hash, each delimited so no two
+// StateHash writes a state's fields to a hash, each delimited so no two
 // states write the same bytes.
-type stateHash struct{ hash.Hash }
+type StateHash struct{ hash.Hash }
 
-func (h stateHash) int(v int64) {
+func (h StateHash) Int(v int64) {
 	var b [8]byte
 	binary.BigEndian.PutUint64(b[:], uint64(v))
 	h.Write(b[:])
 }
 
-func (h stateHash) str(values ...string) {
+func (h StateHash) Str(values ...string) {
 	for _, v := range values {
-		h.int(int64(len(v)))
+		h.Int(int64(len(v)))
 		h.Write([]byte(v))
 	}
 }
 
-func (h stateHash) bool(v bool) {
+func (h StateHash) Bool(v bool) {
 	if v {
 		h.Write([]byte{1})
 	} else {
@@ -1386,4 +1342,4 @@ func (h stateHash) bool(v bool) {
 }
 
 // mark ends a list of variable length.
-func (h stateHash) mark() { h.Write([]byte{0xff, 0xfe}) }
+func (h StateHash) Mark() { h.Write([]byte{0xff, 0xfe}) }

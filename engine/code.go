@@ -93,9 +93,9 @@ const MostCodeInvariants = 7
 // shows its own only — fencelab's tables and keys are not its.
 func (s *Scenario) InvariantNumbers() []int {
 	var out []int
-	if s == nil || s.Code == nil || !s.OwnCodeOnly {
-		for n := 1; n <= len(Invariants); n++ {
-			out = append(out, n)
+	if s != nil && s.World != nil && (s.Code == nil || !s.OwnCodeOnly) {
+		for _, inv := range s.World.Invariants() {
+			out = append(out, inv.Number)
 		}
 	}
 	if s != nil && s.Code != nil {
@@ -113,7 +113,14 @@ func (s *Scenario) InvariantText(n int) string {
 		inv := s.Code.Invariants[n-FirstCodeInvariant]
 		return inv.Name + ": " + inv.Says
 	}
-	return Invariants[n]
+	if s != nil && s.World != nil {
+		for _, inv := range s.World.Invariants() {
+			if inv.Number == n {
+				return inv.Says
+			}
+		}
+	}
+	return ""
 }
 
 // InvariantLabel is how a short line names invariant n: its number, or a
@@ -378,7 +385,7 @@ func (l *Lab) codeBreaks(ctx context.Context, state LedgerState, keys []RedisKey
 			return nil, lang.Error("%s: invariant %s: %w", c.At[codeInvariantName(i)], inv.Name, err)
 		}
 		if !holds {
-			breaks = append(breaks, newBreak(FirstCodeInvariant+i, inv.Name, lang.P("the check of %s answered false", inv.Name)))
+			breaks = append(breaks, NewBreak(FirstCodeInvariant+i, inv.Name, lang.P("the check of %s answered false", inv.Name)))
 		}
 	}
 	return breaks, nil
@@ -441,7 +448,7 @@ func codeValuesOf(c *Code) []CodeValue {
 }
 
 // value is what value i of the file's holds in a world.
-func (c *Code) value(i int, w World) int64 {
+func (c *Code) value(i int, w Reading) int64 {
 	v := c.Values[i]
 	if v.SQL != "" {
 		n, _ := codeNumber(string(w.Ledger.Code.Values[codeValueName(i)]))
@@ -458,7 +465,7 @@ func (c *Code) value(i int, w World) int64 {
 
 // ValuesIn are a file's several values as a world holds them, each beside
 // what it should be.
-func (c *Code) ValuesIn(w World) []ValueResult {
+func (c *Code) ValuesIn(w Reading) []ValueResult {
 	out := make([]ValueResult, len(c.Values))
 	for i, v := range c.Values {
 		out[i] = ValueResult{Label: v.Label, Expected: v.Expected, Final: c.value(i, w)}
@@ -472,7 +479,7 @@ func (c *Code) ValuesIn(w World) []ValueResult {
 // ends with (and the scenario's Expected is 0).
 func CodeMeasure(c *Code) Measure {
 	if len(c.Values) > 1 {
-		return Measure{Label: "values", Count: func(w World) int64 {
+		return Measure{Label: "values", Count: func(w Reading) int64 {
 			var off int64
 			for _, v := range c.ValuesIn(w) {
 				if v.Final != v.Expected {
@@ -482,7 +489,7 @@ func CodeMeasure(c *Code) Measure {
 			return off
 		}}
 	}
-	return Measure{Label: c.Values[0].Label, Count: func(w World) int64 { return c.value(0, w) }}
+	return Measure{Label: c.Values[0].Label, Count: func(w Reading) int64 { return c.value(0, w) }}
 }
 
 // codeNumber reads a value as a whole number: a JSON number or string of

@@ -36,7 +36,7 @@ func (l *Lab) crashes() []Action {
 // check read them ("42 ×2, 7"; none: empty).
 func (l *Lab) sessionLocks(actor string) []string {
 	var held []string
-	for _, s := range l.world.Sessions {
+	for _, s := range l.reading.Sessions {
 		if s.Connection == actor && len(s.Locks) > 0 {
 			held = append(held, s.Says())
 		}

@@ -101,21 +101,22 @@ type Lab struct {
 	guidedNext  int
 	// offPath: an action taken since the reset was not the guided order's
 	// next one, so the guided order no longer applies.
-	offPath   bool
-	seenExecs int // executions already checked against invariant 2
-	jobWatch  *jobWatch
-	// world is the state the last invariant check read, for the checker;
+	offPath bool
+	// world is the scenario's world's part of the lab (world.go); nil
+	// for a scenario without one.
+	world LabWorld
+	// reading is the state the last invariant check read, for the checker;
 	// keys are the lab's keys it read (invariant 8 compares the keys an
 	// action leaves with these); keysRead: they are what Redis holds now,
 	// read after the last action or restored (a restore writes only what
 	// differs from them).
-	world    World
+	reading  Reading
 	keys     []RedisKey
 	keysRead bool
 	// readAhead: the keys an action read once it was done (a clock
 	// advance, to say what expired), for the invariant check after it.
 	readAhead []RedisKey
-	// cause is what the action being taken is, for invariants 6 and 8.
+	// cause is what the action being taken is, for a world's invariants.
 	cause cause
 	// found is the invariants the last check found broken, before the
 	// breaks already recorded are left out: what the last call did, as a
@@ -162,9 +163,6 @@ type cause struct {
 	actor   *Actor // the actor whose call it was; nil for the clock or a pause
 	clock   bool   // the lab clock moved: keys may have expired on their TTL
 	restart bool   // a step restarted Redis: the environment lost its keys
-	// answers are the leases the call told its actor it holds, and the
-	// tokens it released (answers.go).
-	answers []answer
 }
 
 // LeaseTTLFor is the lease TTL a lab of s runs with: the scenario's own,
@@ -197,6 +195,9 @@ func NewLab(ctx context.Context, backends Backends, scenario *Scenario, mode Mod
 	}
 	backends.LeaseTTL = backends.LeaseTTLFor(scenario)
 	l := &Lab{scenario: scenario, mode: mode, backends: backends, lang: backends.Lang}
+	if scenario.World != nil {
+		l.world = scenario.World.Open(l)
+	}
 	if mode == Safe {
 		l.without = backends.Without
 	}
@@ -302,21 +303,37 @@ func (l *Lab) ModeLabel() string { return ModeLabel(l.mode, l.without) }
 // Now is the lab clock as a time: the seed's start plus the time advanced.
 func (l *Lab) Now() time.Time { return l.scenario.Seed.Now.Add(l.clock) }
 
+// Start is the lab clock's first moment.
+func (l *Lab) Start() time.Time { return l.scenario.Seed.Now }
+
+// LastReading is the state of the stores the last invariant check read
+// (or a restore put back).
+func (l *Lab) LastReading() Reading { return l.reading }
+
+// Ledger is the lab's own connection to the database (seeding, snapshots).
+func (l *Lab) Ledger() Ledger { return l.ledger }
+
+// World is the scenario's world's part of the lab; nil without one.
+func (l *Lab) World() LabWorld { return l.world }
+
+// Language is the language the lab tells its story in.
+func (l *Lab) Language() lang.Lang { return l.lang }
+
 // Reset brings Redis and PostgreSQL back to the scenario's seeded state,
 // whatever an earlier run left, and clears the actors and the timeline.
 func (l *Lab) Reset(ctx context.Context) error {
 	l.abandonAll(ctx)
-	seed := l.scenario.Seed
+	for _, a := range l.actors {
+		a.pc, a.call, a.Paused, a.Pause, a.Waiting, a.Halted = 0, 0, false, "", "", ""
+		a.Memory, a.encoded = Memory{}, nil
+	}
 	if err := l.backends.Coordination.Wipe(ctx); err != nil {
 		return err
 	}
-	if l.scenario.OwnCodeOnly {
-		// The file's keys are the lab's: no lease of fencelab's is taken.
-	} else if err := l.backends.Coordination.Client("lab").Bootstrap(ctx, seed.ConflictKey, seed.NamespaceEpoch, seed.CounterStart); err != nil {
-		return err
-	}
-	if err := l.ledger.Seed(ctx, seed); err != nil {
-		return err
+	if l.world != nil {
+		if err := l.world.Reset(ctx); err != nil {
+			return err
+		}
 	}
 	if l.scenario.Code != nil {
 		if err := l.restoreSessions(ctx, nil); err != nil {
@@ -326,16 +343,10 @@ func (l *Lab) Reset(ctx context.Context) error {
 			return err
 		}
 	}
-	l.backends.Provider.Reset(l.scenario.ProviderScript)
-	for _, a := range l.actors {
-		a.pc, a.call, a.Paused, a.Pause, a.Waiting, a.Halted = 0, 0, false, "", "", ""
-		a.Memory, a.encoded = Memory{Epoch: seed.NamespaceEpoch}, nil
-	}
 	l.clock, l.events, l.breaks, l.log, l.eventsAfter = 0, nil, nil, nil, nil
 	l.guided = l.scenario.Guided(l.mode)
-	l.guidedNext, l.offPath, l.seenExecs = 0, false, 0
-	l.jobWatch = newJobWatch()
-	l.world, l.keys, l.keysRead, l.readAhead, l.ledgerRead = World{}, nil, false, nil, false
+	l.guidedNext, l.offPath = 0, false
+	l.reading, l.keys, l.keysRead, l.readAhead, l.ledgerRead = Reading{}, nil, false, nil, false
 	return nil
 }
 
@@ -706,7 +717,9 @@ func (l *Lab) endCall(a *Actor, ev wireEvent) (ended bool, err error) {
 		a.pc, a.call = a.pc+1, 0
 		a.Waiting = ""
 	}
-	a.Memory.Seen = Sighting{}
+	if a.Memory.World != nil {
+		a.Memory.World.StepEnded()
+	}
 	return true, nil
 }
 
@@ -727,23 +740,19 @@ func (l *Lab) setPaused(name string, paused bool, why string) error {
 			reason = lang.P(why)
 		}
 		a.Pause = reason.In(l.lang)
-		narration := l.lang.T("%s is frozen mid-job (%s): it cannot notice time passing or its lease running out.", a.Name, a.Pause)
-		if a.Memory.HoldsLease {
-			narration = l.lang.T("%s is frozen mid-job (%s) while it holds token %d; nothing tells it when its lease runs out.", a.Name, a.Pause, a.Memory.Token)
+		detail := lang.P("%s stops (%s); it still believes what it believed", a.Name, reason)
+		narration := l.lang.T("%s is frozen mid-step (%s): it cannot notice time passing.", a.Name, a.Pause)
+		if l.world != nil {
+			l.world.Pausing(a, true, &detail, &narration)
 		}
-		l.emitTold(Event{Actor: a.Name, Layer: LayerAPI, Code: a.Name + "_PAUSE", State: "PAUSED", Narration: narration},
-			lang.P("%s stops (%s); it still believes what it believed", a.Name, reason))
+		l.emitTold(Event{Actor: a.Name, Layer: LayerAPI, Code: a.Name + "_PAUSE", State: "PAUSED", Narration: narration}, detail)
 		return nil
 	}
 	a.Pause = ""
 	detail := lang.P("%s wakes up and carries on", a.Name)
 	narration := l.lang.T("%s carries on exactly where it stopped, as if no time had passed.", a.Name)
-	if d := a.Memory.Delivery; d.OperationID != "" && d.Answer.Status != "" {
-		narration = l.lang.T("%s carries on exactly where it stopped, sure that its claim on %s is still its own — it has no way to know the claim ran out.", a.Name, d.OperationID)
-	}
-	if a.Memory.HoldsLease {
-		detail = lang.P("%s wakes up still believing it holds token %d", a.Name, a.Memory.Token)
-		narration = l.lang.T("%s carries on exactly where it stopped, sure that token %d is still the newest — it has no way to know otherwise.", a.Name, a.Memory.Token)
+	if l.world != nil {
+		l.world.Pausing(a, false, &detail, &narration)
 	}
 	l.emitTold(Event{Actor: a.Name, Layer: LayerAPI, Code: a.Name + "_RESUME", State: "RUNNING", Narration: narration}, detail)
 	return nil

@@ -20,7 +20,7 @@ type pendingRestore struct{ from, to LedgerDump }
 
 // putOffRestore notes that the database must hold dump before its next use.
 func (l *Lab) putOffRestore(dump LedgerDump) {
-	holds := l.world.Ledger.Dump
+	holds := l.reading.Ledger.Dump
 	if l.pending != nil {
 		holds = l.pending.from // still there: the last restore never ran
 	}

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"maps"
 
 	"github.com/fencelab/fencelab/lang"
 )
@@ -228,8 +227,7 @@ func (l *Lab) begin(ctx context.Context, a *Actor) (begun, error) {
 	if a.live != nil {
 		return b, nil
 	}
-	b.started, b.memory = true, a.Memory
-	b.memory.Vars = maps.Clone(a.Memory.Vars)
+	b.started, b.memory = true, a.Memory.clone()
 	a.encoded = nil
 	_, err := l.startCall(ctx, a, a.program[a.pc].calls()[a.call])
 	return b, err
@@ -242,6 +240,6 @@ func (b begun) giveUp(ctx context.Context) {
 		return
 	}
 	b.l.abandon(ctx, b.a)
-	b.a.Memory = b.memory
+	b.a.Memory = b.memory.clone()
 	b.a.encoded = nil
 }

@@ -195,6 +195,16 @@ type RedisKey struct {
 	Stamps []string `json:",omitempty"`
 }
 
+// Roles of the lab's Redis keys, as a Coordination's Keys names them.
+const (
+	RoleLease   = "lease"   // a resource lease: owner|token
+	RoleLeader  = "leader"  // a job's leader lease: owner
+	RoleCounter = "counter" // a conflict key's fencing counter
+	RoleEpoch   = "epoch"   // a conflict key's namespace epoch
+	RoleRunning = "running" // a target's running pointer: job id
+	RoleJob     = "job"     // a job hash
+)
+
 // Coordination is the Redis backend as a whole.
 type Coordination interface {
 	// Client is the Redis connection of one actor.

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"maps"
 	"slices"
 	"strings"
 
@@ -12,7 +11,8 @@ import (
 // Verdicts.
 const (
 	VerdictMatch = "MATCH"
-	// VerdictLostUpdate is invariant 7's anomaly.
+	// VerdictLostUpdate is an update lost to a read-modify-write computed
+	// from a value no longer current (a file's anomaly may name it too).
 	VerdictLostUpdate = "LOST_UPDATE"
 	// VerdictWrongValue is a final value other than the expected one that
 	// no broken invariant explains (and the scenario names no shortfall
@@ -24,18 +24,20 @@ const (
 	VerdictUnfinished = "UNFINISHED"
 )
 
-// KnownVerdicts are the verdicts a run of the engine's steps can end with:
-// MATCH, the invariants' anomalies, the guards' refusals and the
-// shortfalls; a scenario's steps may add refusals of their own.
-func KnownVerdicts() []string {
+// KnownVerdicts are the verdicts a run in world w can end with: MATCH,
+// the shortfalls, the world's invariants' anomalies and its guards'
+// refusals; a scenario's steps may add refusals of their own.
+func KnownVerdicts(w World) []string {
 	out := []string{VerdictMatch, VerdictLostUpdate, VerdictWrongValue, VerdictStuck, VerdictUnfinished}
-	for n := 1; n <= len(Invariants); n++ {
-		if a, ok := anomalies[n]; ok && !slices.Contains(out, a) {
-			out = append(out, a)
+	if w == nil {
+		return out
+	}
+	for _, inv := range w.Invariants() {
+		if inv.Anomaly != "" && !slices.Contains(out, inv.Anomaly) {
+			out = append(out, inv.Anomaly)
 		}
 	}
-	out = append(out, alsoAnomalies...)
-	return append(out, StaleMembership, WrongRegion, IncompatibleVersion, StaleNamespace, StaleFence, IllegalTransition, NotOwner)
+	return append(out, w.Verdicts()...)
 }
 
 // Result is the result strip: what the run should have produced, what the
@@ -68,8 +70,9 @@ type Result struct {
 	// Predicts says the scenario predicts this mode's outcome: a file may
 	// leave its predictions out.
 	Predicts bool
-	// Own is the scenario's own invariants' texts, by number (a file's).
-	Own map[int]string `json:"-"`
+	// Texts are the scenario's invariants' texts, by number: its world's
+	// and its file's.
+	Texts map[int]string `json:"-"`
 	// OwnCodeOnly: the scenario runs a file's own code only, so fencelab's
 	// fence is no part of its result.
 	OwnCodeOnly bool `json:"-"`
@@ -98,10 +101,7 @@ func (r Result) ValuesSaid(l lang.Lang) string {
 
 // InvariantText says invariant n in English.
 func (r Result) InvariantText(n int) string {
-	if t, ok := r.Own[n]; ok {
-		return t
-	}
-	return Invariants[n]
+	return r.Texts[n]
 }
 
 // ModeLabel is the run's mode with its removed guards: "SAFE −region".
@@ -179,11 +179,11 @@ func (l *Lab) Result(ctx context.Context) (Result, error) {
 		return Result{}, err
 	}
 	jobs := l.backends.Coordination.JobsIn(keys)
-	return l.resultFrom(World{Ledger: state, Applications: l.backends.Provider.Applications(), Jobs: jobs,
+	return l.resultFrom(Reading{Ledger: state, Applications: l.backends.Provider.Applications(), Jobs: jobs,
 		Keys: keys, Namespace: l.backends.Coordination.Namespace()}), nil
 }
 
-func (l *Lab) resultFrom(world World) Result {
+func (l *Lab) resultFrom(world Reading) Result {
 	state := world.Ledger
 	s := l.scenario
 	r := Result{
@@ -199,16 +199,19 @@ func (l *Lab) resultFrom(world World) Result {
 	}
 	r.Predicted, r.Predicts = s.Predicted[l.mode]
 	r.OwnCodeOnly = s.OwnCodeOnly
-	if s.Code != nil {
-		r.Own = map[int]string{}
-		for i := range s.Code.Invariants {
-			r.Own[FirstCodeInvariant+i] = s.InvariantText(FirstCodeInvariant + i)
+	r.Texts = map[int]string{}
+	if s.World != nil {
+		for _, inv := range s.World.Invariants() {
+			r.Texts[inv.Number] = inv.Says
 		}
 	}
-	if res, ok := state.Resource(s.Seed.ConflictKey); ok {
-		r.Final = res.SummaryValue
-		r.LastAcceptedFence = res.LastAcceptedFence
-		r.NamespaceEpoch = res.NamespaceEpoch
+	if s.Code != nil {
+		for i := range s.Code.Invariants {
+			r.Texts[FirstCodeInvariant+i] = s.InvariantText(FirstCodeInvariant + i)
+		}
+	}
+	if l.world != nil {
+		l.world.Result(world, &r)
 	}
 	if s.Measure.Count != nil {
 		r.Final = s.Measure.Count(world)
@@ -225,13 +228,5 @@ func (l *Lab) resultFrom(world World) Result {
 		}
 	}
 	r.Verdict = Verdict(r.Expected, r.Final, l.refusals(), l.breaks, s.ShortfallVerdict())
-	if len(s.ProviderScript) > 0 {
-		answered := l.backends.Provider.Answers()
-		for _, id := range slices.Sorted(maps.Keys(s.ProviderScript)) {
-			if _, sent := answered[id]; !sent {
-				r.Unsent = append(r.Unsent, id)
-			}
-		}
-	}
 	return r
 }

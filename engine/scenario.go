@@ -1,6 +1,9 @@
 // Package engine is the heart of fencelab: a lab runs one scenario in one
-// mode against real backends, one step at a time. It defines the ports it
-// needs (ports.go) and knows no driver and no screen.
+// mode against real backends, one round trip at a time, and the checker
+// searches every order of them. What the round trips are for is the
+// scenario's world's (world.go: the catalog's is package scenarios/world).
+// It defines the ports it needs (ports.go) and knows no driver and no
+// screen.
 package engine
 
 import (
@@ -56,6 +59,10 @@ type Scenario struct {
 	// Story is the one-line story of the catalog.
 	Story string
 	Seed  Seed
+	// World is what the scenario's actors act on beside the scheduler
+	// (world.go): the catalog's, for its scenarios and the files that
+	// use its steps; nil for one whose every step is a file's own code.
+	World World
 	// Expected is the correct business value.
 	Expected int64
 	// NoValue: the scenario names no business value (a file without
@@ -124,11 +131,11 @@ func (s *Scenario) InCatalog() bool { return s.File == "" && s.From == "" }
 // the backends.
 type Measure struct {
 	Label string // "effects applied", "job hashes"; empty: the summary value
-	Count func(World) int64
+	Count func(Reading) int64
 }
 
-// World is the state of all the backends at one moment.
-type World struct {
+// Reading is the state of all the backends at one moment.
+type Reading struct {
 	Ledger       LedgerState
 	Applications []Application
 	Jobs         JobsState
@@ -141,7 +148,7 @@ type World struct {
 }
 
 // MeasureEffects counts the provider's applications.
-var MeasureEffects = Measure{Label: "effects applied", Count: func(w World) int64 { return int64(len(w.Applications)) }}
+var MeasureEffects = Measure{Label: "effects applied", Count: func(w Reading) int64 { return int64(len(w.Applications)) }}
 
 // Prediction is a catalog row: final value, last accepted fence (0: none)
 // and verdict.

@@ -26,7 +26,7 @@ import (
 //
 // Sessions are part of the state. When a file's SQL takes advisory locks
 // (Code.Sessions), the lab reads what each connection's session holds
-// after every action (World.Sessions) — which locks, in which mode, how
+// after every action (Reading.Sessions) — which locks, in which mode, how
 // many times — so the checker's state key tells "B's lock is A's lock
 // taken again" from "B holds a lock of its own"; and a restore puts each
 // session back as it was.
@@ -145,7 +145,7 @@ func (l *Lab) holderOf(a *Actor) *Actor {
 func (l *Lab) keepsSessions() bool { return l.scenario.Code != nil && l.scenario.Code.Sessions }
 
 // sessionConnections are the connections whose sessions a state holds, in
-// the order World.Sessions lists them: each actor's, then the file's.
+// the order Reading.Sessions lists them: each actor's, then the file's.
 func (l *Lab) sessionConnections() []sharedConnection {
 	out := make([]sharedConnection, 0, len(l.actors)+len(l.shared))
 	for _, a := range l.actors {

@@ -123,24 +123,8 @@ func (l *Lab) Snapshot(ctx context.Context) (Snapshot, error) {
 	if s.Keys, err = l.backends.Coordination.Keys(ctx); err != nil {
 		return s, err
 	}
-	l.nameConflictKeys(s.Keys)
-	// Each actor's truth is the lease of its own conflict key (a
-	// partitioned region's worker takes another one).
-	type lease struct {
-		holder string
-		token  int64
-		held   bool
-	}
-	leases := map[string]lease{}
-	for _, a := range l.actors {
-		if _, read := leases[a.LeaseKey]; read {
-			continue
-		}
-		var h lease
-		if h.holder, h.token, h.held, err = l.backends.Coordination.LeaseHolder(ctx, a.LeaseKey); err != nil {
-			return s, err
-		}
-		leases[a.LeaseKey] = h
+	if l.world != nil {
+		l.world.Keys(s.Keys)
 	}
 	if s.Ledger, err = l.ledger.State(ctx); err != nil {
 		return s, err
@@ -153,7 +137,7 @@ func (l *Lab) Snapshot(ctx context.Context) (Snapshot, error) {
 	}
 	s.Applications = l.backends.Provider.Applications()
 	s.ProviderName = l.backends.Provider.Name()
-	s.Result = l.resultFrom(World{Ledger: s.Ledger, Applications: s.Applications, Jobs: s.Jobs, Keys: s.Keys, Namespace: s.RedisNamespace})
+	s.Result = l.resultFrom(Reading{Ledger: s.Ledger, Applications: s.Applications, Jobs: s.Jobs, Keys: s.Keys, Namespace: s.RedisNamespace})
 	if s.State, err = l.StateID(ctx); err != nil {
 		return s, err
 	}
@@ -180,15 +164,8 @@ func (l *Lab) Snapshot(ctx context.Context) (Snapshot, error) {
 	s.Settled = s.Settled || allDone
 
 	for _, a := range l.actors {
-		h := leases[a.LeaseKey]
-		holder, holderToken, held := h.holder, h.token, h.held
-		truth := l.lang.T("lease free")
-		if held {
-			truth = l.lang.T("lease held by %s, token %d", holder, holderToken)
-		}
 		v := ActorView{Name: a.Name, Label: a.Label, NextStep: a.NextStep(), Done: a.Done(),
-			Paused: a.Paused, Pause: a.Pause, Waiting: a.Waiting, Halted: a.Halted, Token: a.Memory.Token, Truth: truth,
-			LeaseHeld: held, LeaseHolder: holder, LeaseToken: holderToken}
+			Paused: a.Paused, Pause: a.Pause, Waiting: a.Waiting, Halted: a.Halted}
 		if a.MidStep() {
 			v.NextCall, v.CallAt, v.Of = a.NextCall()
 		}
@@ -208,57 +185,18 @@ func (l *Lab) Snapshot(ctx context.Context) (Snapshot, error) {
 			c, _ := a.nextCall()
 			v.Waiting = l.lang.T("waits for connection %s, which %s's step holds", c.Connection, b.Name)
 		}
-		switch d := a.Memory.Delivery; {
-		case a.Memory.JobReused:
-			v.Belief = l.lang.T("reused %s", a.Memory.JobID)
-		case a.Memory.JobID != "":
-			v.Belief = l.lang.T("job %s", a.Memory.JobID)
-		case d.OperationID != "" && d.Answer.Status != "":
-			v.Belief = l.lang.T("%s: provider said %s", d.OperationID, d.Answer.Status)
-		case d.OperationID != "":
-			v.Belief = l.lang.T("working on %s", d.OperationID)
-		case a.Memory.HoldsLease:
-			v.Belief = l.lang.T("holds lease, token %d", a.Memory.Token)
-			v.Deceived = !held || holder != a.Owner || holderToken != a.Memory.Token
-		case a.Memory.HoldsLeader && a.Memory.Token > 0:
-			// The truth beside it is the resource lease's: say what the
-			// actor believes of that too.
-			v.Belief = l.lang.T("released token %d, leads its job", a.Memory.Token)
-		case a.Memory.HoldsLeader:
-			v.Belief = l.lang.T("leads its job")
-		case a.Memory.Token > 0:
-			v.Belief = l.lang.T("released token %d", a.Memory.Token)
-		default:
-			v.Belief, v.HoldsNothing = l.lang.T("holds nothing"), true
-		}
+		v.Belief, v.HoldsNothing = l.lang.T("holds nothing"), true
 		for _, name := range slices.Sorted(maps.Keys(a.Memory.Vars)) {
 			v.Saved = append(v.Saved, name+" = "+savedValue(a.Memory.Vars[name]))
 		}
 		s.Actors = append(s.Actors, v)
 	}
+	if l.world != nil {
+		if err := l.world.View(ctx, l.actors, s.Actors); err != nil {
+			return s, err
+		}
+	}
 	return s, nil
-}
-
-// nameConflictKeys says which conflict key each lease, counter and epoch
-// key is of — the seed's, or one an actor takes its lease on (a partitioned
-// region's own) — so a screen can tell two key spaces apart.
-func (l *Lab) nameConflictKeys(keys []RedisKey) {
-	of := map[string]string{}
-	name := func(conflictKey string) {
-		if conflictKey == "" {
-			return
-		}
-		for _, key := range l.backends.Coordination.ConflictKeyNames(conflictKey) {
-			of[key] = conflictKey
-		}
-	}
-	name(l.scenario.Seed.ConflictKey)
-	for _, a := range l.actors {
-		name(a.LeaseKey)
-	}
-	for i := range keys {
-		keys[i].Conflict = of[keys[i].Key]
-	}
 }
 
 // savedValue is a saved value as a pane line shows it: at most 24

@@ -431,7 +431,7 @@ func Percent(r *big.Rat) string {
 
 // Said names the invariants of the set with the anomaly each stands for
 // where it has one: "7 (LOST_UPDATE), 8 (LEASE_STOLEN)".
-func (s InvariantSet) Said() string { return s.SaidIn(nil) }
+func (s InvariantSet) Said() string { return s.SaidIn(nil) } // numbers alone: no scenario names them
 
 // SaidIn is Said for a scenario, whose file's own invariants are named as
 // the file names them: "11 (OLDER_TOKEN_WON)".
@@ -440,7 +440,7 @@ func (s InvariantSet) SaidIn(sc *Scenario) string {
 	for _, n := range s.Numbers() {
 		if n >= FirstCodeInvariant && sc != nil && sc.Code != nil && n-FirstCodeInvariant < len(sc.Code.Invariants) {
 			parts = append(parts, strconv.Itoa(n)+" ("+sc.Code.Invariants[n-FirstCodeInvariant].Name+")")
-		} else if a, ok := anomalies[n]; ok {
+		} else if a := sc.anomalyOf(n); a != "" {
 			parts = append(parts, strconv.Itoa(n)+" ("+a+")")
 		} else {
 			parts = append(parts, strconv.Itoa(n))
@@ -506,10 +506,28 @@ func breaksAnInvariant(s *Scenario, verdict string) bool {
 			}
 		}
 	}
-	for _, a := range anomalies {
-		if a == verdict {
+	if s == nil || s.World == nil {
+		return false
+	}
+	for _, inv := range s.World.Invariants() {
+		if inv.Anomaly == verdict {
 			return true
 		}
 	}
-	return slices.Contains(alsoAnomalies, verdict)
+	// A kind of break an invariant names beside its own anomaly.
+	return slices.Contains(s.World.Verdicts(), verdict) && !slices.Contains(s.World.Refusals(), verdict)
+}
+
+// anomalyOf is the anomaly invariant n of the scenario's world stands
+// for; empty when it names none.
+func (s *Scenario) anomalyOf(n int) string {
+	if s == nil || s.World == nil {
+		return ""
+	}
+	for _, inv := range s.World.Invariants() {
+		if inv.Number == n {
+			return inv.Anomaly
+		}
+	}
+	return ""
 }

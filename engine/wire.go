@@ -32,7 +32,6 @@ import (
 const (
 	BackendRedis    = "redis"
 	BackendPostgres = "postgres"
-	BackendProvider = "provider"
 )
 
 // RoundTrip is one message an actor's code sends a backend, as sent: a
@@ -609,28 +608,4 @@ func (a *Actor) InCall() (next RoundTrip, in bool) {
 		return RoundTrip{}, false
 	}
 	return a.live.next, true
-}
-
-// gatedProvider is the provider as an actor's call sees it: each call a
-// round trip.
-type gatedProvider struct{ Provider }
-
-func (p gatedProvider) Execute(ctx context.Context, operationID, effect string) (ProviderAnswer, error) {
-	back, err := Send(ctx, RoundTrip{Backend: BackendProvider, Text: fmt.Sprintf("execute %s (%s)", operationID, effect)})
-	if err != nil {
-		return ProviderAnswer{}, err
-	}
-	answer, err := p.Provider.Execute(ctx, operationID, effect)
-	back(answer.Status)
-	return answer, err
-}
-
-func (p gatedProvider) Query(ctx context.Context, operationID string) (ProviderAnswer, error) {
-	back, err := Send(ctx, RoundTrip{Backend: BackendProvider, Text: "query " + operationID})
-	if err != nil {
-		return ProviderAnswer{}, err
-	}
-	answer, err := p.Provider.Query(ctx, operationID)
-	back(answer.Status)
-	return answer, err
 }

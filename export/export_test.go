@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
+	"github.com/fencelab/fencelab/scenarios/world"
 	"image"
 	"image/gif"
 	"io"
@@ -138,7 +139,7 @@ func TestMarkdownIsAPageWithItsTables(t *testing.T) {
 
 		r := s.Final().Result
 		require.Contains(t, doc.String(), "| **"+r.Verdict+"** |")
-		for n := 1; n <= len(engine.Invariants); n++ {
+		for n := 1; n <= len(world.Invariants); n++ {
 			broken := false
 			for _, b := range r.Breaks {
 				if b.Invariant == n {

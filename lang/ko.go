@@ -6,13 +6,14 @@ package lang
 var ko = map[string]string{
 	// The narration of the engine's own actions: pauses, resumes, the clock.
 	"%s is frozen mid-job (%s): it cannot notice time passing or its lease running out.":                                            "%s이(가) 작업 도중 멈췄습니다(%s). 시간이 흐르는 것도, 리스가 끝나는 것도 알아차릴 수 없습니다.",
+	"%s is frozen mid-step (%s): it cannot notice time passing.":                                                                    "%s이(가) 단계 도중 멈췄습니다(%s). 시간이 흐르는 것을 알아차릴 수 없습니다.",
 	"%s is frozen mid-job (%s) while it holds token %d; nothing tells it when its lease runs out.":                                  "%s이(가) 토큰 %[3]d을(를) 가진 채 작업 도중 멈췄습니다(%[2]s). 리스가 언제 끝나는지 아무도 알려주지 않습니다.",
 	"%s carries on exactly where it stopped, as if no time had passed.":                                                             "%s은(는) 아무 시간도 흐르지 않은 듯 멈췄던 바로 그 자리에서 이어갑니다.",
 	"%s carries on exactly where it stopped, sure that its claim on %s is still its own — it has no way to know the claim ran out.": "%s은(는) 멈췄던 바로 그 자리에서 이어가며, %s에 대한 클레임이 여전히 자기 것이라고 확신합니다. 클레임이 만료된 것을 알 방법이 없습니다.",
 	"%s carries on exactly where it stopped, sure that token %d is still the newest — it has no way to know otherwise.":             "%s은(는) 멈춘 바로 그 자리에서 계속합니다. 토큰 %d이(가) 여전히 가장 최신이라고 확신하며 — 그렇지 않다는 것을 알 길이 없습니다.",
-	"%s passes; nothing in Redis expires.":                                          "%s이(가) 흐릅니다. Redis에서 만료되는 키는 없습니다.",
-	"Time passes and Redis drops %d expired key(s); whoever held them is not told.": "시간이 흐르고 Redis가 만료된 키 %d개를 지웁니다. 그 키를 가졌던 쪽은 아무 통보도 받지 못합니다.",
-	"Invariant %d broke: %s — %s.":                                                  "불변식 %d이(가) 깨졌습니다: %s — %s.",
+	"%s passes; nothing in Redis expires.":                                                                                          "%s이(가) 흐릅니다. Redis에서 만료되는 키는 없습니다.",
+	"Time passes and Redis drops %d expired key(s); whoever held them is not told.":                                                 "시간이 흐르고 Redis가 만료된 키 %d개를 지웁니다. 그 키를 가졌던 쪽은 아무 통보도 받지 못합니다.",
+	"Invariant %d broke: %s — %s.":                                                                                                  "불변식 %d이(가) 깨졌습니다: %s — %s.",
 
 	// What a worker believes, and the truth beside it.
 	"lease free":                       "리스 비어 있음",

@@ -3,6 +3,7 @@ package lang_test
 import (
 	"errors"
 	"fmt"
+	"github.com/fencelab/fencelab/scenarios/world"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -116,8 +117,8 @@ func messages(t *testing.T) map[string]string {
 			return true
 		})
 	}
-	for n, text := range engine.Invariants {
-		found[text] = "engine.Invariants[" + strconv.Itoa(n) + "]"
+	for n, text := range world.Invariants {
+		found[text] = "world.Invariants[" + strconv.Itoa(n) + "]"
 	}
 	for _, s := range scenarios.All() {
 		found[s.Title] = s.ID + "'s title"

@@ -164,7 +164,7 @@ func TestAClaimOnTheHostsClockIsCaught(t *testing.T) {
 // everything, and SAFE ends MATCH having shown nothing about a timeout.
 // A scripted entry that no schedule sent fails the check, and the run.
 func TestAProviderEntryNeverSentIsCaught(t *testing.T) {
-	bin := buildPatched(t, "../engine/actor.go", `fmt.Sprintf("%s/e%d/t%d", job, m.Epoch, m.Token)`, `fmt.Sprintf("e%d/t%d", m.Epoch, m.Token)`)
+	bin := buildPatched(t, "world/memory.go", `fmt.Sprintf("%s/e%d/t%d", job, m.Epoch, m.Token)`, `fmt.Sprintf("e%d/t%d", m.Epoch, m.Token)`)
 	out, code := checkPatched(t, bin, "non-fenceable-effect")
 	require.Equal(t, 1, code, "%s", out)
 	require.Contains(t, out, `[provider] "daily-summary/e2/t42" was sent on no schedule`)
@@ -306,7 +306,7 @@ func TestAWriteThatUpdatesEveryRowIsCaught(t *testing.T) {
 // again in epoch 3, so the second write finds its id on record, writes
 // no execution of its own, and the business row changed without one.
 func TestAnOperationIdWithoutItsEpochIsCaught(t *testing.T) {
-	bin := buildPatched(t, "../engine/actor.go",
+	bin := buildPatched(t, "world/memory.go",
 		`fmt.Sprintf("%s/e%d/t%d", job, m.Epoch, m.Token)`, `fmt.Sprintf("%s/t%d", job, m.Token)`)
 	requireCheckBreaks(t, bin, "token-reuse", "invariant 3 broken", "verdict PARTIAL_COMMIT")
 }

@@ -2,6 +2,7 @@ package scenarios_test
 
 import (
 	"context"
+	"github.com/fencelab/fencelab/scenarios/world"
 	"strings"
 	"testing"
 	"time"
@@ -366,7 +367,7 @@ func TestEndToEndLeaseKeyDeleted(t *testing.T) {
 		require.Equal(t, engine.StaleFence, rejected.Rejection)
 		require.Len(t, ledger.Outbox, 1)
 		require.Equal(t, committed.OperationID, ledger.Outbox[0].OperationID)
-		require.Empty(t, engine.CheckLedger(ledger, 0))
+		require.Empty(t, world.CheckLedger(ledger, 0))
 	})
 }
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/lang"
+	"github.com/fencelab/fencelab/scenarios/world"
 	"github.com/fencelab/fencelab/untrusted"
 )
 
@@ -317,7 +318,7 @@ func (f *file) scenario(doc map[string]any) (*engine.Scenario, error) {
 	}
 	// A file that promises no job deadline of its own (job-deadline) is
 	// held to the poller's.
-	s := &engine.Scenario{Seed: sharedSeed(), Predicted: map[engine.Mode]engine.Prediction{}, JobDeadline: jobDeadline}
+	s := &engine.Scenario{World: world.Catalog, Seed: sharedSeed(), Predicted: map[engine.Mode]engine.Prediction{}, JobDeadline: jobDeadline}
 	if s.ID, err = top.str("id", true); err != nil {
 		return nil, err
 	}
@@ -498,7 +499,7 @@ func (f *file) verdicts() []string {
 // knownVerdicts are the verdicts a run can end with: MATCH, the anomalies
 // of the invariants, the guards' refusals and the shortfalls.
 func knownVerdicts() []string {
-	return append(engine.KnownVerdicts(), LeaseLost, DeadlineExceeded)
+	return append(engine.KnownVerdicts(world.Catalog), LeaseLost, DeadlineExceeded)
 }
 
 // The measures a file can name: what expected and final count.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/lang"
+	"github.com/fencelab/fencelab/scenarios/world"
 )
 
 // The second seed: a job started by a request runs in a worker and keeps
@@ -55,11 +56,11 @@ func (r request) acquireJob() engine.Call {
 		if t.Off(engine.GuardAtomicAcquire) {
 			return r.getRunning().Run(ctx, t)
 		}
-		grant, err := t.Jobs().AcquireJob(ctx, JobTarget, r.jobID, jobItems, t.Now(), jobTTL, r.pointerLife(t))
+		grant, err := world.Jobs(t).AcquireJob(ctx, JobTarget, r.jobID, jobItems, t.Now(), jobTTL, r.pointerLife(t))
 		if err != nil {
 			return 0, err
 		}
-		m := t.Memory()
+		m := world.MemoryOf(t)
 		m.JobID, m.JobReused = grant.JobID, grant.Reused
 		if grant.Reused {
 			t.Emitf(engine.LayerCoordination, "ACQUIRE_JOB", "REUSED", "%s is running for %s: %s returns it and starts no worker",
@@ -76,12 +77,12 @@ func (r request) acquireJob() engine.Call {
 // getRunning is the naive lookup's first round trip: GET the pointer.
 func (r request) getRunning() engine.Call {
 	return engine.Call{Name: "GET running key", Touches: readJobs, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		id, found, err := t.Jobs().GetRunning(ctx, JobTarget)
+		id, found, err := world.Jobs(t).GetRunning(ctx, JobTarget)
 		if err != nil {
 			return 0, err
 		}
 		if found {
-			t.Memory().Seen = engine.Sighting{Found: true, Pointer: id}
+			world.MemoryOf(t).Seen = world.Sighting{Found: true, Pointer: id}
 			t.Emitf(engine.LayerCoordination, "GET_RUNNING", "READ", "running key → %s: %s will read its status", id, r.name)
 			t.Narrate("%s finds the running key pointing at %s; whether that job still runs is a second read, and anything can happen in between.", r.name, id)
 			return engine.Continue, nil
@@ -96,12 +97,12 @@ func (r request) getRunning() engine.Call {
 // job the pointer named; a RUNNING job is reused.
 func (r request) readRunning() engine.Call {
 	return engine.Call{Name: "read the running job", Touches: readJobs, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		m := t.Memory()
+		m := world.MemoryOf(t)
 		id := m.Seen.Pointer
 		if id == "" {
 			return engine.Continue, nil
 		}
-		job, ok, err := t.Jobs().ReadJob(ctx, JobTarget, id)
+		job, ok, err := world.Jobs(t).ReadJob(ctx, JobTarget, id)
 		if err != nil {
 			return 0, err
 		}
@@ -123,10 +124,10 @@ func (r request) readRunning() engine.Call {
 
 func (r request) createJobHash() engine.Call {
 	return engine.Call{Name: "HSET job hash", Touches: stampJobs, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		if err := t.Jobs().CreateJobHash(ctx, JobTarget, r.jobID, jobItems, t.Now(), jobTTL); err != nil {
+		if err := world.Jobs(t).CreateJobHash(ctx, JobTarget, r.jobID, jobItems, t.Now(), jobTTL); err != nil {
 			return 0, err
 		}
-		t.Memory().JobID = r.jobID
+		world.MemoryOf(t).JobID = r.jobID
 		t.Emitf(engine.LayerCoordination, "HSET_JOB", "CREATED", "%s created RUNNING (0/%d); the running key is not set yet", r.jobID, jobItems)
 		t.Narrate("%s writes %s as RUNNING, but the running key does not point at it yet: for a moment nobody can find it.", r.name, r.jobID)
 		return engine.Continue, nil
@@ -135,7 +136,7 @@ func (r request) createJobHash() engine.Call {
 
 func (r request) setRunning() engine.Call {
 	return engine.Call{Name: "SET running key", Touches: writeJobs, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		if err := t.Jobs().SetRunning(ctx, JobTarget, r.jobID, r.pointerLife(t)); err != nil {
+		if err := world.Jobs(t).SetRunning(ctx, JobTarget, r.jobID, r.pointerLife(t)); err != nil {
 			return 0, err
 		}
 		t.Emitf(engine.LayerCoordination, "SET_RUNNING", "WRITTEN", "running key → %s; its worker starts", r.jobID)
@@ -152,7 +153,7 @@ type jobWorker struct {
 
 func (w jobWorker) process() engine.Step {
 	return engine.Step{Name: "process items", Touches: withPeers(stampJobs, w.request), Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		req := t.Peer(w.request).Memory
+		req := world.Remembers(t.Peer(w.request))
 		switch {
 		case req.JobReused:
 			t.Emitf(engine.LayerAPI, "START", "NOT_STARTED", "%s reused %s: no worker of its own was started", w.request, req.JobID)
@@ -163,8 +164,8 @@ func (w jobWorker) process() engine.Step {
 			t.Narrate("%s waits: %s has not started a job yet.", w.name, w.request)
 			return engine.Wait, nil
 		}
-		t.Memory().JobID = req.JobID
-		found, err := t.Jobs().ReportProgress(ctx, JobTarget, req.JobID, jobItems, jobResults, t.Now())
+		world.MemoryOf(t).JobID = req.JobID
+		found, err := world.Jobs(t).ReportProgress(ctx, JobTarget, req.JobID, jobItems, jobResults, t.Now())
 		if err != nil {
 			return 0, err
 		}
@@ -182,8 +183,8 @@ func (w jobWorker) process() engine.Step {
 
 func (w jobWorker) markSuccess() engine.Step {
 	return engine.Step{Name: "mark SUCCESS (Lua)", Touches: writeJobs, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		id := t.Memory().JobID
-		result, err := t.Jobs().TransitionJob(ctx, JobTarget, id, engine.JobSuccess, t.Unguarded(engine.GuardTerminal, engine.GuardPointer))
+		id := world.MemoryOf(t).JobID
+		result, err := world.Jobs(t).TransitionJob(ctx, JobTarget, id, engine.JobSuccess, t.Unguarded(engine.GuardTerminal, engine.GuardPointer))
 		if errors.Is(err, engine.ErrNotFound) {
 			t.Emitf(engine.LayerCoordination, "SUCCESS", "GONE", "%s is gone from Redis (its TTL ended): nothing to mark", id)
 			t.Narrate("%s expired from Redis before its worker finished, so there is nothing left to mark.", id)
@@ -226,9 +227,9 @@ func (w jobWorker) markSuccess() engine.Step {
 // the status was.
 func (w jobWorker) setSuccessNaive() engine.Step {
 	return engine.Step{Name: "HSET status SUCCESS", Touches: writeJobs, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		id := t.Memory().JobID
+		id := world.MemoryOf(t).JobID
 		before := statusBefore(t, id)
-		if err := t.Jobs().SetJobStatus(ctx, JobTarget, id, engine.JobSuccess); err != nil {
+		if err := world.Jobs(t).SetJobStatus(ctx, JobTarget, id, engine.JobSuccess); err != nil {
 			return 0, err
 		}
 		t.Emitf(engine.LayerCoordination, "SUCCESS", "WRITTEN", "HSET %s status SUCCESS (it was %s)", id, before)
@@ -257,12 +258,12 @@ func statusBefore(t *engine.Turn, id string) string {
 func deleteRunningNaive(name, jobOf string) engine.Step {
 	return engine.Step{Name: name, Touches: withPeers(writeJobs, jobOf), Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		pointer, found := t.Before().Jobs.Running[JobTarget]
-		if err := t.Jobs().DeleteRunning(ctx, JobTarget); err != nil {
+		if err := world.Jobs(t).DeleteRunning(ctx, JobTarget); err != nil {
 			return 0, err
 		}
-		own := t.Memory().JobID
+		own := world.MemoryOf(t).JobID
 		if jobOf != "" {
-			own = t.Peer(jobOf).Memory.JobID
+			own = world.Remembers(t.Peer(jobOf)).JobID
 		}
 		switch {
 		case !found:
@@ -288,11 +289,11 @@ func deleteRunningNaive(name, jobOf string) engine.Step {
 type poller struct{ watch string }
 
 func (p poller) job(ctx context.Context, t *engine.Turn) (engine.Job, bool, error) {
-	id := t.Peer(p.watch).Memory.JobID
+	id := world.Remembers(t.Peer(p.watch)).JobID
 	if id == "" {
 		return engine.Job{}, false, nil
 	}
-	return t.Jobs().ReadJob(ctx, JobTarget, id)
+	return world.Jobs(t).ReadJob(ctx, JobTarget, id)
 }
 
 // pollDeadline reads the job; a RUNNING one past its deadline is failed by
@@ -325,7 +326,7 @@ func (p poller) pollDeadline() engine.Call {
 			t.Narrate("Without the deadline, a job nobody runs stays RUNNING, and every request that comes reuses it.")
 			return engine.Wait, nil
 		}
-		t.Memory().Seen = engine.Sighting{Found: true, Job: job}
+		world.MemoryOf(t).Seen = world.Sighting{Found: true, Job: job}
 		t.Emitf(engine.LayerAPI, "POLL", "OVERDUE", "%s RUNNING past its deadline (createdAt + 10m = %s): the poller fails it next",
 			job.ID, clock(t, deadline))
 		t.Narrate("The poller reads %s RUNNING and past its deadline; it fails it in its next call, whatever happens to the job in between.", job.ID)
@@ -337,9 +338,9 @@ func (p poller) pollDeadline() engine.Call {
 // transition: the job may have moved on since it was read.
 func (p poller) failAtDeadline() engine.Call {
 	return engine.Call{Name: "mark FAILED (Lua)", Touches: stampJobs, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		job := t.Memory().Seen.Job
+		job := world.MemoryOf(t).Seen.Job
 		deadline := job.CreatedAt.Add(jobDeadline)
-		result, err := t.Jobs().TransitionJob(ctx, JobTarget, job.ID, engine.JobFailed, t.Unguarded(engine.GuardTerminal, engine.GuardPointer))
+		result, err := world.Jobs(t).TransitionJob(ctx, JobTarget, job.ID, engine.JobFailed, t.Unguarded(engine.GuardTerminal, engine.GuardPointer))
 		if errors.Is(err, engine.ErrNotFound) {
 			t.Emitf(engine.LayerAPI, "POLL", "GONE", "%s expired while being polled", job.ID)
 			t.Narrate("%s expired from Redis while the poller looked at it.", job.ID)
@@ -394,7 +395,7 @@ func (p poller) pollHeartbeat() engine.Call {
 			t.Emitf(engine.LayerAPI, "POLL", "RUNNING", "%s RUNNING, last heartbeat %s ago", job.ID, t.Now().Sub(job.Heartbeat).Round(time.Second))
 			return engine.Wait, nil
 		}
-		t.Memory().Seen = engine.Sighting{Found: true, Job: job}
+		world.MemoryOf(t).Seen = world.Sighting{Found: true, Job: job}
 		t.Emitf(engine.LayerAPI, "POLL", "OVERDUE", "%s RUNNING, no heartbeat for 10m: the poller fails it next", job.ID)
 		t.Narrate("The poller reads %s RUNNING with no heartbeat for ten minutes; it fails it in its next call.", job.ID)
 		return engine.Continue, nil
@@ -403,8 +404,8 @@ func (p poller) pollHeartbeat() engine.Call {
 
 func (p poller) failNaive() engine.Call {
 	return engine.Call{Name: "HSET status FAILED", Touches: writeJobs, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		job := t.Memory().Seen.Job
-		if err := t.Jobs().SetJobStatus(ctx, JobTarget, job.ID, engine.JobFailed); err != nil {
+		job := world.MemoryOf(t).Seen.Job
+		if err := world.Jobs(t).SetJobStatus(ctx, JobTarget, job.ID, engine.JobFailed); err != nil {
 			return 0, err
 		}
 		t.Emitf(engine.LayerAPI, "POLL", "FAILED", "HSET %s status FAILED: no heartbeat for 10m", job.ID)
@@ -418,8 +419,8 @@ func (p poller) failNaive() engine.Call {
 // results in PostgreSQL.
 func applyResults(watch string) engine.Step {
 	read := engine.Call{Name: "read the job", Touches: withPeers(readJobs, watch), Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		id := t.Peer(watch).Memory.JobID
-		job, found, err := t.Jobs().ReadJob(ctx, JobTarget, id)
+		id := world.Remembers(t.Peer(watch)).JobID
+		job, found, err := world.Jobs(t).ReadJob(ctx, JobTarget, id)
 		if err != nil {
 			return 0, err
 		}
@@ -432,12 +433,12 @@ func applyResults(watch string) engine.Step {
 			t.Narrate("The apply step publishes only a SUCCESS job: %s is %s, so its results stay out of PostgreSQL.", id, status)
 			return engine.Advance, nil
 		}
-		t.Memory().Seen = engine.Sighting{Found: true, Job: job}
+		world.MemoryOf(t).Seen = world.Sighting{Found: true, Job: job}
 		return engine.Continue, nil
 	}}
 	apply := engine.Call{Name: "write the results", Touches: stampDB, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		job := t.Memory().Seen.Job
-		if err := t.Ledger().ApplyJobResults(ctx, job.ID, JobTarget, job.Results, t.Now()); err != nil {
+		job := world.MemoryOf(t).Seen.Job
+		if err := world.LedgerOf(t).ApplyJobResults(ctx, job.ID, JobTarget, job.Results, t.Now()); err != nil {
 			return 0, err
 		}
 		t.Emitf(engine.LayerDatabase, "APPLY", "APPLIED", "%s is SUCCESS: %q written to PostgreSQL", job.ID, job.Results)
@@ -460,7 +461,7 @@ func crash(worker string) engine.Step {
 
 // Measures of the job scenarios, counted in Redis and PostgreSQL.
 var (
-	measureJobHashes = engine.Measure{Label: "job hashes", Count: func(w engine.World) int64 {
+	measureJobHashes = engine.Measure{Label: "job hashes", Count: func(w engine.Reading) int64 {
 		n := 0
 		for _, j := range w.Jobs.Jobs {
 			if j.Target == JobTarget {
@@ -469,7 +470,7 @@ var (
 		}
 		return int64(n)
 	}}
-	measureApplied = engine.Measure{Label: "results applied", Count: func(w engine.World) int64 {
+	measureApplied = engine.Measure{Label: "results applied", Count: func(w engine.Reading) int64 {
 		return int64(len(w.Ledger.JobResults))
 	}}
 )
@@ -477,7 +478,7 @@ var (
 // measureRunningKey counts 1 when the running key still names job: the
 // newer job kept its pointer.
 func measureRunningKey(job string) engine.Measure {
-	return engine.Measure{Label: "current pointers preserved", Count: func(w engine.World) int64 {
+	return engine.Measure{Label: "current pointers preserved", Count: func(w engine.Reading) int64 {
 		if w.Jobs.Running[JobTarget] == job {
 			return 1
 		}

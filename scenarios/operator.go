@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/scenarios/world"
 )
 
 // The operator changes the environment under the workers: a tenant
@@ -14,7 +15,7 @@ import (
 // revision moves to revision and it is no longer active.
 func removeTenant(revision int64) engine.Step {
 	return engine.Step{Name: "remove tenant-a", Touches: stampDB, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		if err := t.Ledger().RemoveTenant(ctx, TenantID, revision, t.Now()); err != nil {
+		if err := world.LedgerOf(t).RemoveTenant(ctx, TenantID, revision, t.Now()); err != nil {
 			return 0, err
 		}
 		t.Emitf(engine.LayerAPI, "REMOVE_TENANT", "REMOVED", "%s removed: membership revision %d → %d, inactive",
@@ -33,7 +34,7 @@ const regionBTokens = ConflictKey + "@region-b"
 // which has reached 99, while region-a epoch 3 stays authoritative.
 func partitionRegion() engine.Step {
 	return engine.Step{Name: "partition region-b", Touches: leases, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		if err := t.Leases().Bootstrap(ctx, regionBTokens, t.Seed().NamespaceEpoch, 99); err != nil {
+		if err := world.Leases(t).Bootstrap(ctx, regionBTokens, t.Seed().NamespaceEpoch, 99); err != nil {
 			return 0, err
 		}
 		t.Emitf(engine.LayerCoordination, "PARTITION", "PARTITIONED",
@@ -46,7 +47,7 @@ func partitionRegion() engine.Step {
 // rollout deploys a new checkpoint schema and raises the minimum writer.
 func rollout(minimumWriter, checkpointSchema int) engine.Step {
 	return engine.Step{Name: "deploy (rollout)", Touches: database, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		if err := t.Ledger().Rollout(ctx, minimumWriter, checkpointSchema); err != nil {
+		if err := world.LedgerOf(t).Rollout(ctx, minimumWriter, checkpointSchema); err != nil {
 			return 0, err
 		}
 		t.Emitf(engine.LayerDatabase, "ROLLOUT", "DEPLOYED", "rollout marker: checkpoint schema %d → %d, minimum writer version %d → %d",
@@ -79,7 +80,7 @@ func restartRedis() engine.Step {
 // whose counter starts at 0.
 func bumpNamespaceRedis(to int64) engine.Step {
 	return engine.Step{Name: "bump namespace epoch in Redis", Touches: leases, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		if err := t.Leases().Bootstrap(ctx, ConflictKey, to, 0); err != nil {
+		if err := world.Leases(t).Bootstrap(ctx, ConflictKey, to, 0); err != nil {
 			return 0, err
 		}
 		t.Emitf(engine.LayerCoordination, "EPOCH_REDIS", "BUMPED", "Redis: namespace epoch → %d, counter starts at 0", to)
@@ -91,7 +92,7 @@ func bumpNamespaceRedis(to int64) engine.Step {
 // bumpNamespaceDatabase starts namespace epoch `to` in PostgreSQL.
 func bumpNamespaceDatabase(to int64) engine.Step {
 	return engine.Step{Name: "bump namespace epoch in PostgreSQL", Touches: stampDB, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		if err := t.Ledger().BumpNamespace(ctx, ConflictKey, to, t.Now()); err != nil {
+		if err := world.LedgerOf(t).BumpNamespace(ctx, ConflictKey, to, t.Now()); err != nil {
 			return 0, err
 		}
 		t.Emitf(engine.LayerDatabase, "EPOCH_DATABASE", "BUMPED",

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/lang"
+	"github.com/fencelab/fencelab/scenarios/world"
 )
 
 // The outbox worker delivers committed effects to the provider (DESIGN §5):
@@ -27,7 +28,7 @@ func outboxSpec(program ...engine.Step) engine.ActorSpec {
 
 func claimOutbox() engine.Step {
 	return engine.Step{Name: "claim the oldest due outbox row", Touches: stampDB, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		row, found, err := t.Ledger().ClaimNextOutbox(ctx, t.Now(), claimTimeout)
+		row, found, err := world.LedgerOf(t).ClaimNextOutbox(ctx, t.Now(), claimTimeout)
 		if err != nil {
 			return 0, err
 		}
@@ -35,7 +36,7 @@ func claimOutbox() engine.Step {
 			t.Emitf(engine.LayerDatabase, "CLAIM", "IDLE", "no PENDING outbox row is due; the outbox worker waits")
 			return engine.Wait, nil
 		}
-		t.Memory().Delivery = engine.Delivery{OperationID: row.OperationID, Attempt: row.AttemptCount}
+		world.MemoryOf(t).Delivery = world.Delivery{OperationID: row.OperationID, Attempt: row.AttemptCount}
 		t.Emitf(engine.LayerDatabase, "CLAIM", "CLAIMED", "claimed %s (attempt %d) and committed the claim, until %s",
 			row.OperationID, row.AttemptCount, engine.FormatClock(row.NextAttemptAt.Sub(t.Seed().Now)))
 		t.Narrate("The claim is committed before the provider is called: no transaction stays open across a network call.")
@@ -46,9 +47,9 @@ func claimOutbox() engine.Step {
 // callProvider sends the claimed row's effect under its own OperationId.
 func callProvider() engine.Step {
 	return engine.Step{Name: "call the provider", Touches: provides, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		d := &t.Memory().Delivery
+		d := &world.MemoryOf(t).Delivery
 		d.SentAs = d.OperationID
-		answer, err := t.Provider().Execute(ctx, d.SentAs, d.OperationID)
+		answer, err := world.ProviderOf(t).Execute(ctx, d.SentAs, d.OperationID)
 		if err != nil {
 			return 0, err
 		}
@@ -61,10 +62,10 @@ func callProvider() engine.Step {
 func emitAnswer(t *engine.Turn, code, operationID string, answer engine.ProviderAnswer) {
 	switch answer.Status {
 	case engine.ProviderUnknown:
-		t.Emitf(engine.LayerExternal, code, "UNKNOWN", "%s: %s timed out — applied or not, the worker cannot tell", t.Provider().Name(), operationID)
+		t.Emitf(engine.LayerExternal, code, "UNKNOWN", "%s: %s timed out — applied or not, the worker cannot tell", world.ProviderOf(t).Name(), operationID)
 		t.Narrate("The provider timed out: the effect may or may not have happened. Guessing either way is the bug.")
 	default:
-		t.Emitf(engine.LayerExternal, code, answer.Status, "%s: %s answered %s (receipt %s)", t.Provider().Name(), operationID, answer.Status, answer.Receipt)
+		t.Emitf(engine.LayerExternal, code, answer.Status, "%s: %s answered %s (receipt %s)", world.ProviderOf(t).Name(), operationID, answer.Status, answer.Receipt)
 		t.Narrate("The provider answers %s for %s, with receipt %s: the worker knows what happened, and records it next.", answer.Status, operationID, answer.Receipt)
 	}
 }
@@ -72,7 +73,7 @@ func emitAnswer(t *engine.Turn, code, operationID string, answer engine.Provider
 // recordOutcome stores the provider's answer on the outbox row.
 func recordOutcome() engine.Step {
 	return engine.Step{Name: "record the outcome", Touches: stampDB, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		d := t.Memory().Delivery
+		d := world.MemoryOf(t).Delivery
 		if d.Answer.Status == "" {
 			t.Emitf(engine.LayerDatabase, "RECORD", "IDLE", "no answer to record")
 			t.Narrate("There is no answer to record: the worker asked the provider nothing.")
@@ -82,8 +83,8 @@ func recordOutcome() engine.Step {
 		if status == engine.ProviderUnknown || status == engine.ProviderNotFound {
 			status = "RECONCILIATION_REQUIRED"
 		}
-		err := t.Ledger().RecordOutcome(ctx, engine.Outcome{OperationID: d.OperationID, Status: status,
-			Provider: t.Provider().Name(), ReceiptOperationID: d.SentAs, Receipt: d.Answer.Receipt, Now: t.Now(), Attempt: d.Attempt})
+		err := world.LedgerOf(t).RecordOutcome(ctx, engine.Outcome{OperationID: d.OperationID, Status: status,
+			Provider: world.ProviderOf(t).Name(), ReceiptOperationID: d.SentAs, Receipt: d.Answer.Receipt, Now: t.Now(), Attempt: d.Attempt})
 		if errors.Is(err, engine.ErrNotFound) {
 			// Its claim ran out and another worker claimed the row since:
 			// the answer is that worker's to record, as a stale token's
@@ -113,18 +114,18 @@ func recordOutcome() engine.Step {
 // reconciliation, or claimed by a worker whose claim expired.
 func findUnknown() engine.Step {
 	return engine.Step{Name: "find rows to reconcile", Touches: stampDB, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		row, found, err := t.Ledger().ClaimForReconciliation(ctx, t.Now(), claimTimeout)
+		row, found, err := world.LedgerOf(t).ClaimForReconciliation(ctx, t.Now(), claimTimeout)
 		if err != nil {
 			return 0, err
 		}
-		d := &t.Memory().Delivery
+		d := &world.MemoryOf(t).Delivery
 		if !found {
-			*d = engine.Delivery{}
+			*d = world.Delivery{}
 			t.Emitf(engine.LayerDatabase, "RECONCILE", "IDLE", "no row awaits reconciliation")
 			t.Narrate("No row awaits reconciliation: each is settled, or claimed by a worker whose claim still runs.")
 			return engine.Advance, nil
 		}
-		*d = engine.Delivery{OperationID: row.OperationID, Attempt: row.AttemptCount}
+		*d = world.Delivery{OperationID: row.OperationID, Attempt: row.AttemptCount}
 		t.Emitf(engine.LayerDatabase, "RECONCILE", row.Status, "%s needs reconciling (%s); claimed it (attempt %d)", row.OperationID, row.Status, row.AttemptCount)
 		t.Narrate("The reconciler claims %s: before anything is sent again, it asks the provider what became of it.", row.OperationID)
 		return engine.Advance, nil
@@ -139,19 +140,19 @@ func queryProvider() engine.Step {
 		if t.Off(engine.GuardOperationID) {
 			return retry(ctx, t)
 		}
-		d := &t.Memory().Delivery
+		d := &world.MemoryOf(t).Delivery
 		if d.OperationID == "" {
 			t.Emitf(engine.LayerExternal, "QUERY", "IDLE", "nothing to query")
 			t.Narrate("There is nothing to ask the provider about.")
 			return engine.Advance, nil
 		}
 		d.SentAs = d.OperationID
-		answer, err := t.Provider().Query(ctx, d.OperationID)
+		answer, err := world.ProviderOf(t).Query(ctx, d.OperationID)
 		if err != nil {
 			return 0, err
 		}
 		d.Answer = answer
-		t.Emitf(engine.LayerExternal, "QUERY", answer.Status, "%s: query(%s) → %s%s", t.Provider().Name(), d.OperationID,
+		t.Emitf(engine.LayerExternal, "QUERY", answer.Status, "%s: query(%s) → %s%s", world.ProviderOf(t).Name(), d.OperationID,
 			answer.Status, receiptSuffix(answer))
 		t.Narrate("Instead of sending it again, the worker asks about the original OperationId: the provider did apply it, once.")
 		return engine.Advance, nil
@@ -173,7 +174,7 @@ func retryWithNewID() engine.Step {
 }
 
 func retry(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-	d := &t.Memory().Delivery
+	d := &world.MemoryOf(t).Delivery
 	if d.OperationID == "" {
 		t.Emitf(engine.LayerExternal, "RETRY", "IDLE", "nothing to retry")
 		t.Narrate("There is nothing to send again.")
@@ -181,7 +182,7 @@ func retry(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 	}
 	d.Retries++
 	d.SentAs = fmt.Sprintf("%s/retry-%d", d.OperationID, d.Retries)
-	answer, err := t.Provider().Execute(ctx, d.SentAs, d.OperationID)
+	answer, err := world.ProviderOf(t).Execute(ctx, d.SentAs, d.OperationID)
 	if err != nil {
 		return 0, err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/lang"
+	"github.com/fencelab/fencelab/scenarios/world"
 	"github.com/fencelab/fencelab/store/provider"
 	"github.com/fencelab/fencelab/store/storetest"
 )
@@ -59,8 +60,8 @@ func TestNonFenceableEffect(t *testing.T) {
 func deliveryScenario(script map[string]string, worker []engine.Step, reconciler []engine.Step) *engine.Scenario {
 	seed := sharedSeed()
 	seed.CounterStart = 41
-	b := newWorker("B", "daily-summary", func(m *engine.Memory) int64 { return m.Token })
-	return &engine.Scenario{
+	b := newWorker("B", "daily-summary", func(m *world.Memory) int64 { return m.Token })
+	return &engine.Scenario{World: world.Catalog,
 		ID: "delivery", Seed: seed, Expected: 1, Measure: engine.MeasureEffects, ProviderScript: script,
 		Actors: func(engine.Mode) []engine.ActorSpec {
 			specs := []engine.ActorSpec{b.spec(b.acquireLease(), b.writeSummary()), outboxSpec(worker...)}

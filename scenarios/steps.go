@@ -8,6 +8,7 @@ import (
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/lang"
+	"github.com/fencelab/fencelab/scenarios/world"
 )
 
 // worker is how a worker is configured: its job, the configuration it
@@ -21,7 +22,7 @@ type worker struct {
 	contract int
 	schema   int
 	// value computes the business value from what the worker remembers.
-	value func(m *engine.Memory) int64
+	value func(m *world.Memory) int64
 	// adds makes the worker's write a read-modify-write: it adds this to
 	// the summary. In UNSAFE it adds to the summary it read earlier, in its
 	// read step; in SAFE the write reads the summary again inside its
@@ -49,7 +50,7 @@ type worker struct {
 	ownerID string
 }
 
-func newWorker(name, job string, value func(m *engine.Memory) int64) worker {
+func newWorker(name, job string, value func(m *world.Memory) int64) worker {
 	return worker{name: name, job: job, revision: 7, region: RegionID, regionEp: 3, contract: 2, schema: 1, value: value,
 		tokenKey: ConflictKey}
 }
@@ -71,7 +72,7 @@ func (w worker) spec(program ...engine.Step) engine.ActorSpec {
 // this worker waits.
 func (w worker) acquireLeader() engine.Step {
 	return engine.Step{Name: "acquire leader lease " + w.job, Touches: leases, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		grant, err := t.Leases().AcquireLeader(ctx, w.job, w.owner(), t.LeaseTTL())
+		grant, err := world.Leases(t).AcquireLeader(ctx, w.job, w.owner(), t.LeaseTTL())
 		if err != nil {
 			return 0, err
 		}
@@ -81,7 +82,7 @@ func (w worker) acquireLeader() engine.Step {
 			t.Narrate("%s must wait: %s already leads %s.", w.name, grant.Holder, w.job)
 			return engine.Wait, nil
 		}
-		t.Memory().HoldsLeader = true
+		world.MemoryOf(t).HoldsLeader = true
 		t.Emitf(engine.LayerCoordination, "LEADER", string(grant.Outcome),
 			"%s leads job %s for %s (an owner id, no order)", w.name, w.job, t.LeaseTTL())
 		t.Narrate("%s now leads %s: the leader lease says who runs the job, but not in what order writers come.", w.name, w.job)
@@ -92,11 +93,11 @@ func (w worker) acquireLeader() engine.Step {
 // releaseLeader gives the leader lease back.
 func (w worker) releaseLeader() engine.Step {
 	return engine.Step{Name: "release leader lease", Touches: leases, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		status, err := t.Leases().ReleaseLeader(ctx, w.job, w.owner())
+		status, err := world.Leases(t).ReleaseLeader(ctx, w.job, w.owner())
 		if err != nil {
 			return 0, err
 		}
-		t.Memory().HoldsLeader = false
+		world.MemoryOf(t).HoldsLeader = false
 		if status == engine.LeaseDone {
 			t.Emitf(engine.LayerCoordination, "LEADER_RELEASE", "RELEASED", "%s gives up the leader lease of %s", w.name, w.job)
 			t.Narrate("%s is done with %s and gives up leading it.", w.name, w.job)
@@ -112,13 +113,13 @@ func (w worker) releaseLeader() engine.Step {
 // fencing token. A contended lease makes the worker wait.
 func (w worker) acquireLease() engine.Step {
 	return engine.Step{Name: "acquire resource lease", Touches: leases, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		m := t.Memory()
+		m := world.MemoryOf(t)
 		var grant engine.LeaseGrant
 		var err error
 		if w.naiveAcquire && t.Mode() == engine.Unsafe {
-			grant, err = t.Leases().AcquireLeaseNaive(ctx, w.tokenKey, w.owner(), t.LeaseTTL())
+			grant, err = world.Leases(t).AcquireLeaseNaive(ctx, w.tokenKey, w.owner(), t.LeaseTTL())
 		} else {
-			grant, err = t.Leases().AcquireLease(ctx, w.tokenKey, w.owner(), t.LeaseTTL(), m.Epoch,
+			grant, err = world.Leases(t).AcquireLease(ctx, w.tokenKey, w.owner(), t.LeaseTTL(), m.Epoch,
 				t.Unguarded(engine.GuardHistory, engine.GuardNamespace))
 		}
 		var mismatch *engine.EpochMismatchError
@@ -185,13 +186,13 @@ func tokenWritten(s engine.LedgerState, epoch, token int64) bool {
 // releaseLease gives the resource lease back if it is still the worker's.
 func (w worker) releaseLease() engine.Step {
 	return engine.Step{Name: "release resource lease", Touches: leases, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		m := t.Memory()
+		m := world.MemoryOf(t)
 		without := w.leaseGuards(t)
 		before, err := w.leaseBefore(ctx, t, without)
 		if err != nil {
 			return 0, err
 		}
-		status, err := t.Leases().ReleaseLease(ctx, w.tokenKey, w.owner(), m.Token, m.Epoch, without)
+		status, err := world.Leases(t).ReleaseLease(ctx, w.tokenKey, w.owner(), m.Token, m.Epoch, without)
 		if err != nil {
 			return 0, err
 		}
@@ -268,13 +269,13 @@ func (w worker) leaseGuards(t *engine.Turn) engine.GuardSet {
 // lost it, and the worker stops: the lease it believed in is gone.
 func (w worker) renewLease() engine.Step {
 	return engine.Step{Name: "renew resource lease", Touches: leases, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		m := t.Memory()
+		m := world.MemoryOf(t)
 		without := w.leaseGuards(t)
 		before, err := w.leaseBefore(ctx, t, without)
 		if err != nil {
 			return 0, err
 		}
-		status, err := t.Leases().RenewLease(ctx, w.tokenKey, w.owner(), m.Token, t.LeaseTTL(), m.Epoch, without)
+		status, err := world.Leases(t).RenewLease(ctx, w.tokenKey, w.owner(), m.Token, t.LeaseTTL(), m.Epoch, without)
 		if err != nil {
 			return 0, err
 		}
@@ -306,11 +307,11 @@ const LeaseLost = "LEASE_LOST"
 // readSummary reads the business value the worker will build on.
 func (w worker) readSummary() engine.Step {
 	return engine.Step{Name: "read summary", Touches: readDatabase, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		v, err := t.Ledger().ReadSummary(ctx, ConflictKey)
+		v, err := world.LedgerOf(t).ReadSummary(ctx, ConflictKey)
 		if err != nil {
 			return 0, err
 		}
-		m := t.Memory()
+		m := world.MemoryOf(t)
 		m.Read, m.HasRead = v, true
 		t.Emitf(engine.LayerDatabase, "READ", "READ", "%s reads summary = %d", w.name, v)
 		t.Narrate("%s reads %d and will add to it; whatever it writes later is built on this read.", w.name, v)
@@ -333,10 +334,10 @@ func (w worker) write(name string, retry bool) engine.Step {
 	return engine.Step{Name: name, Calls: []engine.Call{
 		{Name: name, Touches: stampDB, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 			write, underLock := w.prepare(t, retry)
-			m := t.Memory()
-			mutate := t.Ledger().FencedMutation
+			m := world.MemoryOf(t)
+			mutate := world.LedgerOf(t).FencedMutation
 			if t.Mode() == engine.Unsafe && !w.alwaysFenced {
-				mutate = t.Ledger().UnfencedMutation
+				mutate = world.LedgerOf(t).UnfencedMutation
 			}
 			result, err := mutate(ctx, write)
 			if err != nil {
@@ -353,12 +354,12 @@ func (w worker) write(name string, retry bool) engine.Step {
 			return engine.Advance, nil
 		}},
 		{Name: "record execution and outbox row", Touches: stampDB, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-			m := t.Memory()
+			m := world.MemoryOf(t)
 			write, result := m.Seen.Sent, m.Seen.Write
 			if write == nil || result == nil {
 				return engine.Advance, nil
 			}
-			if err := t.Ledger().RecordWrite(ctx, *write, *result); err != nil {
+			if err := world.LedgerOf(t).RecordWrite(ctx, *write, *result); err != nil {
 				return 0, err
 			}
 			state := "REJECTED"
@@ -384,9 +385,9 @@ func outboxNote(committed bool) lang.Phrase {
 // guards this run removed; underLock says the write reads the summary
 // under the row lock (SAFE's read-modify-write).
 func (w worker) prepare(t *engine.Turn, retry bool) (engine.Write, bool) {
-	m := t.Memory()
+	m := world.MemoryOf(t)
 	m.Writes++
-	id := t.OperationID(w.job)
+	id := world.OperationID(t, w.job)
 	if retry && (t.Mode() == engine.Unsafe || t.Off(engine.GuardOperationID)) {
 		// The naive retry is a new request, with an id of its own.
 		id += "/retry"
@@ -422,7 +423,7 @@ func (w worker) prepare(t *engine.Turn, retry bool) (engine.Write, bool) {
 
 // tell emits what a write did and narrates it.
 func (w worker) tell(t *engine.Turn, write engine.Write, result engine.WriteResult, underLock, retry bool) {
-	m := t.Memory()
+	m := world.MemoryOf(t)
 	with := lang.P("without a fencing token")
 	switch {
 	case write.Token > 0 && m.Epoch != t.Seed().NamespaceEpoch:

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/lang"
+	"github.com/fencelab/fencelab/scenarios/world"
 	"github.com/fencelab/fencelab/untrusted"
 )
 
@@ -153,7 +154,7 @@ var vocabulary = []StepDef{
 			}
 			w := c.actor.worker
 			w.adds = by
-			w.value = func(m *engine.Memory) int64 { return m.Read + by }
+			w.value = func(m *world.Memory) int64 { return m.Read + by }
 			c.lastWrite = &w
 			return w.writeSummary(), nil
 		}},
@@ -441,7 +442,7 @@ func (f *file) workerOf(t *table, a *fileActor, seed engine.Seed) error {
 	if err != nil {
 		return err
 	}
-	w := newWorker(a.name, job, func(m *engine.Memory) int64 { return m.Token })
+	w := newWorker(a.name, job, func(m *world.Memory) int64 { return m.Token })
 	w.revision, w.region, w.regionEp = seed.MembershipRevision, seed.RegionID, seed.RegionEpoch
 	w.contract, w.schema = seed.MinimumWriterVersion, seed.CheckpointSchemaVersion
 	if v, ok := t.get("value"); ok {
@@ -451,7 +452,7 @@ func (f *file) workerOf(t *table, a *fileActor, seed engine.Seed) error {
 				return f.wrong(t.key("value"), "value %q: want \"token\" (the run's fencing token) or a whole number", untrusted.Line(v))
 			}
 		case int64:
-			w.value = func(*engine.Memory) int64 { return v }
+			w.value = func(*world.Memory) int64 { return v }
 		default:
 			return f.wrong(t.key("value"), "value: want \"token\" (the run's fencing token) or a whole number")
 		}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/lang"
+	"github.com/fencelab/fencelab/scenarios/world"
 )
 
 // Config is one run.
@@ -105,7 +106,7 @@ type Report struct {
 	CommitsPerSecond  float64
 	P50, P99          time.Duration
 
-	Audit engine.Audit
+	Audit world.Audit
 	// Counter is the Redis fencing counter at the end; LeaseLeft names a
 	// lease still held (empty: free).
 	Counter   int64
@@ -521,15 +522,15 @@ func seed(ctx context.Context, b Backends, res engine.Seed, shared bool) (engine
 }
 
 // audit reads what the rows say.
-func audit(ctx context.Context, b Backends, res engine.Seed) (engine.Audit, error) {
+func audit(ctx context.Context, b Backends, res engine.Seed) (world.Audit, error) {
 	ledger, err := b.Database.Connect(ctx, "stress-audit")
 	if err != nil {
-		return engine.Audit{}, err
+		return world.Audit{}, err
 	}
 	defer ledger.Close(context.WithoutCancel(ctx))
-	auditor, ok := ledger.(engine.Auditor)
+	auditor, ok := ledger.(world.Auditor)
 	if !ok {
-		return engine.Audit{}, errors.New("stress: the database cannot audit its rows")
+		return world.Audit{}, errors.New("stress: the database cannot audit its rows")
 	}
 	return auditor.Audit(ctx, res.ConflictKey)
 }

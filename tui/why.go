@@ -341,7 +341,7 @@ func (m *Model) branchesView() string {
 			}
 			line := fmt.Sprintf("  %s  %s", lipgloss.NewStyle().Width(6).Align(lipgloss.Right).Render(shareStyled(st, b.Futures.Share(0, s.Broken|b.Breaks))), what)
 			if b.Breaks != 0 && !s.Broken.Has(0) {
-				line += st.broken.Render("  " + st.T("breaks invariant %s right away", b.Breaks.Said()))
+				line += st.broken.Render("  " + st.T("breaks invariant %s right away", b.Breaks.SaidIn(s.Scenario)))
 			}
 			body = append(body, line)
 		}

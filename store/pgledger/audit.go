@@ -8,9 +8,10 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/scenarios/world"
 )
 
-var _ engine.Auditor = (*Ledger)(nil)
+var _ world.Auditor = (*Ledger)(nil)
 
 // Audit counts, in the database, what a long run's rows say about the
 // invariants: a few aggregate queries in one read-only snapshot, however
@@ -19,8 +20,8 @@ var _ engine.Auditor = (*Ledger)(nil)
 // Commit order is execution_id order: a write inserts its execution while
 // it holds the resource row's lock (FOR UPDATE), which it keeps until it
 // commits, so a later id is a later commit.
-func (l *Ledger) Audit(ctx context.Context, conflictKey string) (engine.Audit, error) {
-	a := engine.Audit{ConflictKey: conflictKey, Rejections: map[string]int{}}
+func (l *Ledger) Audit(ctx context.Context, conflictKey string) (world.Audit, error) {
+	a := world.Audit{ConflictKey: conflictKey, Rejections: map[string]int{}}
 	if err := l.sendRestore(ctx); err != nil {
 		return a, err
 	}
@@ -70,7 +71,7 @@ func (l *Ledger) Audit(ctx context.Context, conflictKey string) (engine.Audit, e
 			return fmt.Errorf("invariant 1: %w", err)
 		}
 		if a.StaleCommits > 0 {
-			first := &engine.StaleCommit{}
+			first := &world.StaleCommit{}
 			err = tx.QueryRow(ctx, staleCommits+`
 				SELECT s.owner, s.fencing_token, s.before, s.operation_id,
 				       (SELECT e.owner FROM fencelab.executions e
@@ -94,7 +95,7 @@ func (l *Ledger) Audit(ctx context.Context, conflictKey string) (engine.Audit, e
 			return fmt.Errorf("invariant 7: %w", err)
 		}
 		if a.LostUpdates > 0 {
-			first := &engine.LostUpdate{}
+			first := &world.LostUpdate{}
 			err = tx.QueryRow(ctx, `
 				SELECT owner, summary_value, read_value, previous_value, operation_id FROM fencelab.executions
 				 WHERE conflict_key = $1 AND state = 'COMMITTED' AND read_value IS NOT NULL AND read_value <> previous_value
@@ -126,7 +127,7 @@ func (l *Ledger) Audit(ctx context.Context, conflictKey string) (engine.Audit, e
 		return nil
 	})
 	if err != nil {
-		return engine.Audit{}, fmt.Errorf("pgledger: audit %s: %w", conflictKey, err)
+		return world.Audit{}, fmt.Errorf("pgledger: audit %s: %w", conflictKey, err)
 	}
 	return a, nil
 }

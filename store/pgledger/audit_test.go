@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/scenarios/world"
 )
 
 // The audit counts what a long run's rows break, in the database: fenced
@@ -17,7 +18,7 @@ func TestAuditCountsStaleCommitsAndLostUpdates(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	l := seeded(t)
-	auditor := l.(engine.Auditor)
+	auditor := l.(world.Auditor)
 	key := seed().ConflictKey
 
 	for token := int64(1); token <= 3; token++ {
@@ -35,7 +36,7 @@ func TestAuditCountsStaleCommitsAndLostUpdates(t *testing.T) {
 
 	a, err := auditor.Audit(ctx, key)
 	require.NoError(t, err)
-	require.Equal(t, engine.Audit{ConflictKey: key, Summary: 3, LastAcceptedFence: 3, Committed: 3, Rejected: 1,
+	require.Equal(t, world.Audit{ConflictKey: key, Summary: 3, LastAcceptedFence: 3, Committed: 3, Rejected: 1,
 		Rejections: map[string]int{engine.StaleFence: 1}}, a)
 
 	// A paused writer with token 2 comes back and writes unconditionally,
@@ -48,9 +49,9 @@ func TestAuditCountsStaleCommitsAndLostUpdates(t *testing.T) {
 	a, err = auditor.Audit(ctx, key)
 	require.NoError(t, err)
 	require.Equal(t, 1, a.StaleCommits)
-	require.Equal(t, &engine.StaleCommit{Owner: "paused", Token: 2, After: 3, AfterOwner: "worker", OperationID: "op-2-again"}, a.FirstStale)
+	require.Equal(t, &world.StaleCommit{Owner: "paused", Token: 2, After: 3, AfterOwner: "worker", OperationID: "op-2-again"}, a.FirstStale)
 	require.Equal(t, 1, a.LostUpdates)
-	require.Equal(t, &engine.LostUpdate{Owner: "paused", Value: 2, Read: 1, Previous: 3, OperationID: "op-2-again"}, a.FirstLost)
+	require.Equal(t, &world.LostUpdate{Owner: "paused", Value: 2, Read: 1, Previous: 3, OperationID: "op-2-again"}, a.FirstLost)
 	require.Zero(t, a.CommitsWithoutOutbox)
 	require.Zero(t, a.OutboxWithoutCommit)
 	require.False(t, a.CheckpointDisagrees)

@@ -3,6 +3,7 @@ package pgledger_test
 import (
 	"context"
 	"fmt"
+	"github.com/fencelab/fencelab/scenarios/world"
 	"slices"
 	"sync"
 	"testing"
@@ -336,7 +337,7 @@ func TestWritesRecordWhatTheyWereBuiltOn(t *testing.T) {
 		got = append(got, [3]int64{e.ReadValue, e.PreviousValue, e.SummaryValue})
 	}
 	require.Equal(t, [][3]int64{{0, 0, 10}, {0, 10, 20}, {20, 20, 25}}, got)
-	breaks := engine.CheckLedger(state, 0)
+	breaks := world.CheckLedger(state, 0)
 	require.Len(t, breaks, 1)
 	require.Equal(t, 7, breaks[0].Invariant)
 	require.Equal(t, engine.VerdictLostUpdate, breaks[0].Anomaly)
@@ -379,7 +380,7 @@ func TestFencedMutationWithoutAGuard(t *testing.T) {
 			require.Len(t, state.Executions, 1)
 			require.Equal(t, "COMMITTED", state.Executions[0].State)
 			require.Len(t, state.Outbox, 1)
-			require.Empty(t, engine.CheckLedger(state, 1), "the execution matches the row it wrote")
+			require.Empty(t, world.CheckLedger(state, 1), "the execution matches the row it wrote")
 
 			// Another guard still refuses.
 			again := write(101, 1001)
@@ -419,12 +420,12 @@ func TestARetryOfTheSameTokenIsRecognised(t *testing.T) {
 			require.Equal(t, engine.WriteResult{Rejection: engine.StaleFence, Guard: "incoming 41 > last accepted 41 → false",
 				Read: 10, Value: 20}, res)
 			require.EqualValues(t, 10, resource.SummaryValue)
-			require.Empty(t, engine.CheckLedger(state, 0))
+			require.Empty(t, world.CheckLedger(state, 0))
 			continue
 		}
 		require.True(t, res.Committed)
 		require.EqualValues(t, 20, resource.SummaryValue)
-		breaks := engine.CheckLedger(state, 0)
+		breaks := world.CheckLedger(state, 0)
 		require.Len(t, breaks, 1)
 		require.Equal(t, 3, breaks[0].Invariant)
 		require.Equal(t, "DUPLICATE_WRITE", breaks[0].Anomaly)
@@ -448,7 +449,7 @@ func TestWithoutTheOutboxTheWriteComesInTwo(t *testing.T) {
 	require.Empty(t, half.Executions)
 	require.Empty(t, half.Outbox)
 	require.Len(t, half.Checkpoints, 1)
-	breaks := engine.CheckLedger(half, 0)
+	breaks := world.CheckLedger(half, 0)
 	require.Len(t, breaks, 1)
 	require.Equal(t, 3, breaks[0].Invariant)
 	require.Equal(t, "PARTIAL_COMMIT", breaks[0].Anomaly)
@@ -457,7 +458,7 @@ func TestWithoutTheOutboxTheWriteComesInTwo(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, whole.Executions, 1)
 	require.Len(t, whole.Outbox, 1)
-	require.Empty(t, engine.CheckLedger(whole, 0))
+	require.Empty(t, world.CheckLedger(whole, 0))
 
 	// A refusal is recorded the same way.
 	stale := write(40, 400)

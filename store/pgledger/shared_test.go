@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/scenarios/world"
 	"github.com/fencelab/fencelab/store/pgledger"
 	"github.com/fencelab/fencelab/store/storetest"
 )
@@ -82,7 +83,7 @@ func TestSharedRowsWaitOutALabRun(t *testing.T) {
 	require.Equal(t, int64(2), s.NamespaceEpoch, "the marker the shared rows were written under")
 	require.Equal(t, int64(2), s.CounterStart)
 	sharedWrite(l, 3)
-	audit, err := l.(engine.Auditor).Audit(ctx, shared.ConflictKey)
+	audit, err := l.(world.Auditor).Audit(ctx, shared.ConflictKey)
 	require.NoError(t, err)
 	require.Equal(t, 3, audit.Committed)
 	require.Equal(t, int64(3), audit.Summary)

@@ -1,8 +1,6 @@
-package engine
+package world
 
 import (
-	"context"
-	"fmt"
 	"maps"
 	"slices"
 	"strconv"
@@ -335,16 +333,6 @@ func (w *jobWatch) check(s JobsState, environment bool, now time.Time, deadline 
 	return breaks
 }
 
-// Roles of the lab's Redis keys, as a Coordination's Keys names them.
-const (
-	RoleLease   = "lease"   // a resource lease: owner|token
-	RoleLeader  = "leader"  // a job's leader lease: owner
-	RoleCounter = "counter" // a conflict key's fencing counter
-	RoleEpoch   = "epoch"   // a conflict key's namespace epoch
-	RoleRunning = "running" // a target's running pointer: job id
-	RoleJob     = "job"     // a job hash
-)
-
 // jobFailedEarly is the break of invariant 10 of a job first seen FAILED
 // at now: failed before its creation + deadline on the lab clock — its
 // creation the later of its hash's createdAt and when the lab first saw
@@ -560,6 +548,16 @@ func checkLeases(before, after []RedisKey, c cause) []Break {
 	return breaks
 }
 
+// cause is who or what made the changes a check sees.
+type cause struct {
+	actor   *Actor // the actor whose call it was; nil for the clock or a pause
+	clock   bool   // the lab clock moved: keys may have expired on their TTL
+	restart bool   // a step restarted Redis: the environment lost its keys
+	// answers are the leases the call told its actor it holds, and the
+	// tokens it released (answers.go).
+	answers []answer
+}
+
 // releasedOther says whether the call released, as holder, a token other
 // than token and not token itself: the token it released, and true.
 func releasedOther(answers []answer, holder string, token int64) (int64, bool) {
@@ -576,12 +574,6 @@ func releasedOther(answers []answer, holder string, token int64) (int64, bool) {
 	return other, other != 0
 }
 
-// newBreak is a break of invariant n, its detail kept in English (Told is
-// set when the lab records it, in the lab's language).
-func newBreak(n int, anomaly string, detail lang.Phrase) Break {
-	return Break{Invariant: n, Anomaly: anomaly, Detail: detail.In(lang.En), phrase: detail}
-}
-
 func describeTenant(t Tenant, ok bool) lang.Phrase {
 	switch {
 	case !ok:
@@ -591,104 +583,4 @@ func describeTenant(t Tenant, ok bool) lang.Phrase {
 	default:
 		return lang.P("revision %d", t.MembershipRevision)
 	}
-}
-
-// checkInvariants reads the database and records breaks not seen before,
-// on the step just taken.
-func (l *Lab) checkInvariants(ctx context.Context) error {
-	state, err := l.readLedger(ctx)
-	if err != nil {
-		return err
-	}
-	seen := map[string]bool{}
-	for _, b := range l.breaks {
-		seen[b.Detail] = true
-	}
-	keys := l.readAhead
-	l.readAhead = nil
-	if keys == nil {
-		if keys, err = l.backends.Coordination.Keys(ctx); err != nil {
-			return err
-		}
-	}
-	jobs := l.backends.Coordination.JobsIn(keys)
-	applications := l.backends.Provider.Applications()
-	sessions, err := l.readSessions(ctx)
-	if err != nil {
-		return err
-	}
-	previous := l.world
-	l.world = World{Ledger: state, Applications: applications, Jobs: jobs, Keys: keys, Namespace: l.backends.Coordination.Namespace(),
-		Sessions: sessions}
-	found := append(CheckLedger(state, l.seenExecs), CheckEffects(applications)...)
-	found = append(found, checkNeighbour(state, l.scenario.Seed)...)
-	own, err := l.codeBreaks(ctx, state, keys)
-	if err != nil {
-		return err
-	}
-	found = append(found, own...)
-	found = append(found, l.jobWatch.check(jobs, l.cause.clock || l.cause.restart, l.Now(), l.scenario.JobDeadline)...)
-	stepBegan := time.Time{} // not an actor's call: nothing was recorded by a step
-	if a := l.cause.actor; a != nil {
-		stepBegan = l.scenario.Seed.Now.Add(a.stepBegan)
-	}
-	// Only a call records a moment: rows and jobs as they were hold none
-	// out of bounds (the clock only moves on, and a restore puts back a
-	// state checked before), and a clock move or a pause writes none.
-	if l.cause.actor != nil && len(l.sent) > 0 {
-		found = append(found, checkTimes(moments(previous.Ledger, previous.Jobs), moments(state, jobs), l.scenario.Seed.Now, l.Now(), stepBegan)...)
-	}
-	found = append(found, checkLeases(l.keys, keys, l.cause)...)
-	if l.cause.actor != nil {
-		found = append(found, checkAnswers(l.cause.answers, keys, jobs, l.backends.Coordination.ConflictKeyNames, l.cause.actor.Name)...)
-	}
-	found = append(found, l.jobWatch.claim(l.cause.answers, l.Now())...)
-	found = append(found, checkLeaseLifetimes(keys, l.backends.LeaseTTL)...)
-	l.keys, l.keysRead, l.cause = keys, true, cause{}
-	l.found, l.foundAnomalies = 0, l.foundAnomalies[:0]
-	for _, b := range found {
-		l.found = l.found.with(b.Invariant)
-		l.foundAnomalies = append(l.foundAnomalies, b.Anomaly)
-	}
-	for _, b := range found {
-		if seen[b.Detail] {
-			continue
-		}
-		b.Sequence = len(l.events)
-		b.Told = b.phrase.In(l.lang)
-		l.breaks = append(l.breaks, b)
-		l.emit(Event{Actor: "lab", Layer: LayerDatabase, Code: fmt.Sprintf("INVARIANT_%d", b.Invariant),
-			State: "BROKEN", Detail: b.Detail, Told: b.Told,
-			Narration: l.lang.T("Invariant %d broke: %s — %s.", b.Invariant, l.lang.T(l.scenario.InvariantText(b.Invariant)), b.Told)})
-	}
-	l.seenExecs = len(state.Executions)
-	return nil
-}
-
-// readLedger reads the schema for the checks. The checker, whose databases
-// nobody else writes, reads it again only when a connection of the lab has
-// written since the last read: most steps of most scenarios touch Redis
-// alone.
-//
-// A restore put off is not run for a read that asks nothing: the world
-// is then the restored state's (restore), which is what the database will
-// hold.
-func (l *Lab) readLedger(ctx context.Context) (LedgerState, error) {
-	unchanged := func() bool { return l.checking && l.ledgerRead && l.backends.Database.Writes() == l.readAt }
-	if unchanged() {
-		return l.world.Ledger, nil
-	}
-	if err := l.syncLedger(ctx, nil); err != nil {
-		return LedgerState{}, err
-	}
-	writes := l.backends.Database.Writes()
-	if unchanged() {
-		return l.world.Ledger, nil
-	}
-	state, err := l.ledger.State(ctx)
-	if err != nil {
-		return LedgerState{}, err
-	}
-	l.ledgerRead, l.readAt = true, writes
-	return state, nil
 }

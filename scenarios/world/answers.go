@@ -1,7 +1,9 @@
-package engine
+package world
 
 import (
 	"context"
+
+	"github.com/fencelab/fencelab/engine"
 	"slices"
 	"time"
 
@@ -39,16 +41,26 @@ type answer struct {
 	caller      string
 }
 
+// Leases is the actor's lease store as its steps see it (answeredLeases).
+func Leases(t *engine.Turn) LeaseStore { return answeredLeases{t.Redis(), of(t)} }
+
+// Jobs is the actor's job store as its steps see it (answeredJobs).
+func Jobs(t *engine.Turn) JobStore { return answeredJobs{t.Redis(), of(t)} }
+
+// LedgerOf is the connection the call names, else the actor's own, as its
+// steps see it (answeredOutbox).
+func LedgerOf(t *engine.Turn) Ledger { return answeredOutbox{t.Ledger(), of(t), t.Actor.Name} }
+
 // answeredLeases is an actor's lease store as its steps see it: each grant
 // and each renew that went through is noted on the lab's cause, to be
 // held to the keys once the call is over (checkAnswers).
 type answeredLeases struct {
 	LeaseStore
-	lab *Lab
+	w *labWorld
 }
 
 func (s answeredLeases) note(a answer) {
-	s.lab.cause.answers = append(s.lab.cause.answers, a)
+	s.w.answers = append(s.w.answers, a)
 }
 
 func granted(g LeaseGrant) bool {
@@ -103,13 +115,13 @@ func (s answeredLeases) AcquireLeader(ctx context.Context, job, owner string, tt
 // to watch, report on or apply that job.
 type answeredJobs struct {
 	JobStore
-	lab *Lab
+	w *labWorld
 }
 
 func (s answeredJobs) AcquireJob(ctx context.Context, target, jobID string, total int, createdAt time.Time, ttl, pointerTTL time.Duration) (JobGrant, error) {
 	g, err := s.JobStore.AcquireJob(ctx, target, jobID, total, createdAt, ttl, pointerTTL)
 	if err == nil && g.JobID != "" {
-		s.lab.cause.answers = append(s.lab.cause.answers, answer{call: "job", target: target, job: g.JobID})
+		s.w.answers = append(s.w.answers, answer{call: "job", target: target, job: g.JobID})
 	}
 	return g, err
 }
@@ -120,13 +132,13 @@ func (s answeredJobs) AcquireJob(ctx context.Context, target, jobID string, tota
 // claims to one worker at a time (jobWatch.claim).
 type answeredOutbox struct {
 	Ledger
-	lab    *Lab
+	w      *labWorld
 	caller string
 }
 
 func (s answeredOutbox) note(a answer) {
 	a.caller = s.caller
-	s.lab.cause.answers = append(s.lab.cause.answers, a)
+	s.w.answers = append(s.w.answers, a)
 }
 
 func (s answeredOutbox) ClaimNextOutbox(ctx context.Context, now time.Time, claimTimeout time.Duration) (OutboxRow, bool, error) {

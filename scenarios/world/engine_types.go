@@ -1,0 +1,64 @@
+package world
+
+import "github.com/fencelab/fencelab/engine"
+
+// The catalog's stores' ports and rows still live in the engine; these
+// names let this package say them as its own until they move here.
+type (
+	Actor            = engine.Actor
+	Application      = engine.Application
+	Break            = engine.Break
+	Checkpoint       = engine.Checkpoint
+	Execution        = engine.Execution
+	GuardSet         = engine.GuardSet
+	Job              = engine.Job
+	JobGrant         = engine.JobGrant
+	JobResult        = engine.JobResult
+	JobStore         = engine.JobStore
+	JobsState        = engine.JobsState
+	LeaseGrant       = engine.LeaseGrant
+	LeaseStatus      = engine.LeaseStatus
+	LeaseStore       = engine.LeaseStore
+	Ledger           = engine.Ledger
+	LedgerState      = engine.LedgerState
+	Outcome          = engine.Outcome
+	OutboxRow        = engine.OutboxRow
+	Provider         = engine.Provider
+	ProviderAnswer   = engine.ProviderAnswer
+	ProviderSnapshot = engine.ProviderSnapshot
+	Receipt          = engine.Receipt
+	RecordedTime     = engine.RecordedTime
+	Rollout          = engine.Rollout
+	RedisKey         = engine.RedisKey
+	Resource         = engine.Resource
+	Seed             = engine.Seed
+	Tenant           = engine.Tenant
+	Write            = engine.Write
+	WriteResult      = engine.WriteResult
+)
+
+const (
+	JobRunning          = engine.JobRunning
+	JobSuccess          = engine.JobSuccess
+	JobFailed           = engine.JobFailed
+	LeaseAcquired       = engine.LeaseAcquired
+	LeaseExtended       = engine.LeaseExtended
+	LeaseDone           = engine.LeaseDone
+	RoleLease           = engine.RoleLease
+	RoleLeader          = engine.RoleLeader
+	RoleCounter         = engine.RoleCounter
+	RoleEpoch           = engine.RoleEpoch
+	StaleMembership     = engine.StaleMembership
+	WrongRegion         = engine.WrongRegion
+	IncompatibleVersion = engine.IncompatibleVersion
+	StaleNamespace      = engine.StaleNamespace
+	StaleFence          = engine.StaleFence
+	IllegalTransition   = engine.IllegalTransition
+	NotOwner            = engine.NotOwner
+	VerdictLostUpdate   = engine.VerdictLostUpdate
+)
+
+var (
+	newBreak    = engine.NewBreak
+	FormatFence = engine.FormatFence
+)
