@@ -19,7 +19,6 @@ import (
 	"github.com/fencelab/fencelab/lang"
 	"github.com/fencelab/fencelab/store/pgcluster"
 	"github.com/fencelab/fencelab/store/pgledger"
-	"github.com/fencelab/fencelab/store/provider"
 	"github.com/fencelab/fencelab/store/redact"
 	"github.com/fencelab/fencelab/store/redisstore"
 	"github.com/fencelab/fencelab/store/replybound"
@@ -195,7 +194,7 @@ func startBackends(ctx context.Context, c config, notify func(string)) (*backend
 		return nil, err
 	}
 	b.redis, b.Coordination = coordination, coordination
-	b.Provider = provider.New()
+
 	b.LeaseTTL, b.LeaseTTLGiven = c.leaseTTL, c.leaseTTL != 0
 	b.Lang = c.lang
 	b.Without = c.without

@@ -21,7 +21,6 @@ import (
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/lang"
 	"github.com/fencelab/fencelab/store/pgledger"
-	"github.com/fencelab/fencelab/store/provider"
 	"github.com/fencelab/fencelab/store/redact"
 	"github.com/fencelab/fencelab/stress"
 	"github.com/fencelab/fencelab/untrusted"
@@ -412,7 +411,7 @@ func checkOne(ctx context.Context, pool *labPool, s *engine.Scenario, mode engin
 // partial start is returned with its error, for the caller to stop.
 func moreBackends(ctx context.Context, b *backends, c config, name string) (*backends, error) {
 	extra := &backends{}
-	extra.Provider = provider.New()
+
 	extra.LeaseTTL, extra.LeaseTTLGiven, extra.Lang = b.LeaseTTL, b.LeaseTTLGiven, b.Lang
 	redis, err := startRedis(ctx, c)
 	if err != nil {

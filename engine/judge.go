@@ -23,15 +23,13 @@ func (l *Lab) checkInvariants(ctx context.Context) error {
 			return err
 		}
 	}
-	jobs := l.backends.Coordination.JobsIn(keys)
-	applications := l.backends.Provider.Applications()
 	sessions, err := l.readSessions(ctx)
 	if err != nil {
 		return err
 	}
 	previous := l.reading
-	l.reading = Reading{Ledger: state, Applications: applications, Jobs: jobs, Keys: keys, Namespace: l.backends.Coordination.Namespace(),
-		Sessions: sessions}
+	l.reading = Reading{Ledger: state, Keys: keys, Namespace: l.backends.Coordination.Namespace(), Sessions: sessions}
+	l.reading.World = l.readWorld(keys)
 	var found []Break
 	if l.world != nil {
 		o := Observation{Before: previous, After: l.reading, KeysBefore: l.keys, Actor: l.cause.actor,

@@ -17,7 +17,6 @@ import (
 type Backends struct {
 	Coordination Coordination
 	Database     Database
-	Provider     Provider
 	// LeaseTTL is the TTL of every lease the workers take: a scenario's
 	// own (Scenario.LeaseTTL) unless LeaseTTLGiven says the person chose
 	// this one.

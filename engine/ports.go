@@ -543,56 +543,6 @@ type Outcome struct {
 	Attempt int
 }
 
-// Provider answers.
-const (
-	ProviderConfirmed = "CONFIRMED"
-	ProviderDeclined  = "DECLINED"
-	ProviderUnknown   = "UNKNOWN"
-	ProviderNotFound  = "NOT_FOUND"
-	// ProviderAppliedButTimeout is a script entry: apply, then answer UNKNOWN.
-	ProviderAppliedButTimeout = "APPLIED_BUT_TIMEOUT"
-)
-
-// ProviderAnswer is what the external provider said.
-type ProviderAnswer struct {
-	Status  string
-	Receipt string
-}
-
-// Application is one time the provider applied an effect.
-type Application struct {
-	OperationID string
-	// Effect is the business effect (the outbox row's OperationId): two
-	// applications of one effect are a duplicate, whatever their ids.
-	Effect string
-}
-
-// Provider is the external system, which cannot be fenced: it is
-// idempotent by OperationId and answers queries about one.
-type Provider interface {
-	Name() string
-	Execute(ctx context.Context, operationID, effect string) (ProviderAnswer, error)
-	Query(ctx context.Context, operationID string) (ProviderAnswer, error)
-	Applications() []Application
-	// Answers is what the provider remembers: its final answer per
-	// OperationId (a query's answer), declined operations included.
-	Answers() map[string]ProviderAnswer
-	// Reset forgets everything and takes a new script: OperationId →
-	// CONFIRMED, DECLINED or APPLIED_BUT_TIMEOUT (default CONFIRMED).
-	Reset(script map[string]string)
-	// Snapshot copies what the provider remembers since the last Reset;
-	// Restore puts a copy back (the script stays as Reset set it).
-	Snapshot() ProviderSnapshot
-	Restore(ProviderSnapshot)
-}
-
-// ProviderSnapshot is what a provider remembers.
-type ProviderSnapshot struct {
-	Answers      map[string]ProviderAnswer
-	Applications []Application
-	Executed     int
-}
-
 // Database is the PostgreSQL backend as a whole.
 type Database interface {
 	// Connect opens a connection of its own for one actor.

@@ -178,9 +178,7 @@ func (l *Lab) Result(ctx context.Context) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	jobs := l.backends.Coordination.JobsIn(keys)
-	return l.resultFrom(Reading{Ledger: state, Applications: l.backends.Provider.Applications(), Jobs: jobs,
-		Keys: keys, Namespace: l.backends.Coordination.Namespace()}), nil
+	return l.resultFrom(Reading{Ledger: state, Keys: keys, Namespace: l.backends.Coordination.Namespace(), World: l.readWorld(keys)}), nil
 }
 
 func (l *Lab) resultFrom(world Reading) Result {

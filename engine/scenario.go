@@ -137,18 +137,16 @@ type Measure struct {
 // Reading is the state of all the backends at one moment.
 type Reading struct {
 	Ledger       LedgerState
-	Applications []Application
-	Jobs         JobsState
 	// Keys are the lab's keys, named in full; Namespace starts their names.
 	Keys      []RedisKey
 	Namespace string
 	// Sessions are what each connection's session holds, when the file's
 	// code takes advisory locks (session.go).
 	Sessions []SessionState
+	// World is the world's own reading (LabWorld.Read).
+	World any
 }
 
-// MeasureEffects counts the provider's applications.
-var MeasureEffects = Measure{Label: "effects applied", Count: func(w Reading) int64 { return int64(len(w.Applications)) }}
 
 // Prediction is a catalog row: final value, last accepted fence (0: none)
 // and verdict.

@@ -26,13 +26,11 @@ type Snapshot struct {
 	Actors []ActorView
 	Keys   []RedisKey
 	Ledger LedgerState
-	// Applications is the provider's ledger.
-	Applications []Application
-	Jobs         JobsState
 	// Sessions are what each connection's session holds, for a file
 	// whose code takes advisory locks (session.go).
 	Sessions     []SessionState
-	ProviderName string
+	// World is the world's own reading (LabWorld.Read).
+	World any
 	Events       []Event
 	// Guard is the last event whose step ran a guard, if any.
 	Guard  *Event
@@ -129,15 +127,11 @@ func (l *Lab) Snapshot(ctx context.Context) (Snapshot, error) {
 	if s.Ledger, err = l.ledger.State(ctx); err != nil {
 		return s, err
 	}
-	if s.Jobs, err = l.backends.Coordination.Jobs(ctx); err != nil {
-		return s, err
-	}
 	if s.Sessions, err = l.readSessions(ctx); err != nil {
 		return s, err
 	}
-	s.Applications = l.backends.Provider.Applications()
-	s.ProviderName = l.backends.Provider.Name()
-	s.Result = l.resultFrom(Reading{Ledger: s.Ledger, Applications: s.Applications, Jobs: s.Jobs, Keys: s.Keys, Namespace: s.RedisNamespace})
+	s.World = l.readWorld(s.Keys)
+	s.Result = l.resultFrom(Reading{Ledger: s.Ledger, Keys: s.Keys, Namespace: s.RedisNamespace, World: s.World})
 	if s.State, err = l.StateID(ctx); err != nil {
 		return s, err
 	}

@@ -39,6 +39,9 @@ type LabWorld interface {
 	// lab has wiped its keys and reset its actors, and forgets what its
 	// invariants remembered.
 	Reset(ctx context.Context) error
+	// Read is the world's own part of what the stores hold, beside the
+	// keys just read and the rows (Reading.World): what it keeps itself.
+	Read(keys []RedisKey) any
 	// Check finds the breaks of the world's invariants after an action,
 	// from what the lab just read.
 	Check(ctx context.Context, o Observation) ([]Break, error)
@@ -68,6 +71,14 @@ type LabWorld interface {
 	// Holds reports whether the actor believes it holds something the
 	// clock takes away (a trace's story pauses it while the clock moves).
 	Holds(a *Actor) bool
+}
+
+// readWorld is the world's own reading, if the lab has a world.
+func (l *Lab) readWorld(keys []RedisKey) any {
+	if l.world == nil {
+		return nil
+	}
+	return l.world.Read(keys)
 }
 
 // Invariant is a rule a world holds every state to.

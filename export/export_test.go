@@ -29,7 +29,6 @@ import (
 	"github.com/fencelab/fencelab/export"
 	"github.com/fencelab/fencelab/lang"
 	"github.com/fencelab/fencelab/scenarios"
-	"github.com/fencelab/fencelab/store/provider"
 	"github.com/fencelab/fencelab/store/storetest"
 	"github.com/fencelab/fencelab/tui"
 )
@@ -41,7 +40,7 @@ func record(t *testing.T, s *engine.Scenario, mode engine.Mode) export.Session {
 	t.Helper()
 	ctx := context.Background()
 	lab, err := engine.NewLab(ctx, engine.Backends{Coordination: storetest.Embedded(t), Database: storetest.Database(t),
-		Provider: provider.New(), LeaseTTL: 30 * time.Second}, s, mode)
+		LeaseTTL: 30 * time.Second}, s, mode)
 	require.NoError(t, err)
 	t.Cleanup(func() { lab.Close(ctx) })
 	session, err := export.Record(ctx, lab)
@@ -340,7 +339,7 @@ func TestGIFAndSVGShowTheVerdict(t *testing.T) {
 	for _, l := range []lang.Lang{lang.En, lang.Ko} {
 		ctx := context.Background()
 		lab, err := engine.NewLab(ctx, engine.Backends{Coordination: storetest.Embedded(t), Database: storetest.Database(t),
-			Provider: provider.New(), LeaseTTL: 30 * time.Second, Lang: l}, s, engine.Safe)
+			LeaseTTL: 30 * time.Second, Lang: l}, s, engine.Safe)
 		require.NoError(t, err)
 		session, err := export.Record(ctx, lab)
 		lab.Close(ctx)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/lang"
+	"github.com/fencelab/fencelab/scenarios/world"
 )
 
 // Mermaid writes the session as a sequenceDiagram: a participant per
@@ -126,7 +127,7 @@ func newDiagram(w io.Writer, s Session, title string) *diagram {
 	p.printf("    participant postgres as PostgreSQL\n")
 	for _, e := range final.Events {
 		if e.Layer == engine.LayerExternal { // the provider's lane, only where it is called
-			p.printf("    participant provider as %s\n", mermaidText(s.Lang.T("%s (provider)", final.ProviderName)))
+			p.printf("    participant provider as %s\n", mermaidText(s.Lang.T("%s (provider)", world.SnapshotReading(final).Provider)))
 			break
 		}
 	}

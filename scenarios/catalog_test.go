@@ -11,7 +11,6 @@ import (
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/scenarios"
-	"github.com/fencelab/fencelab/store/provider"
 	"github.com/fencelab/fencelab/store/redisstore"
 	"github.com/fencelab/fencelab/store/storetest"
 )
@@ -280,7 +279,7 @@ func newLab(t *testing.T, redis *redisstore.Coordination, s *engine.Scenario, mo
 func newLabOn(t *testing.T, redis *redisstore.Coordination, db engine.Database, s *engine.Scenario, mode engine.Mode) *engine.Lab {
 	t.Helper()
 	redis.FollowLabClock() // a real server's keys on the lab clock, as fencelab keeps them
-	backends := engine.Backends{Coordination: redis, Database: db, Provider: provider.New(), LeaseTTL: 30 * time.Second}
+	backends := engine.Backends{Coordination: redis, Database: db, LeaseTTL: 30 * time.Second}
 	lab, err := engine.NewLab(context.Background(), backends, s, mode)
 	require.NoError(t, err)
 	t.Cleanup(func() { lab.Close(context.Background()) })
@@ -393,7 +392,7 @@ func TestRunsStartFromTheSeed(t *testing.T) {
 	redis := storetest.Embedded(t)
 	db := storetest.Database(t)
 	s, _ := scenarios.ByID("lease-overrun")
-	backends := engine.Backends{Coordination: redis, Database: db, Provider: provider.New(), LeaseTTL: 30 * time.Second}
+	backends := engine.Backends{Coordination: redis, Database: db, LeaseTTL: 30 * time.Second}
 	for _, mode := range []engine.Mode{engine.Unsafe, engine.Safe, engine.Safe} {
 		lab, err := engine.NewLab(ctx, backends, s, mode)
 		require.NoError(t, err)

@@ -7,7 +7,6 @@ import (
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/scenarios"
-	"github.com/fencelab/fencelab/store/provider"
 	"github.com/fencelab/fencelab/store/storetest"
 )
 
@@ -38,7 +37,7 @@ func checkLabsWithout(tb testing.TB, s *engine.Scenario, mode engine.Mode, n int
 // database of the package's cluster.
 func backendsFor(tb testing.TB) engine.Backends {
 	return engine.Backends{Coordination: storetest.Embedded(tb), Database: storetest.Database(tb),
-		Provider: provider.New(), LeaseTTL: 30 * time.Second}
+		LeaseTTL: 30 * time.Second}
 }
 
 // BenchmarkCheck reports the checker's schedules per second on
@@ -97,7 +96,7 @@ func BenchmarkCheckRedis(b *testing.B) {
 					redis.FollowLabClock()
 				}
 				lab, err := engine.NewLab(context.Background(), engine.Backends{Coordination: redis, Database: storetest.Database(b),
-					Provider: provider.New(), LeaseTTL: 30 * time.Second}, s, engine.Unsafe)
+					LeaseTTL: 30 * time.Second}, s, engine.Unsafe)
 				if err != nil {
 					b.Fatal(err)
 				}

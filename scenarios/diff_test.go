@@ -9,7 +9,6 @@ import (
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/scenarios"
-	"github.com/fencelab/fencelab/store/provider"
 	"github.com/fencelab/fencelab/store/storetest"
 )
 
@@ -17,7 +16,7 @@ import (
 // decides it — found by running SAFE without each guard — fires, and not
 // before.
 func TestDiffFindsTheGuardThatDecided(t *testing.T) {
-	b := engine.Backends{Coordination: storetest.Embedded(t), Database: storetest.Database(t), Provider: provider.New(), LeaseTTL: 30 * time.Second}
+	b := engine.Backends{Coordination: storetest.Embedded(t), Database: storetest.Database(t), LeaseTTL: 30 * time.Second}
 	cases := []struct {
 		id       string
 		right    engine.DiffSpec

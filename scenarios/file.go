@@ -514,7 +514,7 @@ func (f *file) measure(top *table, s *engine.Scenario) error {
 	switch name {
 	case "summary":
 	case "effects":
-		s.Measure = engine.MeasureEffects
+		s.Measure = world.MeasureEffects
 	case "job-hashes":
 		s.Measure = measureJobHashes
 	case "results-applied":
@@ -608,8 +608,8 @@ func (f *file) seed(top *table, s *engine.Scenario) error {
 
 // The provider's scripted answers a file can give an OperationId.
 var providerAnswers = map[string]string{
-	"applied-but-timeout": engine.ProviderAppliedButTimeout,
-	"declined":            engine.ProviderDeclined,
+	"applied-but-timeout": world.ProviderAppliedButTimeout,
+	"declined":            world.ProviderDeclined,
 }
 
 func (f *file) provider(top *table, s *engine.Scenario) error {

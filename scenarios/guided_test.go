@@ -11,7 +11,6 @@ import (
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/scenarios"
-	"github.com/fencelab/fencelab/store/provider"
 	"github.com/fencelab/fencelab/store/storetest"
 )
 
@@ -95,7 +94,7 @@ func TestARealRedisOnTheLabClock(t *testing.T) {
 	redis := storetest.RealRedis(t)
 	redis.FollowLabClock()
 	lab, err := engine.NewLab(ctx, engine.Backends{Coordination: redis, Database: storetest.Database(t),
-		Provider: provider.New(), LeaseTTL: 600 * time.Millisecond}, s, engine.Safe)
+		LeaseTTL: 600 * time.Millisecond}, s, engine.Safe)
 	require.NoError(t, err)
 	t.Cleanup(func() { lab.Close(ctx) })
 	for range 3 { // A leads, takes 41, pauses

@@ -245,7 +245,7 @@ func (w jobWorker) setSuccessNaive() engine.Step {
 // statusBefore is a job's status as it was before this call, for the
 // narration ("it was FAILED"): the naive write itself reads nothing.
 func statusBefore(t *engine.Turn, id string) string {
-	for _, j := range t.Before().Jobs.Jobs {
+	for _, j := range world.ReadingOf(t.Before()).Jobs.Jobs {
 		if j.Target == JobTarget && j.ID == id {
 			return j.Status
 		}
@@ -257,7 +257,7 @@ func statusBefore(t *engine.Turn, id string) string {
 // job it means to release is its own, or, with jobOf, that actor's.
 func deleteRunningNaive(name, jobOf string) engine.Step {
 	return engine.Step{Name: name, Touches: withPeers(writeJobs, jobOf), Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		pointer, found := t.Before().Jobs.Running[JobTarget]
+		pointer, found := world.ReadingOf(t.Before()).Jobs.Running[JobTarget]
 		if err := world.Jobs(t).DeleteRunning(ctx, JobTarget); err != nil {
 			return 0, err
 		}
@@ -463,7 +463,7 @@ func crash(worker string) engine.Step {
 var (
 	measureJobHashes = engine.Measure{Label: "job hashes", Count: func(w engine.Reading) int64 {
 		n := 0
-		for _, j := range w.Jobs.Jobs {
+		for _, j := range world.ReadingOf(w).Jobs.Jobs {
 			if j.Target == JobTarget {
 				n++
 			}
@@ -479,7 +479,7 @@ var (
 // newer job kept its pointer.
 func measureRunningKey(job string) engine.Measure {
 	return engine.Measure{Label: "current pointers preserved", Count: func(w engine.Reading) int64 {
-		if w.Jobs.Running[JobTarget] == job {
+		if world.ReadingOf(w).Jobs.Running[JobTarget] == job {
 			return 1
 		}
 		return 0

@@ -59,9 +59,9 @@ func callProvider() engine.Step {
 	}}
 }
 
-func emitAnswer(t *engine.Turn, code, operationID string, answer engine.ProviderAnswer) {
+func emitAnswer(t *engine.Turn, code, operationID string, answer world.ProviderAnswer) {
 	switch answer.Status {
-	case engine.ProviderUnknown:
+	case world.ProviderUnknown:
 		t.Emitf(engine.LayerExternal, code, "UNKNOWN", "%s: %s timed out — applied or not, the worker cannot tell", world.ProviderOf(t).Name(), operationID)
 		t.Narrate("The provider timed out: the effect may or may not have happened. Guessing either way is the bug.")
 	default:
@@ -80,7 +80,7 @@ func recordOutcome() engine.Step {
 			return engine.Advance, nil
 		}
 		status := d.Answer.Status
-		if status == engine.ProviderUnknown || status == engine.ProviderNotFound {
+		if status == world.ProviderUnknown || status == world.ProviderNotFound {
 			status = "RECONCILIATION_REQUIRED"
 		}
 		err := world.LedgerOf(t).RecordOutcome(ctx, engine.Outcome{OperationID: d.OperationID, Status: status,
@@ -159,7 +159,7 @@ func queryProvider() engine.Step {
 	}}
 }
 
-func receiptSuffix(a engine.ProviderAnswer) lang.Phrase {
+func receiptSuffix(a world.ProviderAnswer) lang.Phrase {
 	if a.Receipt == "" {
 		return lang.P("")
 	}

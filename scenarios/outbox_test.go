@@ -18,12 +18,11 @@ import (
 // test can inspect.
 func labWith(t *testing.T, s *engine.Scenario, mode engine.Mode) (*engine.Lab, *provider.Provider) {
 	t.Helper()
-	p := provider.New()
-	backends := engine.Backends{Coordination: storetest.Embedded(t), Database: storetest.Database(t), Provider: p, LeaseTTL: 30 * time.Second}
+	backends := engine.Backends{Coordination: storetest.Embedded(t), Database: storetest.Database(t), LeaseTTL: 30 * time.Second}
 	lab, err := engine.NewLab(context.Background(), backends, s, mode)
 	require.NoError(t, err)
 	t.Cleanup(func() { lab.Close(context.Background()) })
-	return lab, p
+	return lab, world.ProviderIn(lab).(*provider.Provider)
 }
 
 func state(t *testing.T, lab *engine.Lab) engine.Snapshot {
@@ -42,7 +41,7 @@ func TestNonFenceableEffect(t *testing.T) {
 	require.NoError(t, lab.RunGuided(ctx))
 	s := state(t, lab)
 	require.Equal(t, 1, p.Executed(), "executed once: reconciliation only queries")
-	require.Equal(t, []engine.Application{{OperationID: "daily-summary/e2/t42", Effect: "daily-summary/e2/t42"}}, p.Applications())
+	require.Equal(t, []world.Application{{OperationID: "daily-summary/e2/t42", Effect: "daily-summary/e2/t42"}}, p.Applications())
 	require.Equal(t, "CONFIRMED", s.Ledger.Outbox[0].Status)
 	require.Equal(t, "daily-summary/e2/t42", s.Ledger.Receipts[0].OperationID)
 	require.Empty(t, s.Result.Breaks)
@@ -62,7 +61,7 @@ func deliveryScenario(script map[string]string, worker []engine.Step, reconciler
 	seed.CounterStart = 41
 	b := newWorker("B", "daily-summary", func(m *world.Memory) int64 { return m.Token })
 	return &engine.Scenario{World: world.Catalog,
-		ID: "delivery", Seed: seed, Expected: 1, Measure: engine.MeasureEffects, ProviderScript: script,
+		ID: "delivery", Seed: seed, Expected: 1, Measure: world.MeasureEffects, ProviderScript: script,
 		Actors: func(engine.Mode) []engine.ActorSpec {
 			specs := []engine.ActorSpec{b.spec(b.acquireLease(), b.writeSummary()), outboxSpec(worker...)}
 			if reconciler != nil {
@@ -103,7 +102,7 @@ func TestOutboxClaimExpiryIsReconciled(t *testing.T) {
 // A DECLINED answer is final, with its receipt, and applies nothing.
 func TestOutboxDeclined(t *testing.T) {
 	ctx := context.Background()
-	s := deliveryScenario(map[string]string{"daily-summary/e2/t42": engine.ProviderDeclined},
+	s := deliveryScenario(map[string]string{"daily-summary/e2/t42": world.ProviderDeclined},
 		[]engine.Step{claimOutbox(), callProvider(), recordOutcome()}, nil)
 	lab, p := labWith(t, s, engine.Safe)
 	for _, a := range []engine.Action{engine.Do("B"), engine.Do("B"), engine.Do(outboxName), engine.Do(outboxName), engine.Do(outboxName)} {

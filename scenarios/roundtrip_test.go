@@ -13,7 +13,6 @@ import (
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/scenarios"
 	"github.com/fencelab/fencelab/store/pgledger"
-	"github.com/fencelab/fencelab/store/provider"
 	"github.com/fencelab/fencelab/store/storetest"
 )
 
@@ -85,7 +84,7 @@ func checkWithOptions(t *testing.T, id string, wrap func(*engine.Backends), opts
 	var labs []*engine.Lab
 	for range 2 {
 		backends := engine.Backends{Coordination: storetest.Embedded(t), Database: storetest.Database(t),
-			Provider: provider.New(), LeaseTTL: 30 * time.Second}
+			LeaseTTL: 30 * time.Second}
 		if wrap != nil {
 			wrap(&backends)
 		}

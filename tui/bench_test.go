@@ -11,14 +11,13 @@ import (
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/scenarios"
-	"github.com/fencelab/fencelab/store/provider"
 	"github.com/fencelab/fencelab/store/storetest"
 )
 
 // benchBackends are the embedded defaults: miniredis and a database of the
 // package's ephemeral cluster.
 func benchBackends(b *testing.B) engine.Backends {
-	return engine.Backends{Coordination: storetest.Embedded(b), Database: storetest.Database(b), Provider: provider.New(), LeaseTTL: 30 * time.Second}
+	return engine.Backends{Coordination: storetest.Embedded(b), Database: storetest.Database(b), LeaseTTL: 30 * time.Second}
 }
 
 // reportLatencies reports p50 and p99 of the per-operation times.

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/scenarios/world"
 	"github.com/fencelab/fencelab/untrusted"
 )
 
@@ -254,7 +255,7 @@ func guardLines(st styles, g *engine.Event, width int) []string {
 // (createdAt on the lab clock) instead of the raw field dump.
 func jobHashesReadable(s engine.Snapshot) []engine.RedisKey {
 	jobs := map[string]engine.Job{}
-	for _, j := range s.Jobs.Jobs {
+	for _, j := range world.SnapshotReading(s).Jobs.Jobs {
 		jobs[j.Key] = j
 	}
 	keys := make([]engine.RedisKey, len(s.Keys))
@@ -480,12 +481,12 @@ func outboxPane(st styles, s engine.Snapshot, width, height int) []string {
 	if len(rows) == 0 {
 		rows = append(rows, st.dim.Render("  "+st.T("no outbox rows")))
 	}
-	ledger := "  " + st.T("%s: nothing applied", s.ProviderName)
+	ledger := "  " + st.T("%s: nothing applied", world.SnapshotReading(s).Provider)
 	ledgerLines := []string{ledger}
-	if n := len(s.Applications); n > 0 {
+	if n := len(world.SnapshotReading(s).Applications); n > 0 {
 		counts := map[string]int{}
 		var order []string
-		for _, a := range s.Applications {
+		for _, a := range world.SnapshotReading(s).Applications {
 			if counts[a.OperationID] == 0 {
 				order = append(order, a.OperationID)
 			}
@@ -495,8 +496,8 @@ func outboxPane(st styles, s engine.Snapshot, width, height int) []string {
 		for i, id := range order {
 			parts[i] = fmt.Sprintf("%s ×%d", id, counts[id])
 		}
-		ledger = "  " + st.T("%s applied %d: %s", s.ProviderName, n, strings.Join(parts, ", "))
-		ledgerLines = wrapParts("  "+st.T("%s applied %d: ", s.ProviderName, n), parts, width)
+		ledger = "  " + st.T("%s applied %d: %s", world.SnapshotReading(s).Provider, n, strings.Join(parts, ", "))
+		ledgerLines = wrapParts("  "+st.T("%s applied %d: ", world.SnapshotReading(s).Provider, n), parts, width)
 		if ansi.StringWidth(ledger) > width {
 			// For one line: the OperationIds without the part they share
 			// (the job and epoch, most often).
@@ -504,7 +505,7 @@ func outboxPane(st styles, s engine.Snapshot, width, height int) []string {
 				for i, id := range order {
 					parts[i] = fmt.Sprintf("%s ×%d", strings.TrimPrefix(id, shared), counts[id])
 				}
-				ledger = "  " + st.T("%s applied %d, of %s: %s", s.ProviderName, n, shared, strings.Join(parts, ", "))
+				ledger = "  " + st.T("%s applied %d, of %s: %s", world.SnapshotReading(s).Provider, n, shared, strings.Join(parts, ", "))
 			}
 		}
 	}
@@ -523,7 +524,7 @@ func outboxPane(st styles, s engine.Snapshot, width, height int) []string {
 		// One line for all of it: the newest row and the ledger's count.
 		o := s.Ledger.Outbox[len(s.Ledger.Outbox)-1]
 		return titled(st, st.T("Outbox & provider"), width, height, []string{"  " + st.T("%s, newest %s %s · %s applied %d",
-			counted(st, len(s.Ledger.Outbox), "%d row", "%d rows"), o.OperationID, st.state(o.Status), s.ProviderName, len(s.Applications))})
+			counted(st, len(s.Ledger.Outbox), "%d row", "%d rows"), o.OperationID, st.state(o.Status), world.SnapshotReading(s).Provider, len(world.SnapshotReading(s).Applications))})
 	case room < 1:
 		return titled(st, st.T("Outbox & provider"), width, height, []string{ledger})
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/lang"
 	"github.com/fencelab/fencelab/scenarios"
-	"github.com/fencelab/fencelab/store/provider"
 	"github.com/fencelab/fencelab/store/storetest"
 	"github.com/fencelab/fencelab/tui"
 )
@@ -104,7 +103,7 @@ func exploreOn(t *testing.T, opts tui.Options, width, height int, split bool) *t
 	// Made here, in the test's goroutine: the explorer asks for them in
 	// commands of its own.
 	backends := func() func(context.Context) (engine.Backends, error) {
-		b := engine.Backends{Coordination: storetest.Embedded(t), Database: storetest.Database(t), Provider: provider.New(), LeaseTTL: 30 * time.Second}
+		b := engine.Backends{Coordination: storetest.Embedded(t), Database: storetest.Database(t), LeaseTTL: 30 * time.Second}
 		return func(context.Context) (engine.Backends, error) { return b, nil }
 	}
 	opts.AllowUnsafe, opts.Lang, opts.Start = true, lang.En, backends()

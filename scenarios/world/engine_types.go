@@ -1,12 +1,15 @@
 package world
 
-import "github.com/fencelab/fencelab/engine"
+import (
+	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/store/provider"
+)
 
 // The catalog's stores' ports and rows still live in the engine; these
 // names let this package say them as its own until they move here.
 type (
 	Actor            = engine.Actor
-	Application      = engine.Application
+	Application      = provider.Application
 	Break            = engine.Break
 	Checkpoint       = engine.Checkpoint
 	Execution        = engine.Execution
@@ -23,9 +26,8 @@ type (
 	LedgerState      = engine.LedgerState
 	Outcome          = engine.Outcome
 	OutboxRow        = engine.OutboxRow
-	Provider         = engine.Provider
-	ProviderAnswer   = engine.ProviderAnswer
-	ProviderSnapshot = engine.ProviderSnapshot
+	ProviderAnswer   = provider.Answer
+	ProviderSnapshot = provider.Snapshot
 	Receipt          = engine.Receipt
 	RecordedTime     = engine.RecordedTime
 	Rollout          = engine.Rollout
@@ -56,6 +58,12 @@ const (
 	IllegalTransition   = engine.IllegalTransition
 	NotOwner            = engine.NotOwner
 	VerdictLostUpdate   = engine.VerdictLostUpdate
+
+	ProviderConfirmed         = provider.Confirmed
+	ProviderDeclined          = provider.Declined
+	ProviderUnknown           = provider.Unknown
+	ProviderNotFound          = provider.NotFound
+	ProviderAppliedButTimeout = provider.AppliedButTimeout
 )
 
 var (

@@ -5,14 +5,46 @@ import (
 	"fmt"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/store/provider"
 )
 
 // BackendProvider is the round trips to the external provider, an
 // in-process service: each of its calls is one (Send).
 const BackendProvider = "provider"
 
+// Provider is the external system, which cannot be fenced: it is
+// idempotent by OperationId and answers queries about one. Each lab has
+// its own (store/provider's), made with the lab's world.
+type Provider interface {
+	Name() string
+	Execute(ctx context.Context, operationID, effect string) (ProviderAnswer, error)
+	Query(ctx context.Context, operationID string) (ProviderAnswer, error)
+	Applications() []Application
+	// Answers is what the provider remembers: its final answer per
+	// OperationId (a query's answer), declined operations included.
+	Answers() map[string]ProviderAnswer
+	// Reset forgets everything and takes a new script: OperationId →
+	// CONFIRMED, DECLINED or APPLIED_BUT_TIMEOUT (default CONFIRMED).
+	Reset(script map[string]string)
+	// Snapshot copies what the provider remembers since the last Reset;
+	// Restore puts a copy back (the script stays as Reset set it).
+	Snapshot() ProviderSnapshot
+	Restore(ProviderSnapshot)
+}
+
+var _ Provider = (*provider.Provider)(nil)
+
 // ProviderOf is the provider as the actor's call sees it (gatedProvider).
-func ProviderOf(t *engine.Turn) Provider { return gatedProvider{t.Lab().Backends().Provider} }
+func ProviderOf(t *engine.Turn) Provider { return gatedProvider{of(t).provider} }
+
+// ProviderIn is the lab's provider, as it stands (nil: the lab has no
+// catalog world).
+func ProviderIn(l *engine.Lab) Provider {
+	if w, ok := l.World().(*labWorld); ok {
+		return w.provider
+	}
+	return nil
+}
 
 // gatedProvider is the provider as an actor's call sees it: each call a
 // round trip.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/lang"
+	"github.com/fencelab/fencelab/store/provider"
 )
 
 // Catalog is the catalog's world: its scenarios', and a file's that uses
@@ -37,7 +38,7 @@ func (catalog) Refusals() []string { return slices.Clone(refusals) }
 var refusals = []string{StaleMembership, WrongRegion, IncompatibleVersion, StaleNamespace, StaleFence, IllegalTransition, NotOwner}
 
 func (catalog) Open(l *engine.Lab) engine.LabWorld {
-	return &labWorld{lab: l, jobs: newJobWatch()}
+	return &labWorld{lab: l, jobs: newJobWatch(), provider: provider.New()}
 }
 
 // labWorld is the catalog's world in one lab: what its invariants
@@ -45,11 +46,42 @@ func (catalog) Open(l *engine.Lab) engine.LabWorld {
 type labWorld struct {
 	lab  *engine.Lab
 	jobs *jobWatch
+	// provider is the lab's own external provider.
+	provider Provider
 	// seenExecs are the executions already checked against invariant 2.
 	seenExecs int
 	// answers are what the calls of the action being taken told their
 	// actors they hold (answers.go), until the check after it.
 	answers []answer
+}
+
+// Reading is what the catalog's world reads beside the keys and rows:
+// the jobs the keys hold, and what the provider applied.
+type Reading struct {
+	Jobs         JobsState
+	Applications []Application
+	// Provider names the provider for a pane: "payments".
+	Provider string
+}
+
+// ReadingOf is the catalog's world's part of a reading of the stores
+// (the zero Reading when the lab has no catalog world).
+func ReadingOf(r engine.Reading) Reading { return readingIn(r.World) }
+
+// SnapshotReading is the catalog's world's part of a snapshot.
+func SnapshotReading(s engine.Snapshot) Reading { return readingIn(s.World) }
+
+func readingIn(v any) Reading {
+	r, _ := v.(Reading)
+	return r
+}
+
+// MeasureEffects counts the provider's applications.
+var MeasureEffects = engine.Measure{Label: "effects applied", Count: func(r engine.Reading) int64 { return int64(len(ReadingOf(r).Applications)) }}
+
+func (w *labWorld) Read(keys []RedisKey) any {
+	p := w.provider
+	return Reading{Jobs: w.lab.Backends().Coordination.JobsIn(keys), Applications: p.Applications(), Provider: p.Name()}
 }
 
 // saved is what a saved state keeps of the world: the provider's memory
@@ -81,7 +113,7 @@ func (w *labWorld) Reset(ctx context.Context) error {
 	if err := l.Ledger().Seed(ctx, seed); err != nil {
 		return err
 	}
-	b.Provider.Reset(l.Scenario().ProviderScript)
+	w.provider.Reset(l.Scenario().ProviderScript)
 	for _, a := range l.Actors() {
 		a.Memory.World = &Memory{Epoch: seed.NamespaceEpoch}
 	}
@@ -92,15 +124,15 @@ func (w *labWorld) Reset(ctx context.Context) error {
 func (w *labWorld) Check(ctx context.Context, o engine.Observation) ([]engine.Break, error) {
 	l := w.lab
 	s := l.Scenario()
-	state, jobs, keys := o.After.Ledger, o.After.Jobs, o.After.Keys
-	found := append(CheckLedger(state, w.seenExecs), CheckEffects(o.After.Applications)...)
+	state, jobs, keys := o.After.Ledger, ReadingOf(o.After).Jobs, o.After.Keys
+	found := append(CheckLedger(state, w.seenExecs), CheckEffects(ReadingOf(o.After).Applications)...)
 	found = append(found, checkNeighbour(state, s.Seed)...)
 	found = append(found, w.jobs.check(jobs, o.Clock || o.Restart, o.Now, s.JobDeadline)...)
 	// Only a call records a moment: rows and jobs as they were hold none
 	// out of bounds (the clock only moves on, and a restore puts back a
 	// state checked before), and a clock move or a pause writes none.
 	if o.Actor != nil && o.Sent {
-		found = append(found, checkTimes(moments(o.Before.Ledger, o.Before.Jobs), moments(state, jobs), s.Seed.Now, o.Now, o.StepBegan)...)
+		found = append(found, checkTimes(moments(o.Before.Ledger, ReadingOf(o.Before).Jobs), moments(state, jobs), s.Seed.Now, o.Now, o.StepBegan)...)
 	}
 	found = append(found, checkLeases(o.KeysBefore, keys, cause{actor: o.Actor, clock: o.Clock, restart: o.Restart, answers: w.answers})...)
 	if o.Actor != nil {
@@ -145,11 +177,11 @@ func (w *labWorld) SumShared(h engine.StateHash, now time.Time) {
 		h.Int(int64(o.NextAttemptAt.Sub(now)))
 	}
 	h.Mark()
-	for _, a := range r.Applications {
+	for _, a := range ReadingOf(r).Applications {
 		h.Str(a.OperationID, a.Effect)
 	}
 	h.Mark()
-	answers := w.lab.Backends().Provider.Answers()
+	answers := w.provider.Answers()
 	for _, id := range slices.Sorted(maps.Keys(answers)) {
 		h.Str(id, answers[id].Status, answers[id].Receipt)
 	}
@@ -190,12 +222,12 @@ func (w *labWorld) Rows(rows LedgerState) any {
 }
 
 func (w *labWorld) Save() any {
-	return saved{provider: w.lab.Backends().Provider.Snapshot(), jobs: w.jobs.clone(), seenExecs: w.seenExecs}
+	return saved{provider: w.provider.Snapshot(), jobs: w.jobs.clone(), seenExecs: w.seenExecs}
 }
 
 func (w *labWorld) Restore(s any) {
 	saved := s.(saved)
-	w.lab.Backends().Provider.Restore(saved.provider)
+	w.provider.Restore(saved.provider)
 	w.jobs, w.seenExecs, w.answers = saved.jobs.clone(), saved.seenExecs, nil
 }
 
@@ -293,7 +325,7 @@ func (w *labWorld) Result(reading engine.Reading, r *engine.Result) {
 		r.NamespaceEpoch = res.NamespaceEpoch
 	}
 	if len(s.ProviderScript) > 0 {
-		answered := w.lab.Backends().Provider.Answers()
+		answered := w.provider.Answers()
 		for _, id := range slices.Sorted(maps.Keys(s.ProviderScript)) {
 			if _, sent := answered[id]; !sent {
 				r.Unsent = append(r.Unsent, id)

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/scenarios/world"
 	"github.com/fencelab/fencelab/store/pgledger"
 	"github.com/fencelab/fencelab/store/storetest"
 )
@@ -31,7 +32,7 @@ func TestRestorePutsTheSchemaBack(t *testing.T) {
 	require.NoError(t, err)
 	row, _, err := l.ClaimNextOutbox(ctx, now, 30*time.Second)
 	require.NoError(t, err)
-	require.NoError(t, l.RecordOutcome(ctx, engine.Outcome{OperationID: row.OperationID, Status: engine.ProviderConfirmed,
+	require.NoError(t, l.RecordOutcome(ctx, engine.Outcome{OperationID: row.OperationID, Status: world.ProviderConfirmed,
 		Provider: "payments", ReceiptOperationID: row.OperationID, Receipt: "rcpt-001", Now: now, Attempt: row.AttemptCount}))
 	require.NoError(t, l.ApplyJobResults(ctx, "job-1", "evaluation-17", "3 comments", now))
 	busy, err := l.State(ctx)

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/scenarios/world"
 )
 
 // A committed write leaves one PENDING outbox row; the worker claims it
@@ -54,7 +55,7 @@ func TestOutboxClaimExpiry(t *testing.T) {
 	require.Equal(t, "CLAIMED", row.Status)
 	require.Equal(t, 2, row.AttemptCount, "the reconciler's claim is a new attempt")
 
-	require.NoError(t, l.RecordOutcome(ctx, engine.Outcome{OperationID: row.OperationID, Status: engine.ProviderConfirmed,
+	require.NoError(t, l.RecordOutcome(ctx, engine.Outcome{OperationID: row.OperationID, Status: world.ProviderConfirmed,
 		Provider: "payments", ReceiptOperationID: row.OperationID, Receipt: "rcpt-1", Now: now.Add(31 * time.Second), Attempt: 2}))
 	state, err := l.State(ctx)
 	require.NoError(t, err)
@@ -80,9 +81,9 @@ func TestOutboxOutcomes(t *testing.T) {
 	require.True(t, ok)
 	require.Equal(t, "RECONCILIATION_REQUIRED", found.Status)
 
-	require.NoError(t, l.RecordOutcome(ctx, engine.Outcome{OperationID: row.OperationID, Status: engine.ProviderDeclined,
+	require.NoError(t, l.RecordOutcome(ctx, engine.Outcome{OperationID: row.OperationID, Status: world.ProviderDeclined,
 		Provider: "payments", ReceiptOperationID: row.OperationID, Receipt: "rcpt-9", Now: now, Attempt: found.AttemptCount}))
-	err = l.RecordOutcome(ctx, engine.Outcome{OperationID: row.OperationID, Status: engine.ProviderConfirmed, Now: now, Attempt: found.AttemptCount})
+	err = l.RecordOutcome(ctx, engine.Outcome{OperationID: row.OperationID, Status: world.ProviderConfirmed, Now: now, Attempt: found.AttemptCount})
 	require.ErrorIs(t, err, engine.ErrNotFound, "a final outcome is final")
 
 	state, err := l.State(ctx)
@@ -115,9 +116,9 @@ func TestOutboxRecordIsFencedByItsClaim(t *testing.T) {
 
 	err = l.RecordOutcome(ctx, engine.Outcome{OperationID: stalled.OperationID, Status: "RECONCILIATION_REQUIRED", Now: later, Attempt: stalled.AttemptCount})
 	require.ErrorIs(t, err, engine.ErrNotFound, "a claim that ran out and was taken over records nothing")
-	require.NoError(t, l.RecordOutcome(ctx, engine.Outcome{OperationID: reconciler.OperationID, Status: engine.ProviderConfirmed,
+	require.NoError(t, l.RecordOutcome(ctx, engine.Outcome{OperationID: reconciler.OperationID, Status: world.ProviderConfirmed,
 		Provider: "payments", ReceiptOperationID: reconciler.OperationID, Receipt: "rcpt-1", Now: later, Attempt: reconciler.AttemptCount}))
-	err = l.RecordOutcome(ctx, engine.Outcome{OperationID: stalled.OperationID, Status: engine.ProviderConfirmed,
+	err = l.RecordOutcome(ctx, engine.Outcome{OperationID: stalled.OperationID, Status: world.ProviderConfirmed,
 		Provider: "payments", ReceiptOperationID: stalled.OperationID, Receipt: "rcpt-2", Now: later, Attempt: stalled.AttemptCount})
 	require.ErrorIs(t, err, engine.ErrNotFound)
 

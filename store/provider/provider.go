@@ -9,18 +9,14 @@ import (
 	"fmt"
 	"maps"
 	"sync"
-
-	"github.com/fencelab/fencelab/engine"
 )
-
-var _ engine.Provider = (*Provider)(nil)
 
 // Provider is safe for concurrent use.
 type Provider struct {
 	mu           sync.Mutex
 	script       map[string]string
-	answers      map[string]engine.ProviderAnswer // final answer per OperationId
-	applications []engine.Application
+	answers      map[string]Answer // final answer per OperationId
+	applications []Application
 	executed     int
 }
 
@@ -41,7 +37,7 @@ func (p *Provider) Reset(script map[string]string) {
 	for id, outcome := range script {
 		p.script[id] = outcome
 	}
-	p.answers = map[string]engine.ProviderAnswer{}
+	p.answers = map[string]Answer{}
 	p.applications = nil
 	p.executed = 0
 }
@@ -55,7 +51,7 @@ func (p *Provider) Executed() int {
 
 // Execute performs an operation once. Executing a known OperationId again
 // answers what it did the first time, without applying again.
-func (p *Provider) Execute(_ context.Context, operationID, effect string) (engine.ProviderAnswer, error) {
+func (p *Provider) Execute(_ context.Context, operationID, effect string) (Answer, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.executed++
@@ -64,12 +60,12 @@ func (p *Provider) Execute(_ context.Context, operationID, effect string) (engin
 	}
 	receipt := fmt.Sprintf("rcpt-%03d", len(p.answers)+1)
 	switch p.script[operationID] {
-	case engine.ProviderDeclined:
-		p.answers[operationID] = engine.ProviderAnswer{Status: engine.ProviderDeclined, Receipt: receipt}
+	case Declined:
+		p.answers[operationID] = Answer{Status: Declined, Receipt: receipt}
 		return p.answers[operationID], nil
-	case engine.ProviderAppliedButTimeout:
+	case AppliedButTimeout:
 		p.apply(operationID, effect, receipt)
-		return engine.ProviderAnswer{Status: engine.ProviderUnknown}, nil
+		return Answer{Status: Unknown}, nil
 	default:
 		p.apply(operationID, effect, receipt)
 		return p.answers[operationID], nil
@@ -77,50 +73,50 @@ func (p *Provider) Execute(_ context.Context, operationID, effect string) (engin
 }
 
 func (p *Provider) apply(operationID, effect, receipt string) {
-	p.applications = append(p.applications, engine.Application{OperationID: operationID, Effect: effect})
-	p.answers[operationID] = engine.ProviderAnswer{Status: engine.ProviderConfirmed, Receipt: receipt}
+	p.applications = append(p.applications, Application{OperationID: operationID, Effect: effect})
+	p.answers[operationID] = Answer{Status: Confirmed, Receipt: receipt}
 }
 
 // Query says what became of an OperationId, without executing anything.
-func (p *Provider) Query(_ context.Context, operationID string) (engine.ProviderAnswer, error) {
+func (p *Provider) Query(_ context.Context, operationID string) (Answer, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if answer, ok := p.answers[operationID]; ok {
 		return answer, nil
 	}
-	return engine.ProviderAnswer{Status: engine.ProviderNotFound}, nil
+	return Answer{Status: NotFound}, nil
 }
 
 // Applications is the ledger, in order.
-func (p *Provider) Applications() []engine.Application {
+func (p *Provider) Applications() []Application {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return append([]engine.Application(nil), p.applications...)
+	return append([]Application(nil), p.applications...)
 }
 
 // Answers is the provider's memory: its final answer per OperationId.
-func (p *Provider) Answers() map[string]engine.ProviderAnswer {
+func (p *Provider) Answers() map[string]Answer {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return maps.Clone(p.answers)
 }
 
 // Snapshot copies what the provider remembers.
-func (p *Provider) Snapshot() engine.ProviderSnapshot {
+func (p *Provider) Snapshot() Snapshot {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return engine.ProviderSnapshot{Answers: maps.Clone(p.answers), Executed: p.executed,
-		Applications: append([]engine.Application(nil), p.applications...)}
+	return Snapshot{Answers: maps.Clone(p.answers), Executed: p.executed,
+		Applications: append([]Application(nil), p.applications...)}
 }
 
 // Restore makes the provider remember exactly a snapshot.
-func (p *Provider) Restore(s engine.ProviderSnapshot) {
+func (p *Provider) Restore(s Snapshot) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.answers = maps.Clone(s.Answers)
 	if p.answers == nil {
-		p.answers = map[string]engine.ProviderAnswer{}
+		p.answers = map[string]Answer{}
 	}
-	p.applications = append([]engine.Application(nil), s.Applications...)
+	p.applications = append([]Application(nil), s.Applications...)
 	p.executed = s.Executed
 }
