@@ -25,6 +25,7 @@ import (
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/lang"
 	"github.com/fencelab/fencelab/scenarios"
+	"github.com/fencelab/fencelab/scenarios/world"
 	"github.com/fencelab/fencelab/store/pgcluster"
 	"github.com/fencelab/fencelab/store/pgledger"
 	"github.com/fencelab/fencelab/stress"
@@ -642,7 +643,7 @@ func median(xs []float64) float64 {
 // them out, and was about a sixth below the mean).
 func leaseCycle(ctx context.Context, b *backends, ttl, d time.Duration) (time.Duration, error) {
 	res := stress.Resource("")
-	leases := b.Coordination.Client("bench")
+	leases := b.Coordination.Client("bench").(world.RedisClient)
 	var cycles int
 	var spent time.Duration
 	for until := time.Now().Add(d); time.Now().Before(until); {
@@ -651,7 +652,7 @@ func leaseCycle(ctx context.Context, b *backends, ttl, d time.Duration) (time.Du
 		if err != nil {
 			return 0, err
 		}
-		if grant.Outcome == engine.LeaseContended { // a worker's lease still running out
+		if grant.Outcome == world.LeaseContended { // a worker's lease still running out
 			time.Sleep(ttl / 10)
 			continue
 		}
@@ -675,7 +676,7 @@ func leaseCycle(ctx context.Context, b *backends, ttl, d time.Duration) (time.Du
 // stress is fencelab's own cost.
 func bareLoopRate(ctx context.Context, b *backends, ttl, d time.Duration) (float64, error) {
 	res := stress.Resource("")
-	leases := b.Coordination.Client("bench")
+	leases := b.Coordination.Client("bench").(world.RedisClient)
 	ledger, err := b.Database.Connect(ctx, "bench")
 	if err != nil {
 		return 0, err
@@ -688,7 +689,7 @@ func bareLoopRate(ctx context.Context, b *backends, ttl, d time.Duration) (float
 		if err != nil {
 			return 0, err
 		}
-		if grant.Outcome == engine.LeaseContended { // a worker's lease still running out
+		if grant.Outcome == world.LeaseContended { // a worker's lease still running out
 			time.Sleep(ttl / 10)
 			if commits == 0 { // the loop's time begins with its first lease
 				began, until = time.Now(), time.Now().Add(d)

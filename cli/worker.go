@@ -10,6 +10,7 @@ import (
 
 	"github.com/charmbracelet/x/term"
 
+	"github.com/fencelab/fencelab/scenarios/world"
 	"github.com/fencelab/fencelab/store/pgcluster"
 	"github.com/fencelab/fencelab/store/pgledger"
 	"github.com/fencelab/fencelab/store/redisstore"
@@ -61,5 +62,5 @@ func connectWorker(ctx context.Context, spec stress.WorkerSpec) (*stress.Worker,
 		ledger.Close(context.WithoutCancel(ctx))
 		redis.Close()
 	}
-	return &stress.Worker{Config: spec.Worker, Leases: redis.Client(owner), Ledger: ledger, Gone: isUnreachable, RedisGone: redisstore.Unreachable}, closeAll, nil
+	return &stress.Worker{Config: spec.Worker, Leases: redis.Client(owner).(world.RedisClient), Ledger: ledger, Gone: isUnreachable, RedisGone: redisstore.Unreachable}, closeAll, nil
 }

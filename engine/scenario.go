@@ -136,7 +136,7 @@ type Measure struct {
 
 // Reading is the state of all the backends at one moment.
 type Reading struct {
-	Ledger       LedgerState
+	Ledger LedgerState
 	// Keys are the lab's keys, named in full; Namespace starts their names.
 	Keys      []RedisKey
 	Namespace string
@@ -146,7 +146,6 @@ type Reading struct {
 	// World is the world's own reading (LabWorld.Read).
 	World any
 }
-
 
 // Prediction is a catalog row: final value, last accepted fence (0: none)
 // and verdict.

@@ -28,10 +28,10 @@ type Snapshot struct {
 	Ledger LedgerState
 	// Sessions are what each connection's session holds, for a file
 	// whose code takes advisory locks (session.go).
-	Sessions     []SessionState
+	Sessions []SessionState
 	// World is the world's own reading (LabWorld.Read).
-	World any
-	Events       []Event
+	World  any
+	Events []Event
 	// Guard is the last event whose step ran a guard, if any.
 	Guard  *Event
 	Result Result

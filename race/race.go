@@ -13,12 +13,13 @@ import (
 	"time"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/scenarios/world"
 )
 
 // Redis is what a race needs: clients of its own and a reader of job keys.
 type Redis interface {
 	Client(actor string) engine.RedisClient
-	JobsMatching(ctx context.Context, targets string) (engine.JobsState, error)
+	JobsMatching(ctx context.Context, targets string) (world.JobsState, error)
 	DeleteJobs(ctx context.Context, targets string) error
 }
 
@@ -65,13 +66,13 @@ func Forced(ctx context.Context, rdb Redis, n int, now time.Time, progress func(
 	if err := rdb.DeleteJobs(ctx, prefix+"*"); err != nil {
 		return r, err
 	}
-	a, b := rdb.Client("race-a"), rdb.Client("race-b")
+	a, b := rdb.Client("race-a").(world.RedisClient), rdb.Client("race-b").(world.RedisClient)
 	target := func(kind string, i int) string { return fmt.Sprintf("%s%s-%d", prefix, kind, i) }
 
 	for i := 0; i < n; i++ {
 		// GET -> SET: both requests look before either creates.
 		t := target("get-set", i)
-		for _, c := range []engine.RedisClient{a, b} {
+		for _, c := range []world.RedisClient{a, b} {
 			if _, _, err := c.GetRunning(ctx, t); err != nil {
 				return r, err
 			}
@@ -90,7 +91,7 @@ func Forced(ctx context.Context, rdb Redis, n int, now time.Time, progress func(
 		// Lua acquire: the look and the create are one script.
 		t = target("lua", i)
 		for _, req := range []struct {
-			c  engine.RedisClient
+			c  world.RedisClient
 			id string
 		}{{a, "job-a"}, {b, "job-b"}} {
 			grant, err := req.c.AcquireJob(ctx, t, req.id, total, now, ttl, ttl)
@@ -110,10 +111,10 @@ func Forced(ctx context.Context, rdb Redis, n int, now time.Time, progress func(
 		if _, err := a.AcquireJob(ctx, t, "job-a", total, now, ttl, ttl); err != nil {
 			return r, err
 		}
-		if err := b.SetJobStatus(ctx, t, "job-a", engine.JobFailed); err != nil {
+		if err := b.SetJobStatus(ctx, t, "job-a", world.JobFailed); err != nil {
 			return r, err
 		}
-		if err := a.SetJobStatus(ctx, t, "job-a", engine.JobSuccess); err != nil {
+		if err := a.SetJobStatus(ctx, t, "job-a", world.JobSuccess); err != nil {
 			return r, err
 		}
 		// ... and with the transition script.
@@ -122,9 +123,9 @@ func Forced(ctx context.Context, rdb Redis, n int, now time.Time, progress func(
 			return r, err
 		}
 		for _, step := range []struct {
-			c  engine.RedisClient
+			c  world.RedisClient
 			to string
-		}{{b, engine.JobFailed}, {a, engine.JobSuccess}} {
+		}{{b, world.JobFailed}, {a, world.JobSuccess}} {
 			if _, err := step.c.TransitionJob(ctx, t, "job-a", step.to, 0); err != nil {
 				return r, err
 			}
@@ -136,13 +137,13 @@ func Forced(ctx context.Context, rdb Redis, n int, now time.Time, progress func(
 		if _, err := a.AcquireJob(ctx, t, "job-1", total, now, ttl, ttl); err != nil {
 			return r, err
 		}
-		if _, err := b.TransitionJob(ctx, t, "job-1", engine.JobFailed, 0); err != nil {
+		if _, err := b.TransitionJob(ctx, t, "job-1", world.JobFailed, 0); err != nil {
 			return r, err
 		}
 		if _, err := b.AcquireJob(ctx, t, "job-2", total, now, ttl, ttl); err != nil {
 			return r, err
 		}
-		if _, err := a.TransitionJob(ctx, t, "job-1", engine.JobSuccess, 0); err != nil {
+		if _, err := a.TransitionJob(ctx, t, "job-1", world.JobSuccess, 0); err != nil {
 			return r, err
 		}
 		if progress != nil {
@@ -154,7 +155,7 @@ func Forced(ctx context.Context, rdb Redis, n int, now time.Time, progress func(
 
 // count reads the figures from Redis and checks the SAFE invariants.
 func (r *Report) count(ctx context.Context, rdb Redis) error {
-	read := func(kind string) (engine.JobsState, error) { return rdb.JobsMatching(ctx, prefix+kind+"-*") }
+	read := func(kind string) (world.JobsState, error) { return rdb.JobsMatching(ctx, prefix+kind+"-*") }
 	fail := func(format string, args ...any) { r.Failures = append(r.Failures, fmt.Sprintf(format, args...)) }
 
 	naive, err := read("get-set")
@@ -193,13 +194,13 @@ func (r *Report) count(ctx context.Context, rdb Redis) error {
 	if err != nil {
 		return err
 	}
-	r.LateSuccessBefore = countStatus(before, "job-a", engine.JobSuccess)
+	r.LateSuccessBefore = countStatus(before, "job-a", world.JobSuccess)
 	after, err := read("terminal-lua")
 	if err != nil {
 		return err
 	}
-	r.LateSuccessAfter = countStatus(after, "job-a", engine.JobSuccess)
-	if failed := countStatus(after, "job-a", engine.JobFailed); failed != r.N {
+	r.LateSuccessAfter = countStatus(after, "job-a", world.JobSuccess)
+	if failed := countStatus(after, "job-a", world.JobFailed); failed != r.N {
 		fail("terminal transition: %d of %d jobs stayed FAILED", failed, r.N)
 	}
 
@@ -207,7 +208,7 @@ func (r *Report) count(ctx context.Context, rdb Redis) error {
 	if err != nil {
 		return err
 	}
-	r.LateSuccessRejected = countStatus(pointer, "job-1", engine.JobFailed)
+	r.LateSuccessRejected = countStatus(pointer, "job-1", world.JobFailed)
 	for _, id := range pointer.Running {
 		if id == "job-2" {
 			r.PointersPreserved++
@@ -222,7 +223,7 @@ func (r *Report) count(ctx context.Context, rdb Redis) error {
 	return nil
 }
 
-func countStatus(s engine.JobsState, id, status string) int {
+func countStatus(s world.JobsState, id, status string) int {
 	n := 0
 	for _, j := range s.Jobs {
 		if j.ID == id && j.Status == status {
@@ -252,8 +253,8 @@ func Free(ctx context.Context, rdb Redis, k int, now time.Time, progress func(do
 	if err := rdb.DeleteJobs(ctx, prefix+"free-*"); err != nil {
 		return f, err
 	}
-	a, b := rdb.Client("race-free-a"), rdb.Client("race-free-b")
-	naive := func(c engine.RedisClient, target, id string) error {
+	a, b := rdb.Client("race-free-a").(world.RedisClient), rdb.Client("race-free-b").(world.RedisClient)
+	naive := func(c world.RedisClient, target, id string) error {
 		if _, found, err := c.GetRunning(ctx, target); err != nil || found {
 			return err
 		}
@@ -262,14 +263,14 @@ func Free(ctx context.Context, rdb Redis, k int, now time.Time, progress func(do
 		}
 		return c.SetRunning(ctx, target, id, ttl)
 	}
-	lua := func(c engine.RedisClient, target, id string) error {
+	lua := func(c world.RedisClient, target, id string) error {
 		_, err := c.AcquireJob(ctx, target, id, total, now, ttl, ttl)
 		return err
 	}
 	for i := 0; i < k; i++ {
 		for _, run := range []struct {
 			kind string
-			fn   func(engine.RedisClient, string, string) error
+			fn   func(world.RedisClient, string, string) error
 		}{{"free-naive", naive}, {"free-lua", lua}} {
 			target := fmt.Sprintf("%s%s-%d", prefix, run.kind, i)
 			if err := pair(func() error { return run.fn(a, target, "job-a") }, func() error { return run.fn(b, target, "job-b") }); err != nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/scenarios"
+	"github.com/fencelab/fencelab/scenarios/world"
 	"github.com/fencelab/fencelab/store/storetest"
 )
 
@@ -26,46 +27,46 @@ import (
 // renewInSeconds renews the lease with its TTL's milliseconds given as
 // seconds: EXPIRE where PEXPIRE was meant, a lease a thousand times too
 // long.
-type renewInSeconds struct{ engine.RedisClient }
+type renewInSeconds struct{ world.RedisClient }
 
-func (c renewInSeconds) RenewLease(ctx context.Context, conflictKey, owner string, token int64, ttl time.Duration, namespaceEpoch int64, without engine.GuardSet) (engine.LeaseStatus, error) {
+func (c renewInSeconds) RenewLease(ctx context.Context, conflictKey, owner string, token int64, ttl time.Duration, namespaceEpoch int64, without engine.GuardSet) (world.LeaseStatus, error) {
 	return c.RedisClient.RenewLease(ctx, conflictKey, owner, token, time.Duration(ttl.Milliseconds())*time.Second, namespaceEpoch, without)
 }
 
-type renewInSecondsRedis struct{ engine.Coordination }
+type renewInSecondsRedis struct{ world.Coordination }
 
 func (c renewInSecondsRedis) Client(actor string) engine.RedisClient {
-	return renewInSeconds{c.Coordination.Client(actor)}
+	return renewInSeconds{c.Coordination.Client(actor).(world.RedisClient)}
 }
 
 func TestALeaseRenewedForTooLongIsCaught(t *testing.T) {
 	if r := checkWith(t, "stale-release", nil); !r.Holds() {
 		t.Fatalf("stale-release SAFE does not hold on fencelab's own store: %+v", r.Anomalies)
 	}
-	r := checkWith(t, "stale-release", func(b *engine.Backends) { b.Coordination = renewInSecondsRedis{b.Coordination} })
+	r := checkWith(t, "stale-release", func(b *engine.Backends) { b.Coordination = renewInSecondsRedis{b.Coordination.(world.Coordination)} })
 	requireBreak(t, r, "LEASE_TOO_LONG", " 30000000 ") // the renew script sent with 30,000 s
 }
 
 // renewAnyLease renews with its owner check gone (renew.lua's compare
 // turned into EXISTS): it extends whatever lease is there, and answers
 // that it renewed the caller's.
-type renewAnyLease struct{ engine.RedisClient }
+type renewAnyLease struct{ world.RedisClient }
 
-func (c renewAnyLease) RenewLease(ctx context.Context, conflictKey, owner string, token int64, ttl time.Duration, namespaceEpoch int64, without engine.GuardSet) (engine.LeaseStatus, error) {
+func (c renewAnyLease) RenewLease(ctx context.Context, conflictKey, owner string, token int64, ttl time.Duration, namespaceEpoch int64, without engine.GuardSet) (world.LeaseStatus, error) {
 	return c.RedisClient.RenewLease(ctx, conflictKey, owner, token, ttl, namespaceEpoch, without|engine.Guards(engine.GuardOwner))
 }
 
-type renewAnyLeaseRedis struct{ engine.Coordination }
+type renewAnyLeaseRedis struct{ world.Coordination }
 
 func (c renewAnyLeaseRedis) Client(actor string) engine.RedisClient {
-	return renewAnyLease{c.Coordination.Client(actor)}
+	return renewAnyLease{c.Coordination.Client(actor).(world.RedisClient)}
 }
 
 // A renew that extends another holder's lease to the TTL it already had
 // changes no key in a way a before-and-after look can see; the worker
 // told its renew went through now acts on a lease it does not hold.
 func TestARenewOfAnotherHoldersLeaseIsCaught(t *testing.T) {
-	r := checkWith(t, "stale-release", func(b *engine.Backends) { b.Coordination = renewAnyLeaseRedis{b.Coordination} })
+	r := checkWith(t, "stale-release", func(b *engine.Backends) { b.Coordination = renewAnyLeaseRedis{b.Coordination.(world.Coordination)} })
 	requireBreak(t, r, "LEASE_STOLEN", `"A"`)
 	events, err := json.Marshal(r.Counterexample.Events)
 	require.NoError(t, err)
@@ -75,23 +76,23 @@ func TestARenewOfAnotherHoldersLeaseIsCaught(t *testing.T) {
 // renewForSeconds renews the lease with its TTL's seconds given as
 // milliseconds: 30 ms where 30 s was meant, a lease that runs out before
 // its holder's next step.
-type renewForSeconds struct{ engine.RedisClient }
+type renewForSeconds struct{ world.RedisClient }
 
-func (c renewForSeconds) RenewLease(ctx context.Context, conflictKey, owner string, token int64, ttl time.Duration, namespaceEpoch int64, without engine.GuardSet) (engine.LeaseStatus, error) {
+func (c renewForSeconds) RenewLease(ctx context.Context, conflictKey, owner string, token int64, ttl time.Duration, namespaceEpoch int64, without engine.GuardSet) (world.LeaseStatus, error) {
 	return c.RedisClient.RenewLease(ctx, conflictKey, owner, token, time.Duration(ttl.Seconds())*time.Millisecond, namespaceEpoch, without)
 }
 
-type renewForSecondsRedis struct{ engine.Coordination }
+type renewForSecondsRedis struct{ world.Coordination }
 
 func (c renewForSecondsRedis) Client(actor string) engine.RedisClient {
-	return renewForSeconds{c.Coordination.Client(actor)}
+	return renewForSeconds{c.Coordination.Client(actor).(world.RedisClient)}
 }
 
 // A renew that shortens the lease it says it extended: the worker counts
 // on 30 s and has 30 ms. The fence keeps the data safe, so only the
 // answer held to the lease (invariant 8) sees it.
 func TestALeaseRenewedForTooShortIsCaught(t *testing.T) {
-	r := checkWith(t, "stale-release", func(b *engine.Backends) { b.Coordination = renewForSecondsRedis{b.Coordination} })
+	r := checkWith(t, "stale-release", func(b *engine.Backends) { b.Coordination = renewForSecondsRedis{b.Coordination.(world.Coordination)} })
 	requireBreak(t, r, "LEASE_STOLEN", `"A"`)
 	events, err := json.Marshal(r.Counterexample.Events)
 	require.NoError(t, err)

@@ -141,11 +141,11 @@ var catalog = map[string]map[engine.Mode]row{
 		engine.Unsafe: {1, 2, 0, "DUPLICATE_JOB", nil, []int{6, 6}},
 	},
 	"terminal-transition": {
-		engine.Safe:   {0, 0, 0, engine.IllegalTransition, nil, nil},
+		engine.Safe:   {0, 0, 0, world.IllegalTransition, nil, nil},
 		engine.Unsafe: {0, 1, 0, "TERMINAL_OVERWRITE", nil, []int{5}},
 	},
 	"pointer-ownership": {
-		engine.Safe:   {1, 1, 0, engine.NotOwner, nil, nil},
+		engine.Safe:   {1, 1, 0, world.NotOwner, nil, nil},
 		engine.Unsafe: {1, 0, 0, "POINTER_STOLEN", nil, []int{6, 5}},
 	},
 	"worker-start-failure": {
@@ -155,7 +155,7 @@ var catalog = map[string]map[engine.Mode]row{
 	// Job 1's running key expired first: its late SUCCESS is refused
 	// (SAFE) or takes job 2's key with it (UNSAFE).
 	"pointer-split": {
-		engine.Safe:   {0, 0, 0, engine.NotOwner, nil, nil},
+		engine.Safe:   {0, 0, 0, world.NotOwner, nil, nil},
 		engine.Unsafe: {0, 1, 0, "POINTER_STOLEN", nil, []int{6, 6}}, // job 2 loses its key; job 1's SUCCESS without one
 	},
 	// Two runs on one worker share its owner: SAFE's release of token 41

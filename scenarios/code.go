@@ -14,6 +14,7 @@ import (
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/lang"
+	"github.com/fencelab/fencelab/scenarios/world"
 	"github.com/fencelab/fencelab/untrusted"
 
 	luaparse "github.com/yuin/gopher-lua/parse"
@@ -1422,9 +1423,9 @@ func refusalOf(guards []engine.Guard) string {
 	case engine.GuardVersion:
 		return engine.IncompatibleVersion
 	case engine.GuardTerminal:
-		return engine.IllegalTransition
+		return world.IllegalTransition
 	case engine.GuardOwner, engine.GuardPointer:
-		return engine.NotOwner
+		return world.NotOwner
 	}
 	if guards[0].Own() {
 		return RejectedBy(guards[0])

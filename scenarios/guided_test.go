@@ -11,6 +11,7 @@ import (
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/scenarios"
+	"github.com/fencelab/fencelab/scenarios/world"
 	"github.com/fencelab/fencelab/store/storetest"
 )
 
@@ -105,7 +106,7 @@ func TestARealRedisOnTheLabClock(t *testing.T) {
 	require.NoError(t, err)
 	leases := 0
 	for _, k := range keys {
-		if k.Role == engine.RoleLease || k.Role == engine.RoleLeader {
+		if k.Role == world.RoleLease || k.Role == world.RoleLeader {
 			leases++
 			require.Equal(t, 600*time.Millisecond, k.TTL, "%s: the lab TTL, untouched by the wall clock", k.Key)
 			left := storetest.ServerTTL(t, redis, k.Key)

@@ -106,7 +106,7 @@ func (r request) readRunning() engine.Call {
 		if err != nil {
 			return 0, err
 		}
-		if ok && job.Status == engine.JobRunning {
+		if ok && job.Status == world.JobRunning {
 			m.JobID, m.JobReused = id, true
 			t.Emitf(engine.LayerCoordination, "GET_RUNNING", "REUSED", "running key → %s (RUNNING): %s returns it", id, r.name)
 			t.Narrate("%s finds %s running and hands it back instead of starting another — even if nobody is working on it.", r.name, id)
@@ -184,7 +184,7 @@ func (w jobWorker) process() engine.Step {
 func (w jobWorker) markSuccess() engine.Step {
 	return engine.Step{Name: "mark SUCCESS (Lua)", Touches: writeJobs, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		id := world.MemoryOf(t).JobID
-		result, err := world.Jobs(t).TransitionJob(ctx, JobTarget, id, engine.JobSuccess, t.Unguarded(engine.GuardTerminal, engine.GuardPointer))
+		result, err := world.Jobs(t).TransitionJob(ctx, JobTarget, id, world.JobSuccess, t.Unguarded(engine.GuardTerminal, engine.GuardPointer))
 		if errors.Is(err, engine.ErrNotFound) {
 			t.Emitf(engine.LayerCoordination, "SUCCESS", "GONE", "%s is gone from Redis (its TTL ended): nothing to mark", id)
 			t.Narrate("%s expired from Redis before its worker finished, so there is nothing left to mark.", id)
@@ -208,13 +208,13 @@ func (w jobWorker) markSuccess() engine.Step {
 			return engine.Advance, nil
 		}
 		guard := fmt.Sprintf("%s is %s, not RUNNING → false", id, result.Status)
-		if result.Refusal == engine.NotOwner {
+		if result.Refusal == world.NotOwner {
 			guard = fmt.Sprintf("running key → %s → false", id)
 		}
 		t.Emit(engine.LayerCoordination, "SUCCESS", "REJECTED", guard,
 			"late SUCCESS of %s refused (%s); the job stays %s", id, result.Refusal, result.Status)
 		t.Refuse(result.Refusal)
-		if result.Refusal == engine.NotOwner {
+		if result.Refusal == world.NotOwner {
 			t.Narrate("%s lost its running key to a newer job, so the script refuses its SUCCESS: the apply step will never publish a run that lost ownership.", id)
 		} else {
 			t.Narrate("%s already ended as %s; a terminal state never changes, however late the worker finishes.", id, result.Status)
@@ -229,11 +229,11 @@ func (w jobWorker) setSuccessNaive() engine.Step {
 	return engine.Step{Name: "HSET status SUCCESS", Touches: writeJobs, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		id := world.MemoryOf(t).JobID
 		before := statusBefore(t, id)
-		if err := world.Jobs(t).SetJobStatus(ctx, JobTarget, id, engine.JobSuccess); err != nil {
+		if err := world.Jobs(t).SetJobStatus(ctx, JobTarget, id, world.JobSuccess); err != nil {
 			return 0, err
 		}
 		t.Emitf(engine.LayerCoordination, "SUCCESS", "WRITTEN", "HSET %s status SUCCESS (it was %s)", id, before)
-		if before == engine.JobFailed {
+		if before == world.JobFailed {
 			t.Narrate("The plain HSET turns a FAILED job into SUCCESS: RUNNING → FAILED → SUCCESS, and the apply API now believes it.")
 		} else {
 			t.Narrate("The plain HSET marks %s SUCCESS without asking whether it still holds the running key; the apply API will believe it.", id)
@@ -288,10 +288,10 @@ func deleteRunningNaive(name, jobOf string) engine.Step {
 // the job first and acts on what it read in a second round trip.
 type poller struct{ watch string }
 
-func (p poller) job(ctx context.Context, t *engine.Turn) (engine.Job, bool, error) {
+func (p poller) job(ctx context.Context, t *engine.Turn) (world.Job, bool, error) {
 	id := world.Remembers(t.Peer(p.watch)).JobID
 	if id == "" {
-		return engine.Job{}, false, nil
+		return world.Job{}, false, nil
 	}
 	return world.Jobs(t).ReadJob(ctx, JobTarget, id)
 }
@@ -310,7 +310,7 @@ func (p poller) pollDeadline() engine.Call {
 			return engine.Wait, nil
 		}
 		deadline := job.CreatedAt.Add(jobDeadline)
-		if job.Status != engine.JobRunning {
+		if job.Status != world.JobRunning {
 			t.Emitf(engine.LayerAPI, "POLL", job.Status, "%s is %s", job.ID, job.Status)
 			t.Narrate("The poller sees %s is already %s and leaves it.", job.ID, job.Status)
 			return engine.Advance, nil
@@ -340,7 +340,7 @@ func (p poller) failAtDeadline() engine.Call {
 	return engine.Call{Name: "mark FAILED (Lua)", Touches: stampJobs, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		job := world.MemoryOf(t).Seen.Job
 		deadline := job.CreatedAt.Add(jobDeadline)
-		result, err := world.Jobs(t).TransitionJob(ctx, JobTarget, job.ID, engine.JobFailed, t.Unguarded(engine.GuardTerminal, engine.GuardPointer))
+		result, err := world.Jobs(t).TransitionJob(ctx, JobTarget, job.ID, world.JobFailed, t.Unguarded(engine.GuardTerminal, engine.GuardPointer))
 		if errors.Is(err, engine.ErrNotFound) {
 			t.Emitf(engine.LayerAPI, "POLL", "GONE", "%s expired while being polled", job.ID)
 			t.Narrate("%s expired from Redis while the poller looked at it.", job.ID)
@@ -383,7 +383,7 @@ func (p poller) pollHeartbeat() engine.Call {
 			t.Emitf(engine.LayerAPI, "POLL", "IDLE", "no job of %s to poll", p.watch)
 			t.Narrate("The poller waits: %s has no job yet.", p.watch)
 			return engine.Wait, nil
-		case job.Status != engine.JobRunning:
+		case job.Status != world.JobRunning:
 			t.Emitf(engine.LayerAPI, "POLL", job.Status, "%s is %s", job.ID, job.Status)
 			t.Narrate("The poller sees %s is already %s and leaves it.", job.ID, job.Status)
 			return engine.Advance, nil
@@ -405,7 +405,7 @@ func (p poller) pollHeartbeat() engine.Call {
 func (p poller) failNaive() engine.Call {
 	return engine.Call{Name: "HSET status FAILED", Touches: writeJobs, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		job := world.MemoryOf(t).Seen.Job
-		if err := world.Jobs(t).SetJobStatus(ctx, JobTarget, job.ID, engine.JobFailed); err != nil {
+		if err := world.Jobs(t).SetJobStatus(ctx, JobTarget, job.ID, world.JobFailed); err != nil {
 			return 0, err
 		}
 		t.Emitf(engine.LayerAPI, "POLL", "FAILED", "HSET %s status FAILED: no heartbeat for 10m", job.ID)
@@ -424,7 +424,7 @@ func applyResults(watch string) engine.Step {
 		if err != nil {
 			return 0, err
 		}
-		if !found || job.Status != engine.JobSuccess {
+		if !found || job.Status != world.JobSuccess {
 			status := "gone"
 			if found {
 				status = job.Status

@@ -12,6 +12,7 @@ import (
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/scenarios"
+	"github.com/fencelab/fencelab/scenarios/world"
 	"github.com/fencelab/fencelab/store/pgledger"
 	"github.com/fencelab/fencelab/store/storetest"
 )
@@ -50,23 +51,23 @@ func (d readOutsideLockDB) Connect(ctx context.Context, actor string) (engine.Le
 
 // getThenSet is a Redis client whose job acquire is GET, then HSET, then
 // SET — three commands where the script is one.
-type getThenSet struct{ engine.RedisClient }
+type getThenSet struct{ world.RedisClient }
 
-func (c getThenSet) AcquireJob(ctx context.Context, target, jobID string, total int, createdAt time.Time, ttl, pointerTTL time.Duration) (engine.JobGrant, error) {
+func (c getThenSet) AcquireJob(ctx context.Context, target, jobID string, total int, createdAt time.Time, ttl, pointerTTL time.Duration) (world.JobGrant, error) {
 	running, found, err := c.GetRunning(ctx, target)
 	if err != nil || found {
-		return engine.JobGrant{Reused: found, JobID: running}, err
+		return world.JobGrant{Reused: found, JobID: running}, err
 	}
 	if err := c.CreateJobHash(ctx, target, jobID, total, createdAt, ttl); err != nil {
-		return engine.JobGrant{}, err
+		return world.JobGrant{}, err
 	}
-	return engine.JobGrant{JobID: jobID}, c.SetRunning(ctx, target, jobID, pointerTTL)
+	return world.JobGrant{JobID: jobID}, c.SetRunning(ctx, target, jobID, pointerTTL)
 }
 
-type getThenSetRedis struct{ engine.Coordination }
+type getThenSetRedis struct{ world.Coordination }
 
 func (c getThenSetRedis) Client(actor string) engine.RedisClient {
-	return getThenSet{c.Coordination.Client(actor)}
+	return getThenSet{c.Coordination.Client(actor).(world.RedisClient)}
 }
 
 // checkWith checks one scenario's SAFE on two labs whose backends wrap
@@ -131,7 +132,7 @@ func TestAJobAcquireInThreeCommandsStartsTwoJobs(t *testing.T) {
 	if r := checkWith(t, "async-job-acquire", nil); !r.Holds() {
 		t.Fatalf("async-job-acquire SAFE does not hold on fencelab's own store: %+v", r.Anomalies)
 	}
-	r := checkWith(t, "async-job-acquire", func(b *engine.Backends) { b.Coordination = getThenSetRedis{b.Coordination} })
+	r := checkWith(t, "async-job-acquire", func(b *engine.Backends) { b.Coordination = getThenSetRedis{b.Coordination.(world.Coordination)} })
 	requireBreak(t, r, "DUPLICATE_JOB", "hset fencelab:job")
 }
 

@@ -76,7 +76,7 @@ func (w worker) acquireLeader() engine.Step {
 		if err != nil {
 			return 0, err
 		}
-		if grant.Outcome == engine.LeaseContended {
+		if grant.Outcome == world.LeaseContended {
 			t.Emitf(engine.LayerCoordination, "LEADER", "CONTENDED",
 				"leader lease of %s is held by %s; %s waits", w.job, grant.Holder, w.name)
 			t.Narrate("%s must wait: %s already leads %s.", w.name, grant.Holder, w.job)
@@ -98,7 +98,7 @@ func (w worker) releaseLeader() engine.Step {
 			return 0, err
 		}
 		world.MemoryOf(t).HoldsLeader = false
-		if status == engine.LeaseDone {
+		if status == world.LeaseDone {
 			t.Emitf(engine.LayerCoordination, "LEADER_RELEASE", "RELEASED", "%s gives up the leader lease of %s", w.name, w.job)
 			t.Narrate("%s is done with %s and gives up leading it.", w.name, w.job)
 		} else {
@@ -114,7 +114,7 @@ func (w worker) releaseLeader() engine.Step {
 func (w worker) acquireLease() engine.Step {
 	return engine.Step{Name: "acquire resource lease", Touches: leases, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		m := world.MemoryOf(t)
-		var grant engine.LeaseGrant
+		var grant world.LeaseGrant
 		var err error
 		if w.naiveAcquire && t.Mode() == engine.Unsafe {
 			grant, err = world.Leases(t).AcquireLeaseNaive(ctx, w.tokenKey, w.owner(), t.LeaseTTL())
@@ -122,7 +122,7 @@ func (w worker) acquireLease() engine.Step {
 			grant, err = world.Leases(t).AcquireLease(ctx, w.tokenKey, w.owner(), t.LeaseTTL(), m.Epoch,
 				t.Unguarded(engine.GuardHistory, engine.GuardNamespace))
 		}
-		var mismatch *engine.EpochMismatchError
+		var mismatch *world.EpochMismatchError
 		switch {
 		case errors.As(err, &mismatch):
 			t.Emitf(engine.LayerCoordination, "ACQUIRE", "REFUSED",
@@ -130,22 +130,22 @@ func (w worker) acquireLease() engine.Step {
 			t.Narrate("The namespace moved on: %s adopts epoch %d, a token space that starts over, so its tokens cannot be confused with old ones.", w.name, mismatch.Current)
 			m.Epoch = mismatch.Current
 			return engine.Wait, nil
-		case errors.Is(err, engine.ErrHistoryLost):
+		case errors.Is(err, world.ErrHistoryLost):
 			// The script's own reason, after the words the error chain adds.
 			reason := err.Error()
-			if _, after, ok := strings.Cut(reason, engine.ErrHistoryLost.Error()+": "); ok {
+			if _, after, ok := strings.Cut(reason, world.ErrHistoryLost.Error()+": "); ok {
 				reason = after
 			}
 			t.Emitf(engine.LayerCoordination, "ACQUIRE", "REFUSED", "acquire refused: Redis lost the fencing history (%s)", reason)
 			t.Narrate("Redis lost its fencing history, so the script refuses to hand out tokens from zero again: an operator must start a new namespace epoch.")
 			return engine.Wait, nil
-		case errors.Is(err, engine.ErrLeaseCorrupt):
+		case errors.Is(err, world.ErrLeaseCorrupt):
 			t.Emitf(engine.LayerCoordination, "ACQUIRE", "REFUSED", "acquire refused: %v", err)
 			return engine.Wait, nil
 		case err != nil:
 			return 0, err
 		}
-		if grant.Outcome == engine.LeaseContended {
+		if grant.Outcome == world.LeaseContended {
 			t.Emitf(engine.LayerCoordination, "ACQUIRE", "CONTENDED",
 				"the resource lease is held by %s with token %d; %s waits", grant.Holder, grant.HolderToken, w.name)
 			t.Narrate("%s has to wait: the lease is on the resource itself, so any job that touches this summary takes its turn.", w.name)
@@ -198,18 +198,18 @@ func (w worker) releaseLease() engine.Step {
 		}
 		m.HoldsLease = false
 		switch {
-		case status == engine.LeaseDone && before.stranger(w, m.Token):
+		case status == world.LeaseDone && before.stranger(w, m.Token):
 			t.Emit(engine.LayerCoordination, "RELEASE", "RELEASED", before.unchecked(w, m.Token, t),
 				"%s's release deletes %s's lease of token %d: nothing checks it is token %d's", w.name, before.holder, before.token, m.Token)
 			t.Narrate("The release no longer asks whose lease it is: it deletes %s's, and the next worker can take a lease %s still believes it holds.",
 				before.holder, before.holder)
-		case status == engine.LeaseDone:
+		case status == world.LeaseDone:
 			t.Emitf(engine.LayerCoordination, "RELEASE", "RELEASED", "%s releases the lease of token %d; the counter stays", w.name, m.Token)
 			t.Narrate("%s lets the resource go; the counter keeps its value, so the next holder's token is bigger still.", w.name)
-		case status == engine.LeaseLost && without.Has(engine.GuardOwner):
+		case status == world.LeaseLost && without.Has(engine.GuardOwner):
 			t.Emit(engine.LayerCoordination, "RELEASE", "LOST", before.unchecked(w, m.Token, t), "there was no lease left to delete")
 			t.Narrate("%s goes to release its lease, and finds none at all: it ran out, or another worker's release deleted it.", w.name)
-		case status == engine.LeaseLost:
+		case status == world.LeaseLost:
 			t.Emitf(engine.LayerCoordination, "RELEASE", "LOST", "token %d's lease was no longer %s's", m.Token, w.name)
 			t.Narrate("%s goes to release a lease that is no longer its own; the script leaves the other holder's lease alone.", w.name)
 		default:
@@ -237,7 +237,7 @@ func (w worker) leaseBefore(ctx context.Context, t *engine.Turn, without engine.
 	}
 	var s leaseSeen
 	var err error
-	s.holder, s.token, s.held, err = t.Coordination().LeaseHolder(ctx, w.tokenKey)
+	s.holder, s.token, s.held, err = world.CoordinationOf(t).LeaseHolder(ctx, w.tokenKey)
 	return s, err
 }
 
@@ -280,14 +280,14 @@ func (w worker) renewLease() engine.Step {
 			return 0, err
 		}
 		switch {
-		case status == engine.LeaseDone && before.stranger(w, m.Token):
+		case status == world.LeaseDone && before.stranger(w, m.Token):
 			t.Emit(engine.LayerCoordination, "RENEW", "RENEWED", before.unchecked(w, m.Token, t),
 				"%s's renew extends %s's lease of token %d for %s: nothing checks it is token %d's", w.name, before.holder, before.token,
 				t.LeaseTTL(), m.Token)
 			t.Narrate("The renew no longer asks whose lease it is: it extends %s's, and %s carries on sure that the lease, and token %d, are its own.",
 				before.holder, w.name, m.Token)
 			return engine.Advance, nil
-		case status == engine.LeaseDone:
+		case status == world.LeaseDone:
 			t.Emitf(engine.LayerCoordination, "RENEW", "RENEWED", "%s renews its lease of token %d for %s", w.name, m.Token, t.LeaseTTL())
 			t.Narrate("%s's renew went through, so it carries on sure that the lease, and token %d, are still its own.", w.name, m.Token)
 			return engine.Advance, nil

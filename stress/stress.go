@@ -518,7 +518,7 @@ func seed(ctx context.Context, b Backends, res engine.Seed, shared bool) (engine
 	}
 	// The counter is kept where it is higher: a run joining a shared
 	// resource goes on from the others' tokens.
-	return res, b.Coordination.Client("stress").Bootstrap(ctx, res.ConflictKey, res.NamespaceEpoch, res.CounterStart)
+	return res, b.Coordination.Client("stress").(world.RedisClient).Bootstrap(ctx, res.ConflictKey, res.NamespaceEpoch, res.CounterStart)
 }
 
 // audit reads what the rows say.
@@ -537,7 +537,7 @@ func audit(ctx context.Context, b Backends, res engine.Seed) (world.Audit, error
 
 // redisState reads the fencing counter and any lease left on the resource.
 func redisState(ctx context.Context, b Backends, res engine.Seed) (int64, string, error) {
-	names := b.Coordination.ConflictKeyNames(res.ConflictKey) // lease, counter, epoch
+	names := b.Coordination.(world.Coordination).ConflictKeyNames(res.ConflictKey) // lease, counter, epoch
 	keys, err := b.Coordination.Keys(ctx)
 	if err != nil {
 		return 0, "", err
@@ -634,7 +634,7 @@ func (g *goroutines) start(ctx context.Context, workers []WorkerConfig, b Backen
 			}
 			return err
 		}
-		built[i] = &Worker{Config: cfg, Leases: b.Coordination.Client(Owner(cfg.ID)), Ledger: ledger,
+		built[i] = &Worker{Config: cfg, Leases: b.Coordination.Client(Owner(cfg.ID)).(world.RedisClient), Ledger: ledger,
 			More: hooks.more, Claim: hooks.claim, Pause: g.pause(cfg.ID, hooks.pause, &g.armed, &g.frozen, g.armRead, g.woken),
 			PauseRead: g.pause(cfg.ID, hooks.readPause, &g.armedRead, &g.frozenRead, func(int) { g.wake() }, nil), Gone: hooks.gone,
 			Handoff: handoff, Halt: g.halt}

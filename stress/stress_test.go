@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/scenarios/world"
 	"github.com/fencelab/fencelab/store/storetest"
 	"github.com/fencelab/fencelab/stress"
 )
@@ -91,17 +92,17 @@ func TestStressRefusesAGuardItNeverAsks(t *testing.T) {
 // a token source that lost its counter, say. No invariant breaks (the
 // fence refuses every token it has seen), but nearly every write is
 // refused: SAFE's progress fails, and says by how much.
-type repeating struct{ engine.Coordination }
+type repeating struct{ world.Coordination }
 
 func (r repeating) Client(actor string) engine.RedisClient {
-	return repeatingClient{r.Coordination.Client(actor)}
+	return repeatingClient{r.Coordination.Client(actor).(world.RedisClient)}
 }
 
-type repeatingClient struct{ engine.RedisClient }
+type repeatingClient struct{ world.RedisClient }
 
-func (c repeatingClient) AcquireLease(ctx context.Context, key, owner string, ttl time.Duration, epoch int64, without engine.GuardSet) (engine.LeaseGrant, error) {
+func (c repeatingClient) AcquireLease(ctx context.Context, key, owner string, ttl time.Duration, epoch int64, without engine.GuardSet) (world.LeaseGrant, error) {
 	grant, err := c.RedisClient.AcquireLease(ctx, key, owner, ttl, epoch, without)
-	if grant.Outcome == engine.LeaseAcquired {
+	if grant.Outcome == world.LeaseAcquired {
 		grant.Token = 7
 	}
 	return grant, err
@@ -110,7 +111,7 @@ func (c repeatingClient) AcquireLease(ctx context.Context, key, owner string, tt
 func TestRepeatedTokensFailProgress(t *testing.T) {
 	t.Parallel()
 	b := backends(t)
-	b.Coordination = repeating{b.Coordination}
+	b.Coordination = repeating{b.Coordination.(world.Coordination)}
 	report, err := stress.Run(context.Background(), stress.Config{Workers: 4, Duration: 2 * time.Second,
 		Mode: engine.Safe, LeaseTTL: 100 * time.Millisecond}, b, stress.Goroutines())
 	require.NoError(t, err)

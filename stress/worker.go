@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/scenarios/world"
 )
 
 // Resource is what the workers contend for: the catalog's shared values of
@@ -61,7 +62,7 @@ func Owner(id int) string { return fmt.Sprintf("worker-%d", id) }
 // reads, then writes what it read plus one, unconditionally.
 type Worker struct {
 	Config WorkerConfig
-	Leases engine.LeaseStore
+	Leases world.LeaseStore
 	Ledger engine.Ledger
 	// Pause, if set, runs right after each acquire: the pause of a
 	// stop-the-world collector, when one is due, reported as Paused. A
@@ -125,7 +126,7 @@ func (w *Worker) round(ctx context.Context, report func(Record), backoff *backof
 	cfg, res := w.Config, w.Config.Resource
 	owner := cfg.Owner()
 	call := Now()
-	var grant engine.LeaseGrant
+	var grant world.LeaseGrant
 	var err error
 	if cfg.Mode == engine.Safe {
 		grant, err = w.Leases.AcquireLease(ctx, res.ConflictKey, owner, cfg.LeaseTTL, res.NamespaceEpoch, cfg.Without)
@@ -135,7 +136,7 @@ func (w *Worker) round(ctx context.Context, report func(Record), backoff *backof
 	if err != nil {
 		return false, fmt.Errorf("%s: acquire the lease: %w", owner, err)
 	}
-	if grant.Outcome == engine.LeaseContended {
+	if grant.Outcome == world.LeaseContended {
 		w.turnsSince = time.Time{}
 		report(Record{Worker: cfg.ID, Kind: Idle, Return: Now()})
 		return false, nil
@@ -151,7 +152,7 @@ func (w *Worker) round(ctx context.Context, report func(Record), backoff *backof
 		if err != nil {
 			return false, fmt.Errorf("%s: release the lease: %w", owner, err)
 		}
-		report(Record{Worker: cfg.ID, Kind: Released, Return: Now(), Token: token, Lost: status != engine.LeaseDone})
+		report(Record{Worker: cfg.ID, Kind: Released, Return: Now(), Token: token, Lost: status != world.LeaseDone})
 		return true, errWritesDone
 	}
 
@@ -242,7 +243,7 @@ func (w *Worker) release(ctx context.Context, report func(Record), token int64) 
 	if err != nil {
 		return fmt.Errorf("%s: release the lease: %w", cfg.Owner(), err)
 	}
-	report(Record{Worker: cfg.ID, Kind: Released, Call: call, Return: Now(), Token: token, Lost: status != engine.LeaseDone})
+	report(Record{Worker: cfg.ID, Kind: Released, Call: call, Return: Now(), Token: token, Lost: status != world.LeaseDone})
 	return nil
 }
 

@@ -254,7 +254,7 @@ func guardLines(st styles, g *engine.Event, width int) []string {
 // jobHashesReadable shows job hashes with their fields in lab terms
 // (createdAt on the lab clock) instead of the raw field dump.
 func jobHashesReadable(s engine.Snapshot) []engine.RedisKey {
-	jobs := map[string]engine.Job{}
+	jobs := map[string]world.Job{}
 	for _, j := range world.SnapshotReading(s).Jobs.Jobs {
 		jobs[j.Key] = j
 	}

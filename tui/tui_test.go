@@ -22,6 +22,7 @@ import (
 	"github.com/fencelab/fencelab/export"
 	"github.com/fencelab/fencelab/lang"
 	"github.com/fencelab/fencelab/scenarios"
+	"github.com/fencelab/fencelab/scenarios/world"
 	"github.com/fencelab/fencelab/store/redisstore"
 	"github.com/fencelab/fencelab/store/storetest"
 	"github.com/fencelab/fencelab/tui"
@@ -696,7 +697,7 @@ func TestALostKeyStaysInView(t *testing.T) {
 	keys, err := redis.Keys(context.Background())
 	require.NoError(t, err)
 	for _, k := range keys {
-		if k.Role == engine.RoleLease {
+		if k.Role == world.RoleLease {
 			storetest.DeleteOnServer(t, redis, k.Key)
 		}
 	}

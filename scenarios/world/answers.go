@@ -42,10 +42,10 @@ type answer struct {
 }
 
 // Leases is the actor's lease store as its steps see it (answeredLeases).
-func Leases(t *engine.Turn) LeaseStore { return answeredLeases{t.Redis(), of(t)} }
+func Leases(t *engine.Turn) LeaseStore { return answeredLeases{t.Redis().(LeaseStore), of(t)} }
 
 // Jobs is the actor's job store as its steps see it (answeredJobs).
-func Jobs(t *engine.Turn) JobStore { return answeredJobs{t.Redis(), of(t)} }
+func Jobs(t *engine.Turn) JobStore { return answeredJobs{t.Redis().(JobStore), of(t)} }
 
 // LedgerOf is the connection the call names, else the actor's own, as its
 // steps see it (answeredOutbox).

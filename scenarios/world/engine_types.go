@@ -14,14 +14,7 @@ type (
 	Checkpoint       = engine.Checkpoint
 	Execution        = engine.Execution
 	GuardSet         = engine.GuardSet
-	Job              = engine.Job
-	JobGrant         = engine.JobGrant
 	JobResult        = engine.JobResult
-	JobStore         = engine.JobStore
-	JobsState        = engine.JobsState
-	LeaseGrant       = engine.LeaseGrant
-	LeaseStatus      = engine.LeaseStatus
-	LeaseStore       = engine.LeaseStore
 	Ledger           = engine.Ledger
 	LedgerState      = engine.LedgerState
 	Outcome          = engine.Outcome
@@ -40,23 +33,11 @@ type (
 )
 
 const (
-	JobRunning          = engine.JobRunning
-	JobSuccess          = engine.JobSuccess
-	JobFailed           = engine.JobFailed
-	LeaseAcquired       = engine.LeaseAcquired
-	LeaseExtended       = engine.LeaseExtended
-	LeaseDone           = engine.LeaseDone
-	RoleLease           = engine.RoleLease
-	RoleLeader          = engine.RoleLeader
-	RoleCounter         = engine.RoleCounter
-	RoleEpoch           = engine.RoleEpoch
 	StaleMembership     = engine.StaleMembership
 	WrongRegion         = engine.WrongRegion
 	IncompatibleVersion = engine.IncompatibleVersion
 	StaleNamespace      = engine.StaleNamespace
 	StaleFence          = engine.StaleFence
-	IllegalTransition   = engine.IllegalTransition
-	NotOwner            = engine.NotOwner
 	VerdictLostUpdate   = engine.VerdictLostUpdate
 
 	ProviderConfirmed         = provider.Confirmed

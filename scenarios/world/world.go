@@ -81,7 +81,7 @@ var MeasureEffects = engine.Measure{Label: "effects applied", Count: func(r engi
 
 func (w *labWorld) Read(keys []RedisKey) any {
 	p := w.provider
-	return Reading{Jobs: w.lab.Backends().Coordination.JobsIn(keys), Applications: p.Applications(), Provider: p.Name()}
+	return Reading{Jobs: coordinationOf(w.lab).JobsIn(keys), Applications: p.Applications(), Provider: p.Name()}
 }
 
 // saved is what a saved state keeps of the world: the provider's memory
@@ -104,10 +104,9 @@ func of(t *engine.Turn) *labWorld {
 func (w *labWorld) Reset(ctx context.Context) error {
 	l := w.lab
 	seed := l.Scenario().Seed
-	b := l.Backends()
 	if l.Scenario().OwnCodeOnly {
 		// The file's keys are the lab's: no lease of fencelab's is taken.
-	} else if err := b.Coordination.Client("lab").Bootstrap(ctx, seed.ConflictKey, seed.NamespaceEpoch, seed.CounterStart); err != nil {
+	} else if err := coordinationOf(l).Client("lab").(RedisClient).Bootstrap(ctx, seed.ConflictKey, seed.NamespaceEpoch, seed.CounterStart); err != nil {
 		return err
 	}
 	if err := l.Ledger().Seed(ctx, seed); err != nil {
@@ -136,7 +135,7 @@ func (w *labWorld) Check(ctx context.Context, o engine.Observation) ([]engine.Br
 	}
 	found = append(found, checkLeases(o.KeysBefore, keys, cause{actor: o.Actor, clock: o.Clock, restart: o.Restart, answers: w.answers})...)
 	if o.Actor != nil {
-		found = append(found, checkAnswers(w.answers, keys, jobs, l.Backends().Coordination.ConflictKeyNames, o.Actor.Name)...)
+		found = append(found, checkAnswers(w.answers, keys, jobs, coordinationOf(l).ConflictKeyNames, o.Actor.Name)...)
 	}
 	found = append(found, w.jobs.claim(w.answers, o.Now)...)
 	found = append(found, checkLeaseLifetimes(keys, l.Backends().LeaseTTL)...)
@@ -248,7 +247,7 @@ func (w *labWorld) View(ctx context.Context, actors []*engine.Actor, views []eng
 		}
 		var h lease
 		var err error
-		if h.holder, h.token, h.held, err = l.Backends().Coordination.LeaseHolder(ctx, a.LeaseKey); err != nil {
+		if h.holder, h.token, h.held, err = coordinationOf(l).LeaseHolder(ctx, a.LeaseKey); err != nil {
 			return err
 		}
 		leases[a.LeaseKey] = h
@@ -300,7 +299,7 @@ func (w *labWorld) Keys(keys []RedisKey) {
 		if conflictKey == "" {
 			return
 		}
-		for _, key := range l.Backends().Coordination.ConflictKeyNames(conflictKey) {
+		for _, key := range coordinationOf(l).ConflictKeyNames(conflictKey) {
 			of[key] = conflictKey
 		}
 	}

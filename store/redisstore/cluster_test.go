@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/scenarios/world"
 	"github.com/fencelab/fencelab/store/redisstore"
 	"github.com/fencelab/fencelab/store/storetest"
 )
@@ -27,16 +28,16 @@ func TestOnARedisCluster(t *testing.T) {
 			require.True(t, c.Endpoint().Cluster)
 
 			keys := []string{"summary:tenant-a:2026-07", "summary:tenant-b:2026-07", "summary:tenant-c:2026-07", "other"}
-			a := c.Client("A")
+			a := c.Client("A").(world.RedisClient)
 			for _, k := range keys {
 				require.NoError(t, a.Bootstrap(ctx, k, 2, 40))
 				grant, err := a.AcquireLease(ctx, k, "worker-A", time.Minute, 2, 0)
 				require.NoError(t, err)
-				require.Equal(t, engine.LeaseGrant{Outcome: engine.LeaseAcquired, Token: 41}, grant)
+				require.Equal(t, world.LeaseGrant{Outcome: world.LeaseAcquired, Token: 41}, grant)
 			}
-			grant, err := c.Client("B").AcquireLease(ctx, keys[0], "worker-B", time.Minute, 2, 0)
+			grant, err := c.Client("B").(world.RedisClient).AcquireLease(ctx, keys[0], "worker-B", time.Minute, 2, 0)
 			require.NoError(t, err)
-			require.Equal(t, engine.LeaseContended, grant.Outcome)
+			require.Equal(t, world.LeaseContended, grant.Outcome)
 			for _, target := range []string{"t1", "t2", "t3"} {
 				job, err := a.AcquireJob(ctx, target, "job-1", 3, time.Now(), time.Hour, time.Hour)
 				require.NoError(t, err)
@@ -110,10 +111,10 @@ func TestClusterProbeAsAUserKeptToItsKeys(t *testing.T) {
 			c, err := redisstore.Connect(ctx, url)
 			require.NoError(t, err)
 			require.Equal(t, tc.cluster, c.Endpoint().Cluster)
-			require.NoError(t, c.Client("A").Bootstrap(ctx, key, 2, 40))
-			grant, err := c.Client("A").AcquireLease(ctx, key, "worker-A", time.Minute, 2, 0)
+			require.NoError(t, c.Client("A").(world.RedisClient).Bootstrap(ctx, key, 2, 40))
+			grant, err := c.Client("A").(world.RedisClient).AcquireLease(ctx, key, "worker-A", time.Minute, 2, 0)
 			require.NoError(t, err)
-			require.Equal(t, engine.LeaseAcquired, grant.Outcome)
+			require.Equal(t, world.LeaseAcquired, grant.Outcome)
 			require.NoError(t, c.Close())
 			require.Equal(t, tc.denied, storetest.ACLDenials(t, url))
 		})

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/scenarios/world"
 	"github.com/fencelab/fencelab/store/redisstore"
 	"github.com/fencelab/fencelab/store/storetest"
 )
@@ -37,7 +38,7 @@ func TestAFilesRedisCodeRunsAsAUserKeptToTheRunsKeys(t *testing.T) {
 	url := storetest.RealRedisURL(t)
 	c, err := redisstore.Connect(ctx, url)
 	require.NoError(t, err)
-	code := c.Client("A")
+	code := c.Client("A").(world.RedisClient)
 
 	said, err := code.RunCode(ctx, engine.RedisCall{Words: []string{"SET", "k", "1"}, KeyAt: []int{1}})
 	require.NoError(t, err)
@@ -71,7 +72,7 @@ func TestAFilesRedisCodeRunsAsAUserKeptToTheRunsKeys(t *testing.T) {
 
 	killed, err := redisstore.Connect(ctx, url)
 	require.NoError(t, err)
-	_, err = killed.Client("A").RunCode(ctx, engine.RedisCall{Words: []string{"SET", "k", "1"}, KeyAt: []int{1}})
+	_, err = killed.Client("A").(world.RedisClient).RunCode(ctx, engine.RedisCall{Words: []string{"SET", "k", "1"}, KeyAt: []int{1}})
 	require.NoError(t, err)
 	left, _ := killed.CodeUser()
 	require.NoError(t, redisstore.Abandon(ctx, killed))
@@ -79,7 +80,7 @@ func TestAFilesRedisCodeRunsAsAUserKeptToTheRunsKeys(t *testing.T) {
 	next, err := redisstore.Connect(ctx, url)
 	require.NoError(t, err)
 	defer next.Close()
-	_, err = next.Client("A").RunCode(ctx, engine.RedisCall{Words: []string{"SET", "k", "1"}, KeyAt: []int{1}})
+	_, err = next.Client("A").(world.RedisClient).RunCode(ctx, engine.RedisCall{Words: []string{"SET", "k", "1"}, KeyAt: []int{1}})
 	require.NoError(t, err)
 	require.NotContains(t, serverUsers(t, url), left, "the next run to make a user sweeps a killed run's")
 }
@@ -93,20 +94,20 @@ func TestAFilesRedisCodeRunsNowhereButAsItsOwnUserUnlessTrusted(t *testing.T) {
 	c, err := redisstore.Connect(ctx, storetest.RedisUser(t, "~fencelab:*", "+@all", "-@dangerous"))
 	require.NoError(t, err)
 	defer c.Close()
-	_, err = c.Client("A").RunCode(ctx, engine.RedisCall{Words: []string{"SET", "k", "1"}, KeyAt: []int{1}})
+	_, err = c.Client("A").(world.RedisClient).RunCode(ctx, engine.RedisCall{Words: []string{"SET", "k", "1"}, KeyAt: []int{1}})
 	require.ErrorIs(t, err, redisstore.ErrNoCodeUser)
 	require.ErrorContains(t, err, "--trust-code")
 	user, refused := c.CodeUser()
 	require.Empty(t, user+refused, "nothing ran as fencelab's user")
 
 	c.TrustCode(true)
-	said, err := c.Client("A").RunCode(ctx, engine.RedisCall{Words: []string{"SET", "k", "1"}, KeyAt: []int{1}})
+	said, err := c.Client("A").(world.RedisClient).RunCode(ctx, engine.RedisCall{Words: []string{"SET", "k", "1"}, KeyAt: []int{1}})
 	require.NoError(t, err)
 	require.Equal(t, "OK", said.Text)
 	user, refused = c.CodeUser()
 	require.Empty(t, user)
 	require.Contains(t, refused, "NOPERM")
-	said, err = c.Client("A").RunCode(ctx, engine.RedisCall{Script: "return redis.call('GET', KEYS[1])", Keys: []string{"k"}})
+	said, err = c.Client("A").(world.RedisClient).RunCode(ctx, engine.RedisCall{Script: "return redis.call('GET', KEYS[1])", Keys: []string{"k"}})
 	require.NoError(t, err)
 	require.Equal(t, "1", said.Text)
 }
@@ -120,12 +121,12 @@ func TestAFilesScriptRunsWithEvalWhereFencelabMayNotLoadFunctions(t *testing.T) 
 	defer c.Close()
 	c.TrustCode(true)
 	for _, want := range []string{"OK", "1"} {
-		said, err := c.Client("A").RunCode(ctx, engine.RedisCall{Script: "if ARGV[1] == 'set' then return redis.call('SET', KEYS[1], '1') end return redis.call('GET', KEYS[1])",
+		said, err := c.Client("A").(world.RedisClient).RunCode(ctx, engine.RedisCall{Script: "if ARGV[1] == 'set' then return redis.call('SET', KEYS[1], '1') end return redis.call('GET', KEYS[1])",
 			Keys: []string{"k"}, Args: []string{map[string]string{"OK": "set", "1": "get"}[want]}})
 		require.NoError(t, err)
 		require.Equal(t, want, said.Text)
 	}
-	said, err := c.Client("A").RunCode(ctx, engine.RedisCall{Script: "local a = 1\nreturn a + nil"})
+	said, err := c.Client("A").(world.RedisClient).RunCode(ctx, engine.RedisCall{Script: "local a = 1\nreturn a + nil"})
 	require.NoError(t, err)
 	require.Contains(t, said.Text, "user_script:2:")
 }
@@ -138,7 +139,7 @@ func TestAFilesRedisCodeRunsAsItsUserOnEveryNodeOfACluster(t *testing.T) {
 	url := storetest.RedisClusterURL(t)
 	c, err := redisstore.Connect(ctx, url)
 	require.NoError(t, err)
-	code := c.Client("A")
+	code := c.Client("A").(world.RedisClient)
 	said, err := code.RunCode(ctx, engine.RedisCall{Script: "return redis.call('SET', KEYS[1], '1')", Keys: []string{"k"}})
 	require.NoError(t, err)
 	require.Equal(t, "OK", said.Text)

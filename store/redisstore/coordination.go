@@ -23,10 +23,11 @@ import (
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/lang"
+	"github.com/fencelab/fencelab/scenarios/world"
 	"github.com/fencelab/fencelab/store/redact"
 )
 
-var _ engine.Coordination = (*Coordination)(nil)
+var _ world.Coordination = (*Coordination)(nil)
 
 // ErrClosed is the error of a client used after it was closed.
 var ErrClosed = redis.ErrClosed
@@ -301,6 +302,8 @@ func newCoordination(s server, describe string, keys keyspace) *Coordination {
 
 // client is an actor's Redis connection: the lease and job stores over one
 // go-redis client.
+var _ world.RedisClient = client{}
+
 type client struct {
 	*Leases
 	*Jobs
@@ -321,13 +324,13 @@ func (c *Coordination) Client(actor string) engine.RedisClient {
 }
 
 // Jobs reads every lab job hash and running pointer.
-func (c *Coordination) Jobs(ctx context.Context) (engine.JobsState, error) {
+func (c *Coordination) Jobs(ctx context.Context) (world.JobsState, error) {
 	return c.JobsMatching(ctx, "*")
 }
 
 // JobsMatching reads the job hashes and pointers of the targets matching a
 // glob ("race-lua-*").
-func (c *Coordination) JobsMatching(ctx context.Context, targets string) (engine.JobsState, error) {
+func (c *Coordination) JobsMatching(ctx context.Context, targets string) (world.JobsState, error) {
 	if c.embedded != nil {
 		return c.embeddedJobs(targets), nil
 	}

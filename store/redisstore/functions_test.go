@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/scenarios/world"
 	"github.com/fencelab/fencelab/store/redisstore"
 	"github.com/fencelab/fencelab/store/storetest"
 )
@@ -57,7 +58,7 @@ func TestAScriptThatHoldsARealRedisIsStoppedAsFencelabsOwn(t *testing.T) {
 	require.NoError(t, raw.ConfigSet(ctx, "busy-reply-threshold", "300").Err())
 	c, err := redisstore.Connect(ctx, url)
 	require.NoError(t, err)
-	code := c.Client("A")
+	code := c.Client("A").(world.RedisClient)
 
 	said, err := code.RunCode(ctx, engine.RedisCall{Script: "return redis.call('SET', KEYS[1], ARGV[1])", Keys: []string{"k"}, Args: []string{"v"}})
 	require.NoError(t, err)
@@ -83,13 +84,13 @@ func TestAScriptThatHoldsARealRedisIsStoppedAsFencelabsOwn(t *testing.T) {
 	// A killed run's library is deleted by the next run that loads one.
 	killed, err := redisstore.Connect(ctx, url)
 	require.NoError(t, err)
-	_, err = killed.Client("A").RunCode(ctx, engine.RedisCall{Script: "return 1"})
+	_, err = killed.Client("A").(world.RedisClient).RunCode(ctx, engine.RedisCall{Script: "return 1"})
 	require.NoError(t, err)
 	require.NoError(t, redisstore.Abandon(ctx, killed))
 	require.Len(t, libraries(t, raw), 1)
 	next, err := redisstore.Connect(ctx, url)
 	require.NoError(t, err)
-	_, err = next.Client("A").RunCode(ctx, engine.RedisCall{Script: "return 2"})
+	_, err = next.Client("A").(world.RedisClient).RunCode(ctx, engine.RedisCall{Script: "return 2"})
 	require.NoError(t, err)
 	left := libraries(t, raw)
 	require.Len(t, left, 1)
@@ -137,7 +138,7 @@ func TestTheEmbeddedServersKeysAreBoundedAcrossSteps(t *testing.T) {
 	ctx := context.Background()
 	defer redisstore.SetStoredBudget(4 << 20)()
 	c := storetest.Embedded(t)
-	code := c.Client("A")
+	code := c.Client("A").(world.RedisClient)
 	step := engine.RedisCall{Script: "redis.call('APPEND', KEYS[1], string.rep('x', 1048576)) return redis.call('STRLEN', KEYS[1])", Keys: []string{"k"}}
 	for i := 1; i <= 3; i++ {
 		said, err := code.RunCode(ctx, step)
@@ -171,7 +172,7 @@ func TestABusyServerIsNoRefusalOfACodeUser(t *testing.T) {
 		err := probe.Ping(ctx).Err()
 		return err != nil && strings.HasPrefix(err.Error(), "BUSY")
 	}, 30*time.Second, 20*time.Millisecond, "their script holds the server")
-	_, err = c.Client("A").RunCode(ctx, engine.RedisCall{Words: []string{"SET", "k", "1"}, KeyAt: []int{1}})
+	_, err = c.Client("A").(world.RedisClient).RunCode(ctx, engine.RedisCall{Words: []string{"SET", "k", "1"}, KeyAt: []int{1}})
 	require.Error(t, err)
 	require.NotErrorIs(t, err, redisstore.ErrNoCodeUser)
 	require.Contains(t, err.Error(), "BUSY")
@@ -180,7 +181,7 @@ func TestABusyServerIsNoRefusalOfACodeUser(t *testing.T) {
 
 	require.NoError(t, rawRedis(t, url).ScriptKill(ctx).Err())
 	<-done
-	said, err := c.Client("A").RunCode(ctx, engine.RedisCall{Words: []string{"SET", "k", "1"}, KeyAt: []int{1}})
+	said, err := c.Client("A").(world.RedisClient).RunCode(ctx, engine.RedisCall{Words: []string{"SET", "k", "1"}, KeyAt: []int{1}})
 	require.NoError(t, err)
 	require.Equal(t, "OK", said.Text)
 	user, _ = c.CodeUser()

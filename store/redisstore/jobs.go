@@ -10,6 +10,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/scenarios/world"
 )
 
 // Jobs is one actor's client for the job scripts and the naive commands.
@@ -20,7 +21,7 @@ type Jobs struct {
 	clock *labClock // as Leases's
 }
 
-func (j *Jobs) AcquireJob(ctx context.Context, target, jobID string, total int, createdAt time.Time, ttl, pointerTTL time.Duration) (engine.JobGrant, error) {
+func (j *Jobs) AcquireJob(ctx context.Context, target, jobID string, total int, createdAt time.Time, ttl, pointerTTL time.Duration) (world.JobGrant, error) {
 	var reply []string
 	keys := []string{j.keys.running(target), j.keys.job(target, jobID)}
 	err := j.clock.around(ctx, keys, []time.Duration{ttl, pointerTTL}, func() (err error) {
@@ -29,24 +30,24 @@ func (j *Jobs) AcquireJob(ctx context.Context, target, jobID string, total int, 
 		return err
 	})
 	if err != nil {
-		return engine.JobGrant{}, fmt.Errorf("redisstore: acquire job for %s: %w", target, err)
+		return world.JobGrant{}, fmt.Errorf("redisstore: acquire job for %s: %w", target, err)
 	}
 	if len(reply) != 2 {
-		return engine.JobGrant{}, fmt.Errorf("redisstore: acquire job for %s: unexpected script reply %q", target, reply)
+		return world.JobGrant{}, fmt.Errorf("redisstore: acquire job for %s: unexpected script reply %q", target, reply)
 	}
-	return engine.JobGrant{Reused: reply[0] == "REUSED", JobID: reply[1]}, nil
+	return world.JobGrant{Reused: reply[0] == "REUSED", JobID: reply[1]}, nil
 }
 
-func (j *Jobs) TransitionJob(ctx context.Context, target, jobID, to string, without engine.GuardSet) (engine.TransitionResult, error) {
+func (j *Jobs) TransitionJob(ctx context.Context, target, jobID, to string, without engine.GuardSet) (world.TransitionResult, error) {
 	var reply []any
 	keys := []string{j.keys.job(target, jobID), j.keys.running(target)}
 	err := j.clock.around(ctx, keys, nil, func() (err error) {
 		reply, err = transitionScript.Run(ctx, j.rdb, keys,
-			engine.JobRunning, to, jobID, removed(without, engine.GuardTerminal, engine.GuardPointer)).Slice()
+			world.JobRunning, to, jobID, removed(without, engine.GuardTerminal, engine.GuardPointer)).Slice()
 		return err
 	})
 	if err != nil {
-		return engine.TransitionResult{}, fmt.Errorf("redisstore: transition %s to %s: %w", jobID, to, err)
+		return world.TransitionResult{}, fmt.Errorf("redisstore: transition %s to %s: %w", jobID, to, err)
 	}
 	word := func(i int) string {
 		if i < len(reply) {
@@ -58,11 +59,11 @@ func (j *Jobs) TransitionJob(ctx context.Context, target, jobID, to string, with
 	switch word(0) {
 	case "APPLIED":
 		cleared := word(2)
-		return engine.TransitionResult{Applied: true, Status: word(1), PointerCleared: cleared, PointerReleased: cleared == jobID}, nil
+		return world.TransitionResult{Applied: true, Status: word(1), PointerCleared: cleared, PointerReleased: cleared == jobID}, nil
 	case "REJECTED":
-		return engine.TransitionResult{Refusal: word(1), Status: word(2)}, nil
+		return world.TransitionResult{Refusal: word(1), Status: word(2)}, nil
 	default:
-		return engine.TransitionResult{}, fmt.Errorf("redisstore: transition %s: %w", jobID, engine.ErrNotFound)
+		return world.TransitionResult{}, fmt.Errorf("redisstore: transition %s: %w", jobID, engine.ErrNotFound)
 	}
 }
 
@@ -79,19 +80,19 @@ func (j *Jobs) ReportProgress(ctx context.Context, target, jobID string, process
 	return n == 1, nil
 }
 
-func (j *Jobs) ReadJob(ctx context.Context, target, jobID string) (engine.Job, bool, error) {
+func (j *Jobs) ReadJob(ctx context.Context, target, jobID string) (world.Job, bool, error) {
 	fields, err := j.rdb.HGetAll(ctx, j.keys.job(target, jobID)).Result()
 	if err != nil {
-		return engine.Job{}, false, fmt.Errorf("redisstore: read %s: %w", jobID, err)
+		return world.Job{}, false, fmt.Errorf("redisstore: read %s: %w", jobID, err)
 	}
 	if len(fields) == 0 {
-		return engine.Job{}, false, nil
+		return world.Job{}, false, nil
 	}
 	return parseJob(target, jobID, fields), true, nil
 }
 
-func parseJob(target, jobID string, f map[string]string) engine.Job {
-	job := engine.Job{ID: jobID, Target: target, Status: f["status"], Results: f["results"]}
+func parseJob(target, jobID string, f map[string]string) world.Job {
+	job := world.Job{ID: jobID, Target: target, Status: f["status"], Results: f["results"]}
 	job.Total, _ = strconv.Atoi(f["total"])
 	job.Processed, _ = strconv.Atoi(f["processed"])
 	if ms, err := strconv.ParseInt(f["createdAt"], 10, 64); err == nil {
@@ -120,7 +121,7 @@ func (j *Jobs) CreateJobHash(ctx context.Context, target, jobID string, total in
 	key := j.keys.job(target, jobID)
 	err := j.clock.around(ctx, []string{key}, []time.Duration{ttl}, func() error {
 		_, err := j.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-			p.HSet(ctx, key, "status", engine.JobRunning, "total", total, "processed", 0,
+			p.HSet(ctx, key, "status", world.JobRunning, "total", total, "processed", 0,
 				"createdAt", createdAt.UnixMilli(), "target", target)
 			p.PExpire(ctx, key, ttl)
 			return nil
@@ -168,8 +169,8 @@ func (j *Jobs) DeleteRunning(ctx context.Context, target string) error {
 
 // readJobs reads every job hash and running pointer of the targets matching
 // a glob, the reads pipelined in batches.
-func readJobs(ctx context.Context, rdb redis.UniversalClient, keys keyspace, targets string) (engine.JobsState, error) {
-	state := engine.JobsState{Running: map[string]string{}}
+func readJobs(ctx context.Context, rdb redis.UniversalClient, keys keyspace, targets string) (world.JobsState, error) {
+	state := world.JobsState{Running: map[string]string{}}
 	names, err := scanKeys(ctx, rdb, keys.jobs(targets))
 	if err != nil {
 		return state, err

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/scenarios/world"
 	"github.com/fencelab/fencelab/store/redisstore"
 	"github.com/fencelab/fencelab/store/storetest"
 )
@@ -23,7 +24,7 @@ func TestAcquireJobUnderConcurrentCallers(t *testing.T) {
 		ctx := context.Background()
 		require.NoError(t, c.Wipe(ctx))
 		const callers = 32
-		grants := make([]engine.JobGrant, callers)
+		grants := make([]world.JobGrant, callers)
 		errs := make([]error, callers)
 		start := make(chan struct{})
 		var wg sync.WaitGroup
@@ -31,7 +32,7 @@ func TestAcquireJobUnderConcurrentCallers(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				client := c.Client(fmt.Sprintf("caller-%d", i))
+				client := c.Client(fmt.Sprintf("caller-%d", i)).(world.RedisClient)
 				<-start
 				grants[i], errs[i] = client.AcquireJob(ctx, "target", fmt.Sprintf("job-%d", i), 3, created, time.Hour, time.Hour)
 			}()
@@ -63,43 +64,43 @@ func TestTransitionJob(t *testing.T) {
 	storetest.Redises(t, func(t *testing.T, c *redisstore.Coordination) {
 		ctx := context.Background()
 		require.NoError(t, c.Wipe(ctx))
-		j := c.Client("A")
+		j := c.Client("A").(world.RedisClient)
 
 		_, err := j.AcquireJob(ctx, "t", "job-1", 3, created, time.Hour, time.Hour)
 		require.NoError(t, err)
-		res, err := j.TransitionJob(ctx, "t", "job-1", engine.JobFailed, 0)
+		res, err := j.TransitionJob(ctx, "t", "job-1", world.JobFailed, 0)
 		require.NoError(t, err)
-		require.Equal(t, engine.TransitionResult{Applied: true, Status: engine.JobFailed, PointerReleased: true, PointerCleared: "job-1"}, res)
+		require.Equal(t, world.TransitionResult{Applied: true, Status: world.JobFailed, PointerReleased: true, PointerCleared: "job-1"}, res)
 
-		res, err = j.TransitionJob(ctx, "t", "job-1", engine.JobSuccess, 0)
+		res, err = j.TransitionJob(ctx, "t", "job-1", world.JobSuccess, 0)
 		require.NoError(t, err)
-		require.Equal(t, engine.TransitionResult{Refusal: engine.IllegalTransition, Status: engine.JobFailed}, res, "terminal states never change")
+		require.Equal(t, world.TransitionResult{Refusal: world.IllegalTransition, Status: world.JobFailed}, res, "terminal states never change")
 
 		_, err = j.AcquireJob(ctx, "t", "job-2", 3, created, time.Hour, time.Hour)
 		require.NoError(t, err)
-		res, err = j.TransitionJob(ctx, "t", "job-1", engine.JobSuccess, 0)
+		res, err = j.TransitionJob(ctx, "t", "job-1", world.JobSuccess, 0)
 		require.NoError(t, err)
-		require.Equal(t, engine.NotOwner, res.Refusal, "another job holds the pointer")
+		require.Equal(t, world.NotOwner, res.Refusal, "another job holds the pointer")
 
 		// A RUNNING job that lost its pointer: no SUCCESS, but FAILED, and
 		// the other job's pointer stays.
 		require.NoError(t, j.CreateJobHash(ctx, "t", "job-3", 3, created, time.Hour))
-		res, err = j.TransitionJob(ctx, "t", "job-3", engine.JobSuccess, 0)
+		res, err = j.TransitionJob(ctx, "t", "job-3", world.JobSuccess, 0)
 		require.NoError(t, err)
-		require.Equal(t, engine.NotOwner, res.Refusal)
-		res, err = j.TransitionJob(ctx, "t", "job-3", engine.JobFailed, 0)
+		require.Equal(t, world.NotOwner, res.Refusal)
+		res, err = j.TransitionJob(ctx, "t", "job-3", world.JobFailed, 0)
 		require.NoError(t, err)
-		require.Equal(t, engine.TransitionResult{Applied: true, Status: engine.JobFailed}, res)
+		require.Equal(t, world.TransitionResult{Applied: true, Status: world.JobFailed}, res)
 		running, found, err := j.GetRunning(ctx, "t")
 		require.NoError(t, err)
 		require.True(t, found)
 		require.Equal(t, "job-2", running)
 
-		res, err = j.TransitionJob(ctx, "t", "job-2", engine.JobSuccess, 0)
+		res, err = j.TransitionJob(ctx, "t", "job-2", world.JobSuccess, 0)
 		require.NoError(t, err)
-		require.Equal(t, engine.TransitionResult{Applied: true, Status: engine.JobSuccess, PointerReleased: true, PointerCleared: "job-2"}, res)
+		require.Equal(t, world.TransitionResult{Applied: true, Status: world.JobSuccess, PointerReleased: true, PointerCleared: "job-2"}, res)
 
-		_, err = j.TransitionJob(ctx, "t", "no-such-job", engine.JobFailed, 0)
+		_, err = j.TransitionJob(ctx, "t", "no-such-job", world.JobFailed, 0)
 		require.ErrorIs(t, err, engine.ErrNotFound)
 	})
 }
@@ -112,31 +113,31 @@ func TestTransitionJobWithoutItsGuards(t *testing.T) {
 	storetest.Redises(t, func(t *testing.T, c *redisstore.Coordination) {
 		ctx := context.Background()
 		require.NoError(t, c.Wipe(ctx))
-		j := c.Client("A")
+		j := c.Client("A").(world.RedisClient)
 
 		// A FAILED job whose pointer still names it (set again by hand).
 		_, err := j.AcquireJob(ctx, "t", "job-1", 3, created, time.Hour, time.Hour)
 		require.NoError(t, err)
-		_, err = j.TransitionJob(ctx, "t", "job-1", engine.JobFailed, 0)
+		_, err = j.TransitionJob(ctx, "t", "job-1", world.JobFailed, 0)
 		require.NoError(t, err)
 		require.NoError(t, j.SetRunning(ctx, "t", "job-1", time.Hour))
-		res, err := j.TransitionJob(ctx, "t", "job-1", engine.JobSuccess, 0)
+		res, err := j.TransitionJob(ctx, "t", "job-1", world.JobSuccess, 0)
 		require.NoError(t, err)
-		require.Equal(t, engine.IllegalTransition, res.Refusal)
-		res, err = j.TransitionJob(ctx, "t", "job-1", engine.JobSuccess, engine.Guards(engine.GuardTerminal))
+		require.Equal(t, world.IllegalTransition, res.Refusal)
+		res, err = j.TransitionJob(ctx, "t", "job-1", world.JobSuccess, engine.Guards(engine.GuardTerminal))
 		require.NoError(t, err)
-		require.Equal(t, engine.TransitionResult{Applied: true, Status: engine.JobSuccess, PointerReleased: true, PointerCleared: "job-1"}, res)
+		require.Equal(t, world.TransitionResult{Applied: true, Status: world.JobSuccess, PointerReleased: true, PointerCleared: "job-1"}, res)
 
 		// A RUNNING job that lost the pointer to job-3.
 		require.NoError(t, j.CreateJobHash(ctx, "t", "job-2", 3, created, time.Hour))
 		_, err = j.AcquireJob(ctx, "t", "job-3", 3, created, time.Hour, time.Hour)
 		require.NoError(t, err)
-		res, err = j.TransitionJob(ctx, "t", "job-2", engine.JobSuccess, engine.Guards(engine.GuardTerminal))
+		res, err = j.TransitionJob(ctx, "t", "job-2", world.JobSuccess, engine.Guards(engine.GuardTerminal))
 		require.NoError(t, err)
-		require.Equal(t, engine.NotOwner, res.Refusal, "the pointer guard still refuses")
-		res, err = j.TransitionJob(ctx, "t", "job-2", engine.JobSuccess, engine.Guards(engine.GuardPointer))
+		require.Equal(t, world.NotOwner, res.Refusal, "the pointer guard still refuses")
+		res, err = j.TransitionJob(ctx, "t", "job-2", world.JobSuccess, engine.Guards(engine.GuardPointer))
 		require.NoError(t, err)
-		require.Equal(t, engine.TransitionResult{Applied: true, Status: engine.JobSuccess, PointerCleared: "job-3"}, res)
+		require.Equal(t, world.TransitionResult{Applied: true, Status: world.JobSuccess, PointerCleared: "job-3"}, res)
 		_, found, err := j.GetRunning(ctx, "t")
 		require.NoError(t, err)
 		require.False(t, found, "job-3's pointer is gone")

@@ -6,8 +6,8 @@ import (
 	"encoding/hex"
 	"strings"
 
-	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/lang"
+	"github.com/fencelab/fencelab/scenarios/world"
 	"github.com/fencelab/fencelab/untrusted"
 )
 
@@ -87,26 +87,26 @@ func (ks keyspace) parseJob(key string) (target, name string, ok bool) {
 	return target, name, ok
 }
 
-// role says what a key of the keyspace is for (engine.RoleLease, …), from
+// role says what a key of the keyspace is for (world.RoleLease, …), from
 // its name; "" for a key fencelab's scripts do not make.
 func (ks keyspace) role(key string) string {
 	if _, name, ok := ks.parseJob(key); ok {
 		if name == "running" {
-			return engine.RoleRunning
+			return world.RoleRunning
 		}
-		return engine.RoleJob
+		return world.RoleJob
 	}
 	rest, ok := strings.CutPrefix(key, ks.prefix)
 	if !ok {
 		return ""
 	}
 	if strings.HasPrefix(rest, "leader:") {
-		return engine.RoleLeader
+		return world.RoleLeader
 	}
 	if !strings.HasPrefix(rest, "{") {
 		return ""
 	}
-	for _, role := range []string{engine.RoleLease, engine.RoleCounter, engine.RoleEpoch} {
+	for _, role := range []string{world.RoleLease, world.RoleCounter, world.RoleEpoch} {
 		if strings.HasSuffix(rest, "}:"+role) {
 			return role
 		}
@@ -117,7 +117,7 @@ func (ks keyspace) role(key string) string {
 // stamps are the fields of a key that hold a moment (unix ms): a job hash's
 // createdAt and heartbeat.
 func (ks keyspace) stamps(key string) []string {
-	if ks.role(key) == engine.RoleJob {
+	if ks.role(key) == world.RoleJob {
 		return []string{"createdAt", "heartbeat"}
 	}
 	return nil

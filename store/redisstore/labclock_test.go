@@ -7,7 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/scenarios/world"
 	"github.com/fencelab/fencelab/store/redisstore"
 	"github.com/fencelab/fencelab/store/storetest"
 )
@@ -21,7 +21,7 @@ func TestARealServerOnTheLabClock(t *testing.T) {
 	c := storetest.RealRedis(t)
 	c.FollowLabClock()
 	require.True(t, c.Virtual())
-	client := c.Client("A")
+	client := c.Client("A").(world.RedisClient)
 	require.NoError(t, client.Bootstrap(ctx, key, 2, 40))
 	_, err := client.AcquireLease(ctx, key, "worker-A", 700*time.Millisecond, 2, 0)
 	require.NoError(t, err)
@@ -47,7 +47,7 @@ func TestARealServerOnTheLabClock(t *testing.T) {
 
 	status, err := client.RenewLease(ctx, key, "worker-A", 41, 900*time.Millisecond, 2, 0)
 	require.NoError(t, err)
-	require.Equal(t, engine.LeaseStatus(1), status)
+	require.Equal(t, world.LeaseStatus(1), status)
 	require.Equal(t, 900*time.Millisecond, ttl(), "the renewal's TTL, exactly")
 	require.NoError(t, c.Elapse(ctx, 500*time.Millisecond))
 	require.Equal(t, 400*time.Millisecond, ttl())

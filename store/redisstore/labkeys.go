@@ -13,6 +13,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/scenarios/world"
 )
 
 // Reading the lab's keys whole. On a real server that takes a SCAN and two
@@ -154,18 +155,18 @@ func formatHash(fields map[string]string) string {
 }
 
 // embeddedJobs is readJobs on the embedded server's memory.
-func (c *Coordination) embeddedJobs(targets string) engine.JobsState {
+func (c *Coordination) embeddedJobs(targets string) world.JobsState {
 	return c.jobsIn(c.embeddedKeys(c.keys.jobPrefix()), targets)
 }
 
 // JobsIn is the job hashes and running pointers among keys as Keys read
 // them: what Jobs would read, without reading again.
-func (c *Coordination) JobsIn(keys []engine.RedisKey) engine.JobsState {
+func (c *Coordination) JobsIn(keys []engine.RedisKey) world.JobsState {
 	return c.jobsIn(keys, "*")
 }
 
-func (c *Coordination) jobsIn(keys []engine.RedisKey, targets string) engine.JobsState {
-	state := engine.JobsState{Running: map[string]string{}}
+func (c *Coordination) jobsIn(keys []engine.RedisKey, targets string) world.JobsState {
+	state := world.JobsState{Running: map[string]string{}}
 	for _, key := range keys {
 		target, name, ok := c.keys.parseJob(key.Key)
 		if matched, _ := path.Match(targets, target); !ok || !matched {

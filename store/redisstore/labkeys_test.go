@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/scenarios/world"
 	"github.com/fencelab/fencelab/store/redisstore"
 	"github.com/fencelab/fencelab/store/storetest"
 )
@@ -18,7 +19,7 @@ import (
 func labKeys(t *testing.T, c *redisstore.Coordination) {
 	t.Helper()
 	ctx := context.Background()
-	client := c.Client("A")
+	client := c.Client("A").(world.RedisClient)
 	require.NoError(t, client.Bootstrap(ctx, key, 2, 40))
 	_, err := client.AcquireLease(ctx, key, "worker-A", 30*time.Second, 2, 0)
 	require.NoError(t, err)
@@ -41,7 +42,7 @@ func relative(c *redisstore.Coordination, keys []engine.RedisKey) []engine.Redis
 func TestKeysReadAlikeOnBothServers(t *testing.T) {
 	ctx := context.Background()
 	read := map[string][]engine.RedisKey{}
-	var jobs []engine.JobsState
+	var jobs []world.JobsState
 	storetest.Redises(t, func(t *testing.T, c *redisstore.Coordination) {
 		require.NoError(t, c.Wipe(ctx))
 		labKeys(t, c)
@@ -80,8 +81,8 @@ func TestRestorePutsTheKeysBack(t *testing.T) {
 		require.NoError(t, err)
 
 		// Everything changes: a key goes, a hash field changes, a key comes.
-		client := c.Client("B")
-		_, err = client.TransitionJob(ctx, "target", "job-1", engine.JobFailed, 0)
+		client := c.Client("B").(world.RedisClient)
+		_, err = client.TransitionJob(ctx, "target", "job-1", world.JobFailed, 0)
 		require.NoError(t, err)
 		require.NoError(t, client.Bootstrap(ctx, "another:key", 1, 1))
 		_, err = client.AcquireLeader(ctx, "daily", "worker-B", time.Minute)

@@ -11,9 +11,10 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/scenarios/world"
 )
 
-var _ engine.LeaseStore = (*Leases)(nil)
+var _ world.LeaseStore = (*Leases)(nil)
 
 // Leases is one actor's client for the lease scripts. It depends on
 // redis.Scripter only, so a test can wrap it to inject faults.
@@ -36,7 +37,7 @@ func (l *Leases) Bootstrap(ctx context.Context, conflictKey string, namespaceEpo
 	return nil
 }
 
-func (l *Leases) AcquireLease(ctx context.Context, conflictKey, owner string, ttl time.Duration, namespaceEpoch int64, without engine.GuardSet) (engine.LeaseGrant, error) {
+func (l *Leases) AcquireLease(ctx context.Context, conflictKey, owner string, ttl time.Duration, namespaceEpoch int64, without engine.GuardSet) (world.LeaseGrant, error) {
 	k := l.keys.conflict(conflictKey)
 	var reply []any
 	err := l.clock.around(ctx, []string{k.lease, k.counter, k.epoch}, []time.Duration{ttl}, func() (err error) {
@@ -45,12 +46,12 @@ func (l *Leases) AcquireLease(ctx context.Context, conflictKey, owner string, tt
 		return err
 	})
 	if err != nil {
-		return engine.LeaseGrant{}, fmt.Errorf("redisstore: acquire %s: %w", conflictKey, scriptError(err))
+		return world.LeaseGrant{}, fmt.Errorf("redisstore: acquire %s: %w", conflictKey, scriptError(err))
 	}
 	return parseGrant(reply)
 }
 
-func (l *Leases) AcquireLeaseNaive(ctx context.Context, conflictKey, owner string, ttl time.Duration) (engine.LeaseGrant, error) {
+func (l *Leases) AcquireLeaseNaive(ctx context.Context, conflictKey, owner string, ttl time.Duration) (world.LeaseGrant, error) {
 	k := l.keys.conflict(conflictKey)
 	var reply []any
 	err := l.clock.around(ctx, []string{k.lease, k.counter}, []time.Duration{ttl}, func() (err error) {
@@ -58,12 +59,12 @@ func (l *Leases) AcquireLeaseNaive(ctx context.Context, conflictKey, owner strin
 		return err
 	})
 	if err != nil {
-		return engine.LeaseGrant{}, fmt.Errorf("redisstore: naive acquire %s: %w", conflictKey, err)
+		return world.LeaseGrant{}, fmt.Errorf("redisstore: naive acquire %s: %w", conflictKey, err)
 	}
 	return parseGrant(reply)
 }
 
-func (l *Leases) RenewLease(ctx context.Context, conflictKey, owner string, token int64, ttl time.Duration, namespaceEpoch int64, without engine.GuardSet) (engine.LeaseStatus, error) {
+func (l *Leases) RenewLease(ctx context.Context, conflictKey, owner string, token int64, ttl time.Duration, namespaceEpoch int64, without engine.GuardSet) (world.LeaseStatus, error) {
 	k := l.keys.conflict(conflictKey)
 	var n int
 	err := l.clock.around(ctx, []string{k.lease, k.epoch}, []time.Duration{ttl}, func() (err error) {
@@ -74,10 +75,10 @@ func (l *Leases) RenewLease(ctx context.Context, conflictKey, owner string, toke
 	if err != nil {
 		return 0, fmt.Errorf("redisstore: renew %s: %w", conflictKey, err)
 	}
-	return engine.LeaseStatus(n), nil
+	return world.LeaseStatus(n), nil
 }
 
-func (l *Leases) ReleaseLease(ctx context.Context, conflictKey, owner string, token, namespaceEpoch int64, without engine.GuardSet) (engine.LeaseStatus, error) {
+func (l *Leases) ReleaseLease(ctx context.Context, conflictKey, owner string, token, namespaceEpoch int64, without engine.GuardSet) (world.LeaseStatus, error) {
 	k := l.keys.conflict(conflictKey)
 	var n int
 	err := l.clock.around(ctx, []string{k.lease, k.epoch}, nil, func() (err error) {
@@ -88,10 +89,10 @@ func (l *Leases) ReleaseLease(ctx context.Context, conflictKey, owner string, to
 	if err != nil {
 		return 0, fmt.Errorf("redisstore: release %s: %w", conflictKey, err)
 	}
-	return engine.LeaseStatus(n), nil
+	return world.LeaseStatus(n), nil
 }
 
-func (l *Leases) AcquireLeader(ctx context.Context, job, owner string, ttl time.Duration) (engine.LeaseGrant, error) {
+func (l *Leases) AcquireLeader(ctx context.Context, job, owner string, ttl time.Duration) (world.LeaseGrant, error) {
 	var reply []any
 	key := l.keys.leader(job)
 	err := l.clock.around(ctx, []string{key}, []time.Duration{ttl}, func() (err error) {
@@ -99,12 +100,12 @@ func (l *Leases) AcquireLeader(ctx context.Context, job, owner string, ttl time.
 		return err
 	})
 	if err != nil {
-		return engine.LeaseGrant{}, fmt.Errorf("redisstore: leader %s: %w", job, err)
+		return world.LeaseGrant{}, fmt.Errorf("redisstore: leader %s: %w", job, err)
 	}
 	return parseGrant(reply)
 }
 
-func (l *Leases) ReleaseLeader(ctx context.Context, job, owner string) (engine.LeaseStatus, error) {
+func (l *Leases) ReleaseLeader(ctx context.Context, job, owner string) (world.LeaseStatus, error) {
 	var n int
 	key := l.keys.leader(job)
 	err := l.clock.around(ctx, []string{key}, nil, func() (err error) {
@@ -114,7 +115,7 @@ func (l *Leases) ReleaseLeader(ctx context.Context, job, owner string) (engine.L
 	if err != nil {
 		return 0, fmt.Errorf("redisstore: release leader %s: %w", job, err)
 	}
-	return engine.LeaseStatus(n), nil
+	return world.LeaseStatus(n), nil
 }
 
 // removed is the argument a script takes for the guards removed among the
@@ -130,18 +131,18 @@ func removed(without engine.GuardSet, checks ...engine.Guard) string {
 }
 
 // parseGrant reads {'ACQUIRED'|'EXTENDED', token?} or {'CONTENDED', owner, token?}.
-func parseGrant(reply []any) (engine.LeaseGrant, error) {
+func parseGrant(reply []any) (world.LeaseGrant, error) {
 	if len(reply) == 0 {
-		return engine.LeaseGrant{}, errors.New("redisstore: empty script reply")
+		return world.LeaseGrant{}, errors.New("redisstore: empty script reply")
 	}
 	outcome, _ := reply[0].(string)
-	grant := engine.LeaseGrant{Outcome: engine.LeaseOutcome(outcome)}
+	grant := world.LeaseGrant{Outcome: world.LeaseOutcome(outcome)}
 	switch grant.Outcome {
-	case engine.LeaseAcquired, engine.LeaseExtended:
+	case world.LeaseAcquired, world.LeaseExtended:
 		if len(reply) > 1 {
 			grant.Token, _ = reply[1].(int64)
 		}
-	case engine.LeaseContended:
+	case world.LeaseContended:
 		if len(reply) > 1 {
 			grant.Holder, _ = reply[1].(string)
 		}
@@ -149,7 +150,7 @@ func parseGrant(reply []any) (engine.LeaseGrant, error) {
 			grant.HolderToken, _ = reply[2].(int64)
 		}
 	default:
-		return engine.LeaseGrant{}, fmt.Errorf("redisstore: unexpected script reply %v", reply)
+		return world.LeaseGrant{}, fmt.Errorf("redisstore: unexpected script reply %v", reply)
 	}
 	return grant, nil
 }
@@ -161,13 +162,13 @@ func scriptError(err error) error {
 	if current, ok := strings.CutPrefix(msg, "FENCE_EPOCH "); ok {
 		epoch, perr := strconv.ParseInt(strings.TrimSpace(current), 10, 64)
 		if perr == nil {
-			return &engine.EpochMismatchError{Current: epoch}
+			return &world.EpochMismatchError{Current: epoch}
 		}
-		return fmt.Errorf("%w: %s", engine.ErrEpochMismatch, current)
+		return fmt.Errorf("%w: %s", world.ErrEpochMismatch, current)
 	}
 	for prefix, sentinel := range map[string]error{
-		"FENCE_HISTORY_LOST ": engine.ErrHistoryLost,
-		"FENCE_CORRUPT ":      engine.ErrLeaseCorrupt,
+		"FENCE_HISTORY_LOST ": world.ErrHistoryLost,
+		"FENCE_CORRUPT ":      world.ErrLeaseCorrupt,
 	} {
 		if strings.HasPrefix(msg, prefix) {
 			return fmt.Errorf("%w: %s", sentinel, strings.TrimPrefix(msg, prefix))

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/scenarios/world"
 	"github.com/fencelab/fencelab/store/redisstore"
 	"github.com/fencelab/fencelab/store/storetest"
 )
@@ -22,13 +23,13 @@ const key = "summary:tenant-a:2026-07"
 func TestLeaseScripts(t *testing.T) {
 	storetest.Redises(t, func(t *testing.T, c *redisstore.Coordination) {
 		ctx := context.Background()
-		a, b := c.Client("A"), c.Client("B")
+		a, b := c.Client("A").(world.RedisClient), c.Client("B").(world.RedisClient)
 		ttl := time.Minute
 
 		t.Run("acquire refuses without a bootstrapped history", func(t *testing.T) {
 			require.NoError(t, c.Wipe(ctx))
 			_, err := a.AcquireLease(ctx, key, "worker-A", ttl, 2, 0)
-			require.ErrorIs(t, err, engine.ErrHistoryLost)
+			require.ErrorIs(t, err, world.ErrHistoryLost)
 		})
 
 		t.Run("tokens grow, a held lease is contended, the holder extends", func(t *testing.T) {
@@ -37,23 +38,23 @@ func TestLeaseScripts(t *testing.T) {
 
 			grant, err := a.AcquireLease(ctx, key, "worker-A", ttl, 2, 0)
 			require.NoError(t, err)
-			require.Equal(t, engine.LeaseGrant{Outcome: engine.LeaseAcquired, Token: 41}, grant)
+			require.Equal(t, world.LeaseGrant{Outcome: world.LeaseAcquired, Token: 41}, grant)
 
 			grant, err = b.AcquireLease(ctx, key, "worker-B", ttl, 2, 0)
 			require.NoError(t, err)
-			require.Equal(t, engine.LeaseGrant{Outcome: engine.LeaseContended, Holder: "worker-A", HolderToken: 41}, grant)
+			require.Equal(t, world.LeaseGrant{Outcome: world.LeaseContended, Holder: "worker-A", HolderToken: 41}, grant)
 
 			grant, err = a.AcquireLease(ctx, key, "worker-A", ttl, 2, 0)
 			require.NoError(t, err)
-			require.Equal(t, engine.LeaseGrant{Outcome: engine.LeaseExtended, Token: 41}, grant)
+			require.Equal(t, world.LeaseGrant{Outcome: world.LeaseExtended, Token: 41}, grant)
 
 			status, err := a.ReleaseLease(ctx, key, "worker-A", 41, 2, 0)
 			require.NoError(t, err)
-			require.Equal(t, engine.LeaseDone, status)
+			require.Equal(t, world.LeaseDone, status)
 
 			grant, err = b.AcquireLease(ctx, key, "worker-B", ttl, 2, 0)
 			require.NoError(t, err)
-			require.Equal(t, engine.LeaseGrant{Outcome: engine.LeaseAcquired, Token: 42}, grant, "the counter survives a release")
+			require.Equal(t, world.LeaseGrant{Outcome: world.LeaseAcquired, Token: 42}, grant, "the counter survives a release")
 		})
 
 		t.Run("renew and release check owner, token and epoch", func(t *testing.T) {
@@ -66,12 +67,12 @@ func TestLeaseScripts(t *testing.T) {
 				owner string
 				token int64
 				epoch int64
-				want  engine.LeaseStatus
+				want  world.LeaseStatus
 			}{
-				{"worker-B", 41, 2, engine.LeaseLost},
-				{"worker-A", 40, 2, engine.LeaseLost},
-				{"worker-A", 41, 3, engine.LeaseEpochMismatch},
-				{"worker-A", 41, 2, engine.LeaseDone},
+				{"worker-B", 41, 2, world.LeaseLost},
+				{"worker-A", 40, 2, world.LeaseLost},
+				{"worker-A", 41, 3, world.LeaseEpochMismatch},
+				{"worker-A", 41, 2, world.LeaseDone},
 			} {
 				status, err := a.RenewLease(ctx, key, tc.owner, tc.token, ttl, tc.epoch, 0)
 				require.NoError(t, err)
@@ -79,13 +80,13 @@ func TestLeaseScripts(t *testing.T) {
 			}
 			status, err := b.ReleaseLease(ctx, key, "worker-B", 41, 2, 0)
 			require.NoError(t, err)
-			require.Equal(t, engine.LeaseLost, status)
+			require.Equal(t, world.LeaseLost, status)
 			status, err = a.ReleaseLease(ctx, key, "worker-A", 41, 2, 0)
 			require.NoError(t, err)
-			require.Equal(t, engine.LeaseDone, status)
+			require.Equal(t, world.LeaseDone, status)
 			status, err = a.ReleaseLease(ctx, key, "worker-A", 41, 2, 0)
 			require.NoError(t, err)
-			require.Equal(t, engine.LeaseLost, status)
+			require.Equal(t, world.LeaseLost, status)
 		})
 
 		t.Run("without the owner guard, renew and release change another's lease", func(t *testing.T) {
@@ -95,19 +96,19 @@ func TestLeaseScripts(t *testing.T) {
 			require.NoError(t, err)
 			status, err := a.RenewLease(ctx, key, "worker-A", 7, ttl, 2, engine.Guards(engine.GuardOwner))
 			require.NoError(t, err)
-			require.Equal(t, engine.LeaseDone, status, "worker-B's lease extended by A")
+			require.Equal(t, world.LeaseDone, status, "worker-B's lease extended by A")
 			status, err = a.ReleaseLease(ctx, key, "worker-A", 7, 2, engine.Guards(engine.GuardOwner))
 			require.NoError(t, err)
-			require.Equal(t, engine.LeaseDone, status, "worker-B's lease deleted by A")
+			require.Equal(t, world.LeaseDone, status, "worker-B's lease deleted by A")
 			status, err = a.ReleaseLease(ctx, key, "worker-A", 7, 2, engine.Guards(engine.GuardOwner))
 			require.NoError(t, err)
-			require.Equal(t, engine.LeaseLost, status, "nothing left to delete")
+			require.Equal(t, world.LeaseLost, status, "nothing left to delete")
 		})
 
 		t.Run("without the history guard, a lost counter starts from zero", func(t *testing.T) {
 			require.NoError(t, c.Wipe(ctx))
 			_, err := a.AcquireLease(ctx, key, "worker-A", ttl, 2, 0)
-			require.ErrorIs(t, err, engine.ErrHistoryLost)
+			require.ErrorIs(t, err, world.ErrHistoryLost)
 			grant, err := a.AcquireLease(ctx, key, "worker-A", ttl, 2, engine.Guards(engine.GuardHistory))
 			require.NoError(t, err)
 			require.Equal(t, int64(1), grant.Token)
@@ -121,17 +122,17 @@ func TestLeaseScripts(t *testing.T) {
 			require.Equal(t, int64(41), grant.Token)
 			status, err := a.ReleaseLease(ctx, key, "worker-A", 41, 2, 0)
 			require.NoError(t, err)
-			require.Equal(t, engine.LeaseEpochMismatch, status)
+			require.Equal(t, world.LeaseEpochMismatch, status)
 			status, err = a.ReleaseLease(ctx, key, "worker-A", 41, 2, engine.Guards(engine.GuardNamespace))
 			require.NoError(t, err)
-			require.Equal(t, engine.LeaseDone, status)
+			require.Equal(t, world.LeaseDone, status)
 		})
 
 		t.Run("another namespace epoch is refused", func(t *testing.T) {
 			require.NoError(t, c.Wipe(ctx))
 			require.NoError(t, a.Bootstrap(ctx, key, 3, 0))
 			_, err := a.AcquireLease(ctx, key, "worker-A", ttl, 2, 0)
-			require.ErrorIs(t, err, engine.ErrEpochMismatch)
+			require.ErrorIs(t, err, world.ErrEpochMismatch)
 			grant, err := a.AcquireLease(ctx, key, "worker-A", ttl, 3, 0)
 			require.NoError(t, err)
 			require.Equal(t, int64(1), grant.Token, "a new epoch starts a new token space")
@@ -150,16 +151,16 @@ func TestLeaseScripts(t *testing.T) {
 			require.NoError(t, c.Wipe(ctx))
 			grant, err := a.AcquireLeader(ctx, "daily-summary", "worker-A", ttl)
 			require.NoError(t, err)
-			require.Equal(t, engine.LeaseAcquired, grant.Outcome)
+			require.Equal(t, world.LeaseAcquired, grant.Outcome)
 			grant, err = b.AcquireLeader(ctx, "daily-summary", "worker-B", ttl)
 			require.NoError(t, err)
-			require.Equal(t, engine.LeaseGrant{Outcome: engine.LeaseContended, Holder: "worker-A"}, grant)
+			require.Equal(t, world.LeaseGrant{Outcome: world.LeaseContended, Holder: "worker-A"}, grant)
 			status, err := b.ReleaseLeader(ctx, "daily-summary", "worker-B")
 			require.NoError(t, err)
-			require.Equal(t, engine.LeaseLost, status)
+			require.Equal(t, world.LeaseLost, status)
 			status, err = a.ReleaseLeader(ctx, "daily-summary", "worker-A")
 			require.NoError(t, err)
-			require.Equal(t, engine.LeaseDone, status)
+			require.Equal(t, world.LeaseDone, status)
 		})
 
 		t.Run("keys are listed with TTLs and expire as time passes", func(t *testing.T) {
@@ -191,7 +192,7 @@ func TestCorruptLease(t *testing.T) {
 	storetest.Redises(t, func(t *testing.T, c *redisstore.Coordination) {
 		ctx := context.Background()
 		require.NoError(t, c.Wipe(ctx))
-		a := c.Client("A")
+		a := c.Client("A").(world.RedisClient)
 		require.NoError(t, a.Bootstrap(ctx, key, 2, 40))
 		// Take a lease, then overwrite it through the admin path a script
 		// would never use.
@@ -207,7 +208,7 @@ func TestCorruptLease(t *testing.T) {
 		}
 		require.NoError(t, redisstore.SetRaw(ctx, c, leaseKey, "garbage"))
 		_, err = a.AcquireLease(ctx, key, "worker-B", time.Minute, 2, 0)
-		require.ErrorIs(t, err, engine.ErrLeaseCorrupt)
+		require.ErrorIs(t, err, world.ErrLeaseCorrupt)
 	})
 }
 
@@ -216,7 +217,7 @@ func TestWipeTouchesOnlyLabKeys(t *testing.T) {
 	storetest.Redises(t, func(t *testing.T, c *redisstore.Coordination) {
 		ctx := context.Background()
 		require.NoError(t, redisstore.SetRaw(ctx, c, "someone:else", "keep me"))
-		require.NoError(t, c.Client("A").Bootstrap(ctx, key, 2, 40))
+		require.NoError(t, c.Client("A").(world.RedisClient).Bootstrap(ctx, key, 2, 40))
 		require.NoError(t, c.Wipe(ctx))
 		keys, err := c.Keys(ctx)
 		require.NoError(t, err)
@@ -241,8 +242,8 @@ func TestRunsOnOneServerAreApart(t *testing.T) {
 	require.NoError(t, redisstore.SetRaw(ctx, first, "someone:else", "keep me"))
 
 	for _, c := range []*redisstore.Coordination{first, second} {
-		require.NoError(t, c.Client("A").Bootstrap(ctx, key, 2, 40))
-		grant, err := c.Client("A").AcquireLease(ctx, key, "worker-A", time.Minute, 2, 0)
+		require.NoError(t, c.Client("A").(world.RedisClient).Bootstrap(ctx, key, 2, 40))
+		grant, err := c.Client("A").(world.RedisClient).AcquireLease(ctx, key, "worker-A", time.Minute, 2, 0)
 		require.NoError(t, err)
 		require.Equal(t, int64(41), grant.Token, "each run counts from its own seed")
 	}
@@ -280,7 +281,7 @@ func TestKilledRunsKeysAreSwept(t *testing.T) {
 	require.NoError(t, err)
 	defer live.Close()
 	for _, c := range []*redisstore.Coordination{killed, live} {
-		require.NoError(t, c.Client("A").Bootstrap(ctx, key, 2, 40))
+		require.NoError(t, c.Client("A").(world.RedisClient).Bootstrap(ctx, key, 2, 40))
 	}
 	require.NoError(t, redisstore.Abandon(ctx, killed))
 	require.NotEmpty(t, storetest.ServerKeys(t, url, killed.Namespace()+"*"))
@@ -298,7 +299,7 @@ func TestKilledRunsKeysAreSwept(t *testing.T) {
 func TestEmbeddedRestartClosesThePipesAndTheNextCallReconnects(t *testing.T) {
 	ctx := context.Background()
 	c := storetest.Embedded(t)
-	a := c.Client("A")
+	a := c.Client("A").(world.RedisClient)
 	require.NoError(t, a.Bootstrap(ctx, key, 2, 40))
 	_, err := a.AcquireLease(ctx, key, "worker-A", time.Minute, 2, 0)
 	require.NoError(t, err)
@@ -307,7 +308,7 @@ func TestEmbeddedRestartClosesThePipesAndTheNextCallReconnects(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, restarted)
 	_, err = a.AcquireLease(ctx, key, "worker-A", time.Minute, 2, 0)
-	require.ErrorIs(t, err, engine.ErrHistoryLost, "a new connection to the emptied server")
+	require.ErrorIs(t, err, world.ErrHistoryLost, "a new connection to the emptied server")
 }
 
 // A restart whose port another listener took while the server was down
@@ -316,7 +317,7 @@ func TestEmbeddedRestartClosesThePipesAndTheNextCallReconnects(t *testing.T) {
 func TestEmbeddedRestartWhosePortWasTakenComesBackElsewhere(t *testing.T) {
 	ctx := context.Background()
 	c := storetest.Embedded(t)
-	a := c.Client("A")
+	a := c.Client("A").(world.RedisClient)
 	require.NoError(t, a.Bootstrap(ctx, key, 2, 40))
 	addr := redisstore.StopEmbedded(c)
 	taken, err := net.Listen("tcp", addr)
@@ -328,7 +329,7 @@ func TestEmbeddedRestartWhosePortWasTakenComesBackElsewhere(t *testing.T) {
 	require.True(t, restarted)
 	require.NotEqual(t, "redis://"+addr, c.Endpoint().URL)
 	_, err = a.AcquireLease(ctx, key, "worker-A", time.Minute, 2, 0)
-	require.ErrorIs(t, err, engine.ErrHistoryLost, "a new connection to the emptied server")
+	require.ErrorIs(t, err, world.ErrHistoryLost, "a new connection to the emptied server")
 	options, err := redis.ParseURL(c.Endpoint().URL)
 	require.NoError(t, err)
 	outside := redis.NewClient(options) // as redis-cli or a worker process

@@ -1,6 +1,8 @@
 package redisstore_test
 
 import (
+	"github.com/fencelab/fencelab/scenarios/world"
+
 	"context"
 	"errors"
 	"os"
@@ -49,12 +51,12 @@ func TestASilentServerIsOneDeadlineForEveryRunOnIt(t *testing.T) {
 	for range 3 {
 		c, err := redisstore.Connect(ctx, url)
 		require.NoError(t, err)
-		require.NoError(t, c.Client("A").Bootstrap(ctx, key, 2, 40))
+		require.NoError(t, c.Client("A").(world.RedisClient).Bootstrap(ctx, key, 2, 40))
 		runs = append(runs, c)
 	}
 	stopClock := runs[2].FollowLabClock()
 	defer stopClock()
-	_, err := runs[2].Client("A").AcquireLease(ctx, key, "worker-A", time.Minute, 2, 0)
+	_, err := runs[2].Client("A").(world.RedisClient).AcquireLease(ctx, key, "worker-A", time.Minute, 2, 0)
 	require.NoError(t, err) // a lab key the lab clock keeps
 	freeze(t, url)
 	_, err = runs[0].Keys(ctx)
@@ -77,7 +79,7 @@ func TestAConnectThatFindsTheServerSilentSaysSoForEveryRun(t *testing.T) {
 	url := storetest.RealRedisURL(t)
 	first, err := redisstore.Connect(ctx, url)
 	require.NoError(t, err)
-	require.NoError(t, first.Client("A").Bootstrap(ctx, key, 2, 40))
+	require.NoError(t, first.Client("A").(world.RedisClient).Bootstrap(ctx, key, 2, 40))
 	freeze(t, url)
 	_, err = redisstore.Connect(ctx, url)
 	require.ErrorIs(t, err, redisstore.ErrNoAnswer)
@@ -98,7 +100,7 @@ func TestAServerBackFromSilenceIsCleanedUpAtClose(t *testing.T) {
 	require.NoError(t, err)
 	stopClock := c.FollowLabClock()
 	defer stopClock()
-	require.NoError(t, c.Client("A").Bootstrap(ctx, key, 2, 40))
+	require.NoError(t, c.Client("A").(world.RedisClient).Bootstrap(ctx, key, 2, 40))
 	thaw := freeze(t, url)
 	_, err = c.Keys(ctx)
 	require.ErrorIs(t, err, redisstore.ErrNoAnswer)
@@ -124,8 +126,8 @@ func TestAStepBehindTheLabClocksRefreshWaitsOneDeadline(t *testing.T) {
 	defer c.Close()
 	stopClock := c.FollowLabClock()
 	defer stopClock()
-	require.NoError(t, c.Client("A").Bootstrap(ctx, key, 2, 40))
-	_, err = c.Client("A").AcquireLease(ctx, key, "worker-A", time.Minute, 2, 0)
+	require.NoError(t, c.Client("A").(world.RedisClient).Bootstrap(ctx, key, 2, 40))
+	_, err = c.Client("A").(world.RedisClient).AcquireLease(ctx, key, "worker-A", time.Minute, 2, 0)
 	require.NoError(t, err) // a lab key: the refresh keeps its TTL
 	freeze(t, url)
 	time.Sleep(400 * time.Millisecond) // a refresh is on its way to the frozen server
@@ -146,11 +148,11 @@ func TestAServerThatWentAwayIsNotDialedAgainAtClose(t *testing.T) {
 	for range 2 {
 		c, err := redisstore.Connect(ctx, url)
 		require.NoError(t, err)
-		require.NoError(t, c.Client("A").Bootstrap(ctx, key, 2, 40))
+		require.NoError(t, c.Client("A").(world.RedisClient).Bootstrap(ctx, key, 2, 40))
 		runs = append(runs, c)
 	}
 	stop()
-	_, err := runs[0].Client("A").AcquireLease(ctx, key, "worker-A", time.Minute, 2, 0)
+	_, err := runs[0].Client("A").(world.RedisClient).AcquireLease(ctx, key, "worker-A", time.Minute, 2, 0)
 	require.ErrorIs(t, err, redisstore.ErrGone)
 	require.Contains(t, err.Error(), "Redis went away (stopped or restarted?)")
 	err = runs[1].Close()
