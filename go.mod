@@ -27,7 +27,12 @@ require (
 
 require github.com/creack/pty v1.1.24
 
-require github.com/fsnotify/fsnotify v1.10.1
+require (
+	github.com/cockroachdb/datadriven v1.0.3
+	github.com/fsnotify/fsnotify v1.10.1
+)
+
+require github.com/pmezard/go-difflib v1.0.0 // indirect
 
 require (
 	fencelab.invalid/beforetea v0.0.0

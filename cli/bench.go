@@ -698,7 +698,7 @@ func bareLoopRate(ctx context.Context, b *backends, ttl, d time.Duration) (float
 		}
 		write := stress.WriteWith(res, "bench", grant.Token)
 		write.AddUnderLock, write.Delta = true, 1
-		result, err := ledger.FencedMutation(ctx, write)
+		result, err := ledger.(world.Ledger).FencedMutation(ctx, write)
 		if err != nil {
 			return 0, err
 		}

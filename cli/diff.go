@@ -17,6 +17,7 @@ import (
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/export"
 	"github.com/fencelab/fencelab/lang"
+	"github.com/fencelab/fencelab/scenarios/world"
 	"github.com/fencelab/fencelab/untrusted"
 )
 
@@ -171,7 +172,7 @@ func printDiff(w io.Writer, d engine.Diff, from lang.Phrase, l lang.Lang) {
 	label := max(ansi.StringWidth(sideLabel(left)), ansi.StringWidth(sideLabel(right)))
 	for _, s := range d.Sides {
 		fmt.Fprintf(w, "%s  %s\n", pad(sideLabel(s), label), resultSaid(s, l))
-		for _, e := range s.Result.Executions {
+		for _, e := range world.RowsOf(s.Result.Ledger).Executions {
 			fmt.Fprintf(w, "%s    %s\n", pad("", label), executionLine(e, l))
 		}
 	}
@@ -256,7 +257,7 @@ func pad(s string, width int) string {
 	return s
 }
 
-func executionLine(e engine.Execution, l lang.Lang) string {
+func executionLine(e world.Execution, l lang.Lang) string {
 	line := fmt.Sprintf("%s %s %s", e.Owner, engine.FenceIn(e.FencingToken, l), e.State)
 	if e.Rejection != "" {
 		line += " " + e.Rejection

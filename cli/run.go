@@ -14,6 +14,7 @@ import (
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/lang"
 	"github.com/fencelab/fencelab/scenarios"
+	"github.com/fencelab/fencelab/scenarios/world"
 	"github.com/fencelab/fencelab/store/redact"
 	"github.com/fencelab/fencelab/untrusted"
 )
@@ -429,7 +430,7 @@ func jsonResults(results []engine.Result) []jsonResult {
 		for _, b := range r.Breaks {
 			j.BrokenInvariants = append(j.BrokenInvariants, jsonBreak{b.Invariant, b.Anomaly, b.Sequence, b.Detail})
 		}
-		for _, e := range r.Executions {
+		for _, e := range world.RowsOf(r.Ledger).Executions {
 			var rejection *string
 			if e.Rejection != "" {
 				rejection = &e.Rejection

@@ -62,5 +62,5 @@ func connectWorker(ctx context.Context, spec stress.WorkerSpec) (*stress.Worker,
 		ledger.Close(context.WithoutCancel(ctx))
 		redis.Close()
 	}
-	return &stress.Worker{Config: spec.Worker, Leases: redis.Client(owner).(world.RedisClient), Ledger: ledger, Gone: isUnreachable, RedisGone: redisstore.Unreachable}, closeAll, nil
+	return &stress.Worker{Config: spec.Worker, Leases: redis.Client(owner).(world.RedisClient), Ledger: ledger.(world.Ledger), Gone: isUnreachable, RedisGone: redisstore.Unreachable}, closeAll, nil
 }

@@ -145,7 +145,6 @@ type Turn struct {
 
 func (t *Turn) Mode() Mode              { return t.lab.mode }
 func (t *Turn) Now() time.Time          { return t.lab.Now() }
-func (t *Turn) Seed() Seed              { return t.lab.scenario.Seed }
 func (t *Turn) LeaseTTL() time.Duration { return t.lab.backends.LeaseTTL }
 
 // Lab is the lab the turn is taken in (a world reaches its part of it,
@@ -225,7 +224,7 @@ func (t *Turn) Refuse(code string) {
 	if n := len(t.lab.events); n > 0 {
 		t.lab.events[n-1].Refusal = code
 	}
-	if g, ok := refusingGuard[code]; ok {
+	if g, ok := refusingGuard(code); ok {
 		t.lab.refused |= Guards(g)
 	}
 }

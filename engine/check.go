@@ -861,7 +861,7 @@ func (l *Lab) save(keys []RedisKey, fingerprint [32]byte) *labState {
 		return &labState{fingerprint: fingerprint, anchor: l.anchor, since: slices.Clone(l.since), story: l.story,
 			log: slices.Clip(l.log)}
 	}
-	namespace := l.backends.Coordination.Namespace()
+	namespace := l.backends.Coordination.Prefix()
 	s := &labState{fingerprint: fingerprint, dump: l.reading.Ledger.Dump,
 		clock: l.clock, events: slices.Clip(l.events), breaks: slices.Clip(l.breaks), log: slices.Clip(l.log),
 		eventsAfter: slices.Clip(l.eventsAfter), reading: l.reading, story: l.story}
@@ -890,7 +890,7 @@ func (l *Lab) restore(ctx context.Context, s *labState) error {
 	}
 	var from []RedisKey // unknown: every key is written
 	if l.keysRead {
-		namespace := l.backends.Coordination.Namespace()
+		namespace := l.backends.Coordination.Prefix()
 		from = make([]RedisKey, len(l.keys))
 		for i, k := range l.keys {
 			k.Key = strings.TrimPrefix(k.Key, namespace)
@@ -917,7 +917,7 @@ func (l *Lab) restore(ctx context.Context, s *labState) error {
 	}
 	l.clock, l.events, l.breaks, l.log, l.eventsAfter = s.clock, s.events, s.breaks, s.log, s.eventsAfter
 	l.reading = s.reading
-	namespace := l.backends.Coordination.Namespace()
+	namespace := l.backends.Coordination.Prefix()
 	l.keys = make([]RedisKey, len(s.keys))
 	for i, k := range s.keys {
 		k.Key = namespace + k.Key
@@ -1180,9 +1180,12 @@ func (l *Lab) ledgerHash() [32]byte {
 	if l.hashed != nil && l.hashed.dump == l.reading.Ledger.Dump {
 		return l.hashed.sum
 	}
-	var rows any = l.reading.Ledger
+	rows := struct {
+		Rows any
+		Code CodeState
+	}{l.reading.Ledger.Rows, l.reading.Ledger.Code}
 	if l.world != nil {
-		rows = l.world.Rows(l.reading.Ledger)
+		rows.Rows = l.world.Rows(l.reading.Ledger)
 	}
 	data, err := json.Marshal(rows)
 	if err != nil {
@@ -1266,7 +1269,7 @@ func (l *Lab) sharedSum() [32]byte { return l.sharedSumOf(l.keys) }
 
 // sharedSumOf hashes the lab's keys (as just read), rows and provider.
 func (l *Lab) sharedSumOf(keys []RedisKey) [32]byte {
-	namespace := l.backends.Coordination.Namespace()
+	namespace := l.backends.Coordination.Prefix()
 	h := StateHash{sha256.New()}
 	// Moments are taken relative to the lab clock, not the clock itself:
 	// nothing a step does depends on the hour, only on how long ago (a

@@ -357,7 +357,7 @@ func (l *Lab) codeBreaks(ctx context.Context, state LedgerState, keys []RedisKey
 			}
 			continue
 		}
-		namespace := l.backends.Coordination.Namespace()
+		namespace := l.backends.Coordination.Prefix()
 		for _, k := range keys {
 			if k.Key != namespace+value.Key && k.Key != value.Key {
 				continue
@@ -455,7 +455,7 @@ func (c *Code) value(i int, w Reading) int64 {
 		return n
 	}
 	for _, k := range w.Keys {
-		if k.Key == w.Namespace+v.Key {
+		if k.Key == w.Prefix+v.Key {
 			n, _ := codeNumber(k.Value)
 			return n
 		}

@@ -5,15 +5,33 @@ import "slices"
 // Touch is a part of the lab a call reads or writes, as the checker's
 // reduction sees it: two calls of different actors commute — either order
 // leads to the same state — when neither writes a part the other touches.
+// The database and the clock are parts of every lab; a world divides the
+// keys into parts of its own (KeyPart), and may keep a service in the
+// process (TouchService).
 type Touch uint8
 
 const (
-	TouchLeases   Touch = 1 << iota // Redis: leases, fencing counters, epochs, leader leases
-	TouchJobs                       // Redis: job hashes and running pointers
-	TouchDatabase                   // PostgreSQL
-	TouchProvider                   // the external provider
+	TouchDatabase Touch = 1 << iota // PostgreSQL
 	TouchClock                      // the lab clock (a call reads it; only the clock's own actions write it)
-	touchAll      = TouchLeases | TouchJobs | TouchDatabase | TouchProvider | TouchClock
+	TouchService                    // a service the world keeps in the process
+	touchKeys0                      // the first part of the keys (KeyPart)
+)
+
+// keyParts is how many parts a world may divide the keys into.
+const keyParts = 5
+
+// KeyPart is part i (0 to 4) of the lab's keys, as a world divides them.
+func KeyPart(i int) Touch {
+	if i < 0 || i >= keyParts {
+		panic("engine: no such part of the keys")
+	}
+	return touchKeys0 << i
+}
+
+const (
+	// touchKeys are all the keys' parts; touchAll, every part.
+	touchKeys Touch = (1<<keyParts - 1) * touchKeys0
+	touchAll        = TouchDatabase | TouchClock | TouchService | touchKeys
 )
 
 // Footprint is what a call may read and write, and which other actors'
@@ -36,7 +54,7 @@ func (f Footprint) declared() bool { return f.Reads|f.Writes != 0 || len(f.Peers
 
 // clockFootprint is what a clock action touches: the clock, and the keys
 // whose TTLs it runs down.
-var clockFootprint = Footprint{Reads: TouchLeases | TouchJobs | TouchClock, Writes: TouchLeases | TouchJobs | TouchClock}
+var clockFootprint = Footprint{Reads: touchKeys | TouchClock, Writes: touchKeys | TouchClock}
 
 // footprint is what an enabled action would touch at the lab's state, and
 // whose actions they are: an actor's next call's; an overlap's two calls

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -9,60 +10,47 @@ import (
 	"github.com/fencelab/fencelab/lang"
 )
 
-// Guard is a named check that SAFE makes (DESIGN §5a). Each has one switch:
-// removing it takes the check out of the code path that makes it — the SQL
-// of the fenced write, a Lua script's compare, a step's Go — as real code
-// without that check would be, so "SAFE without region" is a value that
-// can be passed around, printed, traced and tested.
+// Guard is a named check that SAFE makes. Each has one switch: removing it
+// takes the check out of the code path that makes it — a statement, a
+// script's compare, a step's Go — as real code without that check would
+// be, so "SAFE without this guard" is a value that can be passed around,
+// printed, traced and tested. The world's guards come first, numbered in
+// the order it defines them (DefineGuards); a scenario file's own follow,
+// from ownGuardBase.
 type Guard uint8
 
-// The guards, in the order DESIGN §5a lists them. The names are stable:
-// flags, traces and the matrix use them.
-const (
-	GuardFence Guard = iota
-	GuardMembership
-	GuardRegion
-	GuardVersion
-	GuardNamespace
-	GuardReadInTx
-	GuardOutbox
-	GuardOperationID
-	GuardHistory
-	GuardOwner
-	GuardAtomicAcquire
-	GuardTerminal
-	GuardPointer
-	GuardDeadline
-	guardCount
-)
-
-// guardInfo is a guard's name and what it checks, in one sentence.
-var guardInfo = [guardCount]struct {
-	name string
-	what string
-}{
-	GuardFence:         {"fence", "the write's fencing token is above the last accepted one (<, never <=), in the write's own statement"},
-	GuardMembership:    {"membership", "the tenant is still assigned and active at the write's membership revision"},
-	GuardRegion:        {"region", "the write comes from the authoritative region at its current region epoch"},
-	GuardVersion:       {"version", "the writer's contract is at least the minimum writer and checkpoint schema versions"},
-	GuardNamespace:     {"namespace", "the namespace epoch matches in Redis (acquire, renew, release) and in PostgreSQL (the write)"},
-	GuardReadInTx:      {"read-in-tx", "a read-modify-write reads the value under the row lock, in the write's own transaction"},
-	GuardOutbox:        {"outbox", "business row, checkpoint, execution and outbox row commit in one transaction"},
-	GuardOperationID:   {"operation-id", "an unknown outcome is reconciled by querying the original OperationId, never sent again under a new one"},
-	GuardHistory:       {"history", "acquire refuses to hand out tokens when Redis lost the counter or the epoch"},
-	GuardOwner:         {"owner", "renew and release change a lease only when it still holds the caller's owner and token"},
-	GuardAtomicAcquire: {"atomic-acquire", "a job is looked up and created with its running pointer in one Lua script"},
-	GuardTerminal:      {"terminal", "a job's status moves only from RUNNING: SUCCESS and FAILED never change"},
-	GuardPointer:       {"pointer", "only the job the running pointer names may succeed, and only it may clear the pointer"},
-	GuardDeadline:      {"deadline", "a job past its absolute deadline is failed and its running pointer released"},
+// GuardInfo is a guard a world defines: its name (stable: flags, traces
+// and the matrix use it), what it checks in one sentence, and the refusals
+// its check alone makes, for a guard that is a check and nothing else.
+type GuardInfo struct {
+	Name, What string
+	Refuses    []string
 }
 
-// refusingGuard is the guard of each refusal a check-only guard makes.
-var refusingGuard = map[string]Guard{
-	"STALE_FENCE":          GuardFence,
-	"STALE_MEMBERSHIP":     GuardMembership,
-	"WRONG_REGION":         GuardRegion,
-	"INCOMPATIBLE_VERSION": GuardVersion,
+// worldGuards are the guards of the process's world.
+var worldGuards []GuardInfo
+
+// DefineGuards sets the world's guards, in their order: the world's
+// package calls it once, when it is loaded. A world has at most
+// ownGuardBase guards.
+func DefineGuards(guards []GuardInfo) {
+	if len(guards) > int(ownGuardBase) {
+		panic("engine: more guards than a world may define")
+	}
+	worldGuards = guards
+}
+
+// guardCount is how many guards the world defined.
+func guardCount() Guard { return Guard(len(worldGuards)) }
+
+// refusingGuard is the guard of a refusal a check-only guard makes.
+func refusingGuard(code string) (Guard, bool) {
+	for i, info := range worldGuards {
+		if slices.Contains(info.Refuses, code) {
+			return Guard(i), true
+		}
+	}
+	return 0, false
 }
 
 // CheckOnly reports whether the guard is a check and nothing else: the
@@ -72,18 +60,11 @@ var refusingGuard = map[string]Guard{
 // whose SAFE search never saw it refuse runs the same without it, every
 // schedule of it. (Other guards change how the code goes about its work —
 // where it reads, what it writes together — or are checked in Redis too.)
-func (g Guard) CheckOnly() bool {
-	for _, r := range refusingGuard {
-		if r == g {
-			return true
-		}
-	}
-	return false
-}
+func (g Guard) CheckOnly() bool { return g < guardCount() && len(worldGuards[g].Refuses) > 0 }
 
 // AllGuards are the guards in their order.
 func AllGuards() []Guard {
-	out := make([]Guard, guardCount)
+	out := make([]Guard, guardCount())
 	for i := range out {
 		out[i] = Guard(i)
 	}
@@ -91,8 +72,8 @@ func AllGuards() []Guard {
 }
 
 func (g Guard) String() string {
-	if g < guardCount {
-		return guardInfo[g].name
+	if g < guardCount() {
+		return worldGuards[g].Name
 	}
 	if name, _, ok := ownGuardOf(g); ok {
 		return name
@@ -103,8 +84,8 @@ func (g Guard) String() string {
 // What says in one sentence what the guard checks, in any language (a
 // file's own guard, in the file's words).
 func (g Guard) What() lang.Phrase {
-	if g < guardCount {
-		return lang.P(guardInfo[g].what)
+	if g < guardCount() {
+		return lang.P(worldGuards[g].What)
 	}
 	if _, says, ok := ownGuardOf(g); ok && says != "" {
 		return lang.P("%s", says)
@@ -260,7 +241,7 @@ func ParseGuard(name string) (Guard, error) {
 func knownGuards() GuardSet {
 	ownGuards.RLock()
 	defer ownGuards.RUnlock()
-	s := EveryGuard
+	s := everyGuard()
 	for i := range ownGuards.names {
 		s |= Guards(ownGuardBase + Guard(i))
 	}
@@ -344,5 +325,5 @@ func ModeLabel(mode Mode, without GuardSet) string {
 	return strings.Join(parts, " ")
 }
 
-// EveryGuard is the set of all the guards.
-const EveryGuard GuardSet = 1<<guardCount - 1
+// everyGuard is the set of the world's guards.
+func everyGuard() GuardSet { return 1<<guardCount() - 1 }

@@ -28,7 +28,7 @@ func (l *Lab) checkInvariants(ctx context.Context) error {
 		return err
 	}
 	previous := l.reading
-	l.reading = Reading{Ledger: state, Keys: keys, Namespace: l.backends.Coordination.Namespace(), Sessions: sessions}
+	l.reading = Reading{Ledger: state, Keys: keys, Prefix: l.backends.Coordination.Prefix(), Sessions: sessions}
 	l.reading.World = l.readWorld(keys)
 	var found []Break
 	if l.world != nil {

@@ -189,14 +189,17 @@ func LabConnections(scenario *Scenario, mode Mode) []string {
 // NewLab opens the lab's connections and resets the backends to the
 // scenario's seeded state.
 func NewLab(ctx context.Context, backends Backends, scenario *Scenario, mode Mode) (*Lab, error) {
+	if backends.Coordination == nil {
+		backends.Coordination = noKeys{}
+	}
+	if backends.Database == nil {
+		backends.Database = noDatabase{}
+	}
 	if !backends.Coordination.Virtual() {
 		return nil, ErrWallClock
 	}
 	backends.LeaseTTL = backends.LeaseTTLFor(scenario)
 	l := &Lab{scenario: scenario, mode: mode, backends: backends, lang: backends.Lang}
-	if scenario.World != nil {
-		l.world = scenario.World.Open(l)
-	}
 	if mode == Safe {
 		l.without = backends.Without
 	}
@@ -219,11 +222,7 @@ func NewLab(ctx context.Context, backends Backends, scenario *Scenario, mode Mod
 		l.ledger = lazyLedger{ledgers[0], l}
 	}
 	for i, spec := range specs {
-		leaseKey := spec.LeaseKey
-		if leaseKey == "" {
-			leaseKey = scenario.Seed.ConflictKey
-		}
-		actor := &Actor{Name: spec.Name, Label: spec.Label.In(backends.Lang), Owner: spec.Owner, LeaseKey: leaseKey, program: spec.Program,
+		actor := &Actor{Name: spec.Name, Label: spec.Label.In(backends.Lang), Owner: spec.Owner, LeaseKey: spec.LeaseKey, program: spec.Program,
 			redis: backends.Coordination.Client(spec.Name)}
 		if ledgers[i+1] != nil {
 			actor.ledger = lazyLedger{ledgers[i+1], l}
@@ -234,6 +233,9 @@ func NewLab(ctx context.Context, backends Backends, scenario *Scenario, mode Mod
 		if ledgers[i] != nil {
 			l.shared = append(l.shared, sharedConnection{names[i], lazyLedger{ledgers[i], l}})
 		}
+	}
+	if scenario.World != nil {
+		l.world = scenario.World.Open(l)
 	}
 	if err := errors.Join(errs...); err != nil {
 		l.Close(ctx)
@@ -299,11 +301,16 @@ func (l *Lab) Consulted() GuardSet { return l.consulted }
 // ModeLabel names the lab's mode with its removed guards: "SAFE −region".
 func (l *Lab) ModeLabel() string { return ModeLabel(l.mode, l.without) }
 
-// Now is the lab clock as a time: the seed's start plus the time advanced.
-func (l *Lab) Now() time.Time { return l.scenario.Seed.Now.Add(l.clock) }
+// Now is the lab clock as a time: its start plus the time advanced.
+func (l *Lab) Now() time.Time { return l.Start().Add(l.clock) }
 
-// Start is the lab clock's first moment.
-func (l *Lab) Start() time.Time { return l.scenario.Seed.Now }
+// Start is the lab clock's first moment: the world's (zero without one).
+func (l *Lab) Start() time.Time {
+	if l.scenario.World == nil {
+		return time.Time{}
+	}
+	return l.scenario.World.Start()
+}
 
 // LastReading is the state of the stores the last invariant check read
 // (or a restore put back).
@@ -793,7 +800,7 @@ func (l *Lab) advance(ctx context.Context, by time.Duration) error {
 		if l.scenario.OwnCodeOnly {
 			// A file's keys, as the file names them.
 			for i, k := range gone {
-				gone[i] = strings.TrimPrefix(k, l.backends.Coordination.Namespace())
+				gone[i] = strings.TrimPrefix(k, l.backends.Coordination.Prefix())
 			}
 		}
 		detail = lang.P("lab clock +%s → %s; expired: %s", by, FormatClock(l.clock), strings.Join(gone, ", "))

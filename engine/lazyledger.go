@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"time"
 )
 
 // The checker restores a saved state at the start of every schedule it
@@ -71,88 +70,6 @@ type lazyLedger struct {
 
 var _ Ledger = lazyLedger{}
 
-func (z lazyLedger) RemoveTenant(ctx context.Context, tenantID string, revision int64, now time.Time) error {
-	if err := z.lab.syncLedger(ctx, z.Ledger); err != nil {
-		return err
-	}
-	return z.Ledger.RemoveTenant(ctx, tenantID, revision, now)
-}
-
-func (z lazyLedger) Rollout(ctx context.Context, minimumWriter, checkpointSchema int) error {
-	if err := z.lab.syncLedger(ctx, z.Ledger); err != nil {
-		return err
-	}
-	return z.Ledger.Rollout(ctx, minimumWriter, checkpointSchema)
-}
-
-func (z lazyLedger) BumpNamespace(ctx context.Context, conflictKey string, epoch int64, now time.Time) error {
-	if err := z.lab.syncLedger(ctx, z.Ledger); err != nil {
-		return err
-	}
-	return z.Ledger.BumpNamespace(ctx, conflictKey, epoch, now)
-}
-
-func (z lazyLedger) ClaimNextOutbox(ctx context.Context, now time.Time, claimTimeout time.Duration) (OutboxRow, bool, error) {
-	if err := z.lab.syncLedger(ctx, z.Ledger); err != nil {
-		return OutboxRow{}, false, err
-	}
-	return z.Ledger.ClaimNextOutbox(ctx, now, claimTimeout)
-}
-
-func (z lazyLedger) ClaimForReconciliation(ctx context.Context, now time.Time, claimTimeout time.Duration) (OutboxRow, bool, error) {
-	if err := z.lab.syncLedger(ctx, z.Ledger); err != nil {
-		return OutboxRow{}, false, err
-	}
-	return z.Ledger.ClaimForReconciliation(ctx, now, claimTimeout)
-}
-
-func (z lazyLedger) RecordOutcome(ctx context.Context, o Outcome) error {
-	if err := z.lab.syncLedger(ctx, z.Ledger); err != nil {
-		return err
-	}
-	return z.Ledger.RecordOutcome(ctx, o)
-}
-
-func (z lazyLedger) ApplyJobResults(ctx context.Context, jobID, target, results string, now time.Time) error {
-	if err := z.lab.syncLedger(ctx, z.Ledger); err != nil {
-		return err
-	}
-	return z.Ledger.ApplyJobResults(ctx, jobID, target, results, now)
-}
-
-func (z lazyLedger) Seed(ctx context.Context, seed Seed) error {
-	z.lab.pending = nil // the seed replaces everything
-	return z.Ledger.Seed(ctx, seed)
-}
-
-func (z lazyLedger) ReadSummary(ctx context.Context, conflictKey string) (int64, error) {
-	if err := z.lab.syncLedger(ctx, z.Ledger); err != nil {
-		return 0, err
-	}
-	return z.Ledger.ReadSummary(ctx, conflictKey)
-}
-
-func (z lazyLedger) FencedMutation(ctx context.Context, w Write) (WriteResult, error) {
-	if err := z.lab.syncLedger(ctx, z.Ledger); err != nil {
-		return WriteResult{}, err
-	}
-	return z.Ledger.FencedMutation(ctx, w)
-}
-
-func (z lazyLedger) RecordWrite(ctx context.Context, w Write, result WriteResult) error {
-	if err := z.lab.syncLedger(ctx, z.Ledger); err != nil {
-		return err
-	}
-	return z.Ledger.RecordWrite(ctx, w, result)
-}
-
-func (z lazyLedger) UnfencedMutation(ctx context.Context, w Write) (WriteResult, error) {
-	if err := z.lab.syncLedger(ctx, z.Ledger); err != nil {
-		return WriteResult{}, err
-	}
-	return z.Ledger.UnfencedMutation(ctx, w)
-}
-
 func (z lazyLedger) State(ctx context.Context) (LedgerState, error) {
 	if err := z.lab.syncLedger(ctx, z.Ledger); err != nil {
 		return LedgerState{}, err
@@ -184,6 +101,31 @@ func (z lazyLedger) PrepareCode(ctx context.Context, statements map[string]strin
 		return err
 	}
 	return z.Ledger.PrepareCode(ctx, statements)
+}
+
+// Ready runs the lab's put-off restore, if any, before a call on the
+// connection (one of the lab's: an actor's, or the lab's own), and returns
+// the connection itself, for a world's calls the engine does not wrap.
+func Ready(ctx context.Context, ledger Ledger) (Ledger, error) {
+	z, ok := ledger.(lazyLedger)
+	if !ok {
+		return ledger, nil
+	}
+	if err := z.lab.syncLedger(ctx, z.Ledger); err != nil {
+		return nil, err
+	}
+	return z.Ledger, nil
+}
+
+// Replacing is the connection itself, for a call that replaces the whole
+// schema (a world's seed): the lab's put-off restore is dropped, not run.
+func Replacing(ledger Ledger) Ledger {
+	z, ok := ledger.(lazyLedger)
+	if !ok {
+		return ledger
+	}
+	z.lab.pending = nil
+	return z.Ledger
 }
 
 // unwrapLedger is a connection without the lab's lazy wrapper.

@@ -64,9 +64,10 @@ type Result struct {
 	NamespaceEpoch    int64
 	Verdict           string
 	Breaks            []Break
-	Executions        []Execution
-	Timeline          []Event
-	Predicted         Prediction
+	// Ledger is the database the result was read from.
+	Ledger    LedgerState `json:"-"`
+	Timeline  []Event
+	Predicted Prediction
 	// Predicts says the scenario predicts this mode's outcome: a file may
 	// leave its predictions out.
 	Predicts bool
@@ -178,7 +179,7 @@ func (l *Lab) Result(ctx context.Context) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	return l.resultFrom(Reading{Ledger: state, Keys: keys, Namespace: l.backends.Coordination.Namespace(), World: l.readWorld(keys)}), nil
+	return l.resultFrom(Reading{Ledger: state, Keys: keys, Prefix: l.backends.Coordination.Prefix(), World: l.readWorld(keys)}), nil
 }
 
 func (l *Lab) resultFrom(world Reading) Result {
@@ -192,7 +193,7 @@ func (l *Lab) resultFrom(world Reading) Result {
 		MeasureLabel: s.Measure.Label,
 		Expected:     s.Expected,
 		Breaks:       l.breaks,
-		Executions:   state.Executions,
+		Ledger:       state,
 		Timeline:     l.events,
 	}
 	r.Predicted, r.Predicts = s.Predicted[l.mode]

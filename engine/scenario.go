@@ -58,7 +58,6 @@ type Scenario struct {
 	Title string
 	// Story is the one-line story of the catalog.
 	Story string
-	Seed  Seed
 	// World is what the scenario's actors act on beside the scheduler
 	// (world.go): the catalog's, for its scenarios and the files that
 	// use its steps; nil for one whose every step is a file's own code.
@@ -83,8 +82,6 @@ type Scenario struct {
 	// one and no invariant broke: WRONG_VALUE unless the scenario says
 	// otherwise (STUCK: the system can no longer make progress).
 	Shortfall string
-	// ProviderScript scripts the provider per OperationId.
-	ProviderScript map[string]string
 	// From, when set, is where the guided order of mode FromMode came from
 	// (a trace file): the scenario is the catalog's with that schedule
 	// instead of the seed's timeline (WithSchedule), and the explorer says
@@ -102,9 +99,6 @@ type Scenario struct {
 	// file's guards key lists the ones it keeps): its SAFE runs without
 	// them, and its predictions are about that design.
 	Removed GuardSet
-	// JobDeadline is how long after its createdAt a RUNNING job may be
-	// failed (a poller's deadline); 0: its jobs have none (invariant 10).
-	JobDeadline time.Duration
 	// LeaseTTL is the scenario's own lease TTL; 0: the lab's (--lease-ttl
 	// or the default). A --lease-ttl given on the command line wins.
 	LeaseTTL time.Duration
@@ -137,9 +131,9 @@ type Measure struct {
 // Reading is the state of all the backends at one moment.
 type Reading struct {
 	Ledger LedgerState
-	// Keys are the lab's keys, named in full; Namespace starts their names.
-	Keys      []RedisKey
-	Namespace string
+	// Keys are the lab's keys, named in full; Prefix starts their names.
+	Keys   []RedisKey
+	Prefix string
 	// Sessions are what each connection's session holds, when the file's
 	// code takes advisory locks (session.go).
 	Sessions []SessionState

@@ -17,11 +17,11 @@ type Snapshot struct {
 	Now      time.Time
 
 	RedisName string
-	// RedisNamespace starts the name of every lab key (fencelab:, or
+	// RedisPrefix starts the name of every lab key (fencelab:, or
 	// fencelab:RUN: on a shared server).
-	RedisNamespace string
-	DatabaseName   string
-	DSN            string
+	RedisPrefix  string
+	DatabaseName string
+	DSN          string
 
 	Actors []ActorView
 	Keys   []RedisKey
@@ -105,17 +105,17 @@ type ActorView struct {
 // Snapshot reads the backends and the lab's own state.
 func (l *Lab) Snapshot(ctx context.Context) (Snapshot, error) {
 	s := Snapshot{
-		Scenario:       l.scenario,
-		Mode:           l.mode,
-		Clock:          l.clock,
-		Now:            l.Now(),
-		RedisName:      l.backends.Coordination.Describe(),
-		RedisNamespace: l.backends.Coordination.Namespace(),
-		DatabaseName:   l.backends.Database.Describe(),
-		DSN:            l.backends.Database.DSN(),
-		Events:         l.events,
-		GuidedDone:     l.guidedNext,
-		GuidedTotal:    len(l.guided),
+		Scenario:     l.scenario,
+		Mode:         l.mode,
+		Clock:        l.clock,
+		Now:          l.Now(),
+		RedisName:    l.backends.Coordination.Describe(),
+		RedisPrefix:  l.backends.Coordination.Prefix(),
+		DatabaseName: l.backends.Database.Describe(),
+		DSN:          l.backends.Database.DSN(),
+		Events:       l.events,
+		GuidedDone:   l.guidedNext,
+		GuidedTotal:  len(l.guided),
 	}
 	var err error
 	if s.Keys, err = l.backends.Coordination.Keys(ctx); err != nil {
@@ -131,7 +131,7 @@ func (l *Lab) Snapshot(ctx context.Context) (Snapshot, error) {
 		return s, err
 	}
 	s.World = l.readWorld(s.Keys)
-	s.Result = l.resultFrom(Reading{Ledger: s.Ledger, Keys: s.Keys, Namespace: s.RedisNamespace, World: s.World})
+	s.Result = l.resultFrom(Reading{Ledger: s.Ledger, Keys: s.Keys, Prefix: s.RedisPrefix, World: s.World})
 	if s.State, err = l.StateID(ctx); err != nil {
 		return s, err
 	}

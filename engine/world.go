@@ -20,6 +20,8 @@ import (
 // scenario file's own code (code.go: its tables, keys and invariants),
 // which runs beside the catalog's or alone.
 type World interface {
+	// Start is the lab clock's first moment.
+	Start() time.Time
 	// Invariants are the world's rules, numbered from 1 and below
 	// FirstCodeInvariant, with the anomaly each stands for.
 	Invariants() []Invariant
@@ -50,9 +52,9 @@ type LabWorld interface {
 	// the stores it keeps itself hold (an in-process service's memory).
 	Sum(h StateHash, now time.Time)
 	SumShared(h StateHash, now time.Time)
-	// Rows is the database's rows as a state's key takes them: without
-	// what no step reads, in an order that does not depend on the
-	// schedule.
+	// Rows is the world's rows of the database (LedgerState.Rows) as a
+	// state's key takes them: without what no step reads, in an order
+	// that does not depend on the schedule.
 	Rows(rows LedgerState) any
 	// Save copies what the world keeps outside the stores the lab saves;
 	// Restore puts such a copy back.

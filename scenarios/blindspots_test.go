@@ -53,7 +53,7 @@ func TestALeaseRenewedForTooLongIsCaught(t *testing.T) {
 type renewAnyLease struct{ world.RedisClient }
 
 func (c renewAnyLease) RenewLease(ctx context.Context, conflictKey, owner string, token int64, ttl time.Duration, namespaceEpoch int64, without engine.GuardSet) (world.LeaseStatus, error) {
-	return c.RedisClient.RenewLease(ctx, conflictKey, owner, token, ttl, namespaceEpoch, without|engine.Guards(engine.GuardOwner))
+	return c.RedisClient.RenewLease(ctx, conflictKey, owner, token, ttl, namespaceEpoch, without|engine.Guards(world.GuardOwner))
 }
 
 type renewAnyLeaseRedis struct{ world.Coordination }
@@ -226,7 +226,7 @@ func TestAJobAcquireThatNamesTheWrongJobIsCaught(t *testing.T) {
 // (a clock that stood still since the start): its rows say it was made
 // before it was. A moment a step records is the lab clock's at that step.
 func TestAWriteOnAClockThatStoodStillIsCaught(t *testing.T) {
-	bin := buildPatched(t, "steps.go", "		Now:                t.Now(),", "		Now:                t.Seed().Now,")
+	bin := buildPatched(t, "steps.go", "		Now:                t.Now(),", "		Now:                world.SeedIn(t).Now,")
 	requireCheckBreaks(t, bin, "lease-overrun", "invariant 10 broken", "OFF_CLOCK")
 }
 
@@ -237,8 +237,8 @@ func TestAWriteOnAClockThatStoodStillIsCaught(t *testing.T) {
 // the check finds the cut between the two transactions, and its steps
 // name them.
 func TestADualWriteInsideAMethodIsCaught(t *testing.T) {
-	bin := buildPatched(t, "steps.go", "engine.GuardNamespace, engine.GuardOutbox),\n\t}",
-		"engine.GuardNamespace, engine.GuardOutbox) | engine.Guards(engine.GuardOutbox),\n\t}")
+	bin := buildPatched(t, "steps.go", "world.GuardNamespace, world.GuardOutbox),\n\t}",
+		"world.GuardNamespace, world.GuardOutbox) | engine.Guards(world.GuardOutbox),\n\t}")
 	out, code := checkPatched(t, bin, "lease-overrun")
 	require.Equal(t, 1, code, "%s", out)
 	require.Contains(t, out, "invariant 3 broken", "%s", out)

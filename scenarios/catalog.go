@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/scenarios/world"
 )
 
 // The shared values of the catalog.
@@ -42,8 +43,8 @@ const (
 // counter at 40 so the first tokens are 41 and 42, another job's
 // resource beside the scenario's, its summary at 7, and another tenant
 // beside tenant-a, assigned as it is.
-func sharedSeed() engine.Seed {
-	return engine.Seed{
+func sharedSeed() world.Seed {
+	return world.Seed{
 		ConflictKey:             ConflictKey,
 		TenantID:                TenantID,
 		MembershipRevision:      7,

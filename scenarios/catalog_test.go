@@ -34,9 +34,9 @@ type row struct {
 // redis-server.
 var catalog = map[string]map[engine.Mode]row{
 	"lease-overrun": {
-		engine.Safe: {42, 42, 42, engine.StaleFence, []execution{
+		engine.Safe: {42, 42, 42, world.StaleFence, []execution{
 			{"daily-summary", 42, "COMMITTED", ""},
-			{"daily-summary", 41, "REJECTED", engine.StaleFence},
+			{"daily-summary", 41, "REJECTED", world.StaleFence},
 		}, nil},
 		engine.Unsafe: {42, 41, 41, "STALE_OVERWRITE", []execution{
 			{"daily-summary", 42, "COMMITTED", ""},
@@ -64,24 +64,24 @@ var catalog = map[string]map[engine.Mode]row{
 		}, []int{7}},
 	},
 	"dynamic-tenant": {
-		engine.Safe: {0, 0, 0, engine.StaleMembership, []execution{
-			{"daily-summary", 7, "REJECTED", engine.StaleMembership},
+		engine.Safe: {0, 0, 0, world.StaleMembership, []execution{
+			{"daily-summary", 7, "REJECTED", world.StaleMembership},
 		}, nil},
 		engine.Unsafe: {0, 7, 7, "STALE_WRITE", []execution{
 			{"daily-summary", 7, "COMMITTED", ""},
 		}, []int{2}},
 	},
 	"region-partition": {
-		engine.Safe: {0, 0, 0, engine.WrongRegion, []execution{
-			{"daily-summary", 100, "REJECTED", engine.WrongRegion},
+		engine.Safe: {0, 0, 0, world.WrongRegion, []execution{
+			{"daily-summary", 100, "REJECTED", world.WrongRegion},
 		}, nil},
 		engine.Unsafe: {0, 100, 100, "STALE_WRITE", []execution{
 			{"daily-summary", 100, "COMMITTED", ""},
 		}, []int{2}},
 	},
 	"mixed-version-rollout": {
-		engine.Safe: {0, 0, 0, engine.IncompatibleVersion, []execution{
-			{"daily-summary", 1, "REJECTED", engine.IncompatibleVersion},
+		engine.Safe: {0, 0, 0, world.IncompatibleVersion, []execution{
+			{"daily-summary", 1, "REJECTED", world.IncompatibleVersion},
 		}, nil},
 		engine.Unsafe: {0, 1, 1, "STALE_WRITE", []execution{
 			{"daily-summary", 1, "COMMITTED", ""},
@@ -98,22 +98,22 @@ var catalog = map[string]map[engine.Mode]row{
 	},
 	// The fence is the token within the namespace epoch of the resource.
 	"counter-loss": {
-		engine.Safe: {43, 43, 1, engine.StaleNamespace, []execution{
+		engine.Safe: {43, 43, 1, world.StaleNamespace, []execution{
 			{"daily-summary", 42, "COMMITTED", ""},
 			{"daily-summary", 1, "COMMITTED", ""},
-			{"daily-summary", 41, "REJECTED", engine.StaleNamespace},
+			{"daily-summary", 41, "REJECTED", world.StaleNamespace},
 		}, nil},
 		engine.Unsafe: {43, 42, 42, engine.VerdictStuck, []execution{
 			{"daily-summary", 42, "COMMITTED", ""},
-			{"daily-summary", 1, "REJECTED", engine.StaleFence},
-			{"daily-summary", 41, "REJECTED", engine.StaleFence},
+			{"daily-summary", 1, "REJECTED", world.StaleFence},
+			{"daily-summary", 41, "REJECTED", world.StaleFence},
 		}, nil},
 	},
 	// The retry carries the token and (SAFE) the OperationId of the write
 	// that landed: the fence refuses it, and no second execution is
 	// written. UNSAFE's retry is a new request: two executions of 41.
 	"retry-same-token": {
-		engine.Safe: {10, 10, 41, engine.StaleFence, []execution{
+		engine.Safe: {10, 10, 41, world.StaleFence, []execution{
 			{"daily-summary", 41, "COMMITTED", ""},
 		}, nil},
 		engine.Unsafe: {10, 20, 41, "DUPLICATE_WRITE", []execution{
@@ -174,8 +174,8 @@ var catalog = map[string]map[engine.Mode]row{
 	// A writer of the right region at an old epoch: refused by SAFE's
 	// region check, written by UNSAFE.
 	"region-failback": {
-		engine.Safe: {42, 42, 42, engine.WrongRegion, []execution{
-			{"daily-summary", 41, "REJECTED", engine.WrongRegion},
+		engine.Safe: {42, 42, 42, world.WrongRegion, []execution{
+			{"daily-summary", 41, "REJECTED", world.WrongRegion},
 			{"daily-summary", 42, "COMMITTED", ""},
 		}, nil},
 		engine.Unsafe: {42, 42, 42, "STALE_WRITE", []execution{
@@ -288,7 +288,7 @@ func newLabOn(t *testing.T, redis *redisstore.Coordination, db engine.Database, 
 
 func executionsOf(r engine.Result) []execution {
 	var out []execution
-	for _, e := range r.Executions {
+	for _, e := range world.RowsOf(r.Ledger).Executions {
 		out = append(out, execution{e.JobName, e.FencingToken, e.State, e.Rejection})
 	}
 	return out
@@ -353,20 +353,20 @@ func TestEndToEndLeaseKeyDeleted(t *testing.T) {
 		defer state.Close(ctx)
 		ledger, err := state.State(ctx)
 		require.NoError(t, err)
-		resource, _ := ledger.Resource(scenarios.ConflictKey)
+		resource, _ := world.RowsOf(ledger).Resource(scenarios.ConflictKey)
 		require.Equal(t, int64(42), resource.SummaryValue)
 		require.Equal(t, int64(42), resource.LastAcceptedFence)
-		require.Equal(t, []engine.Checkpoint{{ConflictKey: scenarios.ConflictKey, FencingToken: 42, SchemaVersion: 1, SummaryValue: 42}}, ledger.Checkpoints)
-		require.Len(t, ledger.Executions, 2)
-		committed, rejected := ledger.Executions[0], ledger.Executions[1]
+		require.Equal(t, []world.Checkpoint{{ConflictKey: scenarios.ConflictKey, FencingToken: 42, SchemaVersion: 1, SummaryValue: 42}}, world.RowsOf(ledger).Checkpoints)
+		require.Len(t, world.RowsOf(ledger).Executions, 2)
+		committed, rejected := world.RowsOf(ledger).Executions[0], world.RowsOf(ledger).Executions[1]
 		require.Equal(t, "COMMITTED", committed.State)
 		require.Equal(t, int64(42), committed.FencingToken)
 		require.Equal(t, "REJECTED", rejected.State)
 		require.Equal(t, int64(41), rejected.FencingToken)
-		require.Equal(t, engine.StaleFence, rejected.Rejection)
-		require.Len(t, ledger.Outbox, 1)
-		require.Equal(t, committed.OperationID, ledger.Outbox[0].OperationID)
-		require.Empty(t, world.CheckLedger(ledger, 0))
+		require.Equal(t, world.StaleFence, rejected.Rejection)
+		require.Len(t, world.RowsOf(ledger).Outbox, 1)
+		require.Equal(t, committed.OperationID, world.RowsOf(ledger).Outbox[0].OperationID)
+		require.Empty(t, world.CheckLedger(world.RowsOf(ledger), 0))
 	})
 }
 
@@ -400,7 +400,7 @@ func TestRunsStartFromTheSeed(t *testing.T) {
 		result, err := lab.Result(ctx)
 		require.NoError(t, err)
 		require.True(t, result.AsPredicted(), "%s after an earlier run: %+v", mode, result)
-		require.Len(t, result.Executions, 2)
+		require.Len(t, world.RowsOf(result.Ledger).Executions, 2)
 		lab.Close(ctx)
 	}
 }
@@ -427,7 +427,7 @@ func TestPauseAndUndo(t *testing.T) {
 	require.NoError(t, lab.Undo(ctx)) // A's rejected write is gone again
 	result, err := lab.Result(ctx)
 	require.NoError(t, err)
-	require.Len(t, result.Executions, 1)
+	require.Len(t, world.RowsOf(result.Ledger).Executions, 1)
 	require.Equal(t, "write summary", a.NextStep())
 	require.NoError(t, lab.Next(ctx))
 	require.ErrorIs(t, lab.Next(ctx), engine.ErrGuidedDone)

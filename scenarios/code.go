@@ -1412,19 +1412,19 @@ func refusalOf(guards []engine.Guard) string {
 		return rejectedByAny(guards)
 	}
 	switch guards[0] {
-	case engine.GuardFence:
-		return engine.StaleFence
-	case engine.GuardNamespace:
-		return engine.StaleNamespace
-	case engine.GuardMembership:
-		return engine.StaleMembership
-	case engine.GuardRegion:
-		return engine.WrongRegion
-	case engine.GuardVersion:
-		return engine.IncompatibleVersion
-	case engine.GuardTerminal:
+	case world.GuardFence:
+		return world.StaleFence
+	case world.GuardNamespace:
+		return world.StaleNamespace
+	case world.GuardMembership:
+		return world.StaleMembership
+	case world.GuardRegion:
+		return world.WrongRegion
+	case world.GuardVersion:
+		return world.IncompatibleVersion
+	case world.GuardTerminal:
 		return world.IllegalTransition
-	case engine.GuardOwner, engine.GuardPointer:
+	case world.GuardOwner, world.GuardPointer:
 		return world.NotOwner
 	}
 	if guards[0].Own() {

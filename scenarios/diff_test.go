@@ -9,6 +9,7 @@ import (
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/scenarios"
+	"github.com/fencelab/fencelab/scenarios/world"
 	"github.com/fencelab/fencelab/store/storetest"
 )
 
@@ -23,10 +24,10 @@ func TestDiffFindsTheGuardThatDecided(t *testing.T) {
 		diverged int
 		guard    engine.Guard
 	}{
-		{"lease-overrun", engine.DiffSpec{Mode: engine.Unsafe}, 8, engine.GuardFence}, // A's write
-		{"lease-overrun", engine.DiffSpec{Mode: engine.Safe, Without: engine.Guards(engine.GuardFence)}, 8, engine.GuardFence},
-		{"stale-read", engine.DiffSpec{Mode: engine.Unsafe}, 8, engine.GuardReadInTx},  // B's write
-		{"counter-loss", engine.DiffSpec{Mode: engine.Unsafe}, 6, engine.GuardHistory}, // C's acquire
+		{"lease-overrun", engine.DiffSpec{Mode: engine.Unsafe}, 8, world.GuardFence}, // A's write
+		{"lease-overrun", engine.DiffSpec{Mode: engine.Safe, Without: engine.Guards(world.GuardFence)}, 8, world.GuardFence},
+		{"stale-read", engine.DiffSpec{Mode: engine.Unsafe}, 8, world.GuardReadInTx},  // B's write
+		{"counter-loss", engine.DiffSpec{Mode: engine.Unsafe}, 6, world.GuardHistory}, // C's acquire
 	}
 	for _, c := range cases {
 		t.Run(c.id+"/"+engine.ModeLabel(c.right.Mode, c.right.Without), func(t *testing.T) {

@@ -318,7 +318,8 @@ func (f *file) scenario(doc map[string]any) (*engine.Scenario, error) {
 	}
 	// A file that promises no job deadline of its own (job-deadline) is
 	// held to the poller's.
-	s := &engine.Scenario{World: world.Catalog, Seed: sharedSeed(), Predicted: map[engine.Mode]engine.Prediction{}, JobDeadline: jobDeadline}
+	set := &world.Setting{Seed: sharedSeed(), JobDeadline: jobDeadline}
+	s := &engine.Scenario{World: set, Predicted: map[engine.Mode]engine.Prediction{}}
 	if s.ID, err = top.str("id", true); err != nil {
 		return nil, err
 	}
@@ -376,7 +377,7 @@ func (f *file) scenario(doc map[string]any) (*engine.Scenario, error) {
 		if perr != nil || promised < time.Second || promised > jobTTL {
 			return nil, f.wrong("job-deadline", "job-deadline %q: want a duration from 1s to 1h (a job's hash lives an hour), like 10m", d)
 		}
-		s.JobDeadline = promised
+		set.JobDeadline = promised
 	}
 	if err := f.measure(top, s); err != nil {
 		return nil, err
@@ -499,7 +500,7 @@ func (f *file) verdicts() []string {
 // knownVerdicts are the verdicts a run can end with: MATCH, the anomalies
 // of the invariants, the guards' refusals and the shortfalls.
 func knownVerdicts() []string {
-	return append(engine.KnownVerdicts(world.Catalog), LeaseLost, DeadlineExceeded)
+	return append(engine.KnownVerdicts(&world.Setting{}), LeaseLost, DeadlineExceeded)
 }
 
 // The measures a file can name: what expected and final count.
@@ -577,7 +578,7 @@ func (f *file) seed(top *table, s *engine.Scenario) error {
 		return err
 	}
 	const most = 1 << 40
-	seed := &s.Seed
+	seed := &world.SettingOf(s).Seed
 	if seed.CounterStart, err = t.integer("counter-start", seed.CounterStart, 0, most); err != nil {
 		return err
 	}
@@ -617,7 +618,8 @@ func (f *file) provider(top *table, s *engine.Scenario) error {
 	if err != nil || !ok {
 		return err
 	}
-	s.ProviderScript = map[string]string{}
+	script := map[string]string{}
+	world.SettingOf(s).ProviderScript = script
 	for id := range t.m {
 		v, err := t.str(id, true)
 		if err != nil {
@@ -627,7 +629,7 @@ func (f *file) provider(top *table, s *engine.Scenario) error {
 		if !ok {
 			return f.wrong(t.key(id), "provider answer %q: want applied-but-timeout or declined", v)
 		}
-		s.ProviderScript[untrusted.Line(id)] = answer
+		script[untrusted.Line(id)] = answer
 	}
 	return nil
 }

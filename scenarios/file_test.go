@@ -12,6 +12,7 @@ import (
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/lang"
 	"github.com/fencelab/fencelab/scenarios"
+	"github.com/fencelab/fencelab/scenarios/world"
 )
 
 // base is a small valid scenario file; the error cases change one thing.
@@ -185,7 +186,7 @@ func TestAFileThatLeavesAGuardOut(t *testing.T) {
 	src = strings.Split(src, "[predict.safe]")[0]
 	s, err := scenarios.Parse("f.toml", []byte(src))
 	require.NoError(t, err)
-	require.True(t, s.Removed.Has(engine.GuardFence))
+	require.True(t, s.Removed.Has(world.GuardFence))
 	_, r := guidedRun(t, s, engine.Safe)
 	require.Equal(t, "STALE_OVERWRITE", r.Verdict, "SAFE without the fence lets A's 41 through")
 }

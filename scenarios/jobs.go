@@ -53,7 +53,7 @@ const callCreateJob = 2
 
 func (r request) acquireJob() engine.Call {
 	return engine.Call{Name: "acquireJob (Lua)", Touches: stampJobs, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		if t.Off(engine.GuardAtomicAcquire) {
+		if t.Off(world.GuardAtomicAcquire) {
 			return r.getRunning().Run(ctx, t)
 		}
 		grant, err := world.Jobs(t).AcquireJob(ctx, JobTarget, r.jobID, jobItems, t.Now(), jobTTL, r.pointerLife(t))
@@ -184,7 +184,7 @@ func (w jobWorker) process() engine.Step {
 func (w jobWorker) markSuccess() engine.Step {
 	return engine.Step{Name: "mark SUCCESS (Lua)", Touches: writeJobs, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		id := world.MemoryOf(t).JobID
-		result, err := world.Jobs(t).TransitionJob(ctx, JobTarget, id, world.JobSuccess, t.Unguarded(engine.GuardTerminal, engine.GuardPointer))
+		result, err := world.Jobs(t).TransitionJob(ctx, JobTarget, id, world.JobSuccess, t.Unguarded(world.GuardTerminal, world.GuardPointer))
 		if errors.Is(err, engine.ErrNotFound) {
 			t.Emitf(engine.LayerCoordination, "SUCCESS", "GONE", "%s is gone from Redis (its TTL ended): nothing to mark", id)
 			t.Narrate("%s expired from Redis before its worker finished, so there is nothing left to mark.", id)
@@ -299,7 +299,7 @@ func (p poller) job(ctx context.Context, t *engine.Turn) (world.Job, bool, error
 // pollDeadline reads the job; a RUNNING one past its deadline is failed by
 // the next call. Without the deadline guard nothing fails it.
 func (p poller) pollDeadline() engine.Call {
-	return engine.Call{Name: "read the job's status", Touches: withPeers(engine.Touching(engine.TouchJobs|engine.TouchClock, 0), p.watch), Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+	return engine.Call{Name: "read the job's status", Touches: withPeers(engine.Touching(world.TouchJobs|engine.TouchClock, 0), p.watch), Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		job, found, err := p.job(ctx, t)
 		if err != nil {
 			return 0, err
@@ -321,7 +321,7 @@ func (p poller) pollDeadline() engine.Call {
 			t.Narrate("The poller reads %s RUNNING before its deadline and leaves it: running slowly is not failing.", job.ID)
 			return engine.Wait, nil
 		}
-		if t.Off(engine.GuardDeadline) {
+		if t.Off(world.GuardDeadline) {
 			t.Emitf(engine.LayerAPI, "POLL", "RUNNING", "%s RUNNING past its deadline: nothing fails it (the deadline guard is removed)", job.ID)
 			t.Narrate("Without the deadline, a job nobody runs stays RUNNING, and every request that comes reuses it.")
 			return engine.Wait, nil
@@ -340,7 +340,7 @@ func (p poller) failAtDeadline() engine.Call {
 	return engine.Call{Name: "mark FAILED (Lua)", Touches: stampJobs, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		job := world.MemoryOf(t).Seen.Job
 		deadline := job.CreatedAt.Add(jobDeadline)
-		result, err := world.Jobs(t).TransitionJob(ctx, JobTarget, job.ID, world.JobFailed, t.Unguarded(engine.GuardTerminal, engine.GuardPointer))
+		result, err := world.Jobs(t).TransitionJob(ctx, JobTarget, job.ID, world.JobFailed, t.Unguarded(world.GuardTerminal, world.GuardPointer))
 		if errors.Is(err, engine.ErrNotFound) {
 			t.Emitf(engine.LayerAPI, "POLL", "GONE", "%s expired while being polled", job.ID)
 			t.Narrate("%s expired from Redis while the poller looked at it.", job.ID)
@@ -370,10 +370,12 @@ func (p poller) failAtDeadline() engine.Call {
 	}}
 }
 
-func clock(t *engine.Turn, at time.Time) string { return engine.FormatClock(at.Sub(t.Seed().Now)) }
+func clock(t *engine.Turn, at time.Time) string {
+	return engine.FormatClock(at.Sub(world.SeedIn(t).Now))
+}
 
 func (p poller) pollHeartbeat() engine.Call {
-	return engine.Call{Name: "read the job's status", Touches: withPeers(engine.Touching(engine.TouchJobs|engine.TouchClock, 0), p.watch), Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
+	return engine.Call{Name: "read the job's status", Touches: withPeers(engine.Touching(world.TouchJobs|engine.TouchClock, 0), p.watch), Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
 		job, found, err := p.job(ctx, t)
 		if err != nil {
 			return 0, err
@@ -471,7 +473,7 @@ var (
 		return int64(n)
 	}}
 	measureApplied = engine.Measure{Label: "results applied", Count: func(w engine.Reading) int64 {
-		return int64(len(w.Ledger.JobResults))
+		return int64(len(world.RowsOf(w.Ledger).JobResults))
 	}}
 )
 

@@ -19,9 +19,9 @@ func removeTenant(revision int64) engine.Step {
 			return 0, err
 		}
 		t.Emitf(engine.LayerAPI, "REMOVE_TENANT", "REMOVED", "%s removed: membership revision %d → %d, inactive",
-			TenantID, t.Seed().MembershipRevision, revision)
+			TenantID, world.SeedIn(t).MembershipRevision, revision)
 		t.Narrate("The operator moves %s away while a job for it is under way; the job still carries revision %d.",
-			TenantID, t.Seed().MembershipRevision)
+			TenantID, world.SeedIn(t).MembershipRevision)
 		return engine.Advance, nil
 	}}
 }
@@ -34,7 +34,7 @@ const regionBTokens = ConflictKey + "@region-b"
 // which has reached 99, while region-a epoch 3 stays authoritative.
 func partitionRegion() engine.Step {
 	return engine.Step{Name: "partition region-b", Touches: leases, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		if err := world.Leases(t).Bootstrap(ctx, regionBTokens, t.Seed().NamespaceEpoch, 99); err != nil {
+		if err := world.Leases(t).Bootstrap(ctx, regionBTokens, world.SeedIn(t).NamespaceEpoch, 99); err != nil {
 			return 0, err
 		}
 		t.Emitf(engine.LayerCoordination, "PARTITION", "PARTITIONED",
@@ -51,7 +51,7 @@ func rollout(minimumWriter, checkpointSchema int) engine.Step {
 			return 0, err
 		}
 		t.Emitf(engine.LayerDatabase, "ROLLOUT", "DEPLOYED", "rollout marker: checkpoint schema %d → %d, minimum writer version %d → %d",
-			t.Seed().CheckpointSchemaVersion, checkpointSchema, t.Seed().MinimumWriterVersion, minimumWriter)
+			world.SeedIn(t).CheckpointSchemaVersion, checkpointSchema, world.SeedIn(t).MinimumWriterVersion, minimumWriter)
 		t.Narrate("The deploy changes the checkpoint format; a writer still running the old version does not know.")
 		return engine.Advance, nil
 	}}

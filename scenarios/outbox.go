@@ -38,7 +38,7 @@ func claimOutbox() engine.Step {
 		}
 		world.MemoryOf(t).Delivery = world.Delivery{OperationID: row.OperationID, Attempt: row.AttemptCount}
 		t.Emitf(engine.LayerDatabase, "CLAIM", "CLAIMED", "claimed %s (attempt %d) and committed the claim, until %s",
-			row.OperationID, row.AttemptCount, engine.FormatClock(row.NextAttemptAt.Sub(t.Seed().Now)))
+			row.OperationID, row.AttemptCount, engine.FormatClock(row.NextAttemptAt.Sub(world.SeedIn(t).Now)))
 		t.Narrate("The claim is committed before the provider is called: no transaction stays open across a network call.")
 		return engine.Advance, nil
 	}}
@@ -83,7 +83,7 @@ func recordOutcome() engine.Step {
 		if status == world.ProviderUnknown || status == world.ProviderNotFound {
 			status = "RECONCILIATION_REQUIRED"
 		}
-		err := world.LedgerOf(t).RecordOutcome(ctx, engine.Outcome{OperationID: d.OperationID, Status: status,
+		err := world.LedgerOf(t).RecordOutcome(ctx, world.Outcome{OperationID: d.OperationID, Status: status,
 			Provider: world.ProviderOf(t).Name(), ReceiptOperationID: d.SentAs, Receipt: d.Answer.Receipt, Now: t.Now(), Attempt: d.Attempt})
 		if errors.Is(err, engine.ErrNotFound) {
 			// Its claim ran out and another worker claimed the row since:
@@ -137,7 +137,7 @@ func findUnknown() engine.Step {
 // code does instead: it sends the effect again under a new OperationId.
 func queryProvider() engine.Step {
 	return engine.Step{Name: "resolve the unknown outcome", Touches: provides, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		if t.Off(engine.GuardOperationID) {
+		if t.Off(world.GuardOperationID) {
 			return retry(ctx, t)
 		}
 		d := &world.MemoryOf(t).Delivery

@@ -42,8 +42,8 @@ func TestNonFenceableEffect(t *testing.T) {
 	s := state(t, lab)
 	require.Equal(t, 1, p.Executed(), "executed once: reconciliation only queries")
 	require.Equal(t, []world.Application{{OperationID: "daily-summary/e2/t42", Effect: "daily-summary/e2/t42"}}, p.Applications())
-	require.Equal(t, "CONFIRMED", s.Ledger.Outbox[0].Status)
-	require.Equal(t, "daily-summary/e2/t42", s.Ledger.Receipts[0].OperationID)
+	require.Equal(t, "CONFIRMED", world.RowsOf(s.Ledger).Outbox[0].Status)
+	require.Equal(t, "daily-summary/e2/t42", world.RowsOf(s.Ledger).Receipts[0].OperationID)
 	require.Empty(t, s.Result.Breaks)
 
 	lab, p = labWith(t, mustScenario("non-fenceable-effect"), engine.Unsafe)
@@ -60,8 +60,8 @@ func deliveryScenario(script map[string]string, worker []engine.Step, reconciler
 	seed := sharedSeed()
 	seed.CounterStart = 41
 	b := newWorker("B", "daily-summary", func(m *world.Memory) int64 { return m.Token })
-	return &engine.Scenario{World: world.Catalog,
-		ID: "delivery", Seed: seed, Expected: 1, Measure: world.MeasureEffects, ProviderScript: script,
+	return &engine.Scenario{World: &world.Setting{Seed: seed, ProviderScript: script},
+		ID: "delivery", Expected: 1, Measure: world.MeasureEffects,
 		Actors: func(engine.Mode) []engine.ActorSpec {
 			specs := []engine.ActorSpec{b.spec(b.acquireLease(), b.writeSummary()), outboxSpec(worker...)}
 			if reconciler != nil {
@@ -95,7 +95,7 @@ func TestOutboxClaimExpiryIsReconciled(t *testing.T) {
 	}
 	snap := state(t, lab)
 	require.Equal(t, 0, p.Executed(), "reconciliation never executes")
-	require.Equal(t, "RECONCILIATION_REQUIRED", snap.Ledger.Outbox[0].Status)
+	require.Equal(t, "RECONCILIATION_REQUIRED", world.RowsOf(snap.Ledger).Outbox[0].Status)
 	require.Empty(t, p.Applications())
 }
 
@@ -109,8 +109,8 @@ func TestOutboxDeclined(t *testing.T) {
 		require.NoError(t, lab.Do(ctx, a))
 	}
 	snap := state(t, lab)
-	require.Equal(t, "DECLINED", snap.Ledger.Outbox[0].Status)
-	require.Equal(t, "DECLINED", snap.Ledger.Receipts[0].Status)
+	require.Equal(t, "DECLINED", world.RowsOf(snap.Ledger).Outbox[0].Status)
+	require.Equal(t, "DECLINED", world.RowsOf(snap.Ledger).Receipts[0].Status)
 	require.Empty(t, p.Applications())
 }
 
@@ -136,8 +136,8 @@ func TestCounterLoss(t *testing.T) {
 	}
 	require.True(t, refused && committed && rejected)
 	s := state(t, lab)
-	r, _ := s.Ledger.Resource(ConflictKey)
-	require.Equal(t, engine.Resource{ConflictKey: ConflictKey, NamespaceEpoch: 3, LastAcceptedFence: 1, SummaryValue: 43, UpdatedAt: r.UpdatedAt}, r)
+	r, _ := world.RowsOf(s.Ledger).Resource(ConflictKey)
+	require.Equal(t, world.Resource{ConflictKey: ConflictKey, NamespaceEpoch: 3, LastAcceptedFence: 1, SummaryValue: 43, UpdatedAt: r.UpdatedAt}, r)
 }
 
 func last(lab *engine.Lab) engine.Event {

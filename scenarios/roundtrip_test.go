@@ -28,15 +28,15 @@ import (
 // outside the transaction, the lost update's classic cause.
 type readOutsideLock struct{ engine.Ledger }
 
-func (l readOutsideLock) FencedMutation(ctx context.Context, w engine.Write) (engine.WriteResult, error) {
+func (l readOutsideLock) FencedMutation(ctx context.Context, w world.Write) (world.WriteResult, error) {
 	if w.AddUnderLock {
-		read, err := l.Ledger.ReadSummary(ctx, w.ConflictKey)
+		read, err := l.Ledger.(world.Ledger).ReadSummary(ctx, w.ConflictKey)
 		if err != nil {
-			return engine.WriteResult{}, err
+			return world.WriteResult{}, err
 		}
 		w.AddUnderLock, w.Value, w.ReadValue = false, read+w.Delta, &read
 	}
-	return l.Ledger.FencedMutation(ctx, w)
+	return l.Ledger.(world.Ledger).FencedMutation(ctx, w)
 }
 
 type readOutsideLockDB struct{ engine.Database }
@@ -146,20 +146,20 @@ type lockedRead struct {
 	lock string // " FOR UPDATE", or "" for a read that takes no lock
 }
 
-func (l lockedRead) FencedMutation(ctx context.Context, w engine.Write) (engine.WriteResult, error) {
+func (l lockedRead) FencedMutation(ctx context.Context, w world.Write) (world.WriteResult, error) {
 	if !w.AddUnderLock {
 		return l.Ledger.FencedMutation(ctx, w)
 	}
 	if _, err := l.Statement(ctx, "BEGIN"); err != nil {
-		return engine.WriteResult{}, err
+		return world.WriteResult{}, err
 	}
 	first, err := l.Statement(ctx, "SELECT summary_value FROM fencelab.resources WHERE conflict_key = "+pgQuoted(w.ConflictKey)+l.lock)
 	if err != nil {
-		return engine.WriteResult{}, err
+		return world.WriteResult{}, err
 	}
 	read, err := strconv.ParseInt(first.Text, 10, 64)
 	if err != nil {
-		return engine.WriteResult{}, err
+		return world.WriteResult{}, err
 	}
 	w.AddUnderLock, w.Value, w.ReadValue = false, read+w.Delta, &read
 	result, err := l.Ledger.FencedMutation(ctx, w)

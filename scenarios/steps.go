@@ -120,7 +120,7 @@ func (w worker) acquireLease() engine.Step {
 			grant, err = world.Leases(t).AcquireLeaseNaive(ctx, w.tokenKey, w.owner(), t.LeaseTTL())
 		} else {
 			grant, err = world.Leases(t).AcquireLease(ctx, w.tokenKey, w.owner(), t.LeaseTTL(), m.Epoch,
-				t.Unguarded(engine.GuardHistory, engine.GuardNamespace))
+				t.Unguarded(world.GuardHistory, world.GuardNamespace))
 		}
 		var mismatch *world.EpochMismatchError
 		switch {
@@ -154,7 +154,7 @@ func (w worker) acquireLease() engine.Step {
 		m.Token, m.HoldsLease = grant.Token, true
 		t.Emitf(engine.LayerCoordination, "ACQUIRE", string(grant.Outcome),
 			"%s holds the resource lease with fencing token %d for %s", w.name, grant.Token, t.LeaseTTL())
-		seed := t.Seed()
+		seed := world.SeedIn(t)
 		switch {
 		case m.Epoch != seed.NamespaceEpoch:
 			t.Narrate("Redis hands %s fencing token %d under namespace epoch %d: a token space that started over, which PostgreSQL orders after every token of epoch %d.",
@@ -175,7 +175,7 @@ func (w worker) acquireLease() engine.Step {
 // tokenWritten says whether a write on record carried token or a bigger
 // one under epoch: a token handed out again.
 func tokenWritten(s engine.LedgerState, epoch, token int64) bool {
-	for _, e := range s.Executions {
+	for _, e := range world.RowsOf(s).Executions {
 		if e.NamespaceEpoch == epoch && e.FencingToken >= token {
 			return true
 		}
@@ -206,7 +206,7 @@ func (w worker) releaseLease() engine.Step {
 		case status == world.LeaseDone:
 			t.Emitf(engine.LayerCoordination, "RELEASE", "RELEASED", "%s releases the lease of token %d; the counter stays", w.name, m.Token)
 			t.Narrate("%s lets the resource go; the counter keeps its value, so the next holder's token is bigger still.", w.name)
-		case status == world.LeaseLost && without.Has(engine.GuardOwner):
+		case status == world.LeaseLost && without.Has(world.GuardOwner):
 			t.Emit(engine.LayerCoordination, "RELEASE", "LOST", before.unchecked(w, m.Token, t), "there was no lease left to delete")
 			t.Narrate("%s goes to release its lease, and finds none at all: it ran out, or another worker's release deleted it.", w.name)
 		case status == world.LeaseLost:
@@ -232,7 +232,7 @@ type leaseSeen struct {
 // check is off (SAFE without owner, UNSAFE's naive renew and release): the
 // lab's look, in the same call, not the worker's.
 func (w worker) leaseBefore(ctx context.Context, t *engine.Turn, without engine.GuardSet) (leaseSeen, error) {
-	if !without.Has(engine.GuardOwner) {
+	if !without.Has(world.GuardOwner) {
 		return leaseSeen{}, nil
 	}
 	var s leaseSeen
@@ -259,9 +259,9 @@ func (s leaseSeen) unchecked(w worker, token int64, t *engine.Turn) string {
 // both of the checks (the naive code asks nobody whose the lease is).
 func (w worker) leaseGuards(t *engine.Turn) engine.GuardSet {
 	if w.naiveLeases && t.Mode() == engine.Unsafe {
-		return engine.Guards(engine.GuardOwner, engine.GuardNamespace)
+		return engine.Guards(world.GuardOwner, world.GuardNamespace)
 	}
-	return t.Unguarded(engine.GuardOwner, engine.GuardNamespace)
+	return t.Unguarded(world.GuardOwner, world.GuardNamespace)
 }
 
 // renewLease extends the worker's lease before it writes, as a heartbeat
@@ -347,7 +347,7 @@ func (w worker) write(name string, retry bool) engine.Step {
 				write.Value = result.Value
 			}
 			w.tell(t, write, result, underLock, retry)
-			if write.Without.Has(engine.GuardOutbox) {
+			if write.Without.Has(world.GuardOutbox) {
 				m.Seen.Sent, m.Seen.Write = &write, &result
 				return engine.Continue, nil
 			}
@@ -384,15 +384,15 @@ func outboxNote(committed bool) lang.Phrase {
 // prepare builds the worker's write from what it remembers, with the
 // guards this run removed; underLock says the write reads the summary
 // under the row lock (SAFE's read-modify-write).
-func (w worker) prepare(t *engine.Turn, retry bool) (engine.Write, bool) {
+func (w worker) prepare(t *engine.Turn, retry bool) (world.Write, bool) {
 	m := world.MemoryOf(t)
 	m.Writes++
 	id := world.OperationID(t, w.job)
-	if retry && (t.Mode() == engine.Unsafe || t.Off(engine.GuardOperationID)) {
+	if retry && (t.Mode() == engine.Unsafe || t.Off(world.GuardOperationID)) {
 		// The naive retry is a new request, with an id of its own.
 		id += "/retry"
 	}
-	write := engine.Write{
+	write := world.Write{
 		OperationID:        id,
 		JobName:            w.job,
 		TenantID:           TenantID,
@@ -407,10 +407,10 @@ func (w worker) prepare(t *engine.Turn, retry bool) (engine.Write, bool) {
 		CheckpointSchema:   w.schema,
 		Value:              w.value(m),
 		Now:                t.Now(),
-		Without: t.Unguarded(engine.GuardFence, engine.GuardMembership, engine.GuardRegion, engine.GuardVersion,
-			engine.GuardNamespace, engine.GuardOutbox),
+		Without: t.Unguarded(world.GuardFence, world.GuardMembership, world.GuardRegion, world.GuardVersion,
+			world.GuardNamespace, world.GuardOutbox),
 	}
-	underLock := w.adds != 0 && (t.Mode() == engine.Safe && !t.Off(engine.GuardReadInTx) || t.Mode() == engine.Unsafe && w.addsInPlace)
+	underLock := w.adds != 0 && (t.Mode() == engine.Safe && !t.Off(world.GuardReadInTx) || t.Mode() == engine.Unsafe && w.addsInPlace)
 	switch {
 	case underLock:
 		write.AddUnderLock, write.Delta = true, w.adds
@@ -422,17 +422,17 @@ func (w worker) prepare(t *engine.Turn, retry bool) (engine.Write, bool) {
 }
 
 // tell emits what a write did and narrates it.
-func (w worker) tell(t *engine.Turn, write engine.Write, result engine.WriteResult, underLock, retry bool) {
+func (w worker) tell(t *engine.Turn, write world.Write, result world.WriteResult, underLock, retry bool) {
 	m := world.MemoryOf(t)
 	with := lang.P("without a fencing token")
 	switch {
-	case write.Token > 0 && m.Epoch != t.Seed().NamespaceEpoch:
+	case write.Token > 0 && m.Epoch != world.SeedIn(t).NamespaceEpoch:
 		with = lang.P("with (epoch %d, token %d)", m.Epoch, write.Token)
 	case write.Token > 0:
 		with = lang.P("with token %d", write.Token)
 	}
 	rows := lang.P("with its checkpoint, execution and outbox row")
-	if write.Without.Has(engine.GuardOutbox) {
+	if write.Without.Has(world.GuardOutbox) {
 		rows = lang.P("with its checkpoint; its execution and outbox row are not written yet")
 	}
 	if result.OnRecord {

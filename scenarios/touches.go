@@ -1,6 +1,9 @@
 package scenarios
 
-import "github.com/fencelab/fencelab/engine"
+import (
+	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/scenarios/world"
+)
 
 // What the steps' calls touch, for the checker's reduction (engine
 // Footprint): two calls of different actors commute when neither writes
@@ -10,15 +13,15 @@ import "github.com/fencelab/fencelab/engine"
 // checks the declarations: the search reaches the same states with the
 // reduction as without it.
 var (
-	leases       = engine.Touching(engine.TouchLeases, engine.TouchLeases)
-	readJobs     = engine.Touching(engine.TouchJobs, 0)
-	writeJobs    = engine.Touching(engine.TouchJobs, engine.TouchJobs)
-	stampJobs    = engine.Touching(engine.TouchJobs|engine.TouchClock, engine.TouchJobs)
+	leases       = engine.Touching(world.TouchLeases, world.TouchLeases)
+	readJobs     = engine.Touching(world.TouchJobs, 0)
+	writeJobs    = engine.Touching(world.TouchJobs, world.TouchJobs)
+	stampJobs    = engine.Touching(world.TouchJobs|engine.TouchClock, world.TouchJobs)
 	readDatabase = engine.Touching(engine.TouchDatabase, 0)
 	database     = engine.Touching(engine.TouchDatabase, engine.TouchDatabase)
 	stampDB      = engine.Touching(engine.TouchDatabase|engine.TouchClock, engine.TouchDatabase)
-	provides     = engine.Touching(engine.TouchProvider, engine.TouchProvider)
-	redisWhole   = engine.Touching(engine.TouchLeases|engine.TouchJobs, engine.TouchLeases|engine.TouchJobs)
+	provides     = engine.Touching(world.TouchProvider, world.TouchProvider)
+	redisWhole   = engine.Touching(world.TouchLeases|world.TouchJobs, world.TouchLeases|world.TouchJobs)
 )
 
 // withPeers is a footprint that also reads (or changes) other actors'

@@ -100,7 +100,7 @@ type stepContext struct {
 	f     *file
 	path  string
 	actor *fileActor
-	seed  engine.Seed
+	seed  world.Seed
 	args  map[string]any
 	// lastWrite is the actor's last write step so far (retry-write sends
 	// it again).
@@ -379,7 +379,7 @@ func (f *file) actor(t *table, a *fileActor, actors []*fileActor, s *engine.Scen
 	leaseKey := ""
 	switch a.kind {
 	case kindWorker:
-		if err := f.workerOf(t, a, s.Seed); err != nil {
+		if err := f.workerOf(t, a, world.SeedOf(s)); err != nil {
 			return err
 		}
 		label, owner, leaseKey = lang.P("worker %s (%s)", a.name, a.worker.job), a.worker.owner(), a.worker.tokenKey
@@ -424,7 +424,7 @@ func (f *file) actor(t *table, a *fileActor, actors []*fileActor, s *engine.Scen
 			return f.wrong(t.key("kind"), "a code actor runs a file's own steps: the file has no [[step]]")
 		}
 	}
-	if err := f.programs(t, a, actors, s.Seed); err != nil {
+	if err := f.programs(t, a, actors, world.SeedOf(s)); err != nil {
 		return err
 	}
 	for _, mode := range modes {
@@ -437,7 +437,7 @@ func (f *file) actor(t *table, a *fileActor, actors []*fileActor, s *engine.Scen
 
 // workerOf reads a worker's configuration: its job, what it writes, the
 // configuration it believes current, and what its UNSAFE code does.
-func (f *file) workerOf(t *table, a *fileActor, seed engine.Seed) error {
+func (f *file) workerOf(t *table, a *fileActor, seed world.Seed) error {
 	job, err := t.str("job", true)
 	if err != nil {
 		return err
@@ -511,7 +511,7 @@ func (f *file) workerOf(t *table, a *fileActor, seed engine.Seed) error {
 
 // programs reads an actor's program: program for both modes, or
 // safe.program and unsafe.program where they differ.
-func (f *file) programs(t *table, a *fileActor, actors []*fileActor, seed engine.Seed) error {
+func (f *file) programs(t *table, a *fileActor, actors []*fileActor, seed world.Seed) error {
 	both, hasBoth, err := t.list("program")
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package stress_test
 import (
 	"context"
 	"fmt"
+	"github.com/fencelab/fencelab/scenarios/world"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -79,7 +80,7 @@ func BenchmarkStressBesidePgbench(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if err := ledger.Seed(ctx, stress.Resource("")); err != nil {
+				if err := ledger.(world.Ledger).Seed(ctx, stress.Resource("")); err != nil {
 					b.Fatal(err)
 				}
 				ledger.Close(ctx)

@@ -56,9 +56,9 @@ type Config struct {
 // StressGuards are the guards a stress worker's code consults: its
 // acquire (history, namespace), its write (fence, membership, region,
 // version, namespace, read-in-tx, outbox) and its release (owner).
-const StressGuards = engine.GuardSet(1<<engine.GuardFence | 1<<engine.GuardMembership | 1<<engine.GuardRegion |
-	1<<engine.GuardVersion | 1<<engine.GuardNamespace | 1<<engine.GuardReadInTx | 1<<engine.GuardOutbox |
-	1<<engine.GuardHistory | 1<<engine.GuardOwner)
+const StressGuards = engine.GuardSet(1<<world.GuardFence | 1<<world.GuardMembership | 1<<world.GuardRegion |
+	1<<world.GuardVersion | 1<<world.GuardNamespace | 1<<world.GuardReadInTx | 1<<world.GuardOutbox |
+	1<<world.GuardHistory | 1<<world.GuardOwner)
 
 // Backends are what the workers contend on.
 type Backends struct {
@@ -298,7 +298,7 @@ func Run(ctx context.Context, cfg Config, b Backends, f Fleet) (Report, error) {
 	start := Now()
 	collect := &collector{cfg: cfg, rejections: map[string]int{}, rounds: make([]round, cfg.Workers),
 		checker: newChecker(cfg.Workers, start, register{Value: res.InitialValue},
-			cfg.Mode == engine.Safe && !cfg.Without.Has(engine.GuardReadInTx), cfg.Shared != "", cfg.History)}
+			cfg.Mode == engine.Safe && !cfg.Without.Has(world.GuardReadInTx), cfg.Shared != "", cfg.History)}
 
 	var pauseTick <-chan time.Time
 	if cfg.PauseEvery > 0 {
@@ -492,7 +492,7 @@ func (c *collector) add(r Record) {
 // seed puts the resource's rows in PostgreSQL and its counter and epoch in
 // Redis, afresh. A shared resource is made only where it is missing, and
 // the rows it has say what a write must match.
-func seed(ctx context.Context, b Backends, res engine.Seed, shared bool) (engine.Seed, error) {
+func seed(ctx context.Context, b Backends, res world.Seed, shared bool) (world.Seed, error) {
 	ledger, err := b.Database.Connect(ctx, "stress")
 	if err != nil {
 		return res, err
@@ -500,7 +500,7 @@ func seed(ctx context.Context, b Backends, res engine.Seed, shared bool) (engine
 	defer ledger.Close(context.WithoutCancel(ctx))
 	if shared {
 		ensurer, ok := ledger.(interface {
-			EnsureResource(context.Context, engine.Seed) (engine.Seed, error)
+			EnsureResource(context.Context, world.Seed) (world.Seed, error)
 		})
 		if !ok {
 			return res, errors.New("stress: the database cannot share a resource")
@@ -509,7 +509,7 @@ func seed(ctx context.Context, b Backends, res engine.Seed, shared bool) (engine
 			return res, err
 		}
 	} else {
-		if err := ledger.Seed(ctx, res); err != nil {
+		if err := ledger.(world.Ledger).Seed(ctx, res); err != nil {
 			return res, err
 		}
 		if err := b.Coordination.Wipe(ctx); err != nil {
@@ -522,7 +522,7 @@ func seed(ctx context.Context, b Backends, res engine.Seed, shared bool) (engine
 }
 
 // audit reads what the rows say.
-func audit(ctx context.Context, b Backends, res engine.Seed) (world.Audit, error) {
+func audit(ctx context.Context, b Backends, res world.Seed) (world.Audit, error) {
 	ledger, err := b.Database.Connect(ctx, "stress-audit")
 	if err != nil {
 		return world.Audit{}, err
@@ -536,7 +536,7 @@ func audit(ctx context.Context, b Backends, res engine.Seed) (world.Audit, error
 }
 
 // redisState reads the fencing counter and any lease left on the resource.
-func redisState(ctx context.Context, b Backends, res engine.Seed) (int64, string, error) {
+func redisState(ctx context.Context, b Backends, res world.Seed) (int64, string, error) {
 	names := b.Coordination.(world.Coordination).ConflictKeyNames(res.ConflictKey) // lease, counter, epoch
 	keys, err := b.Coordination.Keys(ctx)
 	if err != nil {
@@ -634,7 +634,7 @@ func (g *goroutines) start(ctx context.Context, workers []WorkerConfig, b Backen
 			}
 			return err
 		}
-		built[i] = &Worker{Config: cfg, Leases: b.Coordination.Client(Owner(cfg.ID)).(world.RedisClient), Ledger: ledger,
+		built[i] = &Worker{Config: cfg, Leases: b.Coordination.Client(Owner(cfg.ID)).(world.RedisClient), Ledger: ledger.(world.Ledger),
 			More: hooks.more, Claim: hooks.claim, Pause: g.pause(cfg.ID, hooks.pause, &g.armed, &g.frozen, g.armRead, g.woken),
 			PauseRead: g.pause(cfg.ID, hooks.readPause, &g.armedRead, &g.frozenRead, func(int) { g.wake() }, nil), Gone: hooks.gone,
 			Handoff: handoff, Halt: g.halt}

@@ -37,7 +37,7 @@ func TestSafeHoldsUnderPauses(t *testing.T) {
 	require.Greater(t, report.Pauses, 3)
 	require.Equal(t, report.Accepted, report.Audit.Committed)
 	require.Equal(t, int64(report.Accepted), report.Audit.Summary)
-	require.Positive(t, report.Rejections[engine.StaleFence], "a paused worker came back with an old token")
+	require.Positive(t, report.Rejections[world.StaleFence], "a paused worker came back with an old token")
 }
 
 // UNSAFE under the same pauses: the stale writers' unconditional writes
@@ -63,7 +63,7 @@ func TestUnsafeBreaksUnderPauses(t *testing.T) {
 // release (a release that deleted another worker's lease).
 func TestSafeWithoutAGuardDoesNotHold(t *testing.T) {
 	t.Parallel()
-	for g, broken := range map[engine.Guard]int{engine.GuardFence: 1, engine.GuardReadInTx: 7, engine.GuardOwner: 8} {
+	for g, broken := range map[engine.Guard]int{world.GuardFence: 1, world.GuardReadInTx: 7, world.GuardOwner: 8} {
 		t.Run(g.String(), func(t *testing.T) {
 			t.Parallel()
 			report, err := stress.Run(context.Background(), stress.Config{Workers: 4, Duration: 3 * time.Second,
@@ -84,7 +84,7 @@ func TestSafeWithoutAGuardDoesNotHold(t *testing.T) {
 // A guard no stress worker asks is refused, not silently ignored.
 func TestStressRefusesAGuardItNeverAsks(t *testing.T) {
 	_, err := stress.Run(context.Background(), stress.Config{Workers: 1, Duration: time.Second, Mode: engine.Safe,
-		LeaseTTL: 100 * time.Millisecond, Without: engine.Guards(engine.GuardTerminal)}, backends(t), stress.Goroutines())
+		LeaseTTL: 100 * time.Millisecond, Without: engine.Guards(world.GuardTerminal)}, backends(t), stress.Goroutines())
 	require.ErrorContains(t, err, "never asks terminal")
 }
 

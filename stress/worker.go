@@ -14,8 +14,8 @@ import (
 // Resource is what the workers contend for: the catalog's shared values of
 // DESIGN §6, one conflict key. A resource shared by runs on many machines
 // (shared, a name) has a conflict key and a tenant of its own.
-func Resource(shared string) engine.Seed {
-	s := engine.Seed{
+func Resource(shared string) world.Seed {
+	s := world.Seed{
 		ConflictKey: "summary:tenant-a:2026-07", TenantID: "tenant-a", MembershipRevision: 7,
 		RegionID: "region-a", RegionEpoch: 3, NamespaceEpoch: 2,
 		MinimumWriterVersion: 2, CheckpointSchemaVersion: 1,
@@ -32,7 +32,7 @@ type WorkerConfig struct {
 	ID       int           `json:"id"`
 	Mode     engine.Mode   `json:"mode"`
 	LeaseTTL time.Duration `json:"leaseTTL"`
-	Resource engine.Seed   `json:"resource"`
+	Resource world.Seed    `json:"resource"`
 	// Run tells this run's workers from another's that shares the
 	// resource (Config.Shared): it goes into their names.
 	Run string `json:"run,omitempty"`
@@ -63,7 +63,7 @@ func Owner(id int) string { return fmt.Sprintf("worker-%d", id) }
 type Worker struct {
 	Config WorkerConfig
 	Leases world.LeaseStore
-	Ledger engine.Ledger
+	Ledger world.Ledger
 	// Pause, if set, runs right after each acquire: the pause of a
 	// stop-the-world collector, when one is due, reported as Paused. A
 	// goroutine sleeps; a worker process stops itself with SIGSTOP, all of
@@ -161,8 +161,8 @@ func (w *Worker) round(ctx context.Context, report func(Record), backoff *backof
 	}
 
 	write := WriteWith(res, owner, token)
-	var result engine.WriteResult
-	if cfg.Mode == engine.Safe && !cfg.Without.Has(engine.GuardReadInTx) {
+	var result world.WriteResult
+	if cfg.Mode == engine.Safe && !cfg.Without.Has(world.GuardReadInTx) {
 		// The read is the fenced transaction's own, under the row lock.
 		write.AddUnderLock, write.Delta, write.Without = true, 1, cfg.Without
 		call = Now()
@@ -211,8 +211,8 @@ func (w *Worker) round(ctx context.Context, report func(Record), backoff *backof
 // WriteWith is the write a worker named owner makes to res with token,
 // before the mode decides how: the fields of DESIGN §4's write, and an
 // operation id of the token's own.
-func WriteWith(res engine.Seed, owner string, token int64) engine.Write {
-	return engine.Write{
+func WriteWith(res world.Seed, owner string, token int64) world.Write {
+	return world.Write{
 		// Unique per resource and token: a fencing token is handed out once.
 		OperationID: fmt.Sprintf("stress/%s/e%d/t%d", res.ConflictKey, res.NamespaceEpoch, token),
 		JobName:     "stress", TenantID: res.TenantID, ConflictKey: res.ConflictKey, Owner: owner,
@@ -225,9 +225,9 @@ func WriteWith(res engine.Seed, owner string, token int64) engine.Write {
 
 // fencedWrite is SAFE's write: one statement, or, without the outbox
 // guard, the business row first and its execution and outbox row after.
-func (w *Worker) fencedWrite(ctx context.Context, write engine.Write) (engine.WriteResult, error) {
+func (w *Worker) fencedWrite(ctx context.Context, write world.Write) (world.WriteResult, error) {
 	result, err := w.Ledger.FencedMutation(ctx, write)
-	if err == nil && write.Without.Has(engine.GuardOutbox) {
+	if err == nil && write.Without.Has(world.GuardOutbox) {
 		err = w.Ledger.RecordWrite(ctx, write, result)
 	}
 	return result, err

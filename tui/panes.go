@@ -198,7 +198,7 @@ func redisPane(st styles, s engine.Snapshot, width, height int) []string {
 	title := "Redis  " + st.dim.Render(s.RedisName)
 	// "  key  value  ttl 1h0m0s  region-b": when that would be cut, the
 	// namespace every key starts with is said once, in the title.
-	if ns := s.RedisNamespace; ns != "" && 2+keyWidth+2+valueWidth+2+10+10 > width {
+	if ns := s.RedisPrefix; ns != "" && 2+keyWidth+2+valueWidth+2+10+10 > width {
 		title += st.dim.Render(" · " + st.T("keys under %s", ns))
 		keyWidth -= len(ns)
 		for i := range keys {
@@ -263,7 +263,7 @@ func jobHashesReadable(s engine.Snapshot) []engine.RedisKey {
 		keys[i] = k
 		if j, ok := jobs[k.Key]; ok {
 			keys[i].Value = fmt.Sprintf("%s %d/%d createdAt %s", j.Status, j.Processed, j.Total,
-				engine.FormatClock(j.CreatedAt.Sub(s.Scenario.Seed.Now)))
+				engine.FormatClock(j.CreatedAt.Sub(world.SeedOf(s.Scenario).Now)))
 		}
 	}
 	return keys
@@ -273,7 +273,7 @@ func jobHashesReadable(s engine.Snapshot) []engine.RedisKey {
 // key: a partitioned region's own tokens ("region-b"). The seed's own keys
 // need no name.
 func keySpace(s engine.Snapshot, k engine.RedisKey) string {
-	seed := s.Scenario.Seed.ConflictKey
+	seed := world.SeedOf(s.Scenario).ConflictKey
 	if k.Conflict == "" || k.Conflict == seed {
 		return ""
 	}
@@ -363,8 +363,8 @@ func postgresPane(st styles, s engine.Snapshot, width, height int) []string {
 	// operator changed it, the guard, then the newest executions, then the
 	// checkpoint and an unchanged configuration. Shown in reading order.
 	var head, config, checkpoints, executions []string
-	key := s.Scenario.Seed.ConflictKey
-	if r, ok := s.Ledger.Resource(key); ok {
+	key := world.SeedOf(s.Scenario).ConflictKey
+	if r, ok := world.RowsOf(s.Ledger).Resource(key); ok {
 		row := func(fence string) string {
 			return "  " + st.T("%s: summary %s · %s %s · namespace epoch %d", key, st.title.Render(fmt.Sprint(r.SummaryValue)),
 				fence, st.title.Render(engine.FenceIn(r.LastAcceptedFence, st.lang)), r.NamespaceEpoch)
@@ -375,8 +375,8 @@ func postgresPane(st styles, s engine.Snapshot, width, height int) []string {
 		}
 		head = append(head, line)
 	}
-	seed := s.Scenario.Seed
-	for _, t := range s.Ledger.Tenants {
+	seed := world.SeedOf(s.Scenario)
+	for _, t := range world.RowsOf(s.Ledger).Tenants {
 		if t.TenantID == seed.NeighbourTenant {
 			continue // another tenant's, beside the scenario's: no step is for it
 		}
@@ -384,7 +384,7 @@ func postgresPane(st styles, s engine.Snapshot, width, height int) []string {
 		if !t.Active {
 			active = st.rejected.Render(st.T("removed"))
 		}
-		r := s.Ledger.Rollout
+		r := world.RowsOf(s.Ledger).Rollout
 		line := "  " + st.T("%s revision %d · %s epoch %d · %s", t.TenantID, t.MembershipRevision, t.RegionID, t.RegionEpoch, active) +
 			"  │ " + st.T("rollout: namespace epoch %d · min writer %d · checkpoint schema %d",
 			r.NamespaceEpoch, r.MinimumWriterVersion, r.CheckpointSchemaVersion)
@@ -418,17 +418,17 @@ func postgresPane(st styles, s engine.Snapshot, width, height int) []string {
 	} else {
 		head = guard
 	}
-	for _, c := range s.Ledger.Checkpoints {
+	for _, c := range world.RowsOf(s.Ledger).Checkpoints {
 		checkpoints = append(checkpoints, "  "+st.T("checkpoint token %s · schema %d · summary %d", engine.FenceIn(c.FencingToken, st.lang), c.SchemaVersion, c.SummaryValue))
 	}
-	for _, e := range s.Ledger.Executions {
+	for _, e := range world.RowsOf(s.Ledger).Executions {
 		line := "  " + st.T("execution %-16s %-9s token %-4s %s", e.JobName, e.Owner, engine.FenceIn(e.FencingToken, st.lang), st.state(e.State))
 		if e.Rejection != "" {
 			line += " " + st.rejected.Render(e.Rejection)
 		}
 		executions = append(executions, line)
 	}
-	for _, r := range s.Ledger.JobResults {
+	for _, r := range world.RowsOf(s.Ledger).JobResults {
 		executions = append(executions, "  "+st.T("job_results %s of %s: %q %s", r.JobID, r.Target, r.Results, st.state("APPLIED")))
 	}
 	if len(executions) == 0 {
@@ -451,9 +451,9 @@ func postgresPane(st styles, s engine.Snapshot, width, height int) []string {
 	body = append(body, executions...)
 	if height == 2 {
 		// One line: what the schema holds, counted.
-		r, _ := s.Ledger.Resource(key)
+		r, _ := world.RowsOf(s.Ledger).Resource(key)
 		body = []string{st.dim.Render("  " + st.T("summary %d · fence %s · %d executions · %d job results",
-			r.SummaryValue, fence(st, r.LastAcceptedFence), len(s.Ledger.Executions), len(s.Ledger.JobResults)))}
+			r.SummaryValue, fence(st, r.LastAcceptedFence), len(world.RowsOf(s.Ledger).Executions), len(world.RowsOf(s.Ledger).JobResults)))}
 	}
 	title := "PostgreSQL  "
 	if left := total - len(body); left > 0 && height > 2 {
@@ -467,11 +467,11 @@ func postgresPane(st styles, s engine.Snapshot, width, height int) []string {
 // it applied, per OperationId.
 func outboxPane(st styles, s engine.Snapshot, width, height int) []string {
 	receipts := map[string]string{}
-	for _, r := range s.Ledger.Receipts {
+	for _, r := range world.RowsOf(s.Ledger).Receipts {
 		receipts[r.OperationID] = r.Receipt
 	}
 	var rows []string
-	for _, o := range s.Ledger.Outbox {
+	for _, o := range world.RowsOf(s.Ledger).Outbox {
 		line := "  " + st.T("%-28s %-15s %s · attempts %d", o.OperationID, o.EffectType, st.state(o.Status), o.AttemptCount)
 		if r, ok := receipts[o.OperationID]; ok {
 			line += " · " + st.T("receipt %s", r)
@@ -520,11 +520,11 @@ func outboxPane(st styles, s engine.Snapshot, width, height int) []string {
 	case room >= 1 && len(rows) > room:
 		title += st.warn.Render("  " + counted(st, len(rows)-room, "+%d earlier row (f)", "+%d earlier rows (f)"))
 		rows = rows[len(rows)-room:] // the newest rows
-	case room < 1 && len(s.Ledger.Outbox) > 0:
+	case room < 1 && len(world.RowsOf(s.Ledger).Outbox) > 0:
 		// One line for all of it: the newest row and the ledger's count.
-		o := s.Ledger.Outbox[len(s.Ledger.Outbox)-1]
+		o := world.RowsOf(s.Ledger).Outbox[len(world.RowsOf(s.Ledger).Outbox)-1]
 		return titled(st, st.T("Outbox & provider"), width, height, []string{"  " + st.T("%s, newest %s %s · %s applied %d",
-			counted(st, len(s.Ledger.Outbox), "%d row", "%d rows"), o.OperationID, st.state(o.Status), world.SnapshotReading(s).Provider, len(world.SnapshotReading(s).Applications))})
+			counted(st, len(world.RowsOf(s.Ledger).Outbox), "%d row", "%d rows"), o.OperationID, st.state(o.Status), world.SnapshotReading(s).Provider, len(world.SnapshotReading(s).Applications))})
 	case room < 1:
 		return titled(st, st.T("Outbox & provider"), width, height, []string{ledger})
 	}

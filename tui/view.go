@@ -363,12 +363,12 @@ func (m *Model) stack(s engine.Snapshot, width, height int, withTimeline bool) (
 	// There PostgreSQL holds at most the applied results, and gives its
 	// lines to Redis when they are short.
 	pgGrow, redisGrow, pgMin, redisMin := 0, 2, 5, 2
-	if len(world.SnapshotReading(s).Jobs.Jobs) > 0 && len(s.Ledger.Executions) == 0 {
-		pgGrow, redisGrow, pgMin, redisMin = 2, 0, 2+len(s.Ledger.JobResults), 5
+	if len(world.SnapshotReading(s).Jobs.Jobs) > 0 && len(world.RowsOf(s.Ledger).Executions) == 0 {
+		pgGrow, redisGrow, pgMin, redisMin = 2, 0, 2+len(world.RowsOf(s.Ledger).JobResults), 5
 	}
 	// An outbox with nothing in it gives its lines up when they are short.
 	outboxMin := 3
-	if len(s.Ledger.Outbox) == 0 && len(world.SnapshotReading(s).Applications) == 0 {
+	if len(world.RowsOf(s.Ledger).Outbox) == 0 && len(world.SnapshotReading(s).Applications) == 0 {
 		outboxMin = 0
 	}
 	// Each pane wants the lines of its whole body.

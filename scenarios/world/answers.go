@@ -49,7 +49,7 @@ func Jobs(t *engine.Turn) JobStore { return answeredJobs{t.Redis().(JobStore), o
 
 // LedgerOf is the connection the call names, else the actor's own, as its
 // steps see it (answeredOutbox).
-func LedgerOf(t *engine.Turn) Ledger { return answeredOutbox{t.Ledger(), of(t), t.Actor.Name} }
+func LedgerOf(t *engine.Turn) Ledger { return answeredOutbox{ready{t.Ledger()}, of(t), t.Actor.Name} }
 
 // answeredLeases is an actor's lease store as its steps see it: each grant
 // and each renew that went through is noted on the lab's cause, to be

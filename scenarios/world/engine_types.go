@@ -11,34 +11,16 @@ type (
 	Actor            = engine.Actor
 	Application      = provider.Application
 	Break            = engine.Break
-	Checkpoint       = engine.Checkpoint
-	Execution        = engine.Execution
-	GuardSet         = engine.GuardSet
-	JobResult        = engine.JobResult
-	Ledger           = engine.Ledger
 	LedgerState      = engine.LedgerState
-	Outcome          = engine.Outcome
-	OutboxRow        = engine.OutboxRow
+	LedgerDump       = engine.LedgerDump
+	GuardSet         = engine.GuardSet
 	ProviderAnswer   = provider.Answer
 	ProviderSnapshot = provider.Snapshot
-	Receipt          = engine.Receipt
-	RecordedTime     = engine.RecordedTime
-	Rollout          = engine.Rollout
 	RedisKey         = engine.RedisKey
-	Resource         = engine.Resource
-	Seed             = engine.Seed
-	Tenant           = engine.Tenant
-	Write            = engine.Write
-	WriteResult      = engine.WriteResult
 )
 
 const (
-	StaleMembership     = engine.StaleMembership
-	WrongRegion         = engine.WrongRegion
-	IncompatibleVersion = engine.IncompatibleVersion
-	StaleNamespace      = engine.StaleNamespace
-	StaleFence          = engine.StaleFence
-	VerdictLostUpdate   = engine.VerdictLostUpdate
+	VerdictLostUpdate = engine.VerdictLostUpdate
 
 	ProviderConfirmed         = provider.Confirmed
 	ProviderDeclined          = provider.Declined

@@ -64,7 +64,7 @@ var Invariants = map[int]string{
 // from index fresh on were committed by the step just taken, so they are
 // checked against the configuration as it stands now (invariant 2); older
 // ones were checked when they were new. It does no IO.
-func CheckLedger(s LedgerState, fresh int) []Break {
+func CheckLedger(s Rows, fresh int) []Break {
 	var breaks []Break
 	broke := func(n int, format string, args ...any) {
 		breaks = append(breaks, newBreak(n, anomalies[n], lang.P(format, args...)))
@@ -394,7 +394,7 @@ func checkTimes(before, after []RecordedTime, start, now, stepBegan time.Time) [
 }
 
 // moments are the times the lab's rows and jobs hold.
-func moments(ledger LedgerState, jobs JobsState) []RecordedTime {
+func moments(ledger Rows, jobs JobsState) []RecordedTime {
 	all := slices.Clone(ledger.Times)
 	for _, j := range jobs.Jobs {
 		// A hash without a createdAt (a progress report that made the
@@ -423,7 +423,7 @@ func formatDistance(d time.Duration) any {
 // another job's resource (Seed.Neighbour), which no step of the scenario
 // is for, holds what it was seeded with. A write whose UPDATE lost its
 // conflict key changes it too, with no execution of its own.
-func checkNeighbour(s LedgerState, seed Seed) []Break {
+func checkNeighbour(s Rows, seed Seed) []Break {
 	breaks := checkNeighbourTenant(s, seed)
 	if seed.Neighbour == "" {
 		return breaks
@@ -444,7 +444,7 @@ func checkNeighbour(s LedgerState, seed Seed) []Break {
 // checkNeighbourTenant finds the break of invariant 3 in the neighbour
 // tenant's assignment (Seed.NeighbourTenant), which no step of the
 // scenario is for: it holds what it was seeded with.
-func checkNeighbourTenant(s LedgerState, seed Seed) []Break {
+func checkNeighbourTenant(s Rows, seed Seed) []Break {
 	if seed.NeighbourTenant == "" {
 		return nil
 	}

@@ -71,8 +71,8 @@ func TestCheckLedger(t *testing.T) {
 		return Execution{OperationID: id, ConflictKey: "k", TenantID: "t", Owner: "w", FencingToken: token, NamespaceEpoch: 2,
 			MembershipRevision: 7, RegionID: "r", RegionEpoch: 3, State: "COMMITTED", ContractVersion: 2, SummaryValue: 5}
 	}
-	state := func(execs ...Execution) LedgerState {
-		s := LedgerState{Tenants: []Tenant{tenant}, Rollout: rollout, Executions: execs,
+	state := func(execs ...Execution) Rows {
+		s := Rows{Tenants: []Tenant{tenant}, Rollout: rollout, Executions: execs,
 			Resources:   []Resource{{ConflictKey: "k", NamespaceEpoch: 2, SummaryValue: 5, LastAcceptedFence: 42}},
 			Checkpoints: []Checkpoint{{ConflictKey: "k", SummaryValue: 5, FencingToken: 42}}}
 		for _, e := range execs {
@@ -185,8 +185,8 @@ func TestCheckLeaseLifetimes(t *testing.T) {
 // namespace's, and breaks nothing.
 func TestANeighboursRowChangedIsAWrongRow(t *testing.T) {
 	seed := Seed{ConflictKey: "summary:x", Neighbour: "report:x", NeighbourValue: 7, NamespaceEpoch: 2}
-	state := func(neighbour Resource) LedgerState {
-		return LedgerState{Resources: []Resource{{ConflictKey: "summary:x", NamespaceEpoch: 2, LastAcceptedFence: 42, SummaryValue: 42}, neighbour}}
+	state := func(neighbour Resource) Rows {
+		return Rows{Resources: []Resource{{ConflictKey: "summary:x", NamespaceEpoch: 2, LastAcceptedFence: 42, SummaryValue: 42}, neighbour}}
 	}
 	require.Empty(t, checkNeighbour(state(Resource{ConflictKey: "report:x", NamespaceEpoch: 2, SummaryValue: 7}), seed))
 	require.Empty(t, checkNeighbour(state(Resource{ConflictKey: "report:x", NamespaceEpoch: 3, SummaryValue: 7}), seed))
@@ -203,7 +203,7 @@ func TestANeighboursRowChangedIsAWrongRow(t *testing.T) {
 	}
 	require.Equal(t, "report:x's row changed (summary 7 → 42, fence none → 42), and no step of this scenario is for it: a write changed a row it was not for",
 		checkNeighbour(state(Resource{ConflictKey: "report:x", NamespaceEpoch: 2, SummaryValue: 42, LastAcceptedFence: 42}), seed)[0].Detail)
-	gone := checkNeighbour(LedgerState{Resources: []Resource{{ConflictKey: "summary:x"}}}, seed)
+	gone := checkNeighbour(Rows{Resources: []Resource{{ConflictKey: "summary:x"}}}, seed)
 	require.Len(t, gone, 1)
 	require.Equal(t, "report:x's row is gone: no step of this scenario is for it", gone[0].Detail)
 }

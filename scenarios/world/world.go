@@ -17,13 +17,43 @@ import (
 	"github.com/fencelab/fencelab/store/provider"
 )
 
-// Catalog is the catalog's world: its scenarios', and a file's that uses
-// its steps.
-var Catalog engine.World = catalog{}
+// Setting is the catalog's world as one scenario sets it: its seed, what
+// the provider is scripted to answer, and when its jobs are due. It is the
+// scenario's engine.World (Scenario.World): the catalog's scenarios', and
+// a file's that uses the catalog's steps.
+type Setting struct {
+	Seed Seed
+	// ProviderScript scripts the provider per OperationId.
+	ProviderScript map[string]string
+	// JobDeadline is how long after its createdAt a RUNNING job may be
+	// failed (a poller's deadline); 0: its jobs have none (invariant 10).
+	JobDeadline time.Duration
+}
 
-type catalog struct{}
+// New is the catalog's world seeded with seed.
+func New(seed Seed) *Setting { return &Setting{Seed: seed} }
 
-func (catalog) Invariants() []engine.Invariant {
+var _ engine.World = (*Setting)(nil)
+
+// SettingOf is the catalog's world of a scenario; a zero one when the
+// scenario has none.
+func SettingOf(s *engine.Scenario) *Setting {
+	if set, ok := s.World.(*Setting); ok {
+		return set
+	}
+	return &Setting{}
+}
+
+// SeedOf is a scenario's seed (DESIGN §6).
+func SeedOf(s *engine.Scenario) Seed { return SettingOf(s).Seed }
+
+// SeedIn is the seed of the scenario a turn is taken in.
+func SeedIn(t *engine.Turn) Seed { return SeedOf(t.Lab().Scenario()) }
+
+// Start is the seed's moment: the lab clock's first.
+func (s *Setting) Start() time.Time { return s.Seed.Now }
+
+func (*Setting) Invariants() []engine.Invariant {
 	out := make([]engine.Invariant, 0, len(Invariants))
 	for _, n := range slices.Sorted(maps.Keys(Invariants)) {
 		out = append(out, engine.Invariant{Number: n, Anomaly: anomalies[n], Says: Invariants[n]})
@@ -31,20 +61,28 @@ func (catalog) Invariants() []engine.Invariant {
 	return out
 }
 
-func (catalog) Verdicts() []string { return append(slices.Clone(alsoAnomalies), refusals...) }
-func (catalog) Refusals() []string { return slices.Clone(refusals) }
+func (*Setting) Verdicts() []string { return append(slices.Clone(alsoAnomalies), refusals...) }
+func (*Setting) Refusals() []string { return slices.Clone(refusals) }
 
 // refusals are the verdicts of the catalog's guards that refuse a step.
 var refusals = []string{StaleMembership, WrongRegion, IncompatibleVersion, StaleNamespace, StaleFence, IllegalTransition, NotOwner}
 
-func (catalog) Open(l *engine.Lab) engine.LabWorld {
-	return &labWorld{lab: l, jobs: newJobWatch(), provider: provider.New()}
+// Open makes the world's part of a lab. An actor that names no conflict
+// key for its lease takes the seed's.
+func (s *Setting) Open(l *engine.Lab) engine.LabWorld {
+	for _, a := range l.Actors() {
+		if a.LeaseKey == "" {
+			a.LeaseKey = s.Seed.ConflictKey
+		}
+	}
+	return &labWorld{lab: l, set: s, jobs: newJobWatch(), provider: provider.New()}
 }
 
 // labWorld is the catalog's world in one lab: what its invariants
 // remember from one action to the next.
 type labWorld struct {
 	lab  *engine.Lab
+	set  *Setting
 	jobs *jobWatch
 	// provider is the lab's own external provider.
 	provider Provider
@@ -103,16 +141,16 @@ func of(t *engine.Turn) *labWorld {
 
 func (w *labWorld) Reset(ctx context.Context) error {
 	l := w.lab
-	seed := l.Scenario().Seed
+	seed := w.set.Seed
 	if l.Scenario().OwnCodeOnly {
 		// The file's keys are the lab's: no lease of fencelab's is taken.
 	} else if err := coordinationOf(l).Client("lab").(RedisClient).Bootstrap(ctx, seed.ConflictKey, seed.NamespaceEpoch, seed.CounterStart); err != nil {
 		return err
 	}
-	if err := l.Ledger().Seed(ctx, seed); err != nil {
+	if err := (ready{l.Ledger()}).Seed(ctx, seed); err != nil {
 		return err
 	}
-	w.provider.Reset(l.Scenario().ProviderScript)
+	w.provider.Reset(w.set.ProviderScript)
 	for _, a := range l.Actors() {
 		a.Memory.World = &Memory{Epoch: seed.NamespaceEpoch}
 	}
@@ -122,16 +160,16 @@ func (w *labWorld) Reset(ctx context.Context) error {
 
 func (w *labWorld) Check(ctx context.Context, o engine.Observation) ([]engine.Break, error) {
 	l := w.lab
-	s := l.Scenario()
 	state, jobs, keys := o.After.Ledger, ReadingOf(o.After).Jobs, o.After.Keys
-	found := append(CheckLedger(state, w.seenExecs), CheckEffects(ReadingOf(o.After).Applications)...)
-	found = append(found, checkNeighbour(state, s.Seed)...)
-	found = append(found, w.jobs.check(jobs, o.Clock || o.Restart, o.Now, s.JobDeadline)...)
+	rows := RowsOf(state)
+	found := append(CheckLedger(rows, w.seenExecs), CheckEffects(ReadingOf(o.After).Applications)...)
+	found = append(found, checkNeighbour(rows, w.set.Seed)...)
+	found = append(found, w.jobs.check(jobs, o.Clock || o.Restart, o.Now, w.set.JobDeadline)...)
 	// Only a call records a moment: rows and jobs as they were hold none
 	// out of bounds (the clock only moves on, and a restore puts back a
 	// state checked before), and a clock move or a pause writes none.
 	if o.Actor != nil && o.Sent {
-		found = append(found, checkTimes(moments(o.Before.Ledger, ReadingOf(o.Before).Jobs), moments(state, jobs), s.Seed.Now, o.Now, o.StepBegan)...)
+		found = append(found, checkTimes(moments(RowsOf(o.Before.Ledger), ReadingOf(o.Before).Jobs), moments(rows, jobs), w.set.Seed.Now, o.Now, o.StepBegan)...)
 	}
 	found = append(found, checkLeases(o.KeysBefore, keys, cause{actor: o.Actor, clock: o.Clock, restart: o.Restart, answers: w.answers})...)
 	if o.Actor != nil {
@@ -140,7 +178,7 @@ func (w *labWorld) Check(ctx context.Context, o engine.Observation) ([]engine.Br
 	found = append(found, w.jobs.claim(w.answers, o.Now)...)
 	found = append(found, checkLeaseLifetimes(keys, l.Backends().LeaseTTL)...)
 	w.answers = nil
-	w.seenExecs = len(state.Executions)
+	w.seenExecs = len(rows.Executions)
 	return found, nil
 }
 
@@ -172,7 +210,7 @@ func (w *labWorld) Sum(h engine.StateHash, now time.Time) {
 
 func (w *labWorld) SumShared(h engine.StateHash, now time.Time) {
 	r := w.lab.LastReading()
-	for _, o := range r.Ledger.Outbox {
+	for _, o := range RowsOf(r.Ledger).Outbox {
 		h.Int(int64(o.NextAttemptAt.Sub(now)))
 	}
 	h.Mark()
@@ -190,7 +228,8 @@ func (w *labWorld) SumShared(h engine.StateHash, now time.Time) {
 // which no step reads (the lab clock, the outbox's due times and the jobs'
 // timestamps, which steps do read, stay: the due times relative to the
 // clock, in SumShared).
-func (w *labWorld) Rows(rows LedgerState) any {
+func (w *labWorld) Rows(state LedgerState) any {
+	rows := RowsOf(state)
 	rows.Resources = slices.Clone(rows.Resources)
 	for i := range rows.Resources {
 		rows.Resources[i].UpdatedAt = time.Time{}
@@ -303,7 +342,7 @@ func (w *labWorld) Keys(keys []RedisKey) {
 			of[key] = conflictKey
 		}
 	}
-	name(l.Scenario().Seed.ConflictKey)
+	name(w.set.Seed.ConflictKey)
 	for _, a := range l.Actors() {
 		name(a.LeaseKey)
 	}
@@ -317,15 +356,14 @@ func (w *labWorld) Keys(keys []RedisKey) {
 // sent: their answers were never given, so the run is not as predicted
 // whatever it ended with.
 func (w *labWorld) Result(reading engine.Reading, r *engine.Result) {
-	s := w.lab.Scenario()
-	if res, ok := reading.Ledger.Resource(s.Seed.ConflictKey); ok {
+	if res, ok := RowsOf(reading.Ledger).Resource(w.set.Seed.ConflictKey); ok {
 		r.Final = res.SummaryValue
 		r.LastAcceptedFence = res.LastAcceptedFence
 		r.NamespaceEpoch = res.NamespaceEpoch
 	}
-	if len(s.ProviderScript) > 0 {
+	if len(w.set.ProviderScript) > 0 {
 		answered := w.provider.Answers()
-		for _, id := range slices.Sorted(maps.Keys(s.ProviderScript)) {
+		for _, id := range slices.Sorted(maps.Keys(w.set.ProviderScript)) {
 			if _, sent := answered[id]; !sent {
 				r.Unsent = append(r.Unsent, id)
 			}

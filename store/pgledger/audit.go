@@ -11,7 +11,10 @@ import (
 	"github.com/fencelab/fencelab/scenarios/world"
 )
 
-var _ world.Auditor = (*Ledger)(nil)
+var (
+	_ world.Auditor = (*Ledger)(nil)
+	_ world.Ledger  = (*Ledger)(nil)
+)
 
 // Audit counts, in the database, what a long run's rows say about the
 // invariants: a few aggregate queries in one read-only snapshot, however

@@ -6,7 +6,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/scenarios/world"
 )
 
@@ -24,27 +23,27 @@ func TestAuditCountsStaleCommitsAndLostUpdates(t *testing.T) {
 	for token := int64(1); token <= 3; token++ {
 		w := write(token, 0)
 		w.AddUnderLock, w.Delta = true, 1
-		res, err := l.FencedMutation(ctx, w)
+		res, err := l.(world.Ledger).FencedMutation(ctx, w)
 		require.NoError(t, err)
 		require.True(t, res.Committed)
 	}
 	late := write(2, 99)
 	late.OperationID = "op-2-late"
-	res, err := l.FencedMutation(ctx, late)
+	res, err := l.(world.Ledger).FencedMutation(ctx, late)
 	require.NoError(t, err)
-	require.Equal(t, engine.StaleFence, res.Rejection)
+	require.Equal(t, world.StaleFence, res.Rejection)
 
 	a, err := auditor.Audit(ctx, key)
 	require.NoError(t, err)
 	require.Equal(t, world.Audit{ConflictKey: key, Summary: 3, LastAcceptedFence: 3, Committed: 3, Rejected: 1,
-		Rejections: map[string]int{engine.StaleFence: 1}}, a)
+		Rejections: map[string]int{world.StaleFence: 1}}, a)
 
 	// A paused writer with token 2 comes back and writes unconditionally,
 	// from the 1 it read before the others committed.
 	read := int64(1)
 	stale := write(2, read+1)
 	stale.OperationID, stale.Owner, stale.ReadValue = "op-2-again", "paused", &read
-	_, err = l.UnfencedMutation(ctx, stale)
+	_, err = l.(world.Ledger).UnfencedMutation(ctx, stale)
 	require.NoError(t, err)
 	a, err = auditor.Audit(ctx, key)
 	require.NoError(t, err)

@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/scenarios/world"
 )
 
 // A dump is the whole schema as PostgreSQL's own JSON: every row of every
@@ -406,9 +407,11 @@ func (c *dumpCache) state(dump engine.LedgerDump) (engine.LedgerState, error) {
 		c.states[dump] = s
 		c.mu.Unlock()
 	}
-	s.Resources, s.Tenants, s.Executions = slices.Clone(s.Resources), slices.Clone(s.Tenants), slices.Clone(s.Executions)
-	s.Checkpoints, s.Outbox = slices.Clone(s.Checkpoints), slices.Clone(s.Outbox)
-	s.Receipts, s.JobResults = slices.Clone(s.Receipts), slices.Clone(s.JobResults)
+	r := world.RowsOf(s)
+	r.Resources, r.Tenants, r.Executions = slices.Clone(r.Resources), slices.Clone(r.Tenants), slices.Clone(r.Executions)
+	r.Checkpoints, r.Outbox = slices.Clone(r.Checkpoints), slices.Clone(r.Outbox)
+	r.Receipts, r.JobResults = slices.Clone(r.Receipts), slices.Clone(r.JobResults)
+	s.Rows = r
 	return s, nil
 }
 

@@ -7,7 +7,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/scenarios/world"
 	"github.com/fencelab/fencelab/store/pgledger"
 	"github.com/fencelab/fencelab/store/storetest"
@@ -26,24 +25,24 @@ func TestRestorePutsTheSchemaBack(t *testing.T) {
 	require.NotEmpty(t, seededState.Dump)
 
 	now := start.Add(time.Minute)
-	_, err = l.FencedMutation(ctx, write(42, 420))
+	_, err = l.(world.Ledger).FencedMutation(ctx, write(42, 420))
 	require.NoError(t, err)
-	_, err = l.FencedMutation(ctx, write(41, 410))
+	_, err = l.(world.Ledger).FencedMutation(ctx, write(41, 410))
 	require.NoError(t, err)
-	row, _, err := l.ClaimNextOutbox(ctx, now, 30*time.Second)
+	row, _, err := l.(world.Ledger).ClaimNextOutbox(ctx, now, 30*time.Second)
 	require.NoError(t, err)
-	require.NoError(t, l.RecordOutcome(ctx, engine.Outcome{OperationID: row.OperationID, Status: world.ProviderConfirmed,
+	require.NoError(t, l.(world.Ledger).RecordOutcome(ctx, world.Outcome{OperationID: row.OperationID, Status: world.ProviderConfirmed,
 		Provider: "payments", ReceiptOperationID: row.OperationID, Receipt: "rcpt-001", Now: now, Attempt: row.AttemptCount}))
-	require.NoError(t, l.ApplyJobResults(ctx, "job-1", "evaluation-17", "3 comments", now))
+	require.NoError(t, l.(world.Ledger).ApplyJobResults(ctx, "job-1", "evaluation-17", "3 comments", now))
 	busy, err := l.State(ctx)
 	require.NoError(t, err)
-	require.Len(t, busy.Executions, 2)
+	require.Len(t, world.RowsOf(busy).Executions, 2)
 	require.NotEqual(t, seededState.Dump, busy.Dump)
 
 	// Whatever happens next, the dump puts it back.
-	_, err = l.FencedMutation(ctx, write(43, 430))
+	_, err = l.(world.Ledger).FencedMutation(ctx, write(43, 430))
 	require.NoError(t, err)
-	require.NoError(t, l.Seed(ctx, seed()))
+	require.NoError(t, l.(world.Ledger).Seed(ctx, seed()))
 	require.NoError(t, l.Restore(ctx, "", busy.Dump))
 	restored, err := l.State(ctx)
 	require.NoError(t, err)
@@ -51,7 +50,7 @@ func TestRestorePutsTheSchemaBack(t *testing.T) {
 
 	// Told what it holds now, it writes only the tables that differ, and
 	// ends the same.
-	require.NoError(t, l.Seed(ctx, seed()))
+	require.NoError(t, l.(world.Ledger).Seed(ctx, seed()))
 	require.NoError(t, l.Restore(ctx, seededState.Dump, busy.Dump))
 	restored, err = l.State(ctx)
 	require.NoError(t, err)
@@ -60,7 +59,7 @@ func TestRestorePutsTheSchemaBack(t *testing.T) {
 
 	// The ids go on from where they stood: the next execution is the third.
 	raw := pgledger.RawConn(t, l)
-	_, err = l.FencedMutation(ctx, write(44, 440))
+	_, err = l.(world.Ledger).FencedMutation(ctx, write(44, 440))
 	require.NoError(t, err)
 	var id int64
 	require.NoError(t, raw.QueryRow(ctx, `SELECT max(execution_id) FROM fencelab.executions`).Scan(&id))
@@ -100,15 +99,15 @@ func TestRestoreWritesOnlyTheRowsThatDiffer(t *testing.T) {
 		return x
 	}
 
-	_, err := l.FencedMutation(ctx, write(41, 410))
+	_, err := l.(world.Ledger).FencedMutation(ctx, write(41, 410))
 	require.NoError(t, err)
 	one, err := l.State(ctx)
 	require.NoError(t, err)
-	_, err = l.FencedMutation(ctx, write(42, 420))
+	_, err = l.(world.Ledger).FencedMutation(ctx, write(42, 420))
 	require.NoError(t, err)
 	two, err := l.State(ctx)
 	require.NoError(t, err)
-	require.Len(t, two.Executions, 2)
+	require.Len(t, world.RowsOf(two).Executions, 2)
 
 	tenant := xmin(`fencelab.tenant_assignments`)
 	first := xmin(`fencelab.executions WHERE operation_id = 'op-41'`)
@@ -128,14 +127,14 @@ func TestRestoreWritesOnlyTheRowsThatDiffer(t *testing.T) {
 
 	// Another order of the same writes: execution 1 is op-42's now, 2 is
 	// op-41's, so each id changes operation and each operation id.
-	require.NoError(t, l.Seed(ctx, seed()))
-	_, err = l.FencedMutation(ctx, write(42, 420))
+	require.NoError(t, l.(world.Ledger).Seed(ctx, seed()))
+	_, err = l.(world.Ledger).FencedMutation(ctx, write(42, 420))
 	require.NoError(t, err)
-	_, err = l.FencedMutation(ctx, write(41, 410)) // rejected: recorded
+	_, err = l.(world.Ledger).FencedMutation(ctx, write(41, 410)) // rejected: recorded
 	require.NoError(t, err)
 	swapped, err := l.State(ctx)
 	require.NoError(t, err)
-	require.Equal(t, "op-42", swapped.Executions[0].OperationID)
+	require.Equal(t, "op-42", world.RowsOf(swapped).Executions[0].OperationID)
 	require.NoError(t, l.Restore(ctx, swapped.Dump, two.Dump))
 	restored, err := l.State(ctx)
 	require.NoError(t, err)
@@ -160,7 +159,7 @@ func TestReadBackStandsForTheSchemaUntilTheNextWrite(t *testing.T) {
 	other, err := db.Connect(ctx, "b")
 	require.NoError(t, err)
 	t.Cleanup(func() { other.Close(ctx) })
-	require.NoError(t, l.Seed(ctx, seed()))
+	require.NoError(t, l.(world.Ledger).Seed(ctx, seed()))
 	db.ReadBack(true)
 
 	// A row changed behind fencelab's back shows whether State asked.
@@ -171,34 +170,34 @@ func TestReadBackStandsForTheSchemaUntilTheNextWrite(t *testing.T) {
 		require.NoError(t, err)
 	}
 
-	_, err = l.FencedMutation(ctx, write(41, 410))
+	_, err = l.(world.Ledger).FencedMutation(ctx, write(41, 410))
 	require.NoError(t, err)
 	behind(999)
 	s, err := other.State(ctx)
 	require.NoError(t, err)
-	require.EqualValues(t, 410, s.Resources[0].SummaryValue, "the dump the write read back")
-	require.Len(t, s.Executions, 1)
+	require.EqualValues(t, 410, world.RowsOf(s).Resources[0].SummaryValue, "the dump the write read back")
+	require.Len(t, world.RowsOf(s).Executions, 1)
 
 	// A claim is a transaction of its own, not read back: State asks.
-	_, _, err = l.ClaimNextOutbox(ctx, start.Add(time.Minute), 30*time.Second)
+	_, _, err = l.(world.Ledger).ClaimNextOutbox(ctx, start.Add(time.Minute), 30*time.Second)
 	require.NoError(t, err)
 	s, err = other.State(ctx)
 	require.NoError(t, err)
-	require.EqualValues(t, 999, s.Resources[0].SummaryValue)
-	require.Equal(t, "CLAIMED", s.Outbox[0].Status)
+	require.EqualValues(t, 999, world.RowsOf(s).Resources[0].SummaryValue)
+	require.Equal(t, "CLAIMED", world.RowsOf(s).Outbox[0].Status)
 
 	// Another connection's write reads back what it committed.
-	_, err = other.FencedMutation(ctx, write(42, 420))
+	_, err = other.(world.Ledger).FencedMutation(ctx, write(42, 420))
 	require.NoError(t, err)
 	s, err = l.State(ctx)
 	require.NoError(t, err)
-	require.EqualValues(t, 420, s.Resources[0].SummaryValue)
-	require.Len(t, s.Executions, 2)
+	require.EqualValues(t, 420, world.RowsOf(s).Resources[0].SummaryValue)
+	require.Len(t, world.RowsOf(s).Executions, 2)
 
 	// Off, State reads.
 	db.ReadBack(false)
 	behind(7)
 	s, err = l.State(ctx)
 	require.NoError(t, err)
-	require.EqualValues(t, 7, s.Resources[0].SummaryValue)
+	require.EqualValues(t, 7, world.RowsOf(s).Resources[0].SummaryValue)
 }

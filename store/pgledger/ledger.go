@@ -17,6 +17,7 @@ import (
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/lang"
+	"github.com/fencelab/fencelab/scenarios/world"
 )
 
 // Ledger is one actor's connection.
@@ -71,7 +72,7 @@ func (l *Ledger) exec(ctx context.Context, sql string, args ...any) (pgconn.Comm
 }
 
 // Seed empties the lab's tables and inserts a scenario's starting rows.
-func (l *Ledger) Seed(ctx context.Context, s engine.Seed) error {
+func (l *Ledger) Seed(ctx context.Context, s world.Seed) error {
 	batch := &pgx.Batch{}
 	// DELETE, not TRUNCATE: the tables hold a few rows, and TRUNCATE
 	// makes new files for every table and index, a cost the checker
@@ -176,7 +177,7 @@ func (r *rejection) Error() string { return r.reason + ": " + r.guard }
 // transaction of its own: the dual write the outbox exists to avoid.
 // The execution and outbox rows are written once per OperationId (a retry
 // of a write that landed adds none).
-func (l *Ledger) FencedMutation(ctx context.Context, w engine.Write) (engine.WriteResult, error) {
+func (l *Ledger) FencedMutation(ctx context.Context, w world.Write) (world.WriteResult, error) {
 	effect := w.EffectType
 	if effect == "" {
 		effect = "publish-summary"
@@ -194,12 +195,12 @@ func (l *Ledger) FencedMutation(ctx context.Context, w engine.Write) (engine.Wri
 		unrecorded        bool // no execution row went in: its OperationId was on record
 	)
 	off := func(g engine.Guard) bool { return w.Without.Has(g) }
-	record := !off(engine.GuardOutbox)
+	record := !off(world.GuardOutbox)
 	args := []any{w.TenantID, w.ConflictKey, w.Token, w.NamespaceEpoch,
 		w.MembershipRevision, w.RegionID, w.RegionEpoch, w.ContractVersion, w.AddUnderLock, w.Delta, w.Value,
 		w.ReadValue, w.Now, w.OperationID, w.JobName, w.Owner, w.CheckpointSchema, effect,
-		off(engine.GuardMembership), off(engine.GuardRegion), off(engine.GuardVersion), off(engine.GuardNamespace),
-		off(engine.GuardFence), record}
+		off(world.GuardMembership), off(world.GuardRegion), off(world.GuardVersion), off(world.GuardNamespace),
+		off(world.GuardFence), record}
 	scan := func(row pgx.Row) error {
 		return row.Scan(&r.fence, &r.value, &r.epoch, &c.rollout.NamespaceEpoch, &c.rollout.MinimumWriterVersion,
 			&c.rollout.CheckpointSchemaVersion, &tenant.revision, &tenant.region, &tenant.regionEpoch, &tenant.active,
@@ -215,39 +216,39 @@ func (l *Ledger) FencedMutation(ctx context.Context, w engine.Write) (engine.Wri
 		// run's writes): the statement alone, without a batch's pipeline,
 		// a few percent of a write.
 		if err := l.sendRestore(ctx); err != nil {
-			return engine.WriteResult{}, err
+			return world.WriteResult{}, err
 		}
 		l.db.writes.Add(1)
 		err = within(ctx, func(ctx context.Context) error { return scan(l.conn.QueryRow(ctx, fencedWrite, args...)) })
 	}
 	if errors.Is(err, pgx.ErrNoRows) {
-		return engine.WriteResult{}, fmt.Errorf("pgledger: resource %s or the rollout marker: %w", w.ConflictKey, engine.ErrNotFound)
+		return world.WriteResult{}, fmt.Errorf("pgledger: resource %s or the rollout marker: %w", w.ConflictKey, engine.ErrNotFound)
 	}
 	if err != nil {
-		return engine.WriteResult{}, fmt.Errorf("pgledger: fenced write of %s: %w", w.OperationID, err)
+		return world.WriteResult{}, fmt.Errorf("pgledger: fenced write of %s: %w", w.OperationID, err)
 	}
 	if tenant.active != nil {
 		c.found = true
-		c.tenant = engine.Tenant{MembershipRevision: *tenant.revision, RegionID: *tenant.region, RegionEpoch: *tenant.regionEpoch, Active: *tenant.active}
+		c.tenant = world.Tenant{MembershipRevision: *tenant.revision, RegionID: *tenant.region, RegionEpoch: *tenant.regionEpoch, Active: *tenant.active}
 	}
 	if w.AddUnderLock {
 		w.ReadValue, w.Value = &r.value, r.value+w.Delta
 	}
-	result := engine.WriteResult{}
+	result := world.WriteResult{}
 	addedUnderLock(&result, w)
 	rej, overlooked := decide(w, c, r)
 	if rej != nil {
 		if written != nil {
-			return engine.WriteResult{}, fmt.Errorf("pgledger: %s was written though %s", w.OperationID, rej)
+			return world.WriteResult{}, fmt.Errorf("pgledger: %s was written though %s", w.OperationID, rej)
 		}
 		if reason != rej.reason {
-			return engine.WriteResult{}, fmt.Errorf("pgledger: the statement refused %s for %s, its checks say %s", w.OperationID, reason, rej.reason)
+			return world.WriteResult{}, fmt.Errorf("pgledger: the statement refused %s for %s, its checks say %s", w.OperationID, reason, rej.reason)
 		}
 		result.Rejection, result.Guard = rej.reason, rej.guard
 		return result, nil
 	}
 	if written == nil {
-		return engine.WriteResult{}, fmt.Errorf("pgledger: %s passed every check and was not written", w.OperationID)
+		return world.WriteResult{}, fmt.Errorf("pgledger: %s passed every check and was not written", w.OperationID)
 	}
 	result.Committed, result.Previous = true, *previous
 	result.OnRecord = record && unrecorded
@@ -264,7 +265,7 @@ func (l *Ledger) FencedMutation(ctx context.Context, w engine.Write) (engine.Wri
 // RecordWrite records a write's execution — COMMITTED, or REJECTED with
 // its reason — and a commit's outbox row, in one transaction of their own:
 // what FencedMutation leaves to it when the outbox guard is removed.
-func (l *Ledger) RecordWrite(ctx context.Context, w engine.Write, r engine.WriteResult) error {
+func (l *Ledger) RecordWrite(ctx context.Context, w world.Write, r world.WriteResult) error {
 	effect := w.EffectType
 	if effect == "" {
 		effect = "publish-summary"
@@ -358,9 +359,9 @@ var fencedWrite = `
 // configuration is what a fenced write is checked against: the tenant's
 // assignment (found: it has one) and the rollout marker.
 type configuration struct {
-	tenant  engine.Tenant
+	tenant  world.Tenant
 	found   bool
-	rollout engine.Rollout
+	rollout world.Rollout
 }
 
 // lockedResource is what a mutation read of the resource row under its lock.
@@ -377,7 +378,7 @@ type failedCheck struct {
 // decide runs the checks of DESIGN §4, in their order, on what the fenced
 // write read: the first that fails and is not removed refuses the write;
 // the first that fails but is removed is what the write got past.
-func decide(w engine.Write, c configuration, r lockedResource) (refused *rejection, overlooked *failedCheck) {
+func decide(w world.Write, c configuration, r lockedResource) (refused *rejection, overlooked *failedCheck) {
 	for _, f := range failedChecks(w, c, r) {
 		if w.Without.Has(f.guard) {
 			if overlooked == nil {
@@ -393,17 +394,17 @@ func decide(w engine.Write, c configuration, r lockedResource) (refused *rejecti
 // failedChecks lists the checks a write fails, in DESIGN §4's order, each
 // once (the membership, region and version checks read the tenant and the
 // rollout marker; the namespace and fence checks the resource row).
-func failedChecks(w engine.Write, c configuration, r lockedResource) []failedCheck {
+func failedChecks(w world.Write, c configuration, r lockedResource) []failedCheck {
 	var out []failedCheck
 	t, m := c.tenant, c.rollout
 	switch {
 	case !c.found:
-		out = append(out, failedCheck{engine.GuardMembership, engine.StaleMembership, fmt.Sprintf("tenant %s assigned", w.TenantID)})
+		out = append(out, failedCheck{world.GuardMembership, world.StaleMembership, fmt.Sprintf("tenant %s assigned", w.TenantID)})
 	case !t.Active:
-		out = append(out, failedCheck{engine.GuardMembership, engine.StaleMembership,
+		out = append(out, failedCheck{world.GuardMembership, world.StaleMembership,
 			fmt.Sprintf("%s still assigned (incoming revision %d, current %d, removed)", w.TenantID, w.MembershipRevision, t.MembershipRevision)})
 	case t.MembershipRevision != w.MembershipRevision:
-		out = append(out, failedCheck{engine.GuardMembership, engine.StaleMembership,
+		out = append(out, failedCheck{world.GuardMembership, world.StaleMembership,
 			fmt.Sprintf("incoming revision %d = current %d", w.MembershipRevision, t.MembershipRevision)})
 	}
 	if !c.found || t.RegionID != w.RegionID || t.RegionEpoch != w.RegionEpoch {
@@ -411,23 +412,23 @@ func failedChecks(w engine.Write, c configuration, r lockedResource) []failedChe
 		if c.found {
 			current = fmt.Sprintf("%s epoch %d", t.RegionID, t.RegionEpoch)
 		}
-		out = append(out, failedCheck{engine.GuardRegion, engine.WrongRegion,
+		out = append(out, failedCheck{world.GuardRegion, world.WrongRegion,
 			fmt.Sprintf("incoming %s epoch %d = current %s", w.RegionID, w.RegionEpoch, current)})
 	}
 	if required := max(m.MinimumWriterVersion, m.CheckpointSchemaVersion); w.ContractVersion < required {
-		out = append(out, failedCheck{engine.GuardVersion, engine.IncompatibleVersion,
+		out = append(out, failedCheck{world.GuardVersion, world.IncompatibleVersion,
 			fmt.Sprintf("incoming contract %d ≥ required %d", w.ContractVersion, required)})
 	}
 	switch {
 	case w.NamespaceEpoch != m.NamespaceEpoch:
-		out = append(out, failedCheck{engine.GuardNamespace, engine.StaleNamespace,
+		out = append(out, failedCheck{world.GuardNamespace, world.StaleNamespace,
 			fmt.Sprintf("incoming namespace epoch %d = current %d", w.NamespaceEpoch, m.NamespaceEpoch)})
 	case r.epoch != w.NamespaceEpoch:
-		out = append(out, failedCheck{engine.GuardNamespace, engine.StaleNamespace,
+		out = append(out, failedCheck{world.GuardNamespace, world.StaleNamespace,
 			fmt.Sprintf("incoming namespace epoch %d = resource's %d", w.NamespaceEpoch, r.epoch)})
 	}
 	if w.Token <= r.fence {
-		out = append(out, failedCheck{engine.GuardFence, engine.StaleFence,
+		out = append(out, failedCheck{world.GuardFence, world.StaleFence,
 			fmt.Sprintf("incoming %d > last accepted %s", w.Token, engine.FormatFence(r.fence))})
 	}
 	return out
@@ -456,7 +457,7 @@ func nullToken(token int64) *int64 {
 // that takes the writer's token (if any) as the last accepted fence, with
 // the checkpoint, execution and outbox rows a commit writes — one
 // statement, one round trip (unfencedWrite).
-func (l *Ledger) UnfencedMutation(ctx context.Context, w engine.Write) (engine.WriteResult, error) {
+func (l *Ledger) UnfencedMutation(ctx context.Context, w world.Write) (world.WriteResult, error) {
 	effect := w.EffectType
 	if effect == "" {
 		effect = "publish-summary"
@@ -471,15 +472,15 @@ func (l *Ledger) UnfencedMutation(ctx context.Context, w engine.Write) (engine.W
 		return results.QueryRow().Scan(&value, &previous, &unrecorded)
 	})
 	if errors.Is(err, pgx.ErrNoRows) {
-		return engine.WriteResult{}, fmt.Errorf("pgledger: resource %s: %w", w.ConflictKey, engine.ErrNotFound)
+		return world.WriteResult{}, fmt.Errorf("pgledger: resource %s: %w", w.ConflictKey, engine.ErrNotFound)
 	}
 	if err != nil {
-		return engine.WriteResult{}, fmt.Errorf("pgledger: unfenced write of %s: %w", w.OperationID, err)
+		return world.WriteResult{}, fmt.Errorf("pgledger: unfenced write of %s: %w", w.OperationID, err)
 	}
 	if w.AddUnderLock {
 		w.ReadValue, w.Value = &previous, value
 	}
-	result := engine.WriteResult{Committed: true, Guard: lang.P("no guard (UNSAFE): unconditional UPDATE").String(), OnRecord: unrecorded}
+	result := world.WriteResult{Committed: true, Guard: lang.P("no guard (UNSAFE): unconditional UPDATE").String(), OnRecord: unrecorded}
 	addedUnderLock(&result, w)
 	return result, nil
 }
@@ -656,22 +657,23 @@ func stateOf(dump engine.LedgerDump) (engine.LedgerState, error) {
 		return *p
 	}
 	s := engine.LedgerState{Dump: dump}
+	var rows world.Rows
 	for _, r := range d.Resources {
-		s.Resources = append(s.Resources, engine.Resource{ConflictKey: r.ConflictKey, NamespaceEpoch: r.NamespaceEpoch,
+		rows.Resources = append(rows.Resources, world.Resource{ConflictKey: r.ConflictKey, NamespaceEpoch: r.NamespaceEpoch,
 			LastAcceptedFence: r.LastAcceptedFence, SummaryValue: r.SummaryValue, UpdatedAt: r.UpdatedAt})
 	}
 	for _, t := range d.Tenants {
-		s.Tenants = append(s.Tenants, engine.Tenant{TenantID: t.TenantID, MembershipRevision: t.MembershipRevision,
+		rows.Tenants = append(rows.Tenants, world.Tenant{TenantID: t.TenantID, MembershipRevision: t.MembershipRevision,
 			RegionID: t.RegionID, RegionEpoch: t.RegionEpoch, Active: t.Active})
 	}
 	for _, m := range d.Rollouts {
 		if m.MarkerName == "current" {
-			s.Rollout = engine.Rollout{NamespaceEpoch: m.NamespaceEpoch, MinimumWriterVersion: m.MinimumWriterVersion,
+			rows.Rollout = world.Rollout{NamespaceEpoch: m.NamespaceEpoch, MinimumWriterVersion: m.MinimumWriterVersion,
 				CheckpointSchemaVersion: m.CheckpointSchemaVersion}
 		}
 	}
 	for _, e := range d.Executions {
-		x := engine.Execution{OperationID: e.OperationID, ConflictKey: e.ConflictKey, JobName: e.JobName, TenantID: e.TenantID,
+		x := world.Execution{OperationID: e.OperationID, ConflictKey: e.ConflictKey, JobName: e.JobName, TenantID: e.TenantID,
 			Owner: e.Owner, FencingToken: or0(e.FencingToken), NamespaceEpoch: or0(e.NamespaceEpoch), State: e.State,
 			ContractVersion: e.ContractVersion, SummaryValue: or0(e.SummaryValue), MembershipRevision: e.MembershipRevision,
 			RegionID: e.RegionID, RegionEpoch: e.RegionEpoch, HasRead: e.ReadValue != nil, ReadValue: or0(e.ReadValue),
@@ -679,14 +681,14 @@ func stateOf(dump engine.LedgerDump) (engine.LedgerState, error) {
 		if e.Rejection != nil {
 			x.Rejection = *e.Rejection
 		}
-		s.Executions = append(s.Executions, x)
+		rows.Executions = append(rows.Executions, x)
 	}
 	for _, c := range d.Checkpoints {
-		s.Checkpoints = append(s.Checkpoints, engine.Checkpoint{ConflictKey: c.ConflictKey, FencingToken: or0(c.FencingToken),
+		rows.Checkpoints = append(rows.Checkpoints, world.Checkpoint{ConflictKey: c.ConflictKey, FencingToken: or0(c.FencingToken),
 			SchemaVersion: c.SchemaVersion, SummaryValue: c.SummaryValue})
 	}
 	for _, o := range d.Outbox {
-		s.Outbox = append(s.Outbox, engine.OutboxRow{OperationID: o.OperationID, EffectType: o.EffectType, Status: o.Status,
+		rows.Outbox = append(rows.Outbox, world.OutboxRow{OperationID: o.OperationID, EffectType: o.EffectType, Status: o.Status,
 			AttemptCount: o.AttemptCount, NextAttemptAt: o.NextAttemptAt})
 	}
 	// Receipts and results in the order they were recorded.
@@ -697,7 +699,7 @@ func stateOf(dump engine.LedgerDump) (engine.LedgerState, error) {
 		return strings.Compare(a.OperationID, b.OperationID)
 	})
 	for _, r := range d.Receipts {
-		s.Receipts = append(s.Receipts, engine.Receipt{Provider: r.Provider, OperationID: r.OperationID, Status: r.Status, Receipt: r.Receipt})
+		rows.Receipts = append(rows.Receipts, world.Receipt{Provider: r.Provider, OperationID: r.OperationID, Status: r.Status, Receipt: r.Receipt})
 	}
 	slices.SortStableFunc(d.JobResults, func(a, b jobResultRow) int {
 		if c := a.AppliedAt.Compare(b.AppliedAt); c != 0 {
@@ -706,12 +708,13 @@ func stateOf(dump engine.LedgerDump) (engine.LedgerState, error) {
 		return strings.Compare(a.JobID, b.JobID)
 	})
 	for _, r := range d.JobResults {
-		s.JobResults = append(s.JobResults, engine.JobResult{JobID: r.JobID, Target: r.Target, Results: r.Results})
+		rows.JobResults = append(rows.JobResults, world.JobResult{JobID: r.JobID, Target: r.Target, Results: r.Results})
 	}
 	var err error
-	if s.Times, err = recordedTimes(parts); err != nil {
+	if rows.Times, err = recordedTimes(parts); err != nil {
 		return s, err
 	}
+	s.Rows = rows
 	if strings.Contains(string(dump), `"`+codeTablePrefix) || strings.Contains(string(dump), `"`+codeValuePrefix) {
 		if s.Code, err = codeState(parts); err != nil {
 			return s, err
@@ -724,8 +727,8 @@ func stateOf(dump engine.LedgerDump) (engine.LedgerState, error) {
 // by name): the value of each
 // column named *_at (the schema's timestamps), named by its table, its
 // row and the column, for invariant 10 to hold them to the lab clock.
-func recordedTimes(d map[string]json.RawMessage) ([]engine.RecordedTime, error) {
-	var times []engine.RecordedTime
+func recordedTimes(d map[string]json.RawMessage) ([]world.RecordedTime, error) {
+	var times []world.RecordedTime
 	for _, t := range tables {
 		if len(d[t.name]) == 0 {
 			continue
@@ -746,11 +749,11 @@ var tableTimes = &timesCache{}
 
 type timesCache struct {
 	mu    sync.Mutex
-	known map[string][]engine.RecordedTime // by table name, NUL, its text
+	known map[string][]world.RecordedTime // by table name, NUL, its text
 }
 
 // of is the moments of one table's rows, shared and read only.
-func (c *timesCache) of(t table, text json.RawMessage) ([]engine.RecordedTime, error) {
+func (c *timesCache) of(t table, text json.RawMessage) ([]world.RecordedTime, error) {
 	key := t.name + "\x00" + string(text)
 	c.mu.Lock()
 	times, ok := c.known[key]
@@ -780,12 +783,12 @@ func (c *timesCache) of(t table, text json.RawMessage) ([]engine.RecordedTime, e
 			if err != nil {
 				return nil, fmt.Errorf("%s.%s of %s is no time: %q", t.name, column, which, text)
 			}
-			times = append(times, engine.RecordedTime{Where: fmt.Sprintf("%s.%s of %s", t.name, column, which), At: at})
+			times = append(times, world.RecordedTime{Where: fmt.Sprintf("%s.%s of %s", t.name, column, which), At: at})
 		}
 	}
 	c.mu.Lock()
 	if c.known == nil || len(c.known) >= dumpCacheSize {
-		c.known = make(map[string][]engine.RecordedTime, dumpCacheSize)
+		c.known = make(map[string][]world.RecordedTime, dumpCacheSize)
 	}
 	c.known[key] = times
 	c.mu.Unlock()
@@ -813,7 +816,7 @@ func (l *Ledger) Close(ctx context.Context) error {
 
 // addedUnderLock tells the writer what a write that added under the lock
 // read and wrote.
-func addedUnderLock(result *engine.WriteResult, w engine.Write) {
+func addedUnderLock(result *world.WriteResult, w world.Write) {
 	if w.AddUnderLock && w.ReadValue != nil {
 		result.Read, result.Value = *w.ReadValue, w.Value
 	}
@@ -825,7 +828,7 @@ func addedUnderLock(result *engine.WriteResult, w engine.Write) {
 // as the rows have it: a writer must match them, and its CounterStart is
 // the biggest token the resource has seen, so a Redis that lost the
 // counter (or had it deleted) does not hand out a token twice.
-func (l *Ledger) EnsureResource(ctx context.Context, s engine.Seed) (engine.Seed, error) {
+func (l *Ledger) EnsureResource(ctx context.Context, s world.Seed) (world.Seed, error) {
 	err := l.inTx(ctx, pgx.TxOptions{}, func(ctx context.Context, tx pgx.Tx) error {
 		batch := &pgx.Batch{}
 		batch.Queue(`INSERT INTO fencelab.rollout_markers
@@ -859,7 +862,7 @@ func (l *Ledger) EnsureResource(ctx context.Context, s engine.Seed) (engine.Seed
 		return err
 	})
 	if err != nil {
-		return engine.Seed{}, fmt.Errorf("pgledger: make sure %s exists: %w", s.ConflictKey, err)
+		return world.Seed{}, fmt.Errorf("pgledger: make sure %s exists: %w", s.ConflictKey, err)
 	}
 	return s, nil
 }

@@ -19,8 +19,8 @@ import (
 
 var start = time.Date(2026, 7, 31, 23, 0, 0, 0, time.UTC)
 
-func seed() engine.Seed {
-	return engine.Seed{
+func seed() world.Seed {
+	return world.Seed{
 		ConflictKey: "summary:tenant-a:2026-07", TenantID: "tenant-a", MembershipRevision: 7,
 		RegionID: "region-a", RegionEpoch: 3, NamespaceEpoch: 2,
 		MinimumWriterVersion: 2, CheckpointSchemaVersion: 1, Now: start,
@@ -28,8 +28,8 @@ func seed() engine.Seed {
 }
 
 // write is a fenced write that passes every configuration check.
-func write(token int64, value int64) engine.Write {
-	return engine.Write{
+func write(token int64, value int64) world.Write {
+	return world.Write{
 		OperationID: fmt.Sprintf("op-%d", token), JobName: "daily-summary", TenantID: "tenant-a",
 		ConflictKey: "summary:tenant-a:2026-07", Owner: "worker", Token: token, NamespaceEpoch: 2,
 		MembershipRevision: 7, RegionID: "region-a", RegionEpoch: 3, ContractVersion: 2, CheckpointSchema: 1,
@@ -40,7 +40,7 @@ func write(token int64, value int64) engine.Write {
 func seeded(t *testing.T) engine.Ledger {
 	t.Helper()
 	l := storetest.Ledger(t)
-	require.NoError(t, l.Seed(context.Background(), seed()))
+	require.NoError(t, l.(world.Ledger).Seed(context.Background(), seed()))
 	return l
 }
 
@@ -51,32 +51,32 @@ func TestFencedMutationRejectsAnOlderFence(t *testing.T) {
 	ctx := context.Background()
 	l := seeded(t)
 
-	res, err := l.FencedMutation(ctx, write(100, 1000))
+	res, err := l.(world.Ledger).FencedMutation(ctx, write(100, 1000))
 	require.NoError(t, err)
-	require.Equal(t, engine.WriteResult{Committed: true, Guard: "incoming 100 > last accepted none → true"}, res)
+	require.Equal(t, world.WriteResult{Committed: true, Guard: "incoming 100 > last accepted none → true"}, res)
 
-	res, err = l.FencedMutation(ctx, write(99, 990))
+	res, err = l.(world.Ledger).FencedMutation(ctx, write(99, 990))
 	require.NoError(t, err)
-	require.Equal(t, engine.WriteResult{Rejection: engine.StaleFence, Guard: "incoming 99 > last accepted 100 → false"}, res)
+	require.Equal(t, world.WriteResult{Rejection: world.StaleFence, Guard: "incoming 99 > last accepted 100 → false"}, res)
 
 	state, err := l.State(ctx)
 	require.NoError(t, err)
-	resource, _ := state.Resource("summary:tenant-a:2026-07")
+	resource, _ := world.RowsOf(state).Resource("summary:tenant-a:2026-07")
 	require.Equal(t, int64(100), resource.LastAcceptedFence)
 	require.Equal(t, int64(1000), resource.SummaryValue)
-	require.Len(t, state.Checkpoints, 1)
-	require.Equal(t, int64(100), state.Checkpoints[0].FencingToken)
-	require.Len(t, state.Outbox, 1)
-	require.Equal(t, "PENDING", state.Outbox[0].Status)
-	require.Len(t, state.Executions, 2)
-	require.Equal(t, "COMMITTED", state.Executions[0].State)
-	require.Equal(t, "REJECTED", state.Executions[1].State)
-	require.Equal(t, engine.StaleFence, state.Executions[1].Rejection)
+	require.Len(t, world.RowsOf(state).Checkpoints, 1)
+	require.Equal(t, int64(100), world.RowsOf(state).Checkpoints[0].FencingToken)
+	require.Len(t, world.RowsOf(state).Outbox, 1)
+	require.Equal(t, "PENDING", world.RowsOf(state).Outbox[0].Status)
+	require.Len(t, world.RowsOf(state).Executions, 2)
+	require.Equal(t, "COMMITTED", world.RowsOf(state).Executions[0].State)
+	require.Equal(t, "REJECTED", world.RowsOf(state).Executions[1].State)
+	require.Equal(t, world.StaleFence, world.RowsOf(state).Executions[1].Rejection)
 
 	// An equal fence is no newer either.
-	res, err = l.FencedMutation(ctx, write(100, 1))
+	res, err = l.(world.Ledger).FencedMutation(ctx, write(100, 1))
 	require.NoError(t, err)
-	require.Equal(t, engine.StaleFence, res.Rejection)
+	require.Equal(t, world.StaleFence, res.Rejection)
 }
 
 // Each configuration check, in DESIGN §4's order, and the reason it gives.
@@ -84,21 +84,21 @@ func TestFencedMutationChecksTheConfiguration(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name   string
-		change func(*engine.Write)
+		change func(*world.Write)
 		reason string
 		guard  string
 	}{
-		{"membership revision 8", func(w *engine.Write) { w.MembershipRevision = 8 }, engine.StaleMembership,
+		{"membership revision 8", func(w *world.Write) { w.MembershipRevision = 8 }, world.StaleMembership,
 			"incoming revision 8 = current 7 → false"},
-		{"region-b", func(w *engine.Write) { w.RegionID = "region-b" }, engine.WrongRegion,
+		{"region-b", func(w *world.Write) { w.RegionID = "region-b" }, world.WrongRegion,
 			"incoming region-b epoch 3 = current region-a epoch 3 → false"},
-		{"contract version 1", func(w *engine.Write) { w.ContractVersion = 1 }, engine.IncompatibleVersion,
+		{"contract version 1", func(w *world.Write) { w.ContractVersion = 1 }, world.IncompatibleVersion,
 			"incoming contract 1 ≥ required 2 → false"},
-		{"namespace epoch 1", func(w *engine.Write) { w.NamespaceEpoch = 1 }, engine.StaleNamespace,
+		{"namespace epoch 1", func(w *world.Write) { w.NamespaceEpoch = 1 }, world.StaleNamespace,
 			"incoming namespace epoch 1 = current 2 → false"},
 		// Membership is checked before region: the first failing check wins.
-		{"revision and region both off", func(w *engine.Write) { w.MembershipRevision = 8; w.RegionID = "region-b" },
-			engine.StaleMembership, "incoming revision 8 = current 7 → false"},
+		{"revision and region both off", func(w *world.Write) { w.MembershipRevision = 8; w.RegionID = "region-b" },
+			world.StaleMembership, "incoming revision 8 = current 7 → false"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -106,19 +106,19 @@ func TestFencedMutationChecksTheConfiguration(t *testing.T) {
 			l := seeded(t)
 			w := write(100, 1000)
 			tc.change(&w)
-			res, err := l.FencedMutation(ctx, w)
+			res, err := l.(world.Ledger).FencedMutation(ctx, w)
 			require.NoError(t, err)
-			require.Equal(t, engine.WriteResult{Rejection: tc.reason, Guard: tc.guard}, res)
+			require.Equal(t, world.WriteResult{Rejection: tc.reason, Guard: tc.guard}, res)
 
 			state, err := l.State(ctx)
 			require.NoError(t, err)
-			resource, _ := state.Resource(w.ConflictKey)
+			resource, _ := world.RowsOf(state).Resource(w.ConflictKey)
 			require.Zero(t, resource.SummaryValue)
 			require.Zero(t, resource.LastAcceptedFence)
-			require.Empty(t, state.Checkpoints)
-			require.Empty(t, state.Outbox)
-			require.Len(t, state.Executions, 1)
-			require.Equal(t, tc.reason, state.Executions[0].Rejection)
+			require.Empty(t, world.RowsOf(state).Checkpoints)
+			require.Empty(t, world.RowsOf(state).Outbox)
+			require.Len(t, world.RowsOf(state).Executions, 1)
+			require.Equal(t, tc.reason, world.RowsOf(state).Executions[0].Rejection)
 		})
 	}
 }
@@ -130,16 +130,16 @@ func TestFencedMutationReloadsTheNamespace(t *testing.T) {
 	ctx := context.Background()
 	s := seed()
 	l := storetest.Ledger(t)
-	require.NoError(t, l.Seed(ctx, s))
+	require.NoError(t, l.(world.Ledger).Seed(ctx, s))
 	// The marker says 2, the resource says 3.
 	w := write(100, 1)
 	w.NamespaceEpoch = 2
 	conn := pgledger.RawConn(t, l)
 	_, err := conn.Exec(ctx, `UPDATE fencelab.resources SET namespace_epoch = 3`)
 	require.NoError(t, err)
-	res, err := l.FencedMutation(ctx, w)
+	res, err := l.(world.Ledger).FencedMutation(ctx, w)
 	require.NoError(t, err)
-	require.Equal(t, engine.StaleNamespace, res.Rejection)
+	require.Equal(t, world.StaleNamespace, res.Rejection)
 	require.Equal(t, "incoming namespace epoch 2 = resource's 3 → false", res.Guard)
 }
 
@@ -148,17 +148,17 @@ func TestUnfencedMutationOverwrites(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	l := seeded(t)
-	_, err := l.UnfencedMutation(ctx, write(42, 42))
+	_, err := l.(world.Ledger).UnfencedMutation(ctx, write(42, 42))
 	require.NoError(t, err)
-	res, err := l.UnfencedMutation(ctx, write(41, 41))
+	res, err := l.(world.Ledger).UnfencedMutation(ctx, write(41, 41))
 	require.NoError(t, err)
 	require.True(t, res.Committed)
 	state, err := l.State(ctx)
 	require.NoError(t, err)
-	resource, _ := state.Resource("summary:tenant-a:2026-07")
+	resource, _ := world.RowsOf(state).Resource("summary:tenant-a:2026-07")
 	require.Equal(t, int64(41), resource.LastAcceptedFence)
 	require.Equal(t, int64(41), resource.SummaryValue)
-	require.Len(t, state.Outbox, 2)
+	require.Len(t, world.RowsOf(state).Outbox, 2)
 }
 
 // Seeding twice leaves exactly the seeded rows.
@@ -166,17 +166,17 @@ func TestSeedResets(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	l := seeded(t)
-	_, err := l.FencedMutation(ctx, write(100, 1000))
+	_, err := l.(world.Ledger).FencedMutation(ctx, write(100, 1000))
 	require.NoError(t, err)
-	require.NoError(t, l.Seed(ctx, seed()))
+	require.NoError(t, l.(world.Ledger).Seed(ctx, seed()))
 	state, err := l.State(ctx)
 	require.NoError(t, err)
-	require.Len(t, state.Resources, 1)
-	require.Zero(t, state.Resources[0].SummaryValue)
-	require.Empty(t, state.Executions)
-	require.Empty(t, state.Outbox)
-	require.Empty(t, state.Checkpoints)
-	require.Equal(t, engine.Rollout{NamespaceEpoch: 2, MinimumWriterVersion: 2, CheckpointSchemaVersion: 1}, state.Rollout)
+	require.Len(t, world.RowsOf(state).Resources, 1)
+	require.Zero(t, world.RowsOf(state).Resources[0].SummaryValue)
+	require.Empty(t, world.RowsOf(state).Executions)
+	require.Empty(t, world.RowsOf(state).Outbox)
+	require.Empty(t, world.RowsOf(state).Checkpoints)
+	require.Equal(t, world.Rollout{NamespaceEpoch: 2, MinimumWriterVersion: 2, CheckpointSchemaVersion: 1}, world.RowsOf(state).Rollout)
 }
 
 // Migrating twice is a no-op; a schema named fencelab that fencelab did not
@@ -278,12 +278,12 @@ func TestReconciliationClaimIsExclusive(t *testing.T) {
 	now := start.Add(time.Minute)
 	for round := range 10 {
 		first := reconcilers[0]
-		require.NoError(t, first.Seed(ctx, seed()))
-		_, err := first.FencedMutation(ctx, write(42, 42))
+		require.NoError(t, first.(world.Ledger).Seed(ctx, seed()))
+		_, err := first.(world.Ledger).FencedMutation(ctx, write(42, 42))
 		require.NoError(t, err)
-		row, _, err := first.ClaimNextOutbox(ctx, now, 30*time.Second)
+		row, _, err := first.(world.Ledger).ClaimNextOutbox(ctx, now, 30*time.Second)
 		require.NoError(t, err)
-		require.NoError(t, first.RecordOutcome(ctx, engine.Outcome{OperationID: row.OperationID, Status: "RECONCILIATION_REQUIRED", Now: now, Attempt: row.AttemptCount}))
+		require.NoError(t, first.(world.Ledger).RecordOutcome(ctx, world.Outcome{OperationID: row.OperationID, Status: "RECONCILIATION_REQUIRED", Now: now, Attempt: row.AttemptCount}))
 
 		var took [2]bool
 		var errs [2]error
@@ -294,7 +294,7 @@ func TestReconciliationClaimIsExclusive(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				<-begin
-				_, took[i], errs[i] = l.ClaimForReconciliation(ctx, now, 30*time.Second)
+				_, took[i], errs[i] = l.(world.Ledger).ClaimForReconciliation(ctx, now, 30*time.Second)
 			}()
 		}
 		close(begin)
@@ -303,7 +303,7 @@ func TestReconciliationClaimIsExclusive(t *testing.T) {
 		require.NoError(t, errs[1])
 		require.True(t, took[0] != took[1], "round %d: claimed by %v", round, took)
 	}
-	_, took, err := reconcilers[1].ClaimForReconciliation(ctx, now.Add(31*time.Second), 30*time.Second)
+	_, took, err := reconcilers[1].(world.Ledger).ClaimForReconciliation(ctx, now.Add(31*time.Second), 30*time.Second)
 	require.NoError(t, err)
 	require.True(t, took, "a reconciliation claim that expired is taken again")
 }
@@ -317,27 +317,27 @@ func TestWritesRecordWhatTheyWereBuiltOn(t *testing.T) {
 	stale := int64(0)
 	first := write(41, 10)
 	first.ReadValue = &stale
-	_, err := l.FencedMutation(ctx, first)
+	_, err := l.(world.Ledger).FencedMutation(ctx, first)
 	require.NoError(t, err)
 	second := write(42, 20)
 	second.ReadValue = &stale // read before the first write landed
-	_, err = l.FencedMutation(ctx, second)
+	_, err = l.(world.Ledger).FencedMutation(ctx, second)
 	require.NoError(t, err)
 	third := write(43, 0)
 	third.AddUnderLock, third.Delta = true, 5
-	res, err := l.FencedMutation(ctx, third)
+	res, err := l.(world.Ledger).FencedMutation(ctx, third)
 	require.NoError(t, err)
-	require.Equal(t, engine.WriteResult{Committed: true, Guard: res.Guard, Read: 20, Value: 25, Previous: 20}, res)
+	require.Equal(t, world.WriteResult{Committed: true, Guard: res.Guard, Read: 20, Value: 25, Previous: 20}, res)
 
 	state, err := l.State(ctx)
 	require.NoError(t, err)
 	var got [][3]int64
-	for _, e := range state.Executions {
+	for _, e := range world.RowsOf(state).Executions {
 		require.True(t, e.HasRead)
 		got = append(got, [3]int64{e.ReadValue, e.PreviousValue, e.SummaryValue})
 	}
 	require.Equal(t, [][3]int64{{0, 0, 10}, {0, 10, 20}, {20, 20, 25}}, got)
-	breaks := world.CheckLedger(state, 0)
+	breaks := world.CheckLedger(world.RowsOf(state), 0)
 	require.Len(t, breaks, 1)
 	require.Equal(t, 7, breaks[0].Invariant)
 	require.Equal(t, engine.VerdictLostUpdate, breaks[0].Anomaly)
@@ -349,19 +349,19 @@ func TestFencedMutationWithoutAGuard(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name    string
-		change  func(*engine.Write)
+		change  func(*world.Write)
 		without engine.Guard
 		guard   string
 	}{
-		{"membership", func(w *engine.Write) { w.MembershipRevision = 8 }, engine.GuardMembership,
+		{"membership", func(w *world.Write) { w.MembershipRevision = 8 }, world.GuardMembership,
 			"incoming revision 8 = current 7 → false (membership removed)"},
-		{"region", func(w *engine.Write) { w.RegionID = "region-b" }, engine.GuardRegion,
+		{"region", func(w *world.Write) { w.RegionID = "region-b" }, world.GuardRegion,
 			"incoming region-b epoch 3 = current region-a epoch 3 → false (region removed)"},
-		{"version", func(w *engine.Write) { w.ContractVersion = 1 }, engine.GuardVersion,
+		{"version", func(w *world.Write) { w.ContractVersion = 1 }, world.GuardVersion,
 			"incoming contract 1 ≥ required 2 → false (version removed)"},
-		{"namespace", func(w *engine.Write) { w.NamespaceEpoch = 1 }, engine.GuardNamespace,
+		{"namespace", func(w *world.Write) { w.NamespaceEpoch = 1 }, world.GuardNamespace,
 			"incoming namespace epoch 1 = current 2 → false (namespace removed)"},
-		{"fence", func(w *engine.Write) { w.Token = 0 }, engine.GuardFence,
+		{"fence", func(w *world.Write) { w.Token = 0 }, world.GuardFence,
 			"incoming 0 > last accepted none → false (fence removed)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -371,24 +371,24 @@ func TestFencedMutationWithoutAGuard(t *testing.T) {
 			w := write(100, 1000)
 			tc.change(&w)
 			w.Without = engine.Guards(tc.without)
-			res, err := l.FencedMutation(ctx, w)
+			res, err := l.(world.Ledger).FencedMutation(ctx, w)
 			require.NoError(t, err)
 			require.True(t, res.Committed, "%+v", res)
 			require.Equal(t, tc.guard, res.Guard)
 			state, err := l.State(ctx)
 			require.NoError(t, err)
-			require.Len(t, state.Executions, 1)
-			require.Equal(t, "COMMITTED", state.Executions[0].State)
-			require.Len(t, state.Outbox, 1)
-			require.Empty(t, world.CheckLedger(state, 1), "the execution matches the row it wrote")
+			require.Len(t, world.RowsOf(state).Executions, 1)
+			require.Equal(t, "COMMITTED", world.RowsOf(state).Executions[0].State)
+			require.Len(t, world.RowsOf(state).Outbox, 1)
+			require.Empty(t, world.CheckLedger(world.RowsOf(state), 1), "the execution matches the row it wrote")
 
 			// Another guard still refuses.
 			again := write(101, 1001)
 			again.MembershipRevision, again.Without = 9, w.Without
-			if tc.without == engine.GuardMembership {
+			if tc.without == world.GuardMembership {
 				again.MembershipRevision, again.RegionID = 7, "region-c"
 			}
-			res, err = l.FencedMutation(ctx, again)
+			res, err = l.(world.Ledger).FencedMutation(ctx, again)
 			require.NoError(t, err)
 			require.False(t, res.Committed)
 		})
@@ -402,30 +402,30 @@ func TestFencedMutationWithoutAGuard(t *testing.T) {
 func TestARetryOfTheSameTokenIsRecognised(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	for _, without := range []engine.GuardSet{0, engine.Guards(engine.GuardFence)} {
+	for _, without := range []engine.GuardSet{0, engine.Guards(world.GuardFence)} {
 		l := seeded(t)
 		w := write(41, 0)
 		w.AddUnderLock, w.Delta, w.Without = true, 10, without
-		res, err := l.FencedMutation(ctx, w)
+		res, err := l.(world.Ledger).FencedMutation(ctx, w)
 		require.NoError(t, err)
 		require.True(t, res.Committed)
-		res, err = l.FencedMutation(ctx, w)
+		res, err = l.(world.Ledger).FencedMutation(ctx, w)
 		require.NoError(t, err)
 		state, err := l.State(ctx)
 		require.NoError(t, err)
-		require.Len(t, state.Executions, 1)
-		require.Len(t, state.Outbox, 1)
-		resource, _ := state.Resource(w.ConflictKey)
+		require.Len(t, world.RowsOf(state).Executions, 1)
+		require.Len(t, world.RowsOf(state).Outbox, 1)
+		resource, _ := world.RowsOf(state).Resource(w.ConflictKey)
 		if without == 0 {
-			require.Equal(t, engine.WriteResult{Rejection: engine.StaleFence, Guard: "incoming 41 > last accepted 41 → false",
+			require.Equal(t, world.WriteResult{Rejection: world.StaleFence, Guard: "incoming 41 > last accepted 41 → false",
 				Read: 10, Value: 20}, res)
 			require.EqualValues(t, 10, resource.SummaryValue)
-			require.Empty(t, world.CheckLedger(state, 0))
+			require.Empty(t, world.CheckLedger(world.RowsOf(state), 0))
 			continue
 		}
 		require.True(t, res.Committed)
 		require.EqualValues(t, 20, resource.SummaryValue)
-		breaks := world.CheckLedger(state, 0)
+		breaks := world.CheckLedger(world.RowsOf(state), 0)
 		require.Len(t, breaks, 1)
 		require.Equal(t, 3, breaks[0].Invariant)
 		require.Equal(t, "DUPLICATE_WRITE", breaks[0].Anomaly)
@@ -440,37 +440,37 @@ func TestWithoutTheOutboxTheWriteComesInTwo(t *testing.T) {
 	ctx := context.Background()
 	l := seeded(t)
 	w := write(41, 410)
-	w.Without = engine.Guards(engine.GuardOutbox)
-	res, err := l.FencedMutation(ctx, w)
+	w.Without = engine.Guards(world.GuardOutbox)
+	res, err := l.(world.Ledger).FencedMutation(ctx, w)
 	require.NoError(t, err)
 	require.True(t, res.Committed)
 	half, err := l.State(ctx)
 	require.NoError(t, err)
-	require.Empty(t, half.Executions)
-	require.Empty(t, half.Outbox)
-	require.Len(t, half.Checkpoints, 1)
-	breaks := world.CheckLedger(half, 0)
+	require.Empty(t, world.RowsOf(half).Executions)
+	require.Empty(t, world.RowsOf(half).Outbox)
+	require.Len(t, world.RowsOf(half).Checkpoints, 1)
+	breaks := world.CheckLedger(world.RowsOf(half), 0)
 	require.Len(t, breaks, 1)
 	require.Equal(t, 3, breaks[0].Invariant)
 	require.Equal(t, "PARTIAL_COMMIT", breaks[0].Anomaly)
-	require.NoError(t, l.RecordWrite(ctx, w, res))
+	require.NoError(t, l.(world.Ledger).RecordWrite(ctx, w, res))
 	whole, err := l.State(ctx)
 	require.NoError(t, err)
-	require.Len(t, whole.Executions, 1)
-	require.Len(t, whole.Outbox, 1)
-	require.Empty(t, world.CheckLedger(whole, 0))
+	require.Len(t, world.RowsOf(whole).Executions, 1)
+	require.Len(t, world.RowsOf(whole).Outbox, 1)
+	require.Empty(t, world.CheckLedger(world.RowsOf(whole), 0))
 
 	// A refusal is recorded the same way.
 	stale := write(40, 400)
 	stale.Without = w.Without
-	res, err = l.FencedMutation(ctx, stale)
+	res, err = l.(world.Ledger).FencedMutation(ctx, stale)
 	require.NoError(t, err)
-	require.Equal(t, engine.StaleFence, res.Rejection)
-	require.NoError(t, l.RecordWrite(ctx, stale, res))
+	require.Equal(t, world.StaleFence, res.Rejection)
+	require.NoError(t, l.(world.Ledger).RecordWrite(ctx, stale, res))
 	state, err := l.State(ctx)
 	require.NoError(t, err)
-	require.Len(t, state.Executions, 2)
-	require.Equal(t, engine.StaleFence, state.Executions[1].Rejection)
+	require.Len(t, world.RowsOf(state).Executions, 2)
+	require.Equal(t, world.StaleFence, world.RowsOf(state).Executions[1].Rejection)
 }
 
 // Warm has the server process behind a connection prepare the statements
@@ -486,10 +486,10 @@ func TestWarmPreparesTheWritersStatements(t *testing.T) {
 		pgledger.FencedWriteSQL, `SELECT summary_value FROM fencelab.resources WHERE conflict_key = $1`).Scan(&prepared))
 	require.Equal(t, 2, prepared, "the fenced write and the summary's read")
 
-	result, err := l.FencedMutation(ctx, write(41, 410))
+	result, err := l.(world.Ledger).FencedMutation(ctx, write(41, 410))
 	require.NoError(t, err)
 	require.True(t, result.Committed)
-	value, err := l.ReadSummary(ctx, seed().ConflictKey)
+	value, err := l.(world.Ledger).ReadSummary(ctx, seed().ConflictKey)
 	require.NoError(t, err)
 	require.EqualValues(t, 410, value)
 }

@@ -2,6 +2,7 @@ package pgledger_test
 
 import (
 	"context"
+	"github.com/fencelab/fencelab/scenarios/world"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -21,7 +22,7 @@ func TestConnectionLostToAFrozenServer(t *testing.T) {
 	l, err := db.Connect(ctx, "A")
 	require.NoError(t, err)
 	defer l.Close(ctx)
-	require.NoError(t, l.Seed(ctx, seed()))
+	require.NoError(t, l.(world.Ledger).Seed(ctx, seed()))
 	require.False(t, l.Lost())
 
 	thaw := storetest.Freeze(t, c.PID())
@@ -38,5 +39,5 @@ func TestConnectionLostToAFrozenServer(t *testing.T) {
 	require.False(t, again.Lost())
 	state, err := again.State(ctx)
 	require.NoError(t, err)
-	require.Len(t, state.Resources, 1)
+	require.Len(t, world.RowsOf(state).Resources, 1)
 }

@@ -9,12 +9,13 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/scenarios/world"
 )
 
 const outboxColumns = `operation_id, effect_type, status, attempt_count, next_attempt_at`
 
-func scanOutbox(row pgx.Row) (engine.OutboxRow, error) {
-	var o engine.OutboxRow
+func scanOutbox(row pgx.Row) (world.OutboxRow, error) {
+	var o world.OutboxRow
 	err := row.Scan(&o.OperationID, &o.EffectType, &o.Status, &o.AttemptCount, &o.NextAttemptAt)
 	return o, err
 }
@@ -37,10 +38,10 @@ const claimNext = `
 // ClaimNextOutbox claims the oldest due PENDING row and commits the claim
 // before anyone calls the provider, so the call happens outside any
 // transaction and a second worker skips the row.
-func (l *Ledger) ClaimNextOutbox(ctx context.Context, now time.Time, claimTimeout time.Duration) (engine.OutboxRow, bool, error) {
+func (l *Ledger) ClaimNextOutbox(ctx context.Context, now time.Time, claimTimeout time.Duration) (world.OutboxRow, bool, error) {
 	claimed, found, err := l.claim(ctx, claimNext, now, now.Add(claimTimeout), now)
 	if err != nil {
-		return engine.OutboxRow{}, false, fmt.Errorf("pgledger: claim outbox: %w", err)
+		return world.OutboxRow{}, false, fmt.Errorf("pgledger: claim outbox: %w", err)
 	}
 	return claimed, found, nil
 }
@@ -63,17 +64,17 @@ const claimToReconcile = `
 // between claim and record). The claim is committed before the provider is
 // queried, as a delivery's is, so a second reconciler skips the row; the
 // row is returned as found, its status saying why it needs reconciling.
-func (l *Ledger) ClaimForReconciliation(ctx context.Context, now time.Time, claimTimeout time.Duration) (engine.OutboxRow, bool, error) {
+func (l *Ledger) ClaimForReconciliation(ctx context.Context, now time.Time, claimTimeout time.Duration) (world.OutboxRow, bool, error) {
 	row, found, err := l.claim(ctx, claimToReconcile, now, now.Add(claimTimeout), now)
 	if err != nil {
-		return engine.OutboxRow{}, false, fmt.Errorf("pgledger: claim a row to reconcile: %w", err)
+		return world.OutboxRow{}, false, fmt.Errorf("pgledger: claim a row to reconcile: %w", err)
 	}
 	return row, found, nil
 }
 
 // claim runs a claiming statement that returns the row, or none.
-func (l *Ledger) claim(ctx context.Context, sql string, args ...any) (engine.OutboxRow, bool, error) {
-	var row engine.OutboxRow
+func (l *Ledger) claim(ctx context.Context, sql string, args ...any) (world.OutboxRow, bool, error) {
+	var row world.OutboxRow
 	found := false
 	batch := &pgx.Batch{}
 	batch.Queue(sql, args...)
@@ -113,7 +114,7 @@ const recordOutcome = `
 // delivered under (o.Attempt) is still the row's; otherwise it changes
 // nothing and says ErrNotFound. A final answer writes a receipt in the
 // same statement.
-func (l *Ledger) RecordOutcome(ctx context.Context, o engine.Outcome) error {
+func (l *Ledger) RecordOutcome(ctx context.Context, o world.Outcome) error {
 	var updated int64
 	batch := &pgx.Batch{}
 	batch.Queue(recordOutcome, o.OperationID, o.Status, o.Now, o.Provider, o.ReceiptOperationID, o.Receipt, o.Attempt)

@@ -7,7 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
-	"github.com/fencelab/fencelab/engine"
+	"github.com/fencelab/fencelab/scenarios/world"
 	"github.com/fencelab/fencelab/store/pgledger"
 	"github.com/fencelab/fencelab/store/storetest"
 )
@@ -60,7 +60,7 @@ func TestADamagedSchemaIsMadeAgain(t *testing.T) {
 			lab, err := db.Connect(ctx, "lab")
 			require.NoError(t, err)
 			defer lab.Close(ctx)
-			require.NoError(t, lab.Seed(ctx, engine.Seed{TenantID: "t", ConflictKey: "k", RegionID: "r"}))
+			require.NoError(t, lab.(world.Ledger).Seed(ctx, world.Seed{TenantID: "t", ConflictKey: "k", RegionID: "r"}))
 			_, err = lab.State(ctx)
 			require.NoError(t, err)
 			db.Close()

@@ -2,6 +2,7 @@ package pgledger_test
 
 import (
 	"context"
+	"github.com/fencelab/fencelab/scenarios/world"
 	"testing"
 	"time"
 
@@ -26,7 +27,7 @@ func TestRestoreWithNextGoesWithTheNextWrite(t *testing.T) {
 	l, err := db.Connect(ctx, "a")
 	require.NoError(t, err)
 	t.Cleanup(func() { l.Close(ctx) })
-	require.NoError(t, l.Seed(ctx, seed()))
+	require.NoError(t, l.(world.Ledger).Seed(ctx, seed()))
 	db.ReadBack(true)
 	seeded, err := l.State(ctx)
 	require.NoError(t, err)
@@ -44,11 +45,11 @@ func TestRestoreWithNextGoesWithTheNextWrite(t *testing.T) {
 		}).RestoreWithNext(from, to))
 	}
 
-	_, err = l.FencedMutation(ctx, write(41, 410))
+	_, err = l.(world.Ledger).FencedMutation(ctx, write(41, 410))
 	require.NoError(t, err)
 	one, err := l.State(ctx)
 	require.NoError(t, err)
-	_, err = l.FencedMutation(ctx, write(42, 420))
+	_, err = l.(world.Ledger).FencedMutation(ctx, write(42, 420))
 	require.NoError(t, err)
 	two, err := l.State(ctx)
 	require.NoError(t, err)
@@ -58,15 +59,15 @@ func TestRestoreWithNextGoesWithTheNextWrite(t *testing.T) {
 	withNext(two.Dump, one.Dump)
 	require.Equal(t, sent, db.Writes())
 	require.Equal(t, 2, executions(), "the schema still holds the state left")
-	_, err = l.FencedMutation(ctx, write(43, 430))
+	_, err = l.(world.Ledger).FencedMutation(ctx, write(43, 430))
 	require.NoError(t, err)
 	require.Equal(t, sent+1, db.Writes(), "the restore went with the write")
 	s, err := l.State(ctx)
 	require.NoError(t, err)
-	require.Len(t, s.Executions, 2)
-	require.Equal(t, "op-41", s.Executions[0].OperationID)
-	require.Equal(t, "op-43", s.Executions[1].OperationID, "the write landed on the restored state")
-	require.EqualValues(t, 430, s.Resources[0].SummaryValue)
+	require.Len(t, world.RowsOf(s).Executions, 2)
+	require.Equal(t, "op-41", world.RowsOf(s).Executions[0].OperationID)
+	require.Equal(t, "op-43", world.RowsOf(s).Executions[1].OperationID, "the write landed on the restored state")
+	require.EqualValues(t, 430, world.RowsOf(s).Resources[0].SummaryValue)
 	var id int64
 	require.NoError(t, raw.QueryRow(ctx, `SELECT execution_id FROM fencelab.executions WHERE operation_id = 'op-43'`).Scan(&id))
 	require.EqualValues(t, 2, id, "the sequence was restored too")
@@ -77,7 +78,7 @@ func TestRestoreWithNextGoesWithTheNextWrite(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, l.Restore(ctx, "", two.Dump))
 	withNext(two.Dump, one.Dump)
-	require.ErrorContains(t, l.Rollout(ctx, 100, 1), "violates check constraint")
+	require.ErrorContains(t, l.(world.Ledger).Rollout(ctx, 100, 1), "violates check constraint")
 	require.False(t, l.Lost())
 	s, err = l.State(ctx)
 	require.NoError(t, err)
@@ -91,7 +92,7 @@ func TestRestoreWithNextGoesWithTheNextWrite(t *testing.T) {
 	withNext(one.Dump, two.Dump)
 	missing := write(44, 440)
 	missing.ConflictKey = "summary:nowhere"
-	_, err = l.FencedMutation(ctx, missing)
+	_, err = l.(world.Ledger).FencedMutation(ctx, missing)
 	require.ErrorIs(t, err, engine.ErrNotFound)
 	require.False(t, l.Lost())
 	s, err = l.State(ctx)
@@ -102,18 +103,18 @@ func TestRestoreWithNextGoesWithTheNextWrite(t *testing.T) {
 	require.NoError(t, l.Restore(ctx, "", two.Dump))
 	withNext(two.Dump, one.Dump)
 	sent = db.Writes()
-	_, err = l.UnfencedMutation(ctx, write(45, 450))
+	_, err = l.(world.Ledger).UnfencedMutation(ctx, write(45, 450))
 	require.NoError(t, err)
 	require.Equal(t, sent+1, db.Writes())
 	s, err = l.State(ctx)
 	require.NoError(t, err)
-	require.Len(t, s.Executions, 2)
-	require.Equal(t, "op-45", s.Executions[1].OperationID)
+	require.Len(t, world.RowsOf(s).Executions, 2)
+	require.Equal(t, "op-45", world.RowsOf(s).Executions[1].OperationID)
 
 	// A transaction of several round trips sends it on its own first:
 	// the seeded state has no outbox row to claim.
 	withNext(s.Dump, seeded.Dump)
-	_, ok, err := l.ClaimNextOutbox(ctx, start.Add(time.Minute), 30*time.Second)
+	_, ok, err := l.(world.Ledger).ClaimNextOutbox(ctx, start.Add(time.Minute), 30*time.Second)
 	require.NoError(t, err)
 	require.False(t, ok, "the outbox of the restored state")
 	s, err = l.State(ctx)
@@ -122,7 +123,7 @@ func TestRestoreWithNextGoesWithTheNextWrite(t *testing.T) {
 
 	// A read sends it first.
 	withNext(s.Dump, one.Dump)
-	value, err := l.ReadSummary(ctx, seed().ConflictKey)
+	value, err := l.(world.Ledger).ReadSummary(ctx, seed().ConflictKey)
 	require.NoError(t, err)
 	require.EqualValues(t, 410, value)
 }

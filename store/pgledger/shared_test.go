@@ -32,7 +32,7 @@ func TestSharedRowsWaitOutALabRun(t *testing.T) {
 		w := write(token, 0)
 		w.OperationID = fmt.Sprintf("stress/%s/e2/t%d", shared.ConflictKey, token)
 		w.ConflictKey, w.TenantID, w.AddUnderLock, w.Delta = shared.ConflictKey, shared.TenantID, true, 1
-		result, err := l.FencedMutation(ctx, w)
+		result, err := l.(world.Ledger).FencedMutation(ctx, w)
 		require.NoError(t, err)
 		require.True(t, result.Committed, "%+v", result)
 	}
@@ -48,7 +48,7 @@ func TestSharedRowsWaitOutALabRun(t *testing.T) {
 		t.Cleanup(done)
 		return l
 	}
-	ensure := func(l engine.Ledger) engine.Seed {
+	ensure := func(l engine.Ledger) world.Seed {
 		t.Helper()
 		s, err := l.(*pgledger.Ledger).EnsureResource(ctx, shared)
 		require.NoError(t, err)
@@ -66,12 +66,12 @@ func TestSharedRowsWaitOutALabRun(t *testing.T) {
 		require.Equal(t, []string{"stress:class-1"}, heard, "lab run %d", run)
 		state, err := l.State(ctx)
 		require.NoError(t, err)
-		for _, e := range state.Executions {
+		for _, e := range world.RowsOf(state).Executions {
 			require.NotEqual(t, shared.ConflictKey, e.ConflictKey, "lab run %d", run)
 		}
-		require.NoError(t, l.Seed(ctx, seed()))
+		require.NoError(t, l.(world.Ledger).Seed(ctx, seed()))
 		for token := int64(1); token <= 3; token++ {
-			_, err := l.FencedMutation(ctx, write(token, 10*token))
+			_, err := l.(world.Ledger).FencedMutation(ctx, write(token, 10*token))
 			require.NoError(t, err)
 		}
 		require.NoError(t, l.(*pgledger.Ledger).BumpNamespace(ctx, seed().ConflictKey, 3, start))
@@ -95,11 +95,11 @@ func TestSharedRowsWaitOutALabRun(t *testing.T) {
 	state, err := l.State(ctx)
 	require.NoError(t, err)
 	var ops []string
-	for _, e := range state.Executions {
+	for _, e := range world.RowsOf(state).Executions {
 		ops = append(ops, e.OperationID)
 	}
 	require.Equal(t, []string{"op-1", "op-2", "op-3",
 		"stress/stress:class-1/e2/t1", "stress/stress:class-1/e2/t2", "stress/stress:class-1/e2/t3"}, ops,
 		"the lab's rows stay; the shared ones come back after them, in their order")
-	require.Len(t, state.Outbox, 6)
+	require.Len(t, world.RowsOf(state).Outbox, 6)
 }

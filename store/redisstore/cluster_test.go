@@ -54,7 +54,7 @@ func TestOnARedisCluster(t *testing.T) {
 			// A copy of the keys goes back whole (check on a real server).
 			var relative []engine.RedisKey
 			for _, k := range all {
-				k.Key = k.Key[len(c.Namespace()):]
+				k.Key = k.Key[len(c.Prefix()):]
 				relative = append(relative, k)
 			}
 			require.NoError(t, c.Wipe(ctx))

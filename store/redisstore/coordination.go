@@ -509,7 +509,7 @@ func (c *Coordination) Close() error {
 func (c *Coordination) FoundSilent() { c.server.silence().Store(true) }
 
 // Namespace is the prefix of every key of this run.
-func (c *Coordination) Namespace() string { return c.keys.prefix }
+func (c *Coordination) Prefix() string { return c.keys.prefix }
 
 // ValidateURL checks a redis:// URL — one server's, or a cluster's list of
 // nodes — without connecting.

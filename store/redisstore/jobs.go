@@ -43,7 +43,7 @@ func (j *Jobs) TransitionJob(ctx context.Context, target, jobID, to string, with
 	keys := []string{j.keys.job(target, jobID), j.keys.running(target)}
 	err := j.clock.around(ctx, keys, nil, func() (err error) {
 		reply, err = transitionScript.Run(ctx, j.rdb, keys,
-			world.JobRunning, to, jobID, removed(without, engine.GuardTerminal, engine.GuardPointer)).Slice()
+			world.JobRunning, to, jobID, removed(without, world.GuardTerminal, world.GuardPointer)).Slice()
 		return err
 	})
 	if err != nil {

@@ -31,7 +31,7 @@ func labKeys(t *testing.T, c *redisstore.Coordination) {
 func relative(c *redisstore.Coordination, keys []engine.RedisKey) []engine.RedisKey {
 	out := make([]engine.RedisKey, len(keys))
 	for i, k := range keys {
-		k.Key = strings.TrimPrefix(k.Key, c.Namespace())
+		k.Key = strings.TrimPrefix(k.Key, c.Prefix())
 		out[i] = k
 	}
 	return out
@@ -49,7 +49,7 @@ func TestKeysReadAlikeOnBothServers(t *testing.T) {
 		keys, err := c.Keys(ctx)
 		require.NoError(t, err)
 		for i, k := range keys {
-			require.True(t, strings.HasPrefix(k.Key, c.Namespace()), k.Key)
+			require.True(t, strings.HasPrefix(k.Key, c.Prefix()), k.Key)
 			require.NotZero(t, k.TTL, "%s: a TTL is positive, none is negative", k.Key)
 			keys[i].TTL = max(min(k.TTL, 1), -1) // has one or not: a real server's runs on
 		}
@@ -57,7 +57,7 @@ func TestKeysReadAlikeOnBothServers(t *testing.T) {
 		state, err := c.Jobs(ctx)
 		require.NoError(t, err)
 		for i := range state.Jobs {
-			state.Jobs[i].Key = strings.TrimPrefix(state.Jobs[i].Key, c.Namespace())
+			state.Jobs[i].Key = strings.TrimPrefix(state.Jobs[i].Key, c.Prefix())
 		}
 		jobs = append(jobs, state)
 	})

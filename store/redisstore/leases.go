@@ -42,7 +42,7 @@ func (l *Leases) AcquireLease(ctx context.Context, conflictKey, owner string, tt
 	var reply []any
 	err := l.clock.around(ctx, []string{k.lease, k.counter, k.epoch}, []time.Duration{ttl}, func() (err error) {
 		reply, err = acquireScript.Run(ctx, l.rdb, []string{k.lease, k.counter, k.epoch},
-			owner, ttl.Milliseconds(), namespaceEpoch, removed(without, engine.GuardHistory, engine.GuardNamespace)).Slice()
+			owner, ttl.Milliseconds(), namespaceEpoch, removed(without, world.GuardHistory, world.GuardNamespace)).Slice()
 		return err
 	})
 	if err != nil {
@@ -69,7 +69,7 @@ func (l *Leases) RenewLease(ctx context.Context, conflictKey, owner string, toke
 	var n int
 	err := l.clock.around(ctx, []string{k.lease, k.epoch}, []time.Duration{ttl}, func() (err error) {
 		n, err = renewScript.Run(ctx, l.rdb, []string{k.lease, k.epoch}, owner, token, ttl.Milliseconds(), namespaceEpoch,
-			removed(without, engine.GuardOwner, engine.GuardNamespace)).Int()
+			removed(without, world.GuardOwner, world.GuardNamespace)).Int()
 		return err
 	})
 	if err != nil {
@@ -83,7 +83,7 @@ func (l *Leases) ReleaseLease(ctx context.Context, conflictKey, owner string, to
 	var n int
 	err := l.clock.around(ctx, []string{k.lease, k.epoch}, nil, func() (err error) {
 		n, err = releaseScript.Run(ctx, l.rdb, []string{k.lease, k.epoch}, owner, token, namespaceEpoch,
-			removed(without, engine.GuardOwner, engine.GuardNamespace)).Int()
+			removed(without, world.GuardOwner, world.GuardNamespace)).Int()
 		return err
 	})
 	if err != nil {

@@ -94,13 +94,13 @@ func TestLeaseScripts(t *testing.T) {
 			require.NoError(t, a.Bootstrap(ctx, key, 2, 40))
 			_, err := b.AcquireLease(ctx, key, "worker-B", ttl, 2, 0)
 			require.NoError(t, err)
-			status, err := a.RenewLease(ctx, key, "worker-A", 7, ttl, 2, engine.Guards(engine.GuardOwner))
+			status, err := a.RenewLease(ctx, key, "worker-A", 7, ttl, 2, engine.Guards(world.GuardOwner))
 			require.NoError(t, err)
 			require.Equal(t, world.LeaseDone, status, "worker-B's lease extended by A")
-			status, err = a.ReleaseLease(ctx, key, "worker-A", 7, 2, engine.Guards(engine.GuardOwner))
+			status, err = a.ReleaseLease(ctx, key, "worker-A", 7, 2, engine.Guards(world.GuardOwner))
 			require.NoError(t, err)
 			require.Equal(t, world.LeaseDone, status, "worker-B's lease deleted by A")
-			status, err = a.ReleaseLease(ctx, key, "worker-A", 7, 2, engine.Guards(engine.GuardOwner))
+			status, err = a.ReleaseLease(ctx, key, "worker-A", 7, 2, engine.Guards(world.GuardOwner))
 			require.NoError(t, err)
 			require.Equal(t, world.LeaseLost, status, "nothing left to delete")
 		})
@@ -109,7 +109,7 @@ func TestLeaseScripts(t *testing.T) {
 			require.NoError(t, c.Wipe(ctx))
 			_, err := a.AcquireLease(ctx, key, "worker-A", ttl, 2, 0)
 			require.ErrorIs(t, err, world.ErrHistoryLost)
-			grant, err := a.AcquireLease(ctx, key, "worker-A", ttl, 2, engine.Guards(engine.GuardHistory))
+			grant, err := a.AcquireLease(ctx, key, "worker-A", ttl, 2, engine.Guards(world.GuardHistory))
 			require.NoError(t, err)
 			require.Equal(t, int64(1), grant.Token)
 		})
@@ -117,13 +117,13 @@ func TestLeaseScripts(t *testing.T) {
 		t.Run("without the namespace guard, another epoch is not compared", func(t *testing.T) {
 			require.NoError(t, c.Wipe(ctx))
 			require.NoError(t, a.Bootstrap(ctx, key, 3, 40))
-			grant, err := a.AcquireLease(ctx, key, "worker-A", ttl, 2, engine.Guards(engine.GuardNamespace))
+			grant, err := a.AcquireLease(ctx, key, "worker-A", ttl, 2, engine.Guards(world.GuardNamespace))
 			require.NoError(t, err)
 			require.Equal(t, int64(41), grant.Token)
 			status, err := a.ReleaseLease(ctx, key, "worker-A", 41, 2, 0)
 			require.NoError(t, err)
 			require.Equal(t, world.LeaseEpochMismatch, status)
-			status, err = a.ReleaseLease(ctx, key, "worker-A", 41, 2, engine.Guards(engine.GuardNamespace))
+			status, err = a.ReleaseLease(ctx, key, "worker-A", 41, 2, engine.Guards(world.GuardNamespace))
 			require.NoError(t, err)
 			require.Equal(t, world.LeaseDone, status)
 		})
@@ -173,7 +173,7 @@ func TestLeaseScripts(t *testing.T) {
 			require.Len(t, keys, 3)
 			var lease engine.RedisKey
 			for _, k := range keys {
-				require.True(t, strings.HasPrefix(k.Key, c.Namespace()+"{"), k.Key)
+				require.True(t, strings.HasPrefix(k.Key, c.Prefix()+"{"), k.Key)
 				if k.TTL > 0 {
 					lease = k
 				}
@@ -238,7 +238,7 @@ func TestRunsOnOneServerAreApart(t *testing.T) {
 	require.NoError(t, err)
 	second, err := redisstore.Connect(ctx, url)
 	require.NoError(t, err)
-	require.NotEqual(t, first.Namespace(), second.Namespace())
+	require.NotEqual(t, first.Prefix(), second.Prefix())
 	require.NoError(t, redisstore.SetRaw(ctx, first, "someone:else", "keep me"))
 
 	for _, c := range []*redisstore.Coordination{first, second} {
@@ -258,7 +258,7 @@ func TestRunsOnOneServerAreApart(t *testing.T) {
 	require.NoError(t, err)
 	defer observer.Close()
 	for _, run := range []*redisstore.Coordination{first, second} {
-		left, err := redisstore.ScanRaw(ctx, observer, run.Namespace()+"*")
+		left, err := redisstore.ScanRaw(ctx, observer, run.Prefix()+"*")
 		require.NoError(t, err)
 		require.Empty(t, left, "a closed run left keys behind")
 	}
@@ -284,13 +284,13 @@ func TestKilledRunsKeysAreSwept(t *testing.T) {
 		require.NoError(t, c.Client("A").(world.RedisClient).Bootstrap(ctx, key, 2, 40))
 	}
 	require.NoError(t, redisstore.Abandon(ctx, killed))
-	require.NotEmpty(t, storetest.ServerKeys(t, url, killed.Namespace()+"*"))
+	require.NotEmpty(t, storetest.ServerKeys(t, url, killed.Prefix()+"*"))
 
 	next, err := redisstore.Connect(ctx, url)
 	require.NoError(t, err)
 	defer next.Close()
-	require.Empty(t, storetest.ServerKeys(t, url, killed.Namespace()+"*"), "the killed run's keys stay")
-	require.Len(t, storetest.ServerKeys(t, url, live.Namespace()+"*"), 2, "the live run lost its keys")
+	require.Empty(t, storetest.ServerKeys(t, url, killed.Prefix()+"*"), "the killed run's keys stay")
+	require.Len(t, storetest.ServerKeys(t, url, live.Prefix()+"*"), 2, "the live run lost its keys")
 }
 
 // The process's own clients reach the embedded server over in-memory

@@ -110,7 +110,7 @@ func TestAServerBackFromSilenceIsCleanedUpAtClose(t *testing.T) {
 	other, err := redisstore.Connect(ctx, url)
 	require.NoError(t, err)
 	defer other.Close()
-	left, err := redisstore.ScanRaw(ctx, other, c.Namespace()+"*")
+	left, err := redisstore.ScanRaw(ctx, other, c.Prefix()+"*")
 	require.NoError(t, err)
 	require.Empty(t, left)
 }
