@@ -155,8 +155,8 @@ func (c config) check() error {
 	if c.leaseTTL < 0 {
 		return usageError("--lease-ttl must be positive, got %s", c.leaseTTL)
 	}
-	if c.leaseTTL > engine.MaxLeaseTTL {
-		return usageError("--lease-ttl must be at most %s, got %s", engine.MaxLeaseTTL, c.leaseTTL)
+	if c.leaseTTL > engine.MaxHoldTTL {
+		return usageError("--lease-ttl must be at most %s, got %s", engine.MaxHoldTTL, c.leaseTTL)
 	}
 	if c.leaseTTL > 0 && c.redisURL == "" && c.leaseTTL < minEmbeddedLeaseTTL {
 		return usageError("--lease-ttl %s is below %s, the shortest the lab clock keeps", c.leaseTTL, minEmbeddedLeaseTTL)
@@ -195,11 +195,11 @@ func startBackends(ctx context.Context, c config, notify func(string)) (*backend
 	}
 	b.redis, b.Coordination = coordination, coordination
 
-	b.LeaseTTL, b.LeaseTTLGiven = c.leaseTTL, c.leaseTTL != 0
+	b.HoldTTL, b.HoldTTLGiven = c.leaseTTL, c.leaseTTL != 0
 	b.Lang = c.lang
 	b.Without = c.without
-	if b.LeaseTTL == 0 {
-		b.LeaseTTL = labLeaseTTL
+	if b.HoldTTL == 0 {
+		b.HoldTTL = labLeaseTTL
 	}
 
 	waiting := func(holder string) {

@@ -412,7 +412,7 @@ func checkOne(ctx context.Context, pool *labPool, s *engine.Scenario, mode engin
 func moreBackends(ctx context.Context, b *backends, c config, name string) (*backends, error) {
 	extra := &backends{}
 
-	extra.LeaseTTL, extra.LeaseTTLGiven, extra.Lang = b.LeaseTTL, b.LeaseTTLGiven, b.Lang
+	extra.HoldTTL, extra.HoldTTLGiven, extra.Lang = b.HoldTTL, b.HoldTTLGiven, b.Lang
 	redis, err := startRedis(ctx, c)
 	if err != nil {
 		return nil, err

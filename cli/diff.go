@@ -186,7 +186,7 @@ func resultSaid(s engine.DiffSide, l lang.Lang) string {
 	if r.MeasureLabel != "" {
 		what = l.T(r.MeasureLabel) + ": "
 	}
-	line := l.T("%sexpected %d · final %d · last accepted fence %s · verdict %s", what, r.Expected, r.Final, engine.FenceIn(r.LastAcceptedFence, l), r.Verdict)
+	line := l.T("%sexpected %d · final %d · last accepted fence %s · verdict %s", what, r.Expected, r.Final, world.FenceIn(r.Mark, l), r.Verdict)
 	if r.OwnCodeOnly {
 		line = l.T("%sexpected %d · final %d · verdict %s", what, r.Expected, r.Final, r.Verdict)
 	}
@@ -258,7 +258,7 @@ func pad(s string, width int) string {
 }
 
 func executionLine(e world.Execution, l lang.Lang) string {
-	line := fmt.Sprintf("%s %s %s", e.Owner, engine.FenceIn(e.FencingToken, l), e.State)
+	line := fmt.Sprintf("%s %s %s", e.Owner, world.FenceIn(e.FencingToken, l), e.State)
 	if e.Rejection != "" {
 		line += " " + e.Rejection
 	}
@@ -304,7 +304,7 @@ func printDiffMarkdown(w io.Writer, d engine.Diff, from lang.Phrase, l lang.Lang
 		if ownCode {
 			fmt.Fprintf(w, "| %s | %d | %s |\n", sideLabel(s), r.Final, verdict)
 		} else {
-			fmt.Fprintf(w, "| %s | %d | %s | %s |\n", sideLabel(s), r.Final, engine.FenceIn(r.LastAcceptedFence, l), verdict)
+			fmt.Fprintf(w, "| %s | %d | %s | %s |\n", sideLabel(s), r.Final, world.FenceIn(r.Mark, l), verdict)
 		}
 	}
 	// Each side as a sequence diagram, which GitHub draws.
@@ -369,7 +369,7 @@ func jsonDiffOf(d engine.Diff) jsonDiff {
 	}
 	for i, s := range d.Sides {
 		run := jsonDiffRun{Mode: strings.ToLower(s.Mode.String()), Without: s.Without.Names(), Final: s.Result.Final,
-			Fence: optional(s.Result.LastAcceptedFence), Verdict: s.Result.Verdict}
+			Fence: optional(s.Result.Mark), Verdict: s.Result.Verdict}
 		if s.Stopped >= 0 {
 			n := s.Stopped + 1
 			run.StoppedAt, run.Why = &n, engine.OneLine(s.Why)

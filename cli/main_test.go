@@ -345,7 +345,7 @@ All invariants passed
 func TestUnexpectedOutcomeExitsOne(t *testing.T) {
 	s, _ := scenarios.ByID("lease-overrun")
 	wrong := *s
-	wrong.Predicted = map[engine.Mode]engine.Prediction{engine.Safe: {Final: 41, Fence: 41, Verdict: engine.VerdictMatch}}
+	wrong.Predicted = map[engine.Mode]engine.Prediction{engine.Safe: {Final: 41, Mark: 41, Verdict: engine.VerdictMatch}}
 	var out, errOut bytes.Buffer
 	err := runHeadless(context.Background(), config{pgDSN: storetest.NewDatabaseDSN(t, false)},
 		runRequest{scenarios: []*engine.Scenario{&wrong}, modes: []engine.Mode{engine.Safe}}, &out, &errOut)

@@ -16,9 +16,9 @@ import (
 // replay needs to see the same events; it must suit the backend.
 func (c config) withTraceTTL(t loadedTrace, ttlGiven bool) (config, error) {
 	if ttlGiven {
-		return c, usageError("a trace runs with its own lease TTL (%s); leave out --lease-ttl", time.Duration(t.trace.LeaseTTL))
+		return c, usageError("a trace runs with its own lease TTL (%s); leave out --lease-ttl", time.Duration(t.trace.HoldTTL))
 	}
-	c.leaseTTL = time.Duration(t.trace.LeaseTTL)
+	c.leaseTTL = time.Duration(t.trace.HoldTTL)
 	// A trace runs with the guards its run removed, unless --without names
 	// others: its schedule then runs on that code, and a replay's
 	// differences are what the change makes.

@@ -78,7 +78,7 @@ func predictionSaid(p engine.Prediction, ownCodeOnly bool, l lang.Lang) string {
 	if !p.AnyFinal {
 		parts = append(parts, l.T("final %d", p.Final))
 	}
-	if !ownCodeOnly || !p.AnyFence {
+	if !ownCodeOnly || !p.AnyMark {
 		parts = append(parts, l.T("fence %s", predictedFence(p, l)))
 	}
 	return strings.Join(append(parts, p.Verdict), " · ")
@@ -87,10 +87,10 @@ func predictionSaid(p engine.Prediction, ownCodeOnly bool, l lang.Lang) string {
 // predictedFence is a prediction's fence as said: "not predicted" when
 // its file left it out.
 func predictedFence(p engine.Prediction, l lang.Lang) string {
-	if p.AnyFence {
+	if p.AnyMark {
 		return l.T("not predicted")
 	}
-	return engine.FenceIn(p.Fence, l)
+	return world.FenceIn(p.Mark, l)
 }
 
 // runHeadless runs the guided order of each scenario in each mode and prints
@@ -124,13 +124,13 @@ func runHeadless(ctx context.Context, c config, req runRequest, stdout, stderr i
 			}
 			results = append(results, result)
 			if !req.json {
-				if ttl := b.LeaseTTLFor(s); ttl != b.LeaseTTL {
+				if ttl := b.HoldTTLFor(s); ttl != b.HoldTTL {
 					fmt.Fprint(stdout, c.lang.T("\n%s runs with its file's lease TTL, %s", s.ID, ttl))
 				}
 				printResult(stdout, result, s, c.lang)
 			}
 			if req.saveTrace != "" {
-				t := engine.NewTrace(b.LeaseTTLFor(s), s.Guided(mode), result)
+				t := engine.NewTrace(b.HoldTTLFor(s), s.Guided(mode), result)
 				t.Carry(s)
 				if err := saveTrace(req.saveTrace, t); err != nil {
 					return err
@@ -271,7 +271,7 @@ func backendLines(b *backends) string {
 	if b.redis.Embedded() {
 		redis = l.T("%s (embedded; keys expire on the lab clock)", b.Coordination.Describe())
 	}
-	sb.WriteString(l.T("redis     %s, lease TTL %s\n", redis, b.LeaseTTL))
+	sb.WriteString(l.T("redis     %s, lease TTL %s\n", redis, b.HoldTTL))
 	fmt.Fprintf(&sb, "postgres  %s\n", b.Database.Describe())
 	// The DSN comes without its password: never print one.
 	dsn := b.database.DSN()
@@ -332,7 +332,7 @@ func printResultAs(w io.Writer, r engine.Result, source string, promise bool, l 
 		fmt.Fprint(w, l.T("result  %sexpected %d · final %d · verdict %s", what, r.Expected, r.Final, r.Verdict))
 	default:
 		fmt.Fprint(w, l.T("result  %sexpected %d · final %d · last accepted fence %s · verdict %s",
-			what, r.Expected, r.Final, engine.FenceIn(r.LastAcceptedFence, l), r.Verdict))
+			what, r.Expected, r.Final, world.FenceIn(r.Mark, l), r.Verdict))
 	}
 	switch {
 	case r.Without == 0 && !r.Predicts && len(r.Breaks) == 0:
@@ -417,8 +417,8 @@ func jsonResults(results []engine.Result) []jsonResult {
 			Without:           r.Without.Names(),
 			Expected:          r.Expected,
 			Final:             r.Final,
-			LastAcceptedFence: optional(r.LastAcceptedFence),
-			NamespaceEpoch:    r.NamespaceEpoch,
+			LastAcceptedFence: optional(r.Mark),
+			NamespaceEpoch:    world.FiguresOf(r).NamespaceEpoch,
 			Measure:           r.MeasureLabel,
 			Verdict:           r.Verdict,
 			AsPredicted:       r.AsPredicted(),

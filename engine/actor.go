@@ -48,13 +48,13 @@ type Actor struct {
 	Name  string
 	Label string
 	Owner string
-	// LeaseKey is the conflict key of the lease it takes (its truth).
-	LeaseKey string
-	Paused   bool
-	Pause    string // why it is paused
-	Waiting  string // why its current step could not proceed
-	Halted   string // why its program was cut short (a crash)
-	Memory   Memory
+	// Setting is the world's own setting of the actor (ActorSpec.Setting).
+	Setting any
+	Paused  bool
+	Pause   string // why it is paused
+	Waiting string // why its current step could not proceed
+	Halted  string // why its program was cut short (a crash)
+	Memory  Memory
 
 	program []Step
 	pc      int
@@ -143,9 +143,9 @@ type Turn struct {
 	ledger Ledger
 }
 
-func (t *Turn) Mode() Mode              { return t.lab.mode }
-func (t *Turn) Now() time.Time          { return t.lab.Now() }
-func (t *Turn) LeaseTTL() time.Duration { return t.lab.backends.LeaseTTL }
+func (t *Turn) Mode() Mode             { return t.lab.mode }
+func (t *Turn) Now() time.Time         { return t.lab.Now() }
+func (t *Turn) HoldTTL() time.Duration { return t.lab.backends.HoldTTL }
 
 // Lab is the lab the turn is taken in (a world reaches its part of it,
 // LabWorld, through it).

@@ -861,7 +861,7 @@ func (l *Lab) save(keys []RedisKey, fingerprint [32]byte) *labState {
 		return &labState{fingerprint: fingerprint, anchor: l.anchor, since: slices.Clone(l.since), story: l.story,
 			log: slices.Clip(l.log)}
 	}
-	namespace := l.backends.Coordination.Prefix()
+	prefix := l.backends.Coordination.Prefix()
 	s := &labState{fingerprint: fingerprint, dump: l.reading.Ledger.Dump,
 		clock: l.clock, events: slices.Clip(l.events), breaks: slices.Clip(l.breaks), log: slices.Clip(l.log),
 		eventsAfter: slices.Clip(l.eventsAfter), reading: l.reading, story: l.story}
@@ -870,7 +870,7 @@ func (l *Lab) save(keys []RedisKey, fingerprint [32]byte) *labState {
 	}
 	s.keys = make([]RedisKey, len(keys))
 	for i, k := range keys {
-		k.Key = strings.TrimPrefix(k.Key, namespace)
+		k.Key = strings.TrimPrefix(k.Key, prefix)
 		s.keys[i] = k
 	}
 	for _, a := range l.actors {
@@ -890,10 +890,10 @@ func (l *Lab) restore(ctx context.Context, s *labState) error {
 	}
 	var from []RedisKey // unknown: every key is written
 	if l.keysRead {
-		namespace := l.backends.Coordination.Prefix()
+		prefix := l.backends.Coordination.Prefix()
 		from = make([]RedisKey, len(l.keys))
 		for i, k := range l.keys {
-			k.Key = strings.TrimPrefix(k.Key, namespace)
+			k.Key = strings.TrimPrefix(k.Key, prefix)
 			from[i] = k
 		}
 	}
@@ -917,10 +917,10 @@ func (l *Lab) restore(ctx context.Context, s *labState) error {
 	}
 	l.clock, l.events, l.breaks, l.log, l.eventsAfter = s.clock, s.events, s.breaks, s.log, s.eventsAfter
 	l.reading = s.reading
-	namespace := l.backends.Coordination.Prefix()
+	prefix := l.backends.Coordination.Prefix()
 	l.keys = make([]RedisKey, len(s.keys))
 	for i, k := range s.keys {
-		k.Key = namespace + k.Key
+		k.Key = prefix + k.Key
 		l.keys[i] = k
 	}
 	l.keysRead, l.readAhead = true, nil
@@ -1149,7 +1149,7 @@ func (c *checker) counterexample(ctx context.Context, lab *Lab) error {
 	if schedule == nil {
 		return nil
 	}
-	t := NewTrace(lab.backends.LeaseTTL, schedule, Result{})
+	t := NewTrace(lab.backends.HoldTTL, schedule, Result{})
 	recorded, err := lab.recordStory(ctx, t.Schedule)
 	if err != nil {
 		return err
@@ -1269,7 +1269,7 @@ func (l *Lab) sharedSum() [32]byte { return l.sharedSumOf(l.keys) }
 
 // sharedSumOf hashes the lab's keys (as just read), rows and provider.
 func (l *Lab) sharedSumOf(keys []RedisKey) [32]byte {
-	namespace := l.backends.Coordination.Prefix()
+	prefix := l.backends.Coordination.Prefix()
 	h := StateHash{sha256.New()}
 	// Moments are taken relative to the lab clock, not the clock itself:
 	// nothing a step does depends on the hour, only on how long ago (a
@@ -1279,7 +1279,7 @@ func (l *Lab) sharedSumOf(keys []RedisKey) [32]byte {
 	sorted := slices.Clone(keys)
 	slices.SortFunc(sorted, func(a, b RedisKey) int { return strings.Compare(a.Key, b.Key) })
 	for _, k := range sorted {
-		h.Str(strings.TrimPrefix(k.Key, namespace), k.Type, k.Role)
+		h.Str(strings.TrimPrefix(k.Key, prefix), k.Type, k.Role)
 		h.Int(int64(k.TTL))
 		if len(k.Stamps) == 0 || k.Fields == nil {
 			h.Str(k.Value)

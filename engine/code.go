@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -196,24 +195,6 @@ type CodeError struct {
 
 func (e *CodeError) Error() string { return e.Said }
 
-// OwnKeyName reports whether a key named below a run's namespace (without
-// it) has the shape of one of fencelab's own (store/redisstore/keys.go):
-// a conflict key's lease, counter or epoch ({24 hex digits}:…), a
-// leader's lease, the jobs' keys, a run's alive mark on the embedded
-// server. A file's code shares the namespace and may name none of them:
-// the file's check refuses them at their line, the store at the step.
-func OwnKeyName(name string) bool {
-	for _, own := range []string{"leader:", "job:", "alive:"} {
-		if strings.HasPrefix(name, own) {
-			return true
-		}
-	}
-	return conflictTag.MatchString(name)
-}
-
-// conflictTag begins the keys of a conflict key.
-var conflictTag = regexp.MustCompile(`^\{[0-9a-f]{24}\}:`)
-
 // RedisCommands are the commands a step or script may send, with where
 // their keys are: the first word after the command, every word, or every
 // other word (MSET). Blocking, server-wide and transaction commands are
@@ -357,9 +338,9 @@ func (l *Lab) codeBreaks(ctx context.Context, state LedgerState, keys []RedisKey
 			}
 			continue
 		}
-		namespace := l.backends.Coordination.Prefix()
+		prefix := l.backends.Coordination.Prefix()
 		for _, k := range keys {
-			if k.Key != namespace+value.Key && k.Key != value.Key {
+			if k.Key != prefix+value.Key && k.Key != value.Key {
 				continue
 			}
 			if _, whole := codeNumber(k.Value); !whole || k.Type != "string" {

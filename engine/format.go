@@ -22,11 +22,11 @@ func FormatClock(d time.Duration) string {
 	return fmt.Sprintf("%d:%06.3f", m, s.Seconds())
 }
 
-// FormatFence shows a last accepted fence; 0 is none.
-func FormatFence(f int64) string { return FenceIn(f, lang.En) }
+// FormatMark shows a result's mark (Result.Mark); 0 is none.
+func FormatMark(f int64) string { return MarkIn(f, lang.En) }
 
-// FenceIn shows a last accepted fence in a language; 0 is none.
-func FenceIn(f int64, l lang.Lang) string {
+// MarkIn shows a result's mark in a language; 0 is none.
+func MarkIn(f int64, l lang.Lang) string {
 	if f == 0 {
 		return l.T("none")
 	}

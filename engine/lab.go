@@ -17,11 +17,11 @@ import (
 type Backends struct {
 	Coordination Coordination
 	Database     Database
-	// LeaseTTL is the TTL of every lease the workers take: a scenario's
-	// own (Scenario.LeaseTTL) unless LeaseTTLGiven says the person chose
-	// this one.
-	LeaseTTL      time.Duration
-	LeaseTTLGiven bool
+	// HoldTTL is how long what the actors take is theirs (the catalog's
+	// world: its leases' TTL): a scenario's own (Scenario.HoldTTL) unless
+	// HoldTTLGiven says the person chose this one (--lease-ttl).
+	HoldTTL      time.Duration
+	HoldTTLGiven bool
 	// Lang is the language of the narration (the zero value: English).
 	// Details, codes and guards stay as they are: a trace compares them.
 	Lang lang.Lang
@@ -164,13 +164,13 @@ type cause struct {
 	restart bool   // a step restarted Redis: the environment lost its keys
 }
 
-// LeaseTTLFor is the lease TTL a lab of s runs with: the scenario's own,
+// HoldTTLFor is the hold TTL a lab of s runs with: the scenario's own,
 // unless a person chose one.
-func (b Backends) LeaseTTLFor(s *Scenario) time.Duration {
-	if s.LeaseTTL > 0 && !b.LeaseTTLGiven {
-		return s.LeaseTTL
+func (b Backends) HoldTTLFor(s *Scenario) time.Duration {
+	if s.HoldTTL > 0 && !b.HoldTTLGiven {
+		return s.HoldTTL
 	}
-	return b.LeaseTTL
+	return b.HoldTTL
 }
 
 // LabConnections names a lab's connections to the database, in the order
@@ -198,7 +198,7 @@ func NewLab(ctx context.Context, backends Backends, scenario *Scenario, mode Mod
 	if !backends.Coordination.Virtual() {
 		return nil, ErrWallClock
 	}
-	backends.LeaseTTL = backends.LeaseTTLFor(scenario)
+	backends.HoldTTL = backends.HoldTTLFor(scenario)
 	l := &Lab{scenario: scenario, mode: mode, backends: backends, lang: backends.Lang}
 	if mode == Safe {
 		l.without = backends.Without
@@ -222,7 +222,7 @@ func NewLab(ctx context.Context, backends Backends, scenario *Scenario, mode Mod
 		l.ledger = lazyLedger{ledgers[0], l}
 	}
 	for i, spec := range specs {
-		actor := &Actor{Name: spec.Name, Label: spec.Label.In(backends.Lang), Owner: spec.Owner, LeaseKey: spec.LeaseKey, program: spec.Program,
+		actor := &Actor{Name: spec.Name, Label: spec.Label.In(backends.Lang), Owner: spec.Owner, Setting: spec.Setting, program: spec.Program,
 			redis: backends.Coordination.Client(spec.Name)}
 		if ledgers[i+1] != nil {
 			actor.ledger = lazyLedger{ledgers[i+1], l}
@@ -768,7 +768,7 @@ func (l *Lab) setPaused(name string, paused bool, why string) error {
 // far past anything a scenario asks, and a year of lab time is far past
 // any schedule, yet far from where a duration overflows (292 years).
 const (
-	MaxLeaseTTL = 24 * time.Hour
+	MaxHoldTTL  = 24 * time.Hour
 	MaxAdvance  = 24 * time.Hour
 	MaxLabClock = 365 * 24 * time.Hour
 )

@@ -57,13 +57,17 @@ type Result struct {
 	NoValue bool `json:",omitempty"`
 	// Values are a file's several values, each with what it should be
 	// (Expected is then 0, and Final how many are not).
-	Values            []ValueResult `json:",omitempty"`
-	Expected          int64
-	Final             int64
-	LastAcceptedFence int64 // 0: none
-	NamespaceEpoch    int64
-	Verdict           string
-	Breaks            []Break
+	Values   []ValueResult `json:",omitempty"`
+	Expected int64
+	Final    int64
+	// Mark is a second figure the world keeps beside the value, which a
+	// prediction names too (the catalog's world: the last accepted
+	// fence); 0: none.
+	Mark int64
+	// World is the world's own part of the result.
+	World   any `json:"-"`
+	Verdict string
+	Breaks  []Break
 	// Ledger is the database the result was read from.
 	Ledger    LedgerState `json:"-"`
 	Timeline  []Event
@@ -131,9 +135,9 @@ func (r Result) AsPredicted() bool {
 // fence and verdict its prediction names (a trace's recorded result, say,
 // whatever guards its run removed).
 func (r Result) MatchesPrediction() bool {
-	fence := r.Predicted.AnyFence || r.LastAcceptedFence == r.Predicted.Fence
+	mark := r.Predicted.AnyMark || r.Mark == r.Predicted.Mark
 	final := r.Predicted.AnyFinal || r.Final == r.Predicted.Final
-	return final && fence && r.Verdict == r.Predicted.Verdict
+	return final && mark && r.Verdict == r.Predicted.Verdict
 }
 
 // Verdict names how a run ended. A broken invariant names its anomaly. With

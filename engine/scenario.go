@@ -99,9 +99,9 @@ type Scenario struct {
 	// file's guards key lists the ones it keeps): its SAFE runs without
 	// them, and its predictions are about that design.
 	Removed GuardSet
-	// LeaseTTL is the scenario's own lease TTL; 0: the lab's (--lease-ttl
+	// HoldTTL is the scenario's own hold TTL (its leases'); 0: the lab's (--lease-ttl
 	// or the default). A --lease-ttl given on the command line wins.
-	LeaseTTL time.Duration
+	HoldTTL time.Duration
 	// GuidedAt is where each guided entry is written, per mode
 	// ("mine.toml:6"), so a guided order that cannot be followed is said
 	// at its line.
@@ -141,15 +141,15 @@ type Reading struct {
 	World any
 }
 
-// Prediction is a catalog row: final value, last accepted fence (0: none)
-// and verdict.
+// Prediction is a catalog row: final value, the world's mark beside it
+// (Result.Mark; 0: none) and verdict.
 type Prediction struct {
 	Final   int64
-	Fence   int64
+	Mark    int64
 	Verdict string
-	// AnyFence: the prediction says nothing of the fence (a file that
-	// leaves the key out), so any last accepted fence matches it.
-	AnyFence bool
+	// AnyMark: the prediction says nothing of the mark (a file that
+	// leaves the key out), so any mark matches it.
+	AnyMark bool
 	// AnyFinal: the prediction names no final value (a file with no
 	// expected value, or several): its verdict says how the run ends.
 	AnyFinal bool
@@ -163,10 +163,10 @@ type ActorSpec struct {
 	// snapshot can tell whether the lease the actor believes it holds is
 	// really its own.
 	Owner string
-	// LeaseKey is the conflict key of the resource lease the actor takes,
-	// whose holder in Redis is its truth; empty: the seed's conflict key.
-	LeaseKey string
-	Program  []Step
+	// Setting is the world's own setting of the actor, if any (the
+	// catalog's: the key whose holder is its truth).
+	Setting any
+	Program []Step
 }
 
 // Step is one thing an actor does, as its program and the guided order
@@ -292,6 +292,9 @@ func (a Action) Words() lang.Phrase {
 	case CrashActor:
 		return lang.P("crash %s", a.Actor)
 	default:
+		// The catalog's words for it, which traces, screens and the
+		// Korean catalog of messages have always said: the next key
+		// expiry, which in the catalog is a lease's.
 		return lang.P("advance clock to the next lease expiry")
 	}
 }

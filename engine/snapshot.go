@@ -81,17 +81,16 @@ type ActorView struct {
 	Pause      string
 	Waiting    string
 	Halted     string
-	Token      int64
-	Belief     string
-	Truth      string
-	// The truth, as data: who holds the resource lease in Redis.
-	LeaseHeld   bool
-	LeaseHolder string
-	LeaseToken  int64
-	// Deceived: the actor believes it holds the lease, and it does not.
+	// Belief is what the actor believes it holds, in words; Truth what
+	// the stores say of it (both the world's).
+	Belief string
+	Truth  string
+	// World is the world's own view of the actor, as data.
+	World any
+	// Deceived: the actor believes it holds what it does not.
 	Deceived bool
-	// HoldsNothing: the actor believes it holds no lease, job or effect
-	// (its Belief says so in words).
+	// HoldsNothing: the actor believes it holds nothing (its Belief says
+	// so in words).
 	HoldsNothing bool
 	// Deadlocked: the actor's statement and another's wait for each
 	// other's locks (Waiting says whose).

@@ -30,8 +30,10 @@ type Trace struct {
 	Scenario string `json:"scenario"`
 	Mode     string `json:"mode"` // "safe" or "unsafe"
 	// Without names the guards removed from SAFE for this run (--without).
-	Without  []string      `json:"without,omitempty"`
-	LeaseTTL TraceDuration `json:"leaseTTL"`
+	Without []string `json:"without,omitempty"`
+	// HoldTTL is the lab's (Backends.HoldTTL). Its field in the file is
+	// the catalog's word for it, leaseTTL: traces on disk carry it.
+	HoldTTL  TraceDuration `json:"leaseTTL"`
 	Schedule []TraceAction `json:"schedule"`
 	Events   []TraceEvent  `json:"events"`
 	Result   TraceResult   `json:"result"`
@@ -83,11 +85,13 @@ type TraceEvent struct {
 
 // TraceResult is the result strip a trace recorded.
 type TraceResult struct {
-	Expected          int64        `json:"expected"`
-	Final             int64        `json:"final"`
-	LastAcceptedFence int64        `json:"lastAcceptedFence"`
-	Verdict           string       `json:"verdict"`
-	Broken            []TraceBreak `json:"broken"`
+	Expected int64 `json:"expected"`
+	Final    int64 `json:"final"`
+	// Mark is Result.Mark. Its field in the file is the catalog's name
+	// for it, lastAcceptedFence: traces on disk carry it.
+	Mark    int64        `json:"lastAcceptedFence"`
+	Verdict string       `json:"verdict"`
+	Broken  []TraceBreak `json:"broken"`
 }
 
 // TraceBreak is a broken invariant as a trace records it.
@@ -231,8 +235,9 @@ func ParseTrace(data []byte) (Trace, error) {
 	if _, err := ParseMode(t.Mode); err != nil {
 		return Trace{}, traceError("mode %q: want safe or unsafe", t.Mode)
 	}
-	if t.LeaseTTL <= 0 || time.Duration(t.LeaseTTL) > MaxLeaseTTL {
-		return Trace{}, traceError("leaseTTL must be positive and at most %s, got %s", MaxLeaseTTL, time.Duration(t.LeaseTTL))
+	if t.HoldTTL <= 0 || time.Duration(t.HoldTTL) > MaxHoldTTL {
+		// Said by the file's field's name (leaseTTL), as the file has it.
+		return Trace{}, traceError("leaseTTL must be positive and at most %s, got %s", MaxHoldTTL, time.Duration(t.HoldTTL))
 	}
 	if t.ScenarioFile != "" {
 		// A file's trace may take out guards of the file's own, whose
@@ -269,7 +274,7 @@ func ParseTrace(data []byte) (Trace, error) {
 		case AdvanceClock:
 			clock += action.By
 		case AdvanceToExpiry:
-			clock += time.Duration(t.LeaseTTL) // at most a lease's TTL away
+			clock += time.Duration(t.HoldTTL) // at most a hold's TTL away
 		}
 		if clock > MaxLabClock {
 			return Trace{}, traceError("schedule entry %d: the schedule would take the lab clock past %s", i+1, FormatClock(MaxLabClock))
@@ -408,7 +413,7 @@ func (s *Scenario) WithSchedule(mode Mode, schedule []Action, recorded *TraceRes
 		for m, p := range s.Predicted {
 			c.Predicted[m] = p
 		}
-		c.Predicted[mode] = Prediction{Final: recorded.Final, Fence: recorded.LastAcceptedFence, Verdict: recorded.Verdict}
+		c.Predicted[mode] = Prediction{Final: recorded.Final, Mark: recorded.Mark, Verdict: recorded.Verdict}
 	}
 	return &c
 }
@@ -432,7 +437,7 @@ func (l *Lab) Trace(ctx context.Context) (Trace, error) {
 	if err != nil {
 		return Trace{}, err
 	}
-	t := NewTrace(l.backends.LeaseTTL, l.Schedule(), result)
+	t := NewTrace(l.backends.HoldTTL, l.Schedule(), result)
 	for i, entry := range l.log {
 		for _, trip := range entry.sent {
 			t.Schedule[i].Sent = append(t.Schedule[i].Sent, trip.String())
@@ -443,16 +448,16 @@ func (l *Lab) Trace(ctx context.Context) (Trace, error) {
 }
 
 // NewTrace writes a schedule and the result of running it as a trace.
-func NewTrace(leaseTTL time.Duration, schedule []Action, r Result) Trace {
+func NewTrace(holdTTL time.Duration, schedule []Action, r Result) Trace {
 	t := Trace{
 		Format:   TraceFormat,
 		Scenario: r.Scenario,
 		Mode:     strings.ToLower(r.Mode.String()),
 		Without:  r.Without.Names(),
-		LeaseTTL: TraceDuration(leaseTTL),
+		HoldTTL:  TraceDuration(holdTTL),
 		Schedule: make([]TraceAction, 0, len(schedule)),
 		Events:   make([]TraceEvent, 0, len(r.Timeline)),
-		Result: TraceResult{Expected: r.Expected, Final: r.Final, LastAcceptedFence: r.LastAcceptedFence,
+		Result: TraceResult{Expected: r.Expected, Final: r.Final, Mark: r.Mark,
 			Verdict: r.Verdict, Broken: make([]TraceBreak, 0, len(r.Breaks))},
 	}
 	for _, a := range schedule {
@@ -493,9 +498,10 @@ func (t Trace) Differences(again Trace) []string {
 		}
 	}
 	w, g := t.Result, again.Result
-	if w.Final != g.Final || w.LastAcceptedFence != g.LastAcceptedFence || w.Verdict != g.Verdict {
+	if w.Final != g.Final || w.Mark != g.Mark || w.Verdict != g.Verdict {
+		// Said in the catalog's words, as traces have always said it.
 		diffs = append(diffs, fmt.Sprintf("result: recorded final %d · fence %s · %s, now final %d · fence %s · %s",
-			w.Final, FormatFence(w.LastAcceptedFence), w.Verdict, g.Final, FormatFence(g.LastAcceptedFence), g.Verdict))
+			w.Final, FormatMark(w.Mark), w.Verdict, g.Final, FormatMark(g.Mark), g.Verdict))
 	}
 	if brokenSet(w.Broken) != brokenSet(g.Broken) {
 		diffs = append(diffs, fmt.Sprintf("broken invariants: recorded %s, now %s", brokenSet(w.Broken), brokenSet(g.Broken)))

@@ -54,7 +54,7 @@ func TestTraceRoundTrip(t *testing.T) {
 				t.Fatalf("action %d: %+v back, %+v written", i, back[i], schedule[i])
 			}
 		}
-		if parsed.ModeOf() != mode || time.Duration(parsed.LeaseTTL) != 30*time.Second {
+		if parsed.ModeOf() != mode || time.Duration(parsed.HoldTTL) != 30*time.Second {
 			t.Fatalf("mode or TTL changed: %+v", parsed)
 		}
 	})

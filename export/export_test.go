@@ -40,7 +40,7 @@ func record(t *testing.T, s *engine.Scenario, mode engine.Mode) export.Session {
 	t.Helper()
 	ctx := context.Background()
 	lab, err := engine.NewLab(ctx, engine.Backends{Coordination: storetest.Embedded(t), Database: storetest.Database(t),
-		LeaseTTL: 30 * time.Second}, s, mode)
+		HoldTTL: 30 * time.Second}, s, mode)
 	require.NoError(t, err)
 	t.Cleanup(func() { lab.Close(ctx) })
 	session, err := export.Record(ctx, lab)
@@ -339,7 +339,7 @@ func TestGIFAndSVGShowTheVerdict(t *testing.T) {
 	for _, l := range []lang.Lang{lang.En, lang.Ko} {
 		ctx := context.Background()
 		lab, err := engine.NewLab(ctx, engine.Backends{Coordination: storetest.Embedded(t), Database: storetest.Database(t),
-			LeaseTTL: 30 * time.Second, Lang: l}, s, engine.Safe)
+			HoldTTL: 30 * time.Second, Lang: l}, s, engine.Safe)
 		require.NoError(t, err)
 		session, err := export.Record(ctx, lab)
 		lab.Close(ctx)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/lang"
+	"github.com/fencelab/fencelab/scenarios/world"
 	"github.com/fencelab/fencelab/store/redact"
 )
 
@@ -67,7 +68,7 @@ func Markdown(w io.Writer, s Session) error {
 		p.printf("| %d | %d | **%s** |\n\n", r.Expected, r.Final, s.Verdict())
 	default:
 		p.T("| expected (%s) | final | last accepted fence | verdict |\n|---:|---:|---:|---|\n", cell(measure))
-		p.printf("| %d | %d | %s | **%s** |\n\n", r.Expected, r.Final, engine.FenceIn(r.LastAcceptedFence, s.Lang), s.Verdict())
+		p.printf("| %d | %d | %s | **%s** |\n\n", r.Expected, r.Final, world.FenceIn(r.Mark, s.Lang), s.Verdict())
 	}
 
 	p.T("## Invariants\n\n")

@@ -186,8 +186,8 @@ func (d *diagram) events(events []engine.Event) {
 func (d *diagram) result(s Session) {
 	r := s.Final().Result
 	said := s.Lang.T("result · expected %d · final %d · fence %s · verdict %s", r.Expected, r.Final,
-		engine.FenceIn(r.LastAcceptedFence, s.Lang), s.Verdict())
-	if r.MeasureLabel != "" && r.LastAcceptedFence == 0 {
+		world.FenceIn(r.Mark, s.Lang), s.Verdict())
+	if r.MeasureLabel != "" && r.Mark == 0 {
 		// A scenario that counts something else and fenced nothing, as the
 		// explorer's result strip says it.
 		said = s.Lang.T("result · expected %d · final %d · verdict %s", r.Expected, r.Final, s.Verdict())

@@ -560,7 +560,7 @@ func TestTheHostsDatePlaysNoPart(t *testing.T) {
 				require.NoError(t, lab.RunGuided(ctx))
 				r, err := lab.Result(ctx)
 				require.NoError(t, err)
-				out[s.ID+" "+mode.String()] = outcome{r.Final, r.LastAcceptedFence, r.Verdict, len(lab.Events()), 0}
+				out[s.ID+" "+mode.String()] = outcome{r.Final, r.Mark, r.Verdict, len(lab.Events()), 0}
 				lab.Close(ctx)
 			}
 		}

@@ -236,7 +236,7 @@ func TestCatalog(t *testing.T) {
 
 					require.Equal(t, want.expected, got.Expected, "expected")
 					require.Equal(t, want.final, got.Final, "final")
-					require.Equal(t, want.fence, got.LastAcceptedFence, "last accepted fence")
+					require.Equal(t, want.fence, got.Mark, "last accepted fence")
 					require.Equal(t, want.verdict, got.Verdict, "verdict")
 					require.Equal(t, want.executions, executionsOf(got), "executions")
 					require.Equal(t, want.broken, brokenOf(got), "broken invariants")
@@ -244,7 +244,7 @@ func TestCatalog(t *testing.T) {
 					if (s.ID == "counter-loss" || s.ID == "token-reuse") && mode == engine.Safe {
 						epoch = 3
 					}
-					require.Equal(t, epoch, got.NamespaceEpoch, "namespace epoch")
+					require.Equal(t, epoch, world.FiguresOf(got).NamespaceEpoch, "namespace epoch")
 					require.True(t, got.AsPredicted(), "the catalog's prediction agrees")
 				})
 			}
@@ -279,7 +279,7 @@ func newLab(t *testing.T, redis *redisstore.Coordination, s *engine.Scenario, mo
 func newLabOn(t *testing.T, redis *redisstore.Coordination, db engine.Database, s *engine.Scenario, mode engine.Mode) *engine.Lab {
 	t.Helper()
 	redis.FollowLabClock() // a real server's keys on the lab clock, as fencelab keeps them
-	backends := engine.Backends{Coordination: redis, Database: db, LeaseTTL: 30 * time.Second}
+	backends := engine.Backends{Coordination: redis, Database: db, HoldTTL: 30 * time.Second}
 	lab, err := engine.NewLab(context.Background(), backends, s, mode)
 	require.NoError(t, err)
 	t.Cleanup(func() { lab.Close(context.Background()) })
@@ -325,7 +325,7 @@ func TestLeaseOverrun(t *testing.T) {
 	result, err := lab.Result(ctx)
 	require.NoError(t, err)
 	require.Equal(t, int64(42), result.Final)
-	require.Equal(t, int64(42), result.LastAcceptedFence)
+	require.Equal(t, int64(42), result.Mark)
 }
 
 // End to end: the lease key vanishes under worker A; B's newer token commits
@@ -392,7 +392,7 @@ func TestRunsStartFromTheSeed(t *testing.T) {
 	redis := storetest.Embedded(t)
 	db := storetest.Database(t)
 	s, _ := scenarios.ByID("lease-overrun")
-	backends := engine.Backends{Coordination: redis, Database: db, LeaseTTL: 30 * time.Second}
+	backends := engine.Backends{Coordination: redis, Database: db, HoldTTL: 30 * time.Second}
 	for _, mode := range []engine.Mode{engine.Unsafe, engine.Safe, engine.Safe} {
 		lab, err := engine.NewLab(ctx, backends, s, mode)
 		require.NoError(t, err)

@@ -37,7 +37,7 @@ func checkLabsWithout(tb testing.TB, s *engine.Scenario, mode engine.Mode, n int
 // database of the package's cluster.
 func backendsFor(tb testing.TB) engine.Backends {
 	return engine.Backends{Coordination: storetest.Embedded(tb), Database: storetest.Database(tb),
-		LeaseTTL: 30 * time.Second}
+		HoldTTL: 30 * time.Second}
 }
 
 // BenchmarkCheck reports the checker's schedules per second on
@@ -96,7 +96,7 @@ func BenchmarkCheckRedis(b *testing.B) {
 					redis.FollowLabClock()
 				}
 				lab, err := engine.NewLab(context.Background(), engine.Backends{Coordination: redis, Database: storetest.Database(b),
-					LeaseTTL: 30 * time.Second}, s, engine.Unsafe)
+					HoldTTL: 30 * time.Second}, s, engine.Unsafe)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -462,7 +462,7 @@ func (f *file) keyName(path, name string) error {
 	if name == "" || len(name) > 200 || strings.ContainsAny(name, " \t\r\n*?[") {
 		return f.wrong(path, "key %q: a key's name has no spaces or glob characters, and at most 200 bytes", untrusted.Line(name))
 	}
-	if engine.OwnKeyName(name) {
+	if world.OwnKeyName(name) {
 		return f.wrong(path, "key %q has the shape of one of fencelab's own (its leases, counters, epochs, leaders and jobs): name yours otherwise", untrusted.Line(name))
 	}
 	return nil
@@ -473,7 +473,7 @@ func (f *file) keyName(path, name string) error {
 // the step).
 func (f *file) notOwnKeys(path string, keys []string) error {
 	for i, k := range keys {
-		if engine.OwnKeyName(k) {
+		if world.OwnKeyName(k) {
 			return f.wrong(path+"."+strconv.Itoa(i), "key %q has the shape of one of fencelab's own (its leases, counters, epochs, leaders and jobs): name yours otherwise", untrusted.Line(k))
 		}
 	}
@@ -1215,7 +1215,7 @@ func (s *codeStep) run(ctx context.Context, t *engine.Turn) (engine.StepOutcome,
 	vars := map[string]string{
 		"actor":  t.Actor.Name,
 		"now_ms": strconv.FormatInt(t.Now().UnixMilli(), 10),
-		"ttl_ms": strconv.FormatInt(t.LeaseTTL().Milliseconds(), 10),
+		"ttl_ms": strconv.FormatInt(t.HoldTTL().Milliseconds(), 10),
 	}
 	for k, v := range m.Vars {
 		vars[k] = v
@@ -1273,7 +1273,7 @@ func (s *codeStep) run(ctx context.Context, t *engine.Turn) (engine.StepOutcome,
 	}
 	switch s.lang {
 	case "lua", "redis":
-		call := engine.RedisCall{TTLs: []time.Duration{t.LeaseTTL()}}
+		call := engine.RedisCall{TTLs: []time.Duration{t.HoldTTL()}}
 		if s.lang == "lua" {
 			call.Script = fill(s.lua, false)
 			for _, k := range s.keys {

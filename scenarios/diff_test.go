@@ -17,7 +17,7 @@ import (
 // decides it — found by running SAFE without each guard — fires, and not
 // before.
 func TestDiffFindsTheGuardThatDecided(t *testing.T) {
-	b := engine.Backends{Coordination: storetest.Embedded(t), Database: storetest.Database(t), LeaseTTL: 30 * time.Second}
+	b := engine.Backends{Coordination: storetest.Embedded(t), Database: storetest.Database(t), HoldTTL: 30 * time.Second}
 	cases := []struct {
 		id       string
 		right    engine.DiffSpec

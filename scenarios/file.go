@@ -362,10 +362,10 @@ func (f *file) scenario(doc map[string]any) (*engine.Scenario, error) {
 		return nil, err
 	} else if ttl != "" {
 		d, perr := time.ParseDuration(ttl)
-		if perr != nil || d < MinLeaseTTL || d > engine.MaxLeaseTTL {
-			return nil, f.wrong("lease-ttl", "lease-ttl %q: want a duration from %s to %s, like 30s", ttl, MinLeaseTTL, engine.MaxLeaseTTL)
+		if perr != nil || d < MinLeaseTTL || d > engine.MaxHoldTTL {
+			return nil, f.wrong("lease-ttl", "lease-ttl %q: want a duration from %s to %s, like 30s", ttl, MinLeaseTTL, engine.MaxHoldTTL)
 		}
-		s.LeaseTTL = d
+		s.HoldTTL = d
 	}
 	if d, err := top.str("job-deadline", false); err != nil {
 		return nil, err
@@ -663,9 +663,9 @@ func (f *file) predictions(top *table, s *engine.Scenario) error {
 			return err
 		}
 		// A key left out is not predicted: any fence matches.
-		_, pred.AnyFence = p.m["fence"]
-		pred.AnyFence = !pred.AnyFence
-		if pred.Fence, err = p.integer("fence", 0, 0, 1<<53); err != nil {
+		_, pred.AnyMark = p.m["fence"]
+		pred.AnyMark = !pred.AnyMark
+		if pred.Mark, err = p.integer("fence", 0, 0, 1<<53); err != nil {
 			return err
 		}
 		if pred.Verdict, err = p.str("verdict", true); err != nil {

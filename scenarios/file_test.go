@@ -135,7 +135,7 @@ func TestThreeWorkersFromAFile(t *testing.T) {
 	for _, mode := range []engine.Mode{engine.Safe, engine.Unsafe} {
 		lab, r := guidedRun(t, s, mode)
 		require.True(t, r.Predicts)
-		require.True(t, r.MatchesPrediction(), "%s: final %d fence %d verdict %s", mode, r.Final, r.LastAcceptedFence, r.Verdict)
+		require.True(t, r.MatchesPrediction(), "%s: final %d fence %d verdict %s", mode, r.Final, r.Mark, r.Verdict)
 		var narrated bool
 		for _, e := range lab.Events() {
 			narrated = narrated || e.Narration == "A stops for a long GC pause, holding token 41."
@@ -161,7 +161,7 @@ func TestAPredictionWithoutAFence(t *testing.T) {
 		s, err := scenarios.Parse("f.toml", []byte(src))
 		require.NoError(t, err)
 		_, r := guidedRun(t, s, engine.Safe)
-		require.Equal(t, int64(42), r.LastAcceptedFence)
+		require.Equal(t, int64(42), r.Mark)
 		require.Equal(t, tc.as, r.AsPredicted(), "prediction %q", tc.fence)
 	}
 }

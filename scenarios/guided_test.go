@@ -95,7 +95,7 @@ func TestARealRedisOnTheLabClock(t *testing.T) {
 	redis := storetest.RealRedis(t)
 	redis.FollowLabClock()
 	lab, err := engine.NewLab(ctx, engine.Backends{Coordination: redis, Database: storetest.Database(t),
-		LeaseTTL: 600 * time.Millisecond}, s, engine.Safe)
+		HoldTTL: 600 * time.Millisecond}, s, engine.Safe)
 	require.NoError(t, err)
 	t.Cleanup(func() { lab.Close(ctx) })
 	for range 3 { // A leads, takes 41, pauses

@@ -42,7 +42,7 @@ type request struct {
 
 func (r request) pointerLife(t *engine.Turn) time.Duration {
 	if r.leasedPointer {
-		return t.LeaseTTL()
+		return t.HoldTTL()
 	}
 	return jobTTL
 }

@@ -18,7 +18,7 @@ import (
 // test can inspect.
 func labWith(t *testing.T, s *engine.Scenario, mode engine.Mode) (*engine.Lab, *provider.Provider) {
 	t.Helper()
-	backends := engine.Backends{Coordination: storetest.Embedded(t), Database: storetest.Database(t), LeaseTTL: 30 * time.Second}
+	backends := engine.Backends{Coordination: storetest.Embedded(t), Database: storetest.Database(t), HoldTTL: 30 * time.Second}
 	lab, err := engine.NewLab(context.Background(), backends, s, mode)
 	require.NoError(t, err)
 	t.Cleanup(func() { lab.Close(context.Background()) })

@@ -3,6 +3,7 @@ package scenarios_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/fencelab/fencelab/scenarios/world"
 	"os"
 	"sort"
 	"testing"
@@ -50,7 +51,7 @@ func pinRun(t *testing.T, s *engine.Scenario, mode engine.Mode) pinnedRun {
 	require.NoError(t, lab.RunGuided(context.Background()))
 	r, err := lab.Result(context.Background())
 	require.NoError(t, err)
-	p := pinnedRun{Expected: r.Expected, Final: r.Final, Fence: r.LastAcceptedFence, NamespaceEpoch: r.NamespaceEpoch,
+	p := pinnedRun{Expected: r.Expected, Final: r.Final, Fence: r.Mark, NamespaceEpoch: world.FiguresOf(r).NamespaceEpoch,
 		Measure: r.MeasureLabel, Verdict: r.Verdict}
 	for _, b := range r.Breaks {
 		p.Breaks = append(p.Breaks, b.Anomaly+" "+b.Detail)

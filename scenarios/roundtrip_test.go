@@ -85,7 +85,7 @@ func checkWithOptions(t *testing.T, id string, wrap func(*engine.Backends), opts
 	var labs []*engine.Lab
 	for range 2 {
 		backends := engine.Backends{Coordination: storetest.Embedded(t), Database: storetest.Database(t),
-			LeaseTTL: 30 * time.Second}
+			HoldTTL: 30 * time.Second}
 		if wrap != nil {
 			wrap(&backends)
 		}

@@ -65,14 +65,14 @@ func (w worker) owner() string {
 
 func (w worker) spec(program ...engine.Step) engine.ActorSpec {
 	return engine.ActorSpec{Name: w.name, Label: lang.P("worker %s (%s)", w.name, w.job), Owner: w.owner(),
-		LeaseKey: w.tokenKey, Program: program}
+		Setting: world.ActorSetting{LeaseKey: w.tokenKey}, Program: program}
 }
 
 // acquireLeader takes the job's leader lease; if another worker holds it,
 // this worker waits.
 func (w worker) acquireLeader() engine.Step {
 	return engine.Step{Name: "acquire leader lease " + w.job, Touches: leases, Run: func(ctx context.Context, t *engine.Turn) (engine.StepOutcome, error) {
-		grant, err := world.Leases(t).AcquireLeader(ctx, w.job, w.owner(), t.LeaseTTL())
+		grant, err := world.Leases(t).AcquireLeader(ctx, w.job, w.owner(), t.HoldTTL())
 		if err != nil {
 			return 0, err
 		}
@@ -84,7 +84,7 @@ func (w worker) acquireLeader() engine.Step {
 		}
 		world.MemoryOf(t).HoldsLeader = true
 		t.Emitf(engine.LayerCoordination, "LEADER", string(grant.Outcome),
-			"%s leads job %s for %s (an owner id, no order)", w.name, w.job, t.LeaseTTL())
+			"%s leads job %s for %s (an owner id, no order)", w.name, w.job, t.HoldTTL())
 		t.Narrate("%s now leads %s: the leader lease says who runs the job, but not in what order writers come.", w.name, w.job)
 		return engine.Advance, nil
 	}}
@@ -117,9 +117,9 @@ func (w worker) acquireLease() engine.Step {
 		var grant world.LeaseGrant
 		var err error
 		if w.naiveAcquire && t.Mode() == engine.Unsafe {
-			grant, err = world.Leases(t).AcquireLeaseNaive(ctx, w.tokenKey, w.owner(), t.LeaseTTL())
+			grant, err = world.Leases(t).AcquireLeaseNaive(ctx, w.tokenKey, w.owner(), t.HoldTTL())
 		} else {
-			grant, err = world.Leases(t).AcquireLease(ctx, w.tokenKey, w.owner(), t.LeaseTTL(), m.Epoch,
+			grant, err = world.Leases(t).AcquireLease(ctx, w.tokenKey, w.owner(), t.HoldTTL(), m.Epoch,
 				t.Unguarded(world.GuardHistory, world.GuardNamespace))
 		}
 		var mismatch *world.EpochMismatchError
@@ -153,7 +153,7 @@ func (w worker) acquireLease() engine.Step {
 		}
 		m.Token, m.HoldsLease = grant.Token, true
 		t.Emitf(engine.LayerCoordination, "ACQUIRE", string(grant.Outcome),
-			"%s holds the resource lease with fencing token %d for %s", w.name, grant.Token, t.LeaseTTL())
+			"%s holds the resource lease with fencing token %d for %s", w.name, grant.Token, t.HoldTTL())
 		seed := world.SeedIn(t)
 		switch {
 		case m.Epoch != seed.NamespaceEpoch:
@@ -275,7 +275,7 @@ func (w worker) renewLease() engine.Step {
 		if err != nil {
 			return 0, err
 		}
-		status, err := world.Leases(t).RenewLease(ctx, w.tokenKey, w.owner(), m.Token, t.LeaseTTL(), m.Epoch, without)
+		status, err := world.Leases(t).RenewLease(ctx, w.tokenKey, w.owner(), m.Token, t.HoldTTL(), m.Epoch, without)
 		if err != nil {
 			return 0, err
 		}
@@ -283,12 +283,12 @@ func (w worker) renewLease() engine.Step {
 		case status == world.LeaseDone && before.stranger(w, m.Token):
 			t.Emit(engine.LayerCoordination, "RENEW", "RENEWED", before.unchecked(w, m.Token, t),
 				"%s's renew extends %s's lease of token %d for %s: nothing checks it is token %d's", w.name, before.holder, before.token,
-				t.LeaseTTL(), m.Token)
+				t.HoldTTL(), m.Token)
 			t.Narrate("The renew no longer asks whose lease it is: it extends %s's, and %s carries on sure that the lease, and token %d, are its own.",
 				before.holder, w.name, m.Token)
 			return engine.Advance, nil
 		case status == world.LeaseDone:
-			t.Emitf(engine.LayerCoordination, "RENEW", "RENEWED", "%s renews its lease of token %d for %s", w.name, m.Token, t.LeaseTTL())
+			t.Emitf(engine.LayerCoordination, "RENEW", "RENEWED", "%s renews its lease of token %d for %s", w.name, m.Token, t.HoldTTL())
 			t.Narrate("%s's renew went through, so it carries on sure that the lease, and token %d, are still its own.", w.name, m.Token)
 			return engine.Advance, nil
 		}

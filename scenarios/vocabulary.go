@@ -429,7 +429,7 @@ func (f *file) actor(t *table, a *fileActor, actors []*fileActor, s *engine.Scen
 	}
 	for _, mode := range modes {
 		spec := a.spec[mode]
-		spec.Name, spec.Label, spec.Owner, spec.LeaseKey = a.name, label, owner, leaseKey
+		spec.Name, spec.Label, spec.Owner, spec.Setting = a.name, label, owner, world.ActorSetting{LeaseKey: leaseKey}
 		a.spec[mode] = spec
 	}
 	return t.done(append([]string{"name", "kind", "program", "safe", "unsafe"}, actorKeys[a.kind]...)...)

@@ -17,7 +17,7 @@ import (
 // benchBackends are the embedded defaults: miniredis and a database of the
 // package's ephemeral cluster.
 func benchBackends(b *testing.B) engine.Backends {
-	return engine.Backends{Coordination: storetest.Embedded(b), Database: storetest.Database(b), LeaseTTL: 30 * time.Second}
+	return engine.Backends{Coordination: storetest.Embedded(b), Database: storetest.Database(b), HoldTTL: 30 * time.Second}
 }
 
 // reportLatencies reports p50 and p99 of the per-operation times.

@@ -51,7 +51,7 @@ func workersPane(st styles, s engine.Snapshot, selected, width, height int) []st
 	twoLines := 0
 	for _, a := range s.Actors {
 		twoLines++
-		if !a.HoldsNothing || a.Token > 0 || len(a.Saved) > 0 {
+		if !a.HoldsNothing || world.TruthOf(a).Token > 0 || len(a.Saved) > 0 {
 			twoLines++
 		}
 	}
@@ -108,8 +108,8 @@ func workersPane(st styles, s engine.Snapshot, selected, width, height int) []st
 			next += st.dim.Render(" " + st.T("(call %d of %d: %s)", a.CallAt, a.Of, st.T(a.NextCall)))
 		}
 		token := ""
-		if a.Token > 0 {
-			token = st.T(" · token %d", a.Token)
+		if world.TruthOf(a).Token > 0 {
+			token = st.T(" · token %d", world.TruthOf(a).Token)
 		}
 		// A stale belief is said first, where no narrow pane cuts it.
 		believes := st.T("believes:") + " "
@@ -117,7 +117,7 @@ func workersPane(st styles, s engine.Snapshot, selected, width, height int) []st
 			believes = st.rejected.Render(st.T("stale belief:")) + " "
 		}
 		belief := believes + a.Belief
-		if a.HoldsNothing && a.Token == 0 {
+		if a.HoldsNothing && world.TruthOf(a).Token == 0 {
 			belief = ""
 		}
 		// What a file's actor saved is what it believes: the version it
@@ -131,7 +131,7 @@ func workersPane(st styles, s engine.Snapshot, selected, width, height int) []st
 		} else if saved != "" {
 			belief += st.dim.Render(" · ") + saved
 		}
-		if a.Token > 0 {
+		if world.TruthOf(a).Token > 0 {
 			truth := a.Truth
 			if short {
 				truth = shortTruth(st, a)
@@ -140,10 +140,10 @@ func workersPane(st styles, s engine.Snapshot, selected, width, height int) []st
 		}
 		if perActor == 1 {
 			rest := ""
-			if !a.HoldsNothing || a.Token > 0 {
+			if !a.HoldsNothing || world.TruthOf(a).Token > 0 {
 				rest += " · " + believes + a.Belief
 			}
-			if a.Token > 0 {
+			if world.TruthOf(a).Token > 0 {
 				rest += " · " + st.T("truth:") + " " + shortTruth(st, a)
 			}
 			if saved != "" {
@@ -173,15 +173,15 @@ func fence(st styles, f int64) string {
 	if f == 0 {
 		return st.T("none")
 	}
-	return engine.FenceIn(f, st.lang)
+	return world.FenceIn(f, st.lang)
 }
 
 // shortTruth is an actor's truth in few words: "worker-B holds 42".
 func shortTruth(st styles, a engine.ActorView) string {
-	if !a.LeaseHeld {
+	if !world.TruthOf(a).LeaseHeld {
 		return st.T("lease free")
 	}
-	return st.T("%s holds %d", a.LeaseHolder, a.LeaseToken)
+	return st.T("%s holds %d", world.TruthOf(a).LeaseHolder, world.TruthOf(a).LeaseToken)
 }
 
 func redisPane(st styles, s engine.Snapshot, width, height int) []string {
@@ -367,7 +367,7 @@ func postgresPane(st styles, s engine.Snapshot, width, height int) []string {
 	if r, ok := world.RowsOf(s.Ledger).Resource(key); ok {
 		row := func(fence string) string {
 			return "  " + st.T("%s: summary %s · %s %s · namespace epoch %d", key, st.title.Render(fmt.Sprint(r.SummaryValue)),
-				fence, st.title.Render(engine.FenceIn(r.LastAcceptedFence, st.lang)), r.NamespaceEpoch)
+				fence, st.title.Render(world.FenceIn(r.LastAcceptedFence, st.lang)), r.NamespaceEpoch)
 		}
 		line := row(st.T("last accepted fence"))
 		if ansi.StringWidth(line) > width {
@@ -419,10 +419,10 @@ func postgresPane(st styles, s engine.Snapshot, width, height int) []string {
 		head = guard
 	}
 	for _, c := range world.RowsOf(s.Ledger).Checkpoints {
-		checkpoints = append(checkpoints, "  "+st.T("checkpoint token %s · schema %d · summary %d", engine.FenceIn(c.FencingToken, st.lang), c.SchemaVersion, c.SummaryValue))
+		checkpoints = append(checkpoints, "  "+st.T("checkpoint token %s · schema %d · summary %d", world.FenceIn(c.FencingToken, st.lang), c.SchemaVersion, c.SummaryValue))
 	}
 	for _, e := range world.RowsOf(s.Ledger).Executions {
-		line := "  " + st.T("execution %-16s %-9s token %-4s %s", e.JobName, e.Owner, engine.FenceIn(e.FencingToken, st.lang), st.state(e.State))
+		line := "  " + st.T("execution %-16s %-9s token %-4s %s", e.JobName, e.Owner, world.FenceIn(e.FencingToken, st.lang), st.state(e.State))
 		if e.Rejection != "" {
 			line += " " + st.rejected.Render(e.Rejection)
 		}
@@ -614,8 +614,8 @@ func resultLines(st styles, s engine.Snapshot, width, height int) []string {
 	if r.MeasureLabel != "" {
 		what = st.T(r.MeasureLabel) + ": "
 	}
-	fenceText := fmt.Sprintf(" · %s %s", fenceLabel, fence(st, r.LastAcceptedFence))
-	if r.MeasureLabel != "" && r.LastAcceptedFence == 0 {
+	fenceText := fmt.Sprintf(" · %s %s", fenceLabel, fence(st, r.Mark))
+	if r.MeasureLabel != "" && r.Mark == 0 {
 		fenceText = "" // a scenario that counts something else and fenced nothing
 	}
 	line := "  " + st.T("result  %sexpected %d · final %d%s · verdict %s", what, r.Expected, r.Final, fenceText, verdict)

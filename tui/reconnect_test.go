@@ -26,7 +26,7 @@ func onAServerToFreeze(t *testing.T, width, height int) (*teatest.TestModel, int
 	m := tui.New(ctx, tui.Options{
 		Catalog: scenarios.All(), Scenario: "lease-overrun", Mode: engine.Safe,
 		Start: func(context.Context) (engine.Backends, error) {
-			return engine.Backends{Coordination: redis, Database: db, LeaseTTL: 30 * time.Second}, nil
+			return engine.Backends{Coordination: redis, Database: db, HoldTTL: 30 * time.Second}, nil
 		},
 	})
 	t.Cleanup(m.Close) // before the cluster stops: cleanups run last first

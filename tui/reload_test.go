@@ -103,7 +103,7 @@ func exploreOn(t *testing.T, opts tui.Options, width, height int, split bool) *t
 	// Made here, in the test's goroutine: the explorer asks for them in
 	// commands of its own.
 	backends := func() func(context.Context) (engine.Backends, error) {
-		b := engine.Backends{Coordination: storetest.Embedded(t), Database: storetest.Database(t), LeaseTTL: 30 * time.Second}
+		b := engine.Backends{Coordination: storetest.Embedded(t), Database: storetest.Database(t), HoldTTL: 30 * time.Second}
 		return func(context.Context) (engine.Backends, error) { return b, nil }
 	}
 	opts.AllowUnsafe, opts.Lang, opts.Start = true, lang.En, backends()

@@ -79,7 +79,7 @@ func TestTheSplitScreenTravelsBackOnBothSides(t *testing.T) {
 // In the split screen, x then m (or d) exports the two runs as a diff of
 // the explorer's schedule: this side's mode beside the other's.
 func TestTheSplitScreenExportsADiff(t *testing.T) {
-	b := engine.Backends{Coordination: storetest.Embedded(t), Database: storetest.Database(t), LeaseTTL: 30 * time.Second}
+	b := engine.Backends{Coordination: storetest.Embedded(t), Database: storetest.Database(t), HoldTTL: 30 * time.Second}
 	exportDiff := func(ctx context.Context, format string, s *engine.Scenario, schedule []engine.Action, sides [2]engine.DiffSpec) (string, error) {
 		d, err := engine.RunDiff(ctx, b, s, schedule, sides)
 		if err != nil {

@@ -80,7 +80,7 @@ func explorer(t *testing.T, scenario string, mode engine.Mode, exportTo func(str
 		Export:      exportTo,
 		Lang:        l,
 		Start: func(context.Context) (engine.Backends, error) {
-			return engine.Backends{Coordination: redis, Database: db, LeaseTTL: 30 * time.Second, Lang: l}, nil
+			return engine.Backends{Coordination: redis, Database: db, HoldTTL: 30 * time.Second, Lang: l}, nil
 		},
 	})
 	t.Cleanup(m.Close)
@@ -374,7 +374,7 @@ func guidedSnapshot(t *testing.T, s *engine.Scenario, mode engine.Mode) engine.S
 	t.Helper()
 	ctx := context.Background()
 	lab, err := engine.NewLab(ctx, engine.Backends{Coordination: storetest.Embedded(t), Database: storetest.Database(t),
-		LeaseTTL: 30 * time.Second}, s, mode)
+		HoldTTL: 30 * time.Second}, s, mode)
 	require.NoError(t, err)
 	defer lab.Close(ctx)
 	require.NoError(t, lab.RunGuided(ctx))
@@ -719,7 +719,7 @@ func onARealRedis(t *testing.T, width, height int) (*tui.Model, *teatest.TestMod
 	m := tui.New(context.Background(), tui.Options{
 		Catalog: scenarios.All(), Scenario: "lease-overrun", Mode: engine.Safe, AllowUnsafe: true,
 		Start: func(context.Context) (engine.Backends, error) {
-			return engine.Backends{Coordination: redis, Database: db, LeaseTTL: 30 * time.Second}, nil
+			return engine.Backends{Coordination: redis, Database: db, HoldTTL: 30 * time.Second}, nil
 		},
 	})
 	t.Cleanup(m.Close)
@@ -799,7 +799,7 @@ func TestTheExplorerSaysAFilesCodeRunsAsFencelabsOwnUser(t *testing.T) {
 	m := tui.New(context.Background(), tui.Options{
 		Catalog: scenarios.All(), Scenario: "lease-overrun", Mode: engine.Safe, AllowUnsafe: true, Lang: lang.En,
 		Start: func(context.Context) (engine.Backends, error) {
-			return engine.Backends{Coordination: redis, Database: db, LeaseTTL: 30 * time.Second, Lang: lang.En}, nil
+			return engine.Backends{Coordination: redis, Database: db, HoldTTL: 30 * time.Second, Lang: lang.En}, nil
 		},
 		CodeNote: func() string {
 			if told {

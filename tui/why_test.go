@@ -20,7 +20,7 @@ import (
 // checkOnALab is the explorer's check (c), as the command line wires it,
 // on one lab of its own backends.
 func checkOnALab(t *testing.T) func(ctx context.Context, s *engine.Scenario, mode engine.Mode, without engine.GuardSet, progress func(engine.CheckProgress)) (*engine.Why, error) {
-	backends := engine.Backends{Coordination: storetest.Embedded(t), Database: storetest.Database(t), LeaseTTL: 30 * time.Second}
+	backends := engine.Backends{Coordination: storetest.Embedded(t), Database: storetest.Database(t), HoldTTL: 30 * time.Second}
 	return func(ctx context.Context, s *engine.Scenario, mode engine.Mode, without engine.GuardSet, progress func(engine.CheckProgress)) (*engine.Why, error) {
 		b := backends
 		b.Without = without
@@ -113,7 +113,7 @@ func TestTheExplorerQueuesACheckAskedForWhileOneRuns(t *testing.T) {
 // Keys pressed while PostgreSQL starts are not lost: the waiting screen
 // shows them, and they are taken in order once the lab is open.
 func TestKeysPressedBeforeTheLabOpensWaitForIt(t *testing.T) {
-	b := engine.Backends{Coordination: storetest.Embedded(t), Database: storetest.Database(t), LeaseTTL: 30 * time.Second}
+	b := engine.Backends{Coordination: storetest.Embedded(t), Database: storetest.Database(t), HoldTTL: 30 * time.Second}
 	release := make(chan struct{})
 	m := tui.New(context.Background(), tui.Options{Catalog: scenarios.All(), Scenario: "lease-overrun", Lang: lang.En, Starting: "starting PostgreSQL 15…",
 		Start: func(ctx context.Context) (engine.Backends, error) {

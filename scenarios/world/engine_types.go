@@ -30,6 +30,5 @@ const (
 )
 
 var (
-	newBreak    = engine.NewBreak
-	FormatFence = engine.FormatFence
+	newBreak = engine.NewBreak
 )

@@ -71,8 +71,8 @@ var refusals = []string{StaleMembership, WrongRegion, IncompatibleVersion, Stale
 // key for its lease takes the seed's.
 func (s *Setting) Open(l *engine.Lab) engine.LabWorld {
 	for _, a := range l.Actors() {
-		if a.LeaseKey == "" {
-			a.LeaseKey = s.Seed.ConflictKey
+		if LeaseKeyOf(a) == "" {
+			a.Setting = ActorSetting{LeaseKey: s.Seed.ConflictKey}
 		}
 	}
 	return &labWorld{lab: l, set: s, jobs: newJobWatch(), provider: provider.New()}
@@ -176,7 +176,7 @@ func (w *labWorld) Check(ctx context.Context, o engine.Observation) ([]engine.Br
 		found = append(found, checkAnswers(w.answers, keys, jobs, coordinationOf(l).ConflictKeyNames, o.Actor.Name)...)
 	}
 	found = append(found, w.jobs.claim(w.answers, o.Now)...)
-	found = append(found, checkLeaseLifetimes(keys, l.Backends().LeaseTTL)...)
+	found = append(found, checkLeaseLifetimes(keys, l.Backends().HoldTTL)...)
 	w.answers = nil
 	w.seenExecs = len(rows.Executions)
 	return found, nil
@@ -281,25 +281,25 @@ func (w *labWorld) View(ctx context.Context, actors []*engine.Actor, views []eng
 	}
 	leases := map[string]lease{}
 	for _, a := range actors {
-		if _, read := leases[a.LeaseKey]; read {
+		if _, read := leases[LeaseKeyOf(a)]; read {
 			continue
 		}
 		var h lease
 		var err error
-		if h.holder, h.token, h.held, err = coordinationOf(l).LeaseHolder(ctx, a.LeaseKey); err != nil {
+		if h.holder, h.token, h.held, err = coordinationOf(l).LeaseHolder(ctx, LeaseKeyOf(a)); err != nil {
 			return err
 		}
-		leases[a.LeaseKey] = h
+		leases[LeaseKeyOf(a)] = h
 	}
 	t := l.Language()
 	for i, a := range actors {
 		v, m := &views[i], Remembers(a)
-		h := leases[a.LeaseKey]
+		h := leases[LeaseKeyOf(a)]
 		v.Truth = t.T("lease free")
 		if h.held {
 			v.Truth = t.T("lease held by %s, token %d", h.holder, h.token)
 		}
-		v.Token, v.LeaseHeld, v.LeaseHolder, v.LeaseToken = m.Token, h.held, h.holder, h.token
+		v.World = Truth{Token: m.Token, LeaseHeld: h.held, LeaseHolder: h.holder, LeaseToken: h.token}
 		v.HoldsNothing = false
 		switch d := m.Delivery; {
 		case m.JobReused:
@@ -328,6 +328,32 @@ func (w *labWorld) View(ctx context.Context, actors []*engine.Actor, views []eng
 	return nil
 }
 
+// ActorSetting is how the catalog's world sets an actor up
+// (engine.ActorSpec.Setting): the conflict key of the resource lease it
+// takes, whose holder in Redis is its truth; empty: the seed's.
+type ActorSetting struct{ LeaseKey string }
+
+// LeaseKeyOf is the conflict key of the lease an actor takes.
+func LeaseKeyOf(a *engine.Actor) string {
+	set, _ := a.Setting.(ActorSetting)
+	return set.LeaseKey
+}
+
+// Truth is an actor's row as data: the token it believes it holds, and
+// who holds its resource's lease in Redis.
+type Truth struct {
+	Token       int64
+	LeaseHeld   bool
+	LeaseHolder string
+	LeaseToken  int64
+}
+
+// TruthOf is an actor's row of a snapshot as data.
+func TruthOf(v engine.ActorView) Truth {
+	t, _ := v.World.(Truth)
+	return t
+}
+
 // Keys says which conflict key each lease, counter and epoch key is of —
 // the seed's, or one an actor takes its lease on (a partitioned region's
 // own) — so a screen can tell two key spaces apart.
@@ -344,7 +370,7 @@ func (w *labWorld) Keys(keys []RedisKey) {
 	}
 	name(w.set.Seed.ConflictKey)
 	for _, a := range l.Actors() {
-		name(a.LeaseKey)
+		name(LeaseKeyOf(a))
 	}
 	for i := range keys {
 		keys[i].Conflict = of[keys[i].Key]
@@ -358,8 +384,8 @@ func (w *labWorld) Keys(keys []RedisKey) {
 func (w *labWorld) Result(reading engine.Reading, r *engine.Result) {
 	if res, ok := RowsOf(reading.Ledger).Resource(w.set.Seed.ConflictKey); ok {
 		r.Final = res.SummaryValue
-		r.LastAcceptedFence = res.LastAcceptedFence
-		r.NamespaceEpoch = res.NamespaceEpoch
+		r.Mark = res.LastAcceptedFence
+		r.World = Figures{NamespaceEpoch: res.NamespaceEpoch}
 	}
 	if len(w.set.ProviderScript) > 0 {
 		answered := w.provider.Answers()
@@ -370,6 +396,23 @@ func (w *labWorld) Result(reading engine.Reading, r *engine.Result) {
 		}
 	}
 }
+
+// Figures are the catalog's own part of a run's result (its mark, the
+// last accepted fence, is Result.Mark).
+type Figures struct{ NamespaceEpoch int64 }
+
+// FiguresOf is the catalog's part of a result.
+func FiguresOf(r engine.Result) Figures {
+	f, _ := r.World.(Figures)
+	return f
+}
+
+// FormatFence and FenceIn show a last accepted fence (a result's mark);
+// 0 is none.
+var (
+	FormatFence = engine.FormatMark
+	FenceIn     = engine.MarkIn
+)
 
 // Pausing tells of a worker frozen while it holds a lease, or a delivery
 // it is sure of.

@@ -252,7 +252,7 @@ func (l *Ledger) FencedMutation(ctx context.Context, w world.Write) (world.Write
 	}
 	result.Committed, result.Previous = true, *previous
 	result.OnRecord = record && unrecorded
-	result.Guard = fmt.Sprintf("incoming %d > last accepted %s → true", w.Token, engine.FormatFence(r.fence))
+	result.Guard = fmt.Sprintf("incoming %d > last accepted %s → true", w.Token, world.FormatFence(r.fence))
 	if overlooked != nil {
 		// What the removed guard would have said, so the screen shows why
 		// this write got through.
@@ -429,7 +429,7 @@ func failedChecks(w world.Write, c configuration, r lockedResource) []failedChec
 	}
 	if w.Token <= r.fence {
 		out = append(out, failedCheck{world.GuardFence, world.StaleFence,
-			fmt.Sprintf("incoming %d > last accepted %s", w.Token, engine.FormatFence(r.fence))})
+			fmt.Sprintf("incoming %d > last accepted %s", w.Token, world.FormatFence(r.fence))})
 	}
 	return out
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/lang"
+	"github.com/fencelab/fencelab/scenarios/world"
 )
 
 // Code runs a scenario file's own Redis code on an actor's connection: a
@@ -71,12 +72,12 @@ func (c *Code) runCode(ctx context.Context, call engine.RedisCall) (engine.CodeR
 		keys[i] = c.keys.prefix + k
 	}
 	for _, at := range call.KeyAt {
-		if at < len(call.Words) && engine.OwnKeyName(call.Words[at]) {
+		if at < len(call.Words) && world.OwnKeyName(call.Words[at]) {
 			return engine.CodeReply{}, &engine.CodeFailure{Err: ownKeyError(call.Words[at])}
 		}
 	}
 	for _, k := range call.Keys {
-		if engine.OwnKeyName(k) {
+		if world.OwnKeyName(k) {
 			return engine.CodeReply{}, &engine.CodeFailure{Err: ownKeyError(k)}
 		}
 	}

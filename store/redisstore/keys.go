@@ -68,7 +68,7 @@ func (ks keyspace) jobs(targets string) string { return ks.jobPrefix() + "{" + t
 func (ks keyspace) all() string { return ks.prefix + "*" }
 
 // ownKeyError refuses a file's key with the shape of one of fencelab's
-// own (engine.OwnKeyName).
+// own (world.OwnKeyName).
 func ownKeyError(name string) error {
 	return lang.Error("the key %s has the shape of one of fencelab's own (its leases, counters, epochs, leaders and jobs): a file's keys are named otherwise", untrusted.Line(name))
 }
