@@ -234,9 +234,7 @@ func NewLab(ctx context.Context, backends Backends, scenario *Scenario, mode Mod
 			l.shared = append(l.shared, sharedConnection{names[i], lazyLedger{ledgers[i], l}})
 		}
 	}
-	if scenario.World != nil {
-		l.world = scenario.World.Open(l)
-	}
+	l.openWorlds()
 	if err := errors.Join(errs...); err != nil {
 		l.Close(ctx)
 		for _, err := range errs {
@@ -319,7 +317,8 @@ func (l *Lab) LastReading() Reading { return l.reading }
 // Ledger is the lab's own connection to the database (seeding, snapshots).
 func (l *Lab) Ledger() Ledger { return l.ledger }
 
-// World is the scenario's world's part of the lab; nil without one.
+// World is the worlds' part of the lab (the scenario's world's, and a
+// file's code's beside it: Worlds); nil without one.
 func (l *Lab) World() LabWorld { return l.world }
 
 // Language is the language the lab tells its story in.
@@ -338,14 +337,6 @@ func (l *Lab) Reset(ctx context.Context) error {
 	}
 	if l.world != nil {
 		if err := l.world.Reset(ctx); err != nil {
-			return err
-		}
-	}
-	if l.scenario.Code != nil {
-		if err := l.restoreSessions(ctx, nil); err != nil {
-			return err
-		}
-		if err := l.setupCode(ctx); err != nil {
 			return err
 		}
 	}

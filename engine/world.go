@@ -17,8 +17,8 @@ import (
 //
 // Two worlds answer today: the catalog's (package scenarios/world: what
 // its workers remember, its stores' ports, its ten invariants) and a
-// scenario file's own code (code.go: its tables, keys and invariants),
-// which runs beside the catalog's or alone.
+// scenario file's own code (codeworld.go: its tables, keys and
+// invariants), which a lab runs beside the scenario's.
 type World interface {
 	// Start is the lab clock's first moment.
 	Start() time.Time

@@ -40,7 +40,7 @@ func ProviderOf(t *engine.Turn) Provider { return gatedProvider{of(t).provider} 
 // ProviderIn is the lab's provider, as it stands (nil: the lab has no
 // catalog world).
 func ProviderIn(l *engine.Lab) Provider {
-	if w, ok := l.World().(*labWorld); ok {
+	if w := in(l); w != nil {
 		return w.provider
 	}
 	return nil

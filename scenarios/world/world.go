@@ -132,11 +132,21 @@ type saved struct {
 
 // Of is the catalog's world in the lab of a turn.
 func of(t *engine.Turn) *labWorld {
-	w, _ := t.Lab().World().(*labWorld)
+	w := in(t.Lab())
 	if w == nil {
 		panic("world: a step of the catalog's in a lab without the catalog's world")
 	}
 	return w
+}
+
+// in is the catalog's world in a lab; nil when the lab has none.
+func in(l *engine.Lab) *labWorld {
+	for _, w := range l.Worlds() {
+		if w, ok := w.(*labWorld); ok {
+			return w
+		}
+	}
+	return nil
 }
 
 func (w *labWorld) Reset(ctx context.Context) error {
