@@ -64,7 +64,8 @@ type Actor struct {
 	// call is the next call of the current step (0: the step has not begun).
 	call int
 	// stepBegan is the lab clock when the current step's first call began:
-	// what the step records is the lab clock's from then on (invariant 10).
+	// what the step records is the lab clock's from then on (a world may
+	// hold it to that: Observation.StepBegan).
 	stepBegan time.Duration
 	redis     RedisClient
 	ledger    Ledger

@@ -1233,7 +1233,7 @@ func (l *Lab) fingerprint(keys []RedisKey) [32]byte {
 		h.Write(a.memoryJSON(now))
 		if a.MidStep() {
 			// How long ago its step began: what it records is held to
-			// the clock then (invariant 10). Mostly 0: the clock seldom
+			// the clock then (Observation.StepBegan). Mostly 0: the clock seldom
 			// moves inside a step.
 			h.Int(int64(l.clock - a.stepBegan))
 		}

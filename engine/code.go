@@ -80,7 +80,7 @@ type CodeInvariant struct {
 }
 
 // FirstCodeInvariant is the number of a file's first invariant: its own
-// come after DESIGN §7's.
+// come after the world's.
 const FirstCodeInvariant = 11
 
 // MostCodeInvariants is how many invariants a file may add (an
@@ -88,7 +88,7 @@ const FirstCodeInvariant = 11
 const MostCodeInvariants = 7
 
 // InvariantNumbers are the invariants a scenario is held to, in order:
-// DESIGN §7's, then a file's own. A file whose every step is its own code
+// the world's, then a file's own. A file whose every step is its own code
 // shows its own only — fencelab's tables and keys are not its.
 func (s *Scenario) InvariantNumbers() []int {
 	var out []int

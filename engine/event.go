@@ -33,7 +33,7 @@ type Event struct {
 	Narration string
 }
 
-// Break is an invariant of DESIGN §7 that a step broke.
+// Break is an invariant that a step broke.
 type Break struct {
 	Invariant int
 	// Anomaly is the UNSAFE verdict it stands for: STALE_OVERWRITE, ...

@@ -105,7 +105,7 @@ type Lab struct {
 	// for a scenario without one.
 	world LabWorld
 	// reading is the state the last invariant check read, for the checker;
-	// keys are the lab's keys it read (invariant 8 compares the keys an
+	// keys are the lab's keys it read (a world compares the keys an
 	// action leaves with these); keysRead: they are what Redis holds now,
 	// read after the last action or restored (a restore writes only what
 	// differs from them).

@@ -182,7 +182,7 @@ func (l *Lab) overlap(ctx context.Context, action Action) error {
 	// The write commits; a statement that waited for it goes on, and a
 	// write of the other's stops before its own commit: the invariants
 	// are checked between the two, so each commit is held to the world
-	// of its moment (invariant 2 compares a write with the configuration
+	// of its moment (the catalog's world compares a write with the configuration
 	// as it committed).
 	if ev, done, err = l.throughCommit(ctx, w); err != nil {
 		return err

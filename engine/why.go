@@ -34,7 +34,7 @@ import (
 // broken(s)/complete(s) of the state it is at; it never falls back from 1,
 // and the first action where it reaches 1 is the point of no return.
 
-// InvariantSet is a set of invariant numbers: DESIGN §7's and a file's
+// InvariantSet is a set of invariant numbers: the world's and a file's
 // own (1 to FirstCodeInvariant+MostCodeInvariants-1).
 type InvariantSet uint32
 

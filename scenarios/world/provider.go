@@ -12,6 +12,22 @@ import (
 // in-process service: each of its calls is one (Send).
 const BackendProvider = "provider"
 
+// The provider's answers and records (store/provider's), as the catalog
+// names them.
+type (
+	Application      = provider.Application
+	ProviderAnswer   = provider.Answer
+	ProviderSnapshot = provider.Snapshot
+)
+
+const (
+	ProviderConfirmed         = provider.Confirmed
+	ProviderDeclined          = provider.Declined
+	ProviderUnknown           = provider.Unknown
+	ProviderNotFound          = provider.NotFound
+	ProviderAppliedButTimeout = provider.AppliedButTimeout
+)
+
 // Provider is the external system, which cannot be fenced: it is
 // idempotent by OperationId and answers queries about one. Each lab has
 // its own (store/provider's), made with the lab's world.
