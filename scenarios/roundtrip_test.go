@@ -26,17 +26,17 @@ import (
 // readOutsideLock is a ledger whose read-modify-write reads the summary in
 // a query of its own before its statement takes the row lock: a read
 // outside the transaction, the lost update's classic cause.
-type readOutsideLock struct{ engine.Ledger }
+type readOutsideLock struct{ world.Ledger }
 
 func (l readOutsideLock) FencedMutation(ctx context.Context, w world.Write) (world.WriteResult, error) {
 	if w.AddUnderLock {
-		read, err := l.Ledger.(world.Ledger).ReadSummary(ctx, w.ConflictKey)
+		read, err := l.Ledger.ReadSummary(ctx, w.ConflictKey)
 		if err != nil {
 			return world.WriteResult{}, err
 		}
 		w.AddUnderLock, w.Value, w.ReadValue = false, read+w.Delta, &read
 	}
-	return l.Ledger.(world.Ledger).FencedMutation(ctx, w)
+	return l.Ledger.FencedMutation(ctx, w)
 }
 
 type readOutsideLockDB struct{ engine.Database }
@@ -46,7 +46,7 @@ func (d readOutsideLockDB) Connect(ctx context.Context, actor string) (engine.Le
 	if err != nil {
 		return nil, err
 	}
-	return readOutsideLock{l}, nil
+	return readOutsideLock{l.(world.Ledger)}, nil
 }
 
 // getThenSet is a Redis client whose job acquire is GET, then HSET, then
