@@ -101,9 +101,11 @@ type Lab struct {
 	// offPath: an action taken since the reset was not the guided order's
 	// next one, so the guided order no longer applies.
 	offPath bool
-	// world is the scenario's world's part of the lab (world.go); nil
-	// for a scenario without one.
+	// world is the worlds' part of the lab: the scenario's world's and a
+	// file's code's (world.go, codeworld.go); nil for neither.
 	world LabWorld
+	// start is the lab clock's first moment (World.Start).
+	start time.Time
 	// reading is the state the last invariant check read, for the checker;
 	// keys are the lab's keys it read (a world compares the keys an
 	// action leaves with these); keysRead: they are what Redis holds now,
@@ -200,6 +202,9 @@ func NewLab(ctx context.Context, backends Backends, scenario *Scenario, mode Mod
 	}
 	backends.HoldTTL = backends.HoldTTLFor(scenario)
 	l := &Lab{scenario: scenario, mode: mode, backends: backends, lang: backends.Lang}
+	if scenario.World != nil {
+		l.start = scenario.World.Start()
+	}
 	if mode == Safe {
 		l.without = backends.Without
 	}
@@ -303,12 +308,7 @@ func (l *Lab) ModeLabel() string { return ModeLabel(l.mode, l.without) }
 func (l *Lab) Now() time.Time { return l.Start().Add(l.clock) }
 
 // Start is the lab clock's first moment: the world's (zero without one).
-func (l *Lab) Start() time.Time {
-	if l.scenario.World == nil {
-		return time.Time{}
-	}
-	return l.scenario.World.Start()
-}
+func (l *Lab) Start() time.Time { return l.start }
 
 // LastReading is the state of the stores the last invariant check read
 // (or a restore put back).
