@@ -40,6 +40,9 @@ func (l *Lab) checkInvariants(ctx context.Context) error {
 		if found, err = l.world.Check(ctx, o); err != nil {
 			return err
 		}
+		for _, inv := range l.checks {
+			found = append(found, inv.Check(o)...)
+		}
 	}
 	l.keys, l.keysRead, l.cause = keys, true, cause{}
 	l.found, l.foundAnomalies = 0, l.foundAnomalies[:0]

@@ -104,8 +104,10 @@ type Lab struct {
 	// world is the worlds' part of the lab: the scenario's world's and a
 	// file's code's (world.go, codeworld.go); nil for neither.
 	world LabWorld
-	// start is the lab clock's first moment (World.Start).
-	start time.Time
+	// start is the lab clock's first moment (World.Start); checks, the
+	// world's invariants that check themselves (Invariant.Check).
+	start  time.Time
+	checks []Invariant
 	// reading is the state the last invariant check read, for the checker;
 	// keys are the lab's keys it read (a world compares the keys an
 	// action leaves with these); keysRead: they are what Redis holds now,
@@ -204,6 +206,11 @@ func NewLab(ctx context.Context, backends Backends, scenario *Scenario, mode Mod
 	l := &Lab{scenario: scenario, mode: mode, backends: backends, lang: backends.Lang}
 	if scenario.World != nil {
 		l.start = scenario.World.Start()
+		for _, inv := range scenario.World.Invariants() {
+			if inv.Check != nil {
+				l.checks = append(l.checks, inv)
+			}
+		}
 	}
 	if mode == Safe {
 		l.without = backends.Without

@@ -47,7 +47,13 @@ type toyWorld struct{}
 
 func (toyWorld) Start() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) }
 func (toyWorld) Invariants() []engine.Invariant {
-	return []engine.Invariant{{Number: 1, Anomaly: "LOST_UPDATE", Says: "the counter counts every increment"}}
+	return []engine.Invariant{{Number: 1, Anomaly: "LOST_UPDATE", Says: "the counter counts every increment",
+		Check: func(o engine.Observation) []engine.Break {
+			if s := o.After.World.(toyStore); s.Counter != s.Increments {
+				return []engine.Break{engine.NewBreak(1, "LOST_UPDATE", lang.P("the counter is %d after %d increments", s.Counter, s.Increments))}
+			}
+			return nil
+		}}}
 }
 func (toyWorld) Verdicts() []string                 { return nil }
 func (toyWorld) Refusals() []string                 { return nil }
@@ -69,13 +75,8 @@ func (w *toyLab) Reset(context.Context) error {
 
 func (w *toyLab) Read([]engine.RedisKey) any { return w.store }
 
-func (w *toyLab) Check(_ context.Context, o engine.Observation) ([]engine.Break, error) {
-	s := o.After.World.(toyStore)
-	if s.Counter != s.Increments {
-		return []engine.Break{engine.NewBreak(1, "LOST_UPDATE", lang.P("the counter is %d after %d increments", s.Counter, s.Increments))}, nil
-	}
-	return nil, nil
-}
+// Check: the toy's invariant checks itself (Invariant.Check).
+func (w *toyLab) Check(context.Context, engine.Observation) ([]engine.Break, error) { return nil, nil }
 
 func (w *toyLab) Sum(engine.StateHash, time.Time) {}
 func (w *toyLab) SumShared(h engine.StateHash, _ time.Time) {

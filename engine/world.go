@@ -83,13 +83,18 @@ func (l *Lab) readWorld(keys []RedisKey) any {
 	return l.world.Read(keys)
 }
 
-// Invariant is a rule a world holds every state to.
+// Invariant is a rule a world holds every state to: a number, the anomaly
+// its break stands for, a sentence, and a check.
 type Invariant struct {
 	Number int
 	// Anomaly is the verdict its break stands for.
 	Anomaly string
 	// Says is the rule in one sentence, in English.
 	Says string
+	// Check finds its breaks in what the lab read after an action. A
+	// world whose rules share what they remember (the catalog's) leaves
+	// it nil and judges them together (LabWorld.Check).
+	Check func(Observation) []Break
 }
 
 // Observation is what the lab read after an action, for a world's
