@@ -21,9 +21,10 @@ type Memory struct {
 }
 
 // Remembered is a world's part of an actor's memory, which a state's key
-// takes whole, encoded as JSON.
+// takes whole, encoded as JSON. Only the actor's calls change it, each a
+// copy of its own (Clone, at the call's start): saved states share it.
 type Remembered interface {
-	// Clone copies it: a saved state keeps a copy of its own.
+	// Clone copies it.
 	Clone() Remembered
 	// Relative is it with every moment it holds taken relative to now,
 	// as a state's key takes every moment; timed: it holds one (a memory

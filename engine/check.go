@@ -875,7 +875,7 @@ func (l *Lab) save(keys []RedisKey, fingerprint [32]byte) *labState {
 	}
 	for _, a := range l.actors {
 		s.actors = append(s.actors, actorState{pc: a.pc, call: a.call, paused: a.Paused, pause: a.Pause, waiting: a.Waiting,
-			halted: a.Halted, memory: a.Memory.clone(), encoded: a.encoded, stepBegan: a.stepBegan})
+			halted: a.Halted, memory: a.Memory, encoded: a.encoded, stepBegan: a.stepBegan})
 	}
 	return s
 }
@@ -912,7 +912,7 @@ func (l *Lab) restore(ctx context.Context, s *labState) error {
 	for i, a := range l.actors {
 		saved := s.actors[i]
 		a.pc, a.call, a.Paused, a.Pause, a.Waiting, a.Halted, a.Memory =
-			saved.pc, saved.call, saved.paused, saved.pause, saved.waiting, saved.halted, saved.memory.clone()
+			saved.pc, saved.call, saved.paused, saved.pause, saved.waiting, saved.halted, saved.memory
 		a.encoded, a.stepBegan = saved.encoded, saved.stepBegan
 	}
 	l.clock, l.events, l.breaks, l.log, l.eventsAfter = s.clock, s.events, s.breaks, s.log, s.eventsAfter

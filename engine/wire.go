@@ -194,6 +194,12 @@ func (l *Lab) startCall(ctx context.Context, a *Actor, c Call) (wireEvent, error
 	}
 	conn := l.connectionFor(a, c)
 	a.live = &liveCall{g: g, memory: a.memoryJSON(l.Now()), state: wireRunning, ledger: conn}
+	// The call changes a copy of its actor's memory: a saved state that
+	// holds the memory as it was keeps it so (copy on write: saves and
+	// restores copy the memory's value, and only a call changes it).
+	if a.Memory.World != nil {
+		a.Memory.World = a.Memory.World.Clone()
+	}
 	callCtx := context.WithValue(context.WithoutCancel(ctx), gateKey{}, g)
 	turn := &Turn{lab: l, Actor: a, ledger: conn}
 	go func() {
