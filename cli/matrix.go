@@ -161,7 +161,10 @@ func matrix(ctx context.Context, c config, req matrixRequest, pool *labPool, std
 				cell.Status, cell.NeverRefused = cellHeld, true
 			default:
 				tick(fmt.Sprintf("%s SAFE −%s", s.ID, g))
-				r, err := checkOne(ctx, pool, s, engine.Safe, engine.Guards(g), engine.CheckOptions{})
+				// A cell asks whether an invariant breaks and the shortest
+				// schedule that breaks one: what follows a break is not
+				// searched (most of a broken cell's states).
+				r, err := checkOne(ctx, pool, s, engine.Safe, engine.Guards(g), engine.CheckOptions{UntilBroken: true})
 				if err != nil {
 					meter.done()
 					sayFoundSoFar(stderr, req.out, written, c.lang)

@@ -89,6 +89,12 @@ type CheckOptions struct {
 	// a long search more of them keep the cores busy, while a short one
 	// pays for no more than it started with.
 	Grow func(context.Context) (*Lab, error)
+	// UntilBroken ends a schedule at the first state where an invariant
+	// broke, for a search that asks only whether one breaks and the
+	// shortest schedule that breaks one (the matrix): what follows a
+	// break cannot make a shorter one. Counts past a break (Broken,
+	// Verdicts, States) are then not the whole search's.
+	UntilBroken bool
 }
 
 // GrowAfter is how long a search runs on the labs it started with before
@@ -653,6 +659,12 @@ func (c *checker) explore(ctx context.Context, lab *Lab, item workItem) error {
 			}
 		}
 		c.mu.Unlock()
+		if c.opts.UntilBroken && len(lab.breaks) > 0 {
+			// Not claimed: the same state reached without a break (its
+			// fingerprint holds no breaks) is still explored from.
+			c.end(lab, state, true)
+			return nil
+		}
 		if state != before {
 			enabled := c.enabled(lab, keys)
 			var ok bool

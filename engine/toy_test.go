@@ -180,13 +180,20 @@ func unlockStep(name string) engine.Step {
 	}}
 }
 
-// toyScenario: A and B each add one to the counter.
-func toyScenario() *engine.Scenario {
+// toyScenario: A and B each add one to the counter; with reread, each
+// reads the counter again at the end (steps after the one that breaks).
+func toyScenario(reread bool) *engine.Scenario {
 	program := func(name string, mode engine.Mode) []engine.Step {
+		var steps []engine.Step
 		if mode == engine.Unsafe {
-			return []engine.Step{readStep(), writeStep()}
+			steps = []engine.Step{readStep(), writeStep()}
+		} else {
+			steps = []engine.Step{lockStep(name), readStep(), writeStep(), unlockStep(name)}
 		}
-		return []engine.Step{lockStep(name), readStep(), writeStep(), unlockStep(name)}
+		if reread {
+			steps = append(steps, readStep())
+		}
+		return steps
 	}
 	return &engine.Scenario{ID: "toy", Title: "two increments", World: toyWorld{}, Expected: 2,
 		Actors: func(mode engine.Mode) []engine.ActorSpec {
@@ -218,7 +225,7 @@ func TestToyWorld(t *testing.T) {
 			if td.HasArg("unsafe") {
 				mode = engine.Unsafe
 			}
-			lab, err := engine.NewLab(ctx, engine.Backends{}, toyScenario(), mode)
+			lab, err := engine.NewLab(ctx, engine.Backends{}, toyScenario(td.HasArg("reread")), mode)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -237,7 +244,8 @@ func TestToyWorld(t *testing.T) {
 				}
 				return out
 			case "check":
-				report, err := engine.Check(ctx, []*engine.Lab{lab}, engine.CheckOptions{NoReduction: td.HasArg("no-reduction")})
+				report, err := engine.Check(ctx, []*engine.Lab{lab}, engine.CheckOptions{NoReduction: td.HasArg("no-reduction"),
+					UntilBroken: td.HasArg("until-broken")})
 				if err != nil {
 					t.Fatal(err)
 				}
