@@ -161,8 +161,7 @@ func check(ctx context.Context, c config, req checkRequest, pool *labPool, stdou
 	began := time.Now()
 	meter := newProgress(stderr, "")
 	total := len(req.scenarios) * len(req.modes)
-	defer req.memory.start()()
-	defer searchGC()()
+	defer searchGC(req.memory.ceiling())()
 	var reports []engine.CheckReport
 	var traces []string
 	var whys []*whyRun

@@ -101,7 +101,7 @@ type matrixReport struct {
 // asked) cannot change that scenario: its cell says so without a search.
 func runMatrix(ctx context.Context, c config, req matrixRequest, stdout, stderr io.Writer) error {
 	c.pgConnections = labConnections(req.scenarios)
-	defer searchGC()()
+	defer searchGC(0)()
 	err := withLabPool(ctx, c, stderr, func(pool *labPool) error { return matrix(ctx, c, req, pool, stdout, stderr) })
 	if err != nil && req.madeOut {
 		// Stopped before it wrote anything there: the directory it made

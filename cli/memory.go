@@ -48,7 +48,7 @@ func formatSize(n uint64) string {
 // memoryBound stops a search whose live heap passed three quarters of the
 // limit, or half of it while the process holds nine tenths; both are read
 // at most every 50 ms (runtime/metrics, which stops nothing). While a
-// check runs the limit is also the runtime's soft memory limit (start), so
+// check runs the limit also caps the runtime's soft memory limit (searchGC), so
 // the collector works harder as it nears it rather than let garbage carry
 // the process past it. But a search that keeps less than three quarters
 // can still hold the process at the limit, the collector running without
@@ -85,16 +85,6 @@ func heldMemory() uint64 {
 	return readMetric("/memory/classes/total:bytes") - readMetric("/memory/classes/heap/released:bytes")
 }
 
-// start makes the limit the runtime's soft memory limit until the
-// returned function puts the one before it back.
-func (b *memoryBound) start() (restore func()) {
-	if b == nil || b.limit == 0 {
-		return func() {}
-	}
-	before := debug.SetMemoryLimit(int64(b.limit))
-	return func() { debug.SetMemoryLimit(before) }
-}
-
 // exceeded reports whether the limit was passed; once passed, it stays.
 func (b *memoryBound) exceeded() bool {
 	if b == nil || b.limit == 0 {
@@ -112,6 +102,14 @@ func (b *memoryBound) exceeded() bool {
 		b.over = l > b.limit/4*3 || (held() > b.limit/10*9 && l > b.limit/2)
 	}
 	return b.over
+}
+
+// ceiling is the limit, for searchGC; 0 when there is none.
+func (b *memoryBound) ceiling() uint64 {
+	if b == nil {
+		return 0
+	}
+	return b.limit
 }
 
 // hit reports whether the bound stopped a search.
@@ -135,17 +133,68 @@ func (b *memoryBound) reset() {
 	b.mu.Unlock()
 }
 
-// searchGC makes the collector run about a third as often while a search
-// runs (GOGC 300), unless the user set GOGC, until the returned function
-// puts the setting back. A search makes garbage at every state (dumps
-// decoded, keys read) and keeps its states: at Go's default, collecting
-// took a fifth of check's CPU. It holds about twice the memory instead
-// (230 MB → 460 MB for the catalog's SAFE), well inside --max-memory,
-// which still bounds it as the runtime's soft limit.
-func searchGC() (restore func()) {
+// searchGC paces the collector while a search runs, until the returned
+// function puts the settings before it back. A search makes garbage at
+// every state (dumps decoded, keys read) and keeps its states: at Go's
+// default GOGC of 100, collecting took a fifth of check's CPU, so a
+// search runs at GOGC 300 — the collector runs a third as often, and
+// lets the heap grow to four times what is live. Left at that, a matrix
+// held 2.5 GB to keep half a gigabyte, so a soft memory limit caps the
+// growth (searchLimit): generous while what is live is small, twice what
+// is live once it is larger (GOGC 100's growth), and never above
+// ceiling, --max-memory (0: none), which the bound reads too. The limit
+// follows what is live every pace.
+//
+// A GOGC the user set is theirs: the collector is then left alone, but
+// for the ceiling.
+func searchGC(ceiling uint64) (restore func()) {
 	if os.Getenv("GOGC") != "" {
-		return func() {}
+		if ceiling == 0 {
+			return func() {}
+		}
+		before := debug.SetMemoryLimit(int64(ceiling))
+		return func() { debug.SetMemoryLimit(before) }
 	}
-	before := debug.SetGCPercent(300)
-	return func() { debug.SetGCPercent(before) }
+	beforePercent := debug.SetGCPercent(300)
+	beforeLimit := debug.SetMemoryLimit(int64(searchLimit(liveHeap(), ceiling)))
+	stop, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		tick := time.NewTicker(pace)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				debug.SetMemoryLimit(int64(searchLimit(liveHeap(), ceiling)))
+			}
+		}
+	}()
+	return func() {
+		close(stop)
+		<-stopped
+		debug.SetMemoryLimit(beforeLimit)
+		debug.SetGCPercent(beforePercent)
+	}
+}
+
+// pace is how often searchGC moves the soft limit after what is live.
+const pace = 100 * time.Millisecond
+
+// searchRoom is the soft memory limit of a search that keeps little: it
+// keeps a matrix, or check --all, under half a gigabyte. The catalog's
+// largest searches keep up to about 200 MB live, where the collector
+// runs somewhat more often than GOGC 300 alone would have it.
+const searchRoom = 448 << 20
+
+// searchLimit is the soft memory limit of a search that keeps live:
+// searchRoom, or twice live once that is more, never above ceiling
+// (0: none).
+func searchLimit(live, ceiling uint64) uint64 {
+	limit := max(searchRoom, 2*live)
+	if ceiling > 0 {
+		limit = min(limit, ceiling)
+	}
+	return limit
 }

@@ -23,3 +23,21 @@ func TestTheMemoryBoundStopsASearchHeldAtTheLimit(t *testing.T) {
 		}
 	}
 }
+
+// A search's soft memory limit: room to spare while it keeps little,
+// twice what it keeps once that is more, never above --max-memory.
+func TestASearchsSoftLimitFollowsWhatItKeeps(t *testing.T) {
+	const mib = 1 << 20
+	for _, c := range []struct{ live, ceiling, want uint64 }{
+		{10 * mib, 0, searchRoom},
+		{150 * mib, 2048 * mib, searchRoom},
+		{200 * mib, 0, searchRoom},
+		{300 * mib, 2048 * mib, 600 * mib},
+		{1500 * mib, 2048 * mib, 2048 * mib},
+		{10 * mib, 200 * mib, 200 * mib},
+	} {
+		if got := searchLimit(c.live, c.ceiling); got != c.want {
+			t.Errorf("live %d MiB, ceiling %d MiB: limit %d MiB, want %d MiB", c.live/mib, c.ceiling/mib, got/mib, c.want/mib)
+		}
+	}
+}
