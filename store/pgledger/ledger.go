@@ -622,57 +622,39 @@ type (
 )
 
 // stateOf decodes the rows the lab looks at from a dump; the dump itself
-// goes with them.
+// goes with them. Each table is decoded from its part of the dump through
+// decodedTables: a search's states share most of their tables.
 func stateOf(dump engine.LedgerDump) (engine.LedgerState, error) {
-	var d struct {
-		Resources   []resourceRow   `json:"resources"`
-		Tenants     []tenantRow     `json:"tenant_assignments"`
-		Rollouts    []rolloutRow    `json:"rollout_markers"`
-		Executions  []executionRow  `json:"executions"`
-		Checkpoints []checkpointRow `json:"checkpoints"`
-		Outbox      []outboxRow     `json:"outbox"`
-		Receipts    []receiptRow    `json:"effect_receipts"`
-		JobResults  []jobResultRow  `json:"job_results"`
-	}
-	// The dump's tables apart once: the rows below, the moments and a
-	// file's tables are each read from their table's part.
-	var parts map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(dump), &parts); err != nil {
+	parsed, err := dumps.parse(dump)
+	if err != nil {
 		return engine.LedgerState{}, fmt.Errorf("a dump that does not decode: %w", err)
 	}
-	for name, into := range map[string]any{"resources": &d.Resources, "tenant_assignments": &d.Tenants,
-		"rollout_markers": &d.Rollouts, "executions": &d.Executions, "checkpoints": &d.Checkpoints, "outbox": &d.Outbox,
-		"effect_receipts": &d.Receipts, "job_results": &d.JobResults} {
-		if len(parts[name]) == 0 {
-			continue
-		}
-		if err := json.Unmarshal(parts[name], into); err != nil {
-			return engine.LedgerState{}, fmt.Errorf("a dump whose %s does not decode: %w", name, err)
-		}
-	}
-	or0 := func(p *int64) int64 {
-		if p == nil {
-			return 0
-		}
-		return *p
-	}
+	parts := parsed.parts
 	s := engine.LedgerState{Dump: dump}
 	var rows world.Rows
-	for _, r := range d.Resources {
-		rows.Resources = append(rows.Resources, world.Resource{ConflictKey: r.ConflictKey, NamespaceEpoch: r.NamespaceEpoch,
-			LastAcceptedFence: r.LastAcceptedFence, SummaryValue: r.SummaryValue, UpdatedAt: r.UpdatedAt})
+	if rows.Resources, err = decodeTable(parts, "resources", func(r resourceRow) world.Resource {
+		return world.Resource{ConflictKey: r.ConflictKey, NamespaceEpoch: r.NamespaceEpoch,
+			LastAcceptedFence: r.LastAcceptedFence, SummaryValue: r.SummaryValue, UpdatedAt: r.UpdatedAt}
+	}, nil); err != nil {
+		return s, err
 	}
-	for _, t := range d.Tenants {
-		rows.Tenants = append(rows.Tenants, world.Tenant{TenantID: t.TenantID, MembershipRevision: t.MembershipRevision,
-			RegionID: t.RegionID, RegionEpoch: t.RegionEpoch, Active: t.Active})
+	if rows.Tenants, err = decodeTable(parts, "tenant_assignments", func(t tenantRow) world.Tenant {
+		return world.Tenant{TenantID: t.TenantID, MembershipRevision: t.MembershipRevision,
+			RegionID: t.RegionID, RegionEpoch: t.RegionEpoch, Active: t.Active}
+	}, nil); err != nil {
+		return s, err
 	}
-	for _, m := range d.Rollouts {
+	rollouts, err := decodeTable(parts, "rollout_markers", func(m rolloutRow) rolloutRow { return m }, nil)
+	if err != nil {
+		return s, err
+	}
+	for _, m := range rollouts {
 		if m.MarkerName == "current" {
 			rows.Rollout = world.Rollout{NamespaceEpoch: m.NamespaceEpoch, MinimumWriterVersion: m.MinimumWriterVersion,
 				CheckpointSchemaVersion: m.CheckpointSchemaVersion}
 		}
 	}
-	for _, e := range d.Executions {
+	if rows.Executions, err = decodeTable(parts, "executions", func(e executionRow) world.Execution {
 		x := world.Execution{OperationID: e.OperationID, ConflictKey: e.ConflictKey, JobName: e.JobName, TenantID: e.TenantID,
 			Owner: e.Owner, FencingToken: or0(e.FencingToken), NamespaceEpoch: or0(e.NamespaceEpoch), State: e.State,
 			ContractVersion: e.ContractVersion, SummaryValue: or0(e.SummaryValue), MembershipRevision: e.MembershipRevision,
@@ -681,36 +663,43 @@ func stateOf(dump engine.LedgerDump) (engine.LedgerState, error) {
 		if e.Rejection != nil {
 			x.Rejection = *e.Rejection
 		}
-		rows.Executions = append(rows.Executions, x)
+		return x
+	}, nil); err != nil {
+		return s, err
 	}
-	for _, c := range d.Checkpoints {
-		rows.Checkpoints = append(rows.Checkpoints, world.Checkpoint{ConflictKey: c.ConflictKey, FencingToken: or0(c.FencingToken),
-			SchemaVersion: c.SchemaVersion, SummaryValue: c.SummaryValue})
+	if rows.Checkpoints, err = decodeTable(parts, "checkpoints", func(c checkpointRow) world.Checkpoint {
+		return world.Checkpoint{ConflictKey: c.ConflictKey, FencingToken: or0(c.FencingToken),
+			SchemaVersion: c.SchemaVersion, SummaryValue: c.SummaryValue}
+	}, nil); err != nil {
+		return s, err
 	}
-	for _, o := range d.Outbox {
-		rows.Outbox = append(rows.Outbox, world.OutboxRow{OperationID: o.OperationID, EffectType: o.EffectType, Status: o.Status,
-			AttemptCount: o.AttemptCount, NextAttemptAt: o.NextAttemptAt})
+	if rows.Outbox, err = decodeTable(parts, "outbox", func(o outboxRow) world.OutboxRow {
+		return world.OutboxRow{OperationID: o.OperationID, EffectType: o.EffectType, Status: o.Status,
+			AttemptCount: o.AttemptCount, NextAttemptAt: o.NextAttemptAt}
+	}, nil); err != nil {
+		return s, err
 	}
 	// Receipts and results in the order they were recorded.
-	slices.SortStableFunc(d.Receipts, func(a, b receiptRow) int {
+	if rows.Receipts, err = decodeTable(parts, "effect_receipts", func(r receiptRow) world.Receipt {
+		return world.Receipt{Provider: r.Provider, OperationID: r.OperationID, Status: r.Status, Receipt: r.Receipt}
+	}, func(a, b receiptRow) int {
 		if c := a.RecordedAt.Compare(b.RecordedAt); c != 0 {
 			return c
 		}
 		return strings.Compare(a.OperationID, b.OperationID)
-	})
-	for _, r := range d.Receipts {
-		rows.Receipts = append(rows.Receipts, world.Receipt{Provider: r.Provider, OperationID: r.OperationID, Status: r.Status, Receipt: r.Receipt})
+	}); err != nil {
+		return s, err
 	}
-	slices.SortStableFunc(d.JobResults, func(a, b jobResultRow) int {
+	if rows.JobResults, err = decodeTable(parts, "job_results", func(r jobResultRow) world.JobResult {
+		return world.JobResult{JobID: r.JobID, Target: r.Target, Results: r.Results}
+	}, func(a, b jobResultRow) int {
 		if c := a.AppliedAt.Compare(b.AppliedAt); c != 0 {
 			return c
 		}
 		return strings.Compare(a.JobID, b.JobID)
-	})
-	for _, r := range d.JobResults {
-		rows.JobResults = append(rows.JobResults, world.JobResult{JobID: r.JobID, Target: r.Target, Results: r.Results})
+	}); err != nil {
+		return s, err
 	}
-	var err error
 	if rows.Times, err = recordedTimes(parts); err != nil {
 		return s, err
 	}
@@ -721,6 +710,69 @@ func stateOf(dump engine.LedgerDump) (engine.LedgerState, error) {
 		}
 	}
 	return s, nil
+}
+
+func or0(p *int64) int64 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+// decodeTable is the rows of one table of a dump (parts: its tables, by
+// name) as the lab reads them: each row of the table's JSON as R, in the
+// order sorted by order (nil: as the dump has them), made into a T. What
+// it returns is shared, and read only.
+func decodeTable[R, T any](parts map[string]json.RawMessage, name string, row func(R) T, order func(a, b R) int) ([]T, error) {
+	text := parts[name]
+	if len(text) == 0 {
+		return nil, nil
+	}
+	key := name + "\x00" + string(text)
+	if known, ok := decodedTables.get(key); ok {
+		return known.([]T), nil
+	}
+	var raw []R
+	if err := json.Unmarshal(text, &raw); err != nil {
+		return nil, fmt.Errorf("a dump whose %s does not decode: %w", name, err)
+	}
+	if order != nil {
+		slices.SortStableFunc(raw, order)
+	}
+	var out []T
+	for _, r := range raw {
+		out = append(out, row(r))
+	}
+	decodedTables.put(key, out)
+	return out, nil
+}
+
+// decodedTables keeps each table's rows as decodeTable made them, by the
+// table's name and text: a check's states share most of their tables
+// with the states before them, and a state whose whole dump is new (the
+// cache of dumps holds a few thousand) mostly has one table that is.
+var decodedTables = &tableCache{}
+
+// tableCache is a bounded map; when full it starts again.
+type tableCache struct {
+	mu    sync.Mutex
+	known map[string]any
+}
+
+func (c *tableCache) get(key string) (any, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.known[key]
+	return v, ok
+}
+
+func (c *tableCache) put(key string, v any) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.known == nil || len(c.known) >= dumpCacheSize {
+		c.known = make(map[string]any, dumpCacheSize)
+	}
+	c.known[key] = v
 }
 
 // recordedTimes are the moments the rows of a dump hold (d: its tables,
