@@ -841,6 +841,7 @@ type labState struct {
 	breaks      []Break
 	log         []loggedAction
 	eventsAfter []int
+	used        usedArrays // how far those slices' arrays are used
 	reading     Reading
 	// world is what the scenario's world keeps outside the stores
 	// (LabWorld.Save).
@@ -866,17 +867,19 @@ type actorState struct {
 }
 
 // save copies the lab's state, from keys just read and the world the last
-// invariant check read. The slices are clipped, so the lab's later appends
-// never write into the copy's arrays.
+// invariant check read. The lab's timeline (events, breaks, log) is kept
+// as it is, sharing its arrays: the lab and any lab the state is restored
+// on append to them through appendShared, which never writes where a
+// saved state reads.
 func (l *Lab) save(keys []RedisKey, fingerprint [32]byte) *labState {
 	if !l.quiescent() {
 		return &labState{fingerprint: fingerprint, anchor: l.anchor, since: slices.Clone(l.since), story: l.story,
-			log: slices.Clip(l.log)}
+			log: l.log, used: usedArrays{log: l.used.log}}
 	}
 	prefix := l.backends.Coordination.Prefix()
 	s := &labState{fingerprint: fingerprint, dump: l.reading.Ledger.Dump,
-		clock: l.clock, events: slices.Clip(l.events), breaks: slices.Clip(l.breaks), log: slices.Clip(l.log),
-		eventsAfter: slices.Clip(l.eventsAfter), reading: l.reading, story: l.story}
+		clock: l.clock, events: l.events, breaks: l.breaks, log: l.log, eventsAfter: l.eventsAfter, used: l.used,
+		reading: l.reading, story: l.story}
 	if l.world != nil {
 		s.world = l.world.Save()
 	}
@@ -927,7 +930,7 @@ func (l *Lab) restore(ctx context.Context, s *labState) error {
 			saved.pc, saved.call, saved.paused, saved.pause, saved.waiting, saved.halted, saved.memory
 		a.encoded, a.stepBegan = saved.encoded, saved.stepBegan
 	}
-	l.clock, l.events, l.breaks, l.log, l.eventsAfter = s.clock, s.events, s.breaks, s.log, s.eventsAfter
+	l.clock, l.events, l.breaks, l.log, l.eventsAfter, l.used = s.clock, s.events, s.breaks, s.log, s.eventsAfter, s.used
 	l.reading = s.reading
 	prefix := l.backends.Coordination.Prefix()
 	l.keys = make([]RedisKey, len(s.keys))

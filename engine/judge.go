@@ -56,7 +56,7 @@ func (l *Lab) checkInvariants(ctx context.Context) error {
 		}
 		b.Sequence = len(l.events)
 		b.Told = b.phrase.In(l.lang)
-		l.breaks = append(l.breaks, b)
+		appendShared(&l.breaks, &l.used.breaks, b)
 		l.emit(Event{Actor: "lab", Layer: LayerDatabase, Code: fmt.Sprintf("INVARIANT_%d", b.Invariant),
 			State: "BROKEN", Detail: b.Detail, Told: b.Told,
 			Narration: l.lang.T("Invariant %d broke: %s — %s.", b.Invariant, l.lang.T(l.scenario.InvariantText(b.Invariant)), b.Told)})

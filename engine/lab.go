@@ -96,6 +96,9 @@ type Lab struct {
 	log    []loggedAction
 	// eventsAfter counts, per log entry, the events once it was taken.
 	eventsAfter []int
+	// used says how far the arrays under those four slices are used: by
+	// the lab or by a state it saved (appendShared).
+	used usedArrays
 	guided      []Action
 	guidedNext  int
 	// offPath: an action taken since the reset was not the guided order's
@@ -347,7 +350,7 @@ func (l *Lab) Reset(ctx context.Context) error {
 			return err
 		}
 	}
-	l.clock, l.events, l.breaks, l.log, l.eventsAfter = 0, nil, nil, nil, nil
+	l.clock, l.events, l.breaks, l.log, l.eventsAfter, l.used = 0, nil, nil, nil, nil, usedArrays{}
 	l.guided = l.scenario.Guided(l.mode)
 	l.guidedNext, l.offPath = 0, false
 	l.reading, l.keys, l.keysRead, l.readAhead, l.ledgerRead = Reading{}, nil, false, nil, false
@@ -530,8 +533,8 @@ func (l *Lab) SetWithout(ctx context.Context, without GuardSet, after func() err
 
 // record logs an action just applied.
 func (l *Lab) record(entry loggedAction) {
-	l.log = append(l.log, entry)
-	l.eventsAfter = append(l.eventsAfter, len(l.events))
+	appendShared(&l.log, &l.used.log, entry)
+	appendShared(&l.eventsAfter, &l.used.eventsAfter, len(l.events))
 }
 
 // applyLogged performs one action, checks the invariants afterwards and
@@ -898,5 +901,5 @@ func (l *Lab) emitTold(e Event, detail lang.Phrase) {
 func (l *Lab) emit(e Event) {
 	e.Sequence = len(l.events) + 1
 	e.At = l.clock
-	l.events = append(l.events, e)
+	appendShared(&l.events, &l.used.events, e)
 }
