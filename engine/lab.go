@@ -98,9 +98,9 @@ type Lab struct {
 	eventsAfter []int
 	// used says how far the arrays under those four slices are used: by
 	// the lab or by a state it saved (appendShared).
-	used usedArrays
-	guided      []Action
-	guidedNext  int
+	used       usedArrays
+	guided     []Action
+	guidedNext int
 	// offPath: an action taken since the reset was not the guided order's
 	// next one, so the guided order no longer applies.
 	offPath bool
