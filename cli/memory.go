@@ -145,14 +145,15 @@ func (b *memoryBound) reset() {
 // ceiling, --max-memory (0: none), which the bound reads too. The limit
 // follows what is live every pace.
 //
-// A GOGC the user set is theirs: the collector is then left alone, but
-// for the ceiling.
+// A GOGC or GOMEMLIMIT the user set is theirs: the collector is then left
+// to it, but for the ceiling.
 func searchGC(ceiling uint64) (restore func()) {
-	if os.Getenv("GOGC") != "" {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		if ceiling == 0 {
 			return func() {}
 		}
-		before := debug.SetMemoryLimit(int64(ceiling))
+		before := debug.SetMemoryLimit(-1)
+		debug.SetMemoryLimit(min(before, int64(ceiling)))
 		return func() { debug.SetMemoryLimit(before) }
 	}
 	beforePercent := debug.SetGCPercent(300)
