@@ -99,7 +99,7 @@ var commandFlags = map[string][]string{
 	"run":      {"all", "mode", "json", "output", "save-trace", "keep", "without"},
 	"check":    {"all", "mode", "json", "max-schedules", "max-memory", "allow-bounded", "out", "without", "why"},
 	"guards":   {"json"},
-	"matrix":   {"json", "output", "md", "out", "strict"},
+	"matrix":   {"json", "output", "md", "out", "strict", "max-memory"},
 	"replay":   {"json", "without"},
 	"export":   {"to", "output", "size", "mode", "without"},
 	"diff":     {"mode", "without", "json", "to"},
@@ -209,7 +209,7 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	flags.IntVar(&n, "n", 100, "race: number of key sets for the forced interleaving")
 	flags.IntVar(&free, "free", 0, "race: also run K pairs of truly concurrent requests")
 	flags.IntVar(&maxSched, "max-schedules", 0, "check: stop after N schedules per scenario and mode (default: none, every schedule)")
-	flags.StringVar(&maxMemory, "max-memory", formatSize(defaultMaxMemory), "check: stop a search whose memory passes `SIZE` (512MiB, 8GiB): cut short, it proves nothing")
+	flags.StringVar(&maxMemory, "max-memory", formatSize(defaultMaxMemory), "check, matrix: stop a search whose memory passes `SIZE` (512MiB, 8GiB): cut short, it proves nothing")
 	flags.IntVar(&runs, "runs", benchRuns, "bench: how often each side of a pair runs")
 	flags.BoolVar(&why, "why", false, "check: count every state's broken futures and show, along the counterexample and the guided order, the point of no return")
 	flags.BoolVar(&bounded, "allow-bounded", false, "check: let a search --max-schedules cut short pass (it proves nothing)")
@@ -540,9 +540,14 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			err = usageError("--md needs a file name")
 			break
 		}
+		limit, sizeErr := parseSize(maxMemory)
+		if sizeErr != nil {
+			err = usageError("--max-memory %q: %v", maxMemory, sizeErr)
+			break
+		}
 		var req matrixRequest
 		if req, err = parseMatrixRequest(rest, asJSON, mdOut, outDir); err == nil {
-			req.strict = strict
+			req.strict, req.memory = strict, &memoryBound{limit: limit}
 			err = runMatrix(ctx, c, req, stdout, stderr)
 		}
 	case "race":

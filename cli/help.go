@@ -240,6 +240,8 @@ flags:
   --json                       the matrix as one JSON object
   --strict                     exit 1 when a guard is needed by none of the
                                scenarios, for your own files too
+  --max-memory SIZE            stop a search whose memory passes SIZE (default
+                               2GiB; 512MiB, 8GiB): the matrix then stops
 
 examples:
   fencelab matrix

@@ -15,6 +15,7 @@ import (
 	"github.com/fencelab/fencelab/engine"
 	"github.com/fencelab/fencelab/lang"
 	"github.com/fencelab/fencelab/scenarios"
+	"github.com/fencelab/fencelab/stress"
 	"github.com/fencelab/fencelab/untrusted"
 )
 
@@ -30,6 +31,8 @@ type matrixRequest struct {
 	// strict: a guard none of the scenarios needs fails the matrix even
 	// when they are all files of a user's (for the catalog it always does).
 	strict bool
+	// memory bounds each search (--max-memory).
+	memory *memoryBound
 }
 
 func parseMatrixRequest(args []string, asJSON bool, md, out string) (matrixRequest, error) {
@@ -58,6 +61,16 @@ func parseMatrixRequest(args []string, asJSON bool, md, out string) (matrixReque
 	}
 	req.out, err = checkOutDir(out)
 	return req, err
+}
+
+// cutShort is the matrix's end when --max-memory cut a search short: what
+// it did not search, the matrix cannot say (what is the search's label).
+func (req *matrixRequest) cutShort(r engine.CheckReport, what string) error {
+	if !req.memory.hit() {
+		return nil
+	}
+	return outcomeError("%s: cut short at %s states, past --max-memory %s: this proves nothing; a larger --max-memory goes further",
+		what, stress.FormatCount(r.States), formatSize(req.memory.limit))
 }
 
 // A cell of the matrix: what SAFE did with one guard removed in one
@@ -101,7 +114,7 @@ type matrixReport struct {
 // asked) cannot change that scenario: its cell says so without a search.
 func runMatrix(ctx context.Context, c config, req matrixRequest, stdout, stderr io.Writer) error {
 	c.pgConnections = labConnections(req.scenarios)
-	defer searchGC(0)()
+	defer searchGC(req.memory.ceiling())()
 	err := withLabPool(ctx, c, stderr, func(pool *labPool) error { return matrix(ctx, c, req, pool, stdout, stderr) })
 	if err != nil && req.madeOut {
 		// Stopped before it wrote anything there: the directory it made
@@ -125,11 +138,18 @@ func matrix(ctx context.Context, c config, req matrixRequest, pool *labPool, std
 	var consulted engine.GuardSet
 	for i, s := range req.scenarios {
 		tick(s.ID + " SAFE")
-		safe, err := checkOne(ctx, pool, s, engine.Safe, 0, engine.CheckOptions{})
+		req.memory.reset()
+		safe, err := checkOne(ctx, pool, s, engine.Safe, 0, engine.CheckOptions{Stop: req.memory.exceeded})
 		done++
 		if err != nil {
 			meter.done()
 			return fmt.Errorf("%s SAFE: %w", s.ID, err)
+		}
+		// SAFE's search cut short is not a row: what it did not search, it
+		// did not consult, and the cells stand on what it consulted.
+		if err := req.cutShort(safe, s.ID+" SAFE"); err != nil {
+			meter.done()
+			return err
 		}
 		safes[i] = safe
 		consulted |= safe.Consulted
@@ -164,10 +184,19 @@ func matrix(ctx context.Context, c config, req matrixRequest, pool *labPool, std
 				// A cell asks whether an invariant breaks and the shortest
 				// schedule that breaks one: what follows a break is not
 				// searched (most of a broken cell's states).
-				r, err := checkOne(ctx, pool, s, engine.Safe, engine.Guards(g), engine.CheckOptions{UntilBroken: true})
+				req.memory.reset()
+				r, err := checkOne(ctx, pool, s, engine.Safe, engine.Guards(g), engine.CheckOptions{UntilBroken: true, Stop: req.memory.exceeded})
+				if err == nil && len(r.Broken) == 0 {
+					// A break found is one, however short the search; no
+					// break found in a search cut short proves nothing.
+					err = req.cutShort(r, fmt.Sprintf("%s SAFE −%s", s.ID, g))
+				}
 				if err != nil {
 					meter.done()
 					sayFoundSoFar(stderr, req.out, written, c.lang)
+					if errors.As(err, new(*exitError)) {
+						return err
+					}
 					return fmt.Errorf("%s SAFE −%s: %w", s.ID, g, err)
 				}
 				if cell, err = matrixCellOf(g, r, &req); err != nil {

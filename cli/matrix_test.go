@@ -201,3 +201,17 @@ func TestAFilesOwnGuardByItsName(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	require.Contains(t, stdout, "as the trace recorded")
 }
+
+// A matrix's searches are bounded by --max-memory as check's are: one cut
+// short without a break proves nothing, so the matrix stops there, exit 1,
+// in one line that says how to go further; a size that is none is refused.
+func TestAMatrixStopsAtItsMemoryBound(t *testing.T) {
+	code, stdout, stderr := call(t, "matrix", "stale-read", "--max-memory", "1MiB", "--out", t.TempDir())
+	require.Equal(t, exitUnexpected, code, stderr+stdout)
+	requireOneLine(t, stderr, "stale-read SAFE: cut short at ")
+	require.Contains(t, stderr, "past --max-memory 1MiB: this proves nothing; a larger --max-memory goes further")
+
+	code, _, stderr = call(t, "matrix", "stale-read", "--max-memory", "lots")
+	require.Equal(t, exitUsage, code, stderr)
+	requireOneLine(t, stderr, `--max-memory "lots": not a size from 1MiB up`)
+}

@@ -887,7 +887,7 @@ export, replay, diff, 탐색기의 g), 매트릭스는 어느 시나리오가 �
 
 더 보기: docs/guards.md
 `,
-	"fencelab matrix — every scenario in SAFE with each guard removed alone\n\nusage:\n  fencelab matrix [ID|FILE…] [flags]\n\nA cell is ✓ (still safe), · (no step asks that guard), inv N · K (invariant N\nbroke; the shortest counterexample is K actions long) or progress (safe, but\nno schedule did the work). Exit 1 when a guard is needed by no scenario of\nthe catalog's; for your own files, only with --strict.\n\nflags:\n  -o FILE                      also write the matrix as a Markdown table\n  --md FILE                    another name for -o\n  --out DIR                    where the counterexample traces go (default: a\n                               new temp dir)\n  --json                       the matrix as one JSON object\n  --strict                     exit 1 when a guard is needed by none of the\n                               scenarios, for your own files too\n\nexamples:\n  fencelab matrix\n  fencelab matrix -o matrix.md --out traces\n  fencelab matrix examples/lock-fence.toml --strict\n\nmore: docs/guards.md\n": `fencelab matrix — 모든 시나리오를, 가드를 하나씩 뺀 SAFE로
+	"fencelab matrix — every scenario in SAFE with each guard removed alone\n\nusage:\n  fencelab matrix [ID|FILE…] [flags]\n\nA cell is ✓ (still safe), · (no step asks that guard), inv N · K (invariant N\nbroke; the shortest counterexample is K actions long) or progress (safe, but\nno schedule did the work). Exit 1 when a guard is needed by no scenario of\nthe catalog's; for your own files, only with --strict.\n\nflags:\n  -o FILE                      also write the matrix as a Markdown table\n  --md FILE                    another name for -o\n  --out DIR                    where the counterexample traces go (default: a\n                               new temp dir)\n  --json                       the matrix as one JSON object\n  --strict                     exit 1 when a guard is needed by none of the\n                               scenarios, for your own files too\n  --max-memory SIZE            stop a search whose memory passes SIZE (default\n                               2GiB; 512MiB, 8GiB): the matrix then stops\n\nexamples:\n  fencelab matrix\n  fencelab matrix -o matrix.md --out traces\n  fencelab matrix examples/lock-fence.toml --strict\n\nmore: docs/guards.md\n": `fencelab matrix — 모든 시나리오를, 가드를 하나씩 뺀 SAFE로
 
 사용법:
   fencelab matrix [ID|FILE…] [flags]
@@ -905,6 +905,8 @@ export, replay, diff, 탐색기의 g), 매트릭스는 어느 시나리오가 �
   --json                       매트릭스를 JSON 객체 하나로
   --strict                     어떤 시나리오도 필요로 하지 않는 가드가 있으면
                                종료 코드 1, 내 파일에도
+  --max-memory SIZE            메모리가 SIZE를 넘는 탐색을 멈춤 (기본
+                               2GiB. 512MiB, 8GiB): 그러면 매트릭스도 멈춤
 
 예:
   fencelab matrix
@@ -1765,6 +1767,7 @@ UNSAFE가 깨짐, 아니면 1.
 	"fencelab: the %d counterexamples found before the stop are in %s":                                                                     "fencelab: 멈추기 전에 찾은 반례 %d개는 %s에 있습니다",
 	"fencelab: %s: its %d actors' places alone combine %s ways, more with data and the clock: a long search, bounded by --max-memory %s\n": "fencelab: %s: 액터 %d개의 위치 조합만으로 %s가지이고, 데이터와 시계까지 더하면 더 많습니다: 긴 탐색이며 --max-memory %s로 제한됩니다\n",
 	"BOUNDED by --max-memory: not every schedule":                                                                                          "--max-memory로 제한됨: 모든 스케줄은 아님",
+	"%s: cut short at %s states, past --max-memory %s: this proves nothing; a larger --max-memory goes further":                            "%s: 상태 %s개에서 중단됨, --max-memory %s 초과: 이것은 아무것도 증명하지 않습니다; 더 큰 --max-memory로 더 나아갈 수 있습니다",
 	"  cut short at %s states, past --max-memory %s: this proves nothing; a larger --max-memory goes further\n":                            "  상태 %s개에서 중단됨, --max-memory %s 초과: 이것은 아무것도 증명하지 않습니다; 더 큰 --max-memory로 더 나아갈 수 있습니다\n",
 	"--max-memory %q: %v": "--max-memory %q: %v",
 	"  (it broke with one statement at a time, so the %s with a statement in flight were left out)\n": "  (한 번에 문장 하나씩으로 이미 깨졌으므로, 문장이 진행 중인 %s은 탐색하지 않았습니다)\n",
